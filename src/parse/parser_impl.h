@@ -1,0 +1,123 @@
+// The recursive-descent parser behind parse_module. Private to src/parse/.
+//
+// It follows CPython's PEG grammar (Grammar/python.gram) rule by rule, with backtracking
+// where the grammar needs it (mark()/reset()). Parse functions return nullptr on failure;
+// the first error recorded wins (see fail()). Node spans run from the first token the
+// rule consumed to the end of the last one (span_from), which is how CPython's EXTRA
+// positions work; parentheses around an expression are not part of its span, except
+// for the tuples, generator expressions and calls that own them.
+//
+// Files: parser.cpp (cursor, errors, entry point), parse_stmt.cpp (statements, blocks,
+// parameters, type parameters), parse_pattern.cpp (match patterns), parse_expr.cpp
+// (expressions, targets, call arguments), parse_string.cpp (string concatenation and
+// f-strings).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parse/parser.h"
+
+namespace graphmend {
+
+class Parser {
+ public:
+  Parser(const SourceText& source, Arena& arena, const ParseOptions& options,
+         std::vector<Token> tokens);
+
+  ast::Module* parse_file();
+  std::optional<Diagnostic>& error() { return error_; }
+
+  // ---------------------------------------------------------------- token cursor
+  // tokens_ holds the significant tokens only (no Comment, no NL), ending in EndMarker
+  // or Error.
+  const Token& peek(size_t ahead = 0) const;
+  bool at(TokenKind kind, size_t ahead = 0) const { return peek(ahead).kind == kind; }
+  // A NAME token spelled `word` (soft keywords: match, case, type, _).
+  bool at_soft_keyword(std::string_view word, size_t ahead = 0) const;
+  bool accept(TokenKind kind);
+  // Consumes a `kind` token or records "expected <what>" and returns false.
+  bool expect(TokenKind kind, const char* what);
+  const Token& advance();
+  size_t mark() const { return pos_; }
+  void reset(size_t position) { pos_ = position; }
+  std::string_view text(const Token& token) const;
+  // From the start of tokens_[start_token] to the end of the last consumed token.
+  Span span_from(size_t start_token) const;
+  Span token_span(size_t index) const { return tokens_[index].span(); }
+
+  // ---------------------------------------------------------------- errors
+  // Records a syntax error unless one is already recorded; returns nullptr so callers
+  // can `return fail(...)`.
+  std::nullptr_t fail(Span where, std::string message, const char* code = codes::kSyntaxError);
+  std::nullptr_t fail_here(std::string message);  // at the current token
+  bool failed() const { return error_.has_value(); }
+  // Speculation: try(), then on failure restore() throws away the error and position.
+  struct Checkpoint {
+    size_t pos;
+    bool had_error;
+  };
+  Checkpoint checkpoint() const { return {pos_, error_.has_value()}; }
+  void restore(const Checkpoint& cp);
+
+  template <class T>
+  T* make(Span span) {
+    return ast::make_node<T>(arena_, span);
+  }
+  template <class T, class Container>
+  ast::Seq<T> seq(const Container& items) {
+    return ast::make_seq<T>(arena_, items);
+  }
+  std::string_view identifier(const Token& name_token);  // NFKC-normalised when non-ASCII
+
+  // ---------------------------------------------------------------- statements (parse_stmt.cpp)
+  ast::Seq<ast::stmt*> parse_statements_until(TokenKind end);  // `statements`
+  ast::Seq<ast::stmt*> parse_block();                           // `block`
+  bool parse_statement(std::vector<ast::stmt*>& out);           // one `statement`
+  // `params` of a def (lambda = false) or `lambda_params` (lambda = true), up to but not
+  // including the closing ')' or ':'. Never null; check failed().
+  ast::arguments* parse_parameters(bool lambda, TokenKind closer);
+  // PEP 695 `[T, *Ts, **P]` after a def/class name or `type X`; empty when absent.
+  ast::Seq<ast::type_param*> parse_type_params_opt();
+
+  // ---------------------------------------------------------------- patterns (parse_pattern.cpp)
+  ast::pattern* parse_patterns();  // `patterns` of a case clause
+
+  // ---------------------------------------------------------------- expressions (parse_expr.cpp)
+  ast::expr* parse_expression();             // `expression`: ternary, lambda
+  ast::expr* parse_named_expression();       // `named_expression`: allows :=
+  ast::expr* parse_star_expressions();       // `star_expressions`: a, *b, c (Tuple when commas)
+  ast::expr* parse_star_named_expressions_in_brackets();  // list/set displays' contents helper
+  ast::expr* parse_yield_expr();             // `yield_expr`
+  ast::expr* parse_disjunction();            // `disjunction`
+  ast::expr* parse_bitwise_or();             // `bitwise_or`
+  ast::expr* parse_star_targets();           // `star_targets` (ctx Store)
+  ast::expr* parse_single_target();          // `single_target` for augmented / annotated assignment
+  ast::expr* parse_del_targets();            // `del_targets` (ctx Del), Tuple when commas
+  ast::expr* parse_slices();                 // the inside of [...] of a subscript
+  ast::expr* parse_atom();                   // `atom`
+  // Call arguments after '(' up to (not including) ')'.
+  bool parse_call_arguments(std::vector<ast::expr*>& args, std::vector<ast::keyword*>& keywords);
+  // Rewrites an expression parsed as a value into an assignment/deletion target: sets ctx
+  // on Name/Attribute/Subscript/Starred/List/Tuple recursively. Records CPython's error
+  // ("cannot assign to literal", ...) and returns false when `e` cannot be a target.
+  bool set_context(ast::expr* e, ast::ExprContext ctx);
+  ast::expr* parse_strings();  // one or more adjacent String/FString tokens (parse_string.cpp)
+
+  // ---------------------------------------------------------------- helpers of each file
+  // Each file adds the private helpers it needs below its own marker; edit only yours.
+  // --- parse_stmt.cpp helpers
+  // --- parse_pattern.cpp helpers
+  // --- parse_expr.cpp helpers
+  // --- parse_string.cpp helpers
+
+  const SourceText& source_;
+  Arena& arena_;
+  ParseOptions options_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  std::optional<Diagnostic> error_;
+};
+
+}  // namespace graphmend
