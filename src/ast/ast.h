@@ -131,7 +131,7 @@ struct type_param : Node {};
 template <class T>
 T* make_node(Arena& arena, Span span) {
   T* node = arena.make<T>();
-  node->kind = T::kKind;
+  static_cast<Node*>(node)->kind = T::kKind;  // Constant has a `kind` field of its own
   node->begin = span.begin;
   node->end = span.end;
   return node;
