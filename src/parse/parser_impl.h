@@ -110,6 +110,68 @@ class Parser {
   // --- parse_stmt.cpp helpers
   // --- parse_pattern.cpp helpers
   // --- parse_expr.cpp helpers
+  ast::expr* parse_star_expression();        // `star_expression`
+  ast::expr* parse_star_named_expression();  // `star_named_expression`
+  ast::expr* parse_conjunction();
+  ast::expr* parse_inversion();
+  ast::expr* parse_comparison();
+  ast::expr* parse_bitwise_xor();
+  ast::expr* parse_bitwise_and();
+  ast::expr* parse_shift_expr();
+  ast::expr* parse_sum();
+  ast::expr* parse_term();
+  ast::expr* parse_factor();
+  ast::expr* parse_power();
+  ast::expr* parse_primary();
+  // Attribute / call / subscript trailers after `e`, which started at token `start`.
+  // With `target`, stops before the last '.'/'[' trailer that no t_lookahead follows.
+  ast::expr* parse_trailers(ast::expr* e, size_t start);
+  ast::expr* parse_call(ast::expr* func, size_t start);
+  ast::expr* parse_lambda();
+  ast::expr* parse_paren_atom();  // tuple | group | genexp
+  ast::expr* parse_list_atom();   // list | listcomp
+  ast::expr* parse_brace_atom();  // dict | set | dictcomp | setcomp
+  ast::expr* parse_dict_rest(size_t start, ast::expr* first_key, size_t first_start);
+  ast::expr* parse_slice();
+  ast::expr* parse_number_atom();
+  ast::expr* parse_name_atom();
+  // `for_if_clauses`; false (error recorded) on failure.
+  bool parse_for_if_clauses(ast::Seq<ast::comprehension*>& out);
+  bool parse_call_arguments_into(size_t open_paren, size_t expr_base, size_t keyword_base,
+                                 ast::expr** genexp);
+  ast::expr* parse_star_target();
+  ast::expr* parse_target_with_star_atom();
+  ast::expr* parse_star_atom();
+  // A t_primary chain ending in '.' NAME or '[' slices ']' (ctx set to `ctx`), or a NAME;
+  // nullptr (error recorded) otherwise.
+  ast::expr* parse_simple_target(ast::ExprContext ctx);
+  ast::expr* parse_del_target();
+  // `del_targets` as a list (what Delete.targets holds); false (error recorded) on failure.
+  bool parse_del_target_list(std::vector<ast::expr*>& out);
+  // CPython's _PyPegen_get_expr_name: "function call", "literal", ...
+  static const char* expr_name(const ast::expr* e);
+  // The first sub-expression of `e` that cannot be an assignment/deletion target
+  // (_PyPegen_get_invalid_target), or nullptr when `e` is a valid target.
+  static ast::expr* find_invalid_target(ast::expr* e, bool for_targets);
+  // Records the error CPython gives for `e = ...` where e cannot be assigned to, in a
+  // named_expression context (`if f() = 1:`).
+  std::nullptr_t fail_assign_in_expression(ast::expr* e);
+  bool starts_expression(TokenKind kind) const;
+  bool enter_nesting();  // false (error recorded) when expressions nest too deeply
+  template <class T>
+  ast::Seq<T> seq_from(std::vector<T>& scratch, size_t base) {
+    ast::Seq<T> out;
+    out.size = static_cast<uint32_t>(scratch.size() - base);
+    out.data = arena_.make_array<T>(out.size);
+    for (uint32_t i = 0; i < out.size; ++i) out.data[i] = scratch[base + i];
+    scratch.resize(base);
+    return out;
+  }
+  int nesting_ = 0;
+  std::vector<ast::expr*> expr_scratch_;
+  std::vector<ast::keyword*> keyword_scratch_;
+  std::vector<ast::comprehension*> comp_scratch_;
+  std::vector<ast::CmpOpKind> cmpop_scratch_;
   // --- parse_string.cpp helpers
 
   const SourceText& source_;
