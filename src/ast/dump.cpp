@@ -199,9 +199,9 @@ std::string float_repr(double value, bool add_dot_0) {
   return out;
 }
 
-// Deeper trees than this cannot come from CPython's parser (nor be dumped by ast.dump);
-// the guard keeps a pathological tree from exhausting the stack.
-constexpr int kMaxDepth = 20000;
+// ast.dump recurses once per level and stops at Python's recursion limit (1000), so it has
+// no output for deeper trees; the guard only keeps such a tree from exhausting our stack.
+constexpr int kMaxDepth = 2000;
 
 class Dumper {
  public:
