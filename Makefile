@@ -1,0 +1,159 @@
+# GraphMend developer entry points. `make test` and `make demo` set up everything they need
+# on a fresh Debian 12 machine (Python 3.11, root or sudo, PyPI and Debian's apt reachable).
+#
+#   make deps    .venv with the pinned Python packages (requirements-dev.txt)
+#   make build   C++ core + GoogleTest suite in build/ (CMake + Ninja)
+#   make install the graphmend package (extension built by scikit-build-core in build-py/)
+#   make test    ctest (C++ unit tests) + pytest (tests/python)
+#   make asan    sanitizer build in build-asan/ + ctest
+#   make fuzz    libFuzzer run of fuzz/fuzz_parse for FUZZ_SECONDS (clang-14)
+#   make corpus  the differential corpus run alone (CORPUS_ARGS="--limit 500")
+#   make bench   parse speed: C++ parser vs ast.parse over the stdlib
+#   make demo    what the front end sees in examples/model.py
+#   make format  clang-format -i over the C++ sources
+#   make clean   remove build trees (keeps .venv); `make distclean` removes .venv too
+SHELL := /bin/bash
+.DEFAULT_GOAL := test
+
+PYTHON_BOOT ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+CMAKE := $(VENV)/bin/cmake
+CTEST := $(VENV)/bin/ctest
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+FUZZ_SECONDS ?= 120
+FUZZ_SEEDS ?= 300
+PYTEST_ARGS ?=
+CORPUS_ARGS ?=
+CLANG_VERSION := 14
+
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+export CMAKE_BUILD_PARALLEL_LEVEL := $(JOBS)
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Installs the Debian packages in $(1) that are not installed yet (apt-get update first).
+define apt_ensure
+	@missing=""; \
+	for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "apt-get install:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+endef
+
+DEPS_STAMP := $(VENV)/.deps-stamp
+INSTALL_STAMP := $(VENV)/.graphmend-stamp
+APT_TEST_STAMP := $(VENV)/.apt-test-stamp
+# Everything the installed package is built from.
+PACKAGE_INPUTS := $(shell find src python tools -type f \( -name '*.cpp' -o -name '*.h' \
+	-o -name '*.def' -o -name '*.inc' -o -name '*.py' \) 2>/dev/null) CMakeLists.txt pyproject.toml
+CXX_SOURCES = $(shell find src tests/cpp fuzz bench -type f \( -name '*.cpp' -o -name '*.h' \) 2>/dev/null)
+
+.PHONY: deps build install test test-cpp test-python asan fuzz fuzz-build corpus bench demo \
+	format clean distclean
+
+# --------------------------------------------------------------------------------------------
+# Set-up.
+
+$(VENV)/bin/python:
+	$(PYTHON_BOOT) -m venv $(VENV)
+
+$(DEPS_STAMP): requirements-dev.txt requirements-lock.txt | $(VENV)/bin/python
+	$(PIP) install -q -r requirements-dev.txt -c requirements-lock.txt
+	touch $@
+
+deps: $(DEPS_STAMP)
+
+$(APT_TEST_STAMP): | $(VENV)/bin/python
+	$(call apt_ensure,libgtest-dev)
+	touch $@
+
+# A regular (non-editable) install: robust across rebuilds. The build tree build-py/ is
+# kept, so reinstalling after an edit recompiles only what changed.
+$(INSTALL_STAMP): $(DEPS_STAMP) $(PACKAGE_INPUTS)
+	$(PIP) install -q --no-build-isolation --no-deps .
+	touch $@
+
+install: $(INSTALL_STAMP)
+
+# --------------------------------------------------------------------------------------------
+# C++ build and tests.
+
+build/build.ninja: $(DEPS_STAMP) $(APT_TEST_STAMP)
+	$(CMAKE) -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DPython_EXECUTABLE=$(CURDIR)/$(PY)
+
+build: build/build.ninja
+	$(CMAKE) --build build
+
+test-cpp: build
+	$(CTEST) --test-dir build --output-on-failure -j $(JOBS)
+
+test-python: install
+	@mkdir -p build
+	$(PY) -m pytest tests/python $(PYTEST_ARGS)
+
+# Runs both suites even when the first fails, then fails if either did.
+test: build install
+	@status=0; \
+	$(MAKE) --no-print-directory test-cpp || status=1; \
+	$(MAKE) --no-print-directory test-python || status=1; \
+	exit $$status
+
+build-asan/build.ninja: $(DEPS_STAMP) $(APT_TEST_STAMP)
+	$(CMAKE) -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGRAPHMEND_SANITIZE=ON \
+	  -DPython_EXECUTABLE=$(CURDIR)/$(PY)
+
+asan: build-asan/build.ninja
+	$(CMAKE) --build build-asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  $(CTEST) --test-dir build-asan --output-on-failure -j $(JOBS)
+
+# --------------------------------------------------------------------------------------------
+# Fuzzing: arbitrary bytes through lexer + parser + dumper (both version modes). The seed
+# corpus is copied from the stdlib at run time; fails on any crash, leak or timeout.
+
+build-fuzz/build.ninja: $(DEPS_STAMP)
+	$(call apt_ensure,clang-$(CLANG_VERSION) libclang-rt-$(CLANG_VERSION)-dev)
+	$(CMAKE) -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_COMPILER=clang++-$(CLANG_VERSION) -DGRAPHMEND_FUZZ=ON \
+	  -DGRAPHMEND_BUILD_TESTS=OFF -DPython_EXECUTABLE=$(CURDIR)/$(PY)
+
+fuzz-build: build-fuzz/build.ninja
+	$(CMAKE) --build build-fuzz --target fuzz_parse
+
+fuzz: fuzz-build
+	rm -rf build-fuzz/seeds && mkdir -p build-fuzz/seeds build-fuzz/corpus fuzz/artifacts
+	$(PY) fuzz/make_seeds.py --count $(FUZZ_SEEDS) --output build-fuzz/seeds
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  build-fuzz/fuzz_parse build-fuzz/corpus build-fuzz/seeds -dict=fuzz/python.dict \
+	  -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+	  -artifact_prefix=fuzz/artifacts/ -print_final_stats=1
+
+# --------------------------------------------------------------------------------------------
+# Corpus, benchmark, demo.
+
+corpus: install
+	@mkdir -p build
+	$(PY) tests/python/corpus.py $(CORPUS_ARGS)
+
+bench: install
+	$(PY) bench/parse_speed.py
+
+demo: install build
+	$(PY) -m graphmend.demo examples/model.py
+
+format:
+	$(call apt_ensure,clang-format)
+	clang-format -i $(CXX_SOURCES)
+
+clean:
+	rm -rf build build-asan build-fuzz build-py $(INSTALL_STAMP)
+
+distclean: clean
+	rm -rf $(VENV) .pytest_cache .hypothesis
