@@ -108,7 +108,58 @@ class Parser {
   // ---------------------------------------------------------------- helpers of each file
   // Each file adds the private helpers it needs below its own marker; edit only yours.
   // --- parse_stmt.cpp helpers
+  ast::stmt* parse_compound_stmt(bool* handled);
+  bool parse_simple_stmts(std::vector<ast::stmt*>& out);
+  ast::stmt* parse_simple_stmt();
+  ast::stmt* parse_expression_stmt();
+  ast::stmt* finish_ann_assign(size_t start, ast::expr* target, int simple);
+  void report_legacy_call(ast::expr* first);
+  void report_assign_here(size_t start, ast::expr* target, const Checkpoint& cp);
+  ast::expr* parse_annotated_rhs();
+  ast::stmt* parse_del_stmt();
+  ast::stmt* parse_global_or_nonlocal();
+  bool parse_dotted_name(std::string_view* out);
+  ast::alias* parse_alias(bool dotted);
+  ast::stmt* parse_import_name();
+  ast::stmt* parse_import_from();
+  ast::stmt* parse_type_alias();
+  // `block` after a compound statement header; `what` names the header in the
+  // "expected an indented block after ..." error (null: the generic message).
+  ast::Seq<ast::stmt*> parse_block_after(const char* what, size_t keyword_token);
+  bool expect_header_colon(bool forced);
+  ast::stmt* parse_decorated();
+  ast::stmt* parse_function_def(size_t start, ast::Seq<ast::expr*> decorators);
+  ast::stmt* parse_class_def(size_t start, ast::Seq<ast::expr*> decorators);
+  ast::stmt* parse_if_stmt();
+  ast::Seq<ast::stmt*> parse_else_block_opt();
+  ast::stmt* parse_while_stmt();
+  ast::stmt* parse_for_stmt();
+  ast::stmt* parse_with_stmt();
+  bool parse_with_items(bool parenthesized, std::vector<ast::withitem*>& items);
+  ast::withitem* parse_with_item();
+  ast::expr* parse_with_target();
+  ast::stmt* parse_try_stmt();
+  ast::excepthandler* parse_except_block(bool star);
+  ast::stmt* parse_match_stmt(bool* handled);
+  ast::expr* parse_match_subject();
+  ast::match_case* parse_case_block();
+  ast::arg* parse_param(bool lambda, bool star_annotation);
+  ast::expr* parse_star_named_expression_no_walrus();
+  void report_parenthesized_params(bool lambda);
+  ast::type_param* parse_type_param();
+  bool has_top_level_comma(size_t from, size_t to) const;
   // --- parse_pattern.cpp helpers
+  ast::pattern* parse_pattern();
+  ast::pattern* parse_maybe_star_pattern();
+  ast::pattern* parse_or_pattern();
+  ast::pattern* parse_closed_pattern();
+  ast::pattern* parse_sequence_or_group_pattern();
+  ast::pattern* parse_mapping_pattern();
+  ast::pattern* parse_class_pattern(size_t start, ast::expr* cls);
+  ast::expr* parse_number_literal();
+  ast::expr* parse_name_or_attr();
+  ast::Constant* make_singleton_constant(ast::ConstantValue::Type type);
+  bool at_capture_target() const;
   // --- parse_expr.cpp helpers
   ast::expr* parse_star_expression();        // `star_expression`
   ast::expr* parse_star_named_expression();  // `star_named_expression`
@@ -173,6 +224,16 @@ class Parser {
   std::vector<ast::comprehension*> comp_scratch_;
   std::vector<ast::CmpOpKind> cmpop_scratch_;
   // --- parse_string.cpp helpers
+  struct StringPart;
+  // Decodes a literal body (str, or bytes with `bytes`); records the error on failure.
+  bool decode_literal(std::string_view body, uint32_t body_offset, bool raw, bool bytes,
+                      std::string& out);
+  bool parse_fstring(std::vector<StringPart>& parts);
+  bool parse_replacement_field(bool raw, ast::FormattedValue** field, StringPart* debug,
+                               bool* has_debug);
+  // 3.11: format specs of the concatenation being parsed, whose parts span all of it.
+  std::vector<ast::JoinedStr*> pending_specs_;
+  std::string string_buf_;
 
   const SourceText& source_;
   Arena& arena_;
