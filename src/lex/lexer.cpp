@@ -81,6 +81,7 @@ struct FMode {
   int expr_start_depth = -1;  // curly_bracket_expr_start_depth
   uint32_t start = 0;         // offset of the prefix
   uint32_t end = 0;           // 3.11: offset of the closing quote(s) found by the string scan
+  size_t brackets_before = 0;  // brackets open when the f-string started
 };
 
 class Lexer {
@@ -103,10 +104,22 @@ class Lexer {
   // Stops lexing: an Error token over [tb, te) and a diagnostic over [eb, ee).
   bool fail(const char* code, std::string message, uint32_t eb, uint32_t ee, uint32_t tb,
             uint32_t te);
-  bool fail_at(std::string message, uint32_t eb, uint32_t ee) {
-    return fail(codes::kTokenizeError, std::move(message), eb, ee, eb, ee);
+  // The common case: CPython points at one place (SyntaxError.offset - 1), no range.
+  bool fail_at(std::string message, uint32_t point) {
+    return fail(codes::kTokenizeError, std::move(message), point, point, point, point + 1);
+  }
+  // An error CPython 3.11 finds while parsing an f-string's content (string_parser.c): it
+  // points at the token after the whole string concatenation; errors inside nested
+  // f-strings gain one "f-string: " prefix per level.
+  bool fstring_error(const std::string& message);
+  // Line of the end of input, as CPython counts it for "(detected at line N)".
+  uint32_t eof_line() const {
+    return line_of(n_ > 0 && (s_[n_ - 1] == '\n' || s_[n_ - 1] == '\r') ? n_ - 1 : n_);
   }
   bool check_input();
+  // Finds the closing quote(s) of a str literal whose opening quote is at quote_pos.
+  enum class Scan { Closed, LineEnd, Limit };
+  Scan scan_string(uint32_t quote_pos, uint32_t limit, uint32_t* end, bool* backslash) const;
 
   // ---------------------------------------------------------------- modes
   bool normal_step();
@@ -125,6 +138,11 @@ class Lexer {
   bool end_of_input();
   bool invalid_identifier(uint32_t start, uint32_t end);
   bool operator_token(char c, uint32_t start);
+  uint32_t operator_length(uint32_t q) const;
+  // 3.11: inside the expression part of some f-string (where backslashes are forbidden).
+  bool in_311_expression() const {
+    return v311_ && !modes_.empty() && (modes_.size() > 1 || !modes_.back().literal);
+  }
   bool inside_fstring() const { return !modes_.empty(); }
   bool inside_fstring_expr() const { return !modes_.empty() && modes_.back().expr_start_depth >= 0; }
 
@@ -177,23 +195,44 @@ bool Lexer::check_input() {
     }
     unsigned char c = s[i];
     if (c == 0) {
-      return fail(codes::kEncodingError, "source code cannot contain null bytes", i, i + 1, i, i + 1);
+      return fail(codes::kEncodingError, "source code string cannot contain null bytes", i, i,
+                  i, i + 1);
     }
     if (c < 0x80) {
       ++i;
       continue;
     }
-    size_t pos = i;
-    char32_t cp;
-    if (!unicode::decode_utf8(std::string_view(s_, n_), &pos, &cp)) {
-      return fail(codes::kEncodingError,
-                  "(unicode error) 'utf-8' codec can't decode byte 0x" +
-                      std::string(1, "0123456789abcdef"[c >> 4]) +
-                      std::string(1, "0123456789abcdef"[c & 15]) + " in position " +
-                      std::to_string(i) + ": invalid start byte",
-                  i, i + 1, i, i + 1);
+    // A well-formed sequence: lead byte, then 1-3 continuation bytes within the ranges
+    // UTF-8 allows (no overlongs, no surrogates, nothing above U+10FFFF).
+    uint32_t len = c >= 0xC2 && c <= 0xDF   ? 2
+                   : c >= 0xE0 && c <= 0xEF ? 3
+                   : c >= 0xF0 && c <= 0xF4 ? 4
+                                            : 0;
+    const char* why = "invalid start byte";
+    bool ok = len != 0;
+    for (uint32_t k = 1; ok && k < len; ++k) {
+      if (i + k >= n_) {
+        ok = false, why = "unexpected end of data";
+        break;
+      }
+      unsigned char cc = s[i + k];
+      unsigned char lo = 0x80, hi = 0xBF;
+      if (k == 1) {
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+      }
+      if (cc < lo || cc > hi) ok = false, why = "invalid continuation byte";
     }
-    i = static_cast<uint32_t>(pos);
+    if (!ok) {
+      char buf[128];
+      std::snprintf(buf, sizeof buf,
+                    "(unicode error) 'utf-8' codec can't decode byte 0x%02x in position 0: %s", c,
+                    why);
+      return fail(codes::kEncodingError, buf, i, i, i, i + 1);
+    }
+    i += len;
   }
   return true;
 }
@@ -223,11 +262,16 @@ bool Lexer::continuation(uint32_t backslash) {
   } else if (q == n_ && implicit_newline_) {
     implicit_newline_ = false;
   } else {
-    return fail_at("unexpected character after line continuation character", backslash,
-                   backslash + 1);
+    return fail_at("unexpected character after line continuation character", backslash + 1);
   }
   if (q >= n_) {
-    return fail(codes::kTokenizeError, "unexpected EOF while parsing", n_, n_, backslash, q);
+    if (!brackets_.empty()) {
+      p_ = n_;
+      implicit_newline_ = false;
+      return end_of_input();  // "'(' was never closed"
+    }
+    return fail(codes::kTokenizeError, "unexpected EOF while parsing", backslash + 1,
+                backslash + 1, backslash, q);
   }
   p_ = q;
   return true;
@@ -265,16 +309,16 @@ bool Lexer::indentation() {
   if (col == indstack_[indent_]) {
     if (altcol != altindstack_[indent_]) {
       return fail(codes::kIndentationError, "inconsistent use of tabs and spaces in indentation",
-                  line_begin, p_, line_begin, p_);
+                  line_begin, line_begin, line_begin, p_);
     }
   } else if (col > indstack_[indent_]) {
     if (indent_ + 1 >= kMaxIndent) {
-      return fail(codes::kIndentationError, "too many levels of indentation", line_begin, p_,
-                  line_begin, p_);
+      return fail(codes::kIndentationError, "too many levels of indentation", line_begin,
+                  line_begin, line_begin, p_);
     }
     if (altcol <= altindstack_[indent_]) {
       return fail(codes::kIndentationError, "inconsistent use of tabs and spaces in indentation",
-                  line_begin, p_, line_begin, p_);
+                  line_begin, line_begin, line_begin, p_);
     }
     ++pending_;
     indstack_[++indent_] = col;
@@ -285,13 +329,16 @@ bool Lexer::indentation() {
       --indent_;
     }
     if (col != indstack_[indent_]) {
+      // CPython points at the end of the offending line.
+      uint32_t eol = p_;
+      while (eol < n_ && s_[eol] != '\n' && s_[eol] != '\r') ++eol;
       return fail(codes::kIndentationError,
-                  "unindent does not match any outer indentation level", line_begin, p_,
-                  line_begin, p_);
+                  "unindent does not match any outer indentation level", eol, eol, line_begin,
+                  p_);
     }
     if (altcol != altindstack_[indent_]) {
       return fail(codes::kIndentationError, "inconsistent use of tabs and spaces in indentation",
-                  line_begin, p_, line_begin, p_);
+                  line_begin, line_begin, line_begin, p_);
     }
   }
   // Indent spans the leading whitespace; Dedents sit at the first token of the line.
@@ -326,8 +373,9 @@ bool Lexer::end_of_input() {
   }
   if (!brackets_.empty()) {
     const Bracket& b = brackets_.back();
+    if (v311_ && !modes_.empty()) return fstring_error("f-string: expecting '}'");
     return fail(codes::kTokenizeError, std::string("'") + b.ch + "' was never closed", b.offset,
-                b.offset + 1, n_, n_);
+                b.offset, n_, n_);
   }
   emit(TokenKind::EndMarker, n_, n_);
   done_ = true;
@@ -347,11 +395,16 @@ again:
     uint32_t q = p_;
     while (q < n_ && s_[q] != '\n' && s_[q] != '\r') ++q;
     if (inside_fstring() && v311_) {
-      return fail_at("f-string expression part cannot include '#'", start, start + 1);
+      return fstring_error("f-string expression part cannot include '#'");
     }
     emit(TokenKind::Comment, start, q);
     p_ = q;
     return true;
+  }
+  if (v311_ && !modes_.empty()) {
+    // 3.11 cuts the expression text at the f-string's closing quote.
+    if (p_ >= modes_.back().end) return fstring_error("f-string: expecting '}'");
+    if (c == '\\') return fstring_error("f-string expression part cannot include a backslash");
   }
   if (p_ >= n_) return end_of_input();
 
@@ -482,10 +535,11 @@ bool Lexer::operator_token(char c, uint32_t start) {
       if (u < 32 || u == 127) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "invalid non-printable character U+%04X", u);
-        return fail_at(buf, start, start + 1);
+        return fail_at(buf, start);
       }
       // '$', '?', '`': CPython passes an OP token the parser cannot use.
-      return fail(codes::kSyntaxError, "invalid syntax", start, start + 1, start, start + 1);
+      return fail(codes::kSyntaxError, v311_ && inside_fstring() ? "f-string: invalid syntax" : "invalid syntax",
+                  start, start + 1, start, start + 1);
     }
   }
   emit(kind, start, start + len);
@@ -495,7 +549,7 @@ bool Lexer::operator_token(char c, uint32_t start) {
 
 bool Lexer::open_bracket(char c, uint32_t start) {
   if (brackets_.size() >= kMaxLevel) {
-    return fail_at("too many nested parentheses", start, start + 1);
+    return fail_at("too many nested parentheses", start);
   }
   brackets_.push_back({c, start});
   if (inside_fstring()) ++modes_.back().curly_depth;
@@ -507,10 +561,11 @@ bool Lexer::open_bracket(char c, uint32_t start) {
 
 bool Lexer::close_bracket(char c, uint32_t start) {
   if (inside_fstring() && modes_.back().curly_depth == 0 && c == '}') {
-    return fail_at("f-string: single '}' is not allowed", start, start + 1);
+    if (v311_) return fstring_error("f-string: single '}' is not allowed");
+    return fail_at("f-string: single '}' is not allowed", start);
   }
   if (brackets_.empty()) {
-    return fail_at(std::string("unmatched '") + c + "'", start, start + 1);
+    return fail_at(std::string("unmatched '") + c + "'", start);
   }
   char opening = brackets_.back().ch;
   uint32_t opening_offset = brackets_.back().offset;
@@ -519,13 +574,15 @@ bool Lexer::close_bracket(char c, uint32_t start) {
         (opening == '{' && c == '}'))) {
     if (inside_fstring() && opening == '{' &&
         modes_.back().curly_depth - 1 == modes_.back().expr_start_depth) {
-      return fail_at(std::string("f-string: unmatched '") + c + "'", start, start + 1);
+      std::string message = std::string("f-string: unmatched '") + c + "'";
+      return v311_ ? fstring_error(message) : fail_at(message, start);
     }
     std::string message = std::string("closing parenthesis '") + c +
                           "' does not match opening parenthesis '" + opening + "'";
     uint32_t open_line = line_of(opening_offset);
     if (open_line != line_of(start)) message += " on line " + std::to_string(open_line);
-    return fail_at(std::move(message), start, start + 1);
+    if (v311_ && inside_fstring()) return fstring_error("f-string: " + message);
+    return fail_at(std::move(message), start);
   }
   emit(c == ')' ? TokenKind::RPar : c == ']' ? TokenKind::RSqb : TokenKind::RBrace, start,
        start + 1);
@@ -562,6 +619,8 @@ bool Lexer::name_or_string(uint32_t start) {
     }
     ++q;
     if (s_[q] == '"' || s_[q] == '\'') {
+      // 3.11: a quote at the enclosing f-string's end closes that string instead.
+      if (v311_ && !modes_.empty() && q >= modes_.back().end) break;
       return saw_f ? fstring_start(start, q) : string(start, q);
     }
   }
@@ -602,7 +661,8 @@ bool Lexer::invalid_identifier(uint32_t start, uint32_t end) {
         std::snprintf(buf, sizeof buf, "invalid non-printable character U+%04X",
                       static_cast<unsigned>(cp));
       }
-      return fail_at(buf, static_cast<uint32_t>(char_begin), static_cast<uint32_t>(pos));
+      return fail(codes::kTokenizeError, buf, static_cast<uint32_t>(char_begin),
+                  static_cast<uint32_t>(char_begin), start, static_cast<uint32_t>(pos));
     }
   }
   return true;
@@ -638,7 +698,8 @@ bool Lexer::end_of_number(uint32_t start, uint32_t* pos, const char* kind) {
   }
   if (keyword) return true;  // CPython warns (DeprecationWarning/SyntaxWarning) and goes on
   if (static_cast<unsigned char>(c) < 128 && has(c, kIdChar)) {
-    return fail_at(std::string("invalid ") + kind + " literal", start, q + 1);
+    return fail(codes::kTokenizeError, std::string("invalid ") + kind + " literal", q - 1, q - 1,
+                start, q + 1);
   }
   return true;
 }
@@ -649,7 +710,7 @@ bool Lexer::decimal_tail(uint32_t start, uint32_t* pos) {
     while (is_digit(s_[q])) ++q;
     if (s_[q] != '_') break;
     ++q;
-    if (!is_digit(s_[q])) return fail_at("invalid decimal literal", start, q);
+    if (!is_digit(s_[q])) return fail_at("invalid decimal literal", q - 1);
   }
   *pos = q;
   return true;
@@ -675,15 +736,14 @@ bool Lexer::number(uint32_t start) {
         if (!digit_ok(s_[q])) {
           if (lower != 'x' && is_digit(s_[q])) {
             return fail_at(std::string("invalid digit '") + s_[q] + "' in " + kind + " literal",
-                           start, q + 1);
+                           q);
           }
-          return fail_at(std::string("invalid ") + kind + " literal", start, q);
+          return fail_at(std::string("invalid ") + kind + " literal", q - 1);
         }
         while (digit_ok(s_[q])) ++q;
       } while (s_[q] == '_');
       if (lower != 'x' && is_digit(s_[q])) {
-        return fail_at(std::string("invalid digit '") + s_[q] + "' in " + kind + " literal",
-                       start, q + 1);
+        return fail_at(std::string("invalid digit '") + s_[q] + "' in " + kind + " literal", q);
       }
       if (!end_of_number(start, &q, kind)) return false;
       emit(TokenKind::Number, start, q);
@@ -696,7 +756,7 @@ bool Lexer::number(uint32_t start) {
     for (;;) {
       if (s_[q] == '_') {
         ++q;
-        if (!is_digit(s_[q])) return fail_at("invalid decimal literal", start, q);
+        if (!is_digit(s_[q])) return fail_at("invalid decimal literal", q - 1);
       }
       if (s_[q] != '0') break;
       ++q;
@@ -714,10 +774,10 @@ bool Lexer::number(uint32_t start) {
     if (c == 'e' || c == 'E') goto exponent;
     if (c == 'j' || c == 'J') goto imaginary;
     if (nonzero) {
-      return fail_at(
-          "leading zeros in decimal integer literals are not permitted; use an 0o prefix for "
-          "octal integers",
-          start, zeros_end);
+      return fail(codes::kTokenizeError,
+                  "leading zeros in decimal integer literals are not permitted; use an 0o "
+                  "prefix for octal integers",
+                  start, zeros_end, start, q);
     }
     if (!end_of_number(start, &q, "decimal")) return false;
     emit(TokenKind::Number, start, q);
@@ -744,7 +804,7 @@ after_fraction:
     ++q;
     if (s_[q] == '+' || s_[q] == '-') {
       ++q;
-      if (!is_digit(s_[q])) return fail_at("invalid decimal literal", start, q);
+      if (!is_digit(s_[q])) return fail_at("invalid decimal literal", q - 1);
     } else if (!is_digit(s_[q])) {
       // "1e" followed by a name: the number ends before the 'e'.
       if (!end_of_number(start, &e, "decimal")) return false;
@@ -767,32 +827,29 @@ after_fraction:
   return true;
 }
 
-// A str/bytes literal: prefix at `start`, opening quote at `quote_pos`.
-bool Lexer::string(uint32_t start, uint32_t quote_pos) {
+Lexer::Scan Lexer::scan_string(uint32_t quote_pos, uint32_t limit, uint32_t* end,
+                               bool* backslash) const {
   char quote = s_[quote_pos];
   uint32_t q = quote_pos + 1;
   int quote_size = 1;
-  if (s_[q] == quote && s_[q + 1] == quote) {
+  *backslash = false;
+  if (q + 1 < limit && s_[q] == quote && s_[q + 1] == quote) {
     quote_size = 3;
     q += 2;
-  } else if (s_[q] == quote) {
-    emit(TokenKind::String, start, q + 1);
-    p_ = q + 1;
-    return true;
+  } else if (q < limit && s_[q] == quote) {
+    *end = q + 1;
+    return Scan::Closed;
   }
   int end_quote = 0;
   while (end_quote != quote_size) {
+    if (q >= limit) {
+      *end = q;
+      return Scan::Limit;
+    }
     char c = s_[q];
-    if (q >= n_ || (quote_size == 1 && (c == '\n' || c == '\r'))) {
-      uint32_t detected = line_of(q >= n_ ? n_ : q);
-      if (inside_fstring() && modes_.back().quote == quote &&
-          modes_.back().quote_size == quote_size) {
-        return fail_at("f-string: expecting '}'", start, start + 1);
-      }
-      std::string message = quote_size == 3 ? "unterminated triple-quoted string literal"
-                                            : "unterminated string literal";
-      message += " (detected at line " + std::to_string(detected) + ")";
-      return fail(codes::kTokenizeError, std::move(message), start, start + 1, start, q);
+    if (quote_size == 1 && (c == '\n' || c == '\r')) {
+      *end = q;
+      return Scan::LineEnd;
     }
     ++q;
     if (c == quote) {
@@ -800,17 +857,48 @@ bool Lexer::string(uint32_t start, uint32_t quote_pos) {
     } else {
       end_quote = 0;
       if (c == '\\') {
-        if (s_[q] == '\r' && s_[q + 1] == '\n') {
+        *backslash = true;
+        if (q + 1 < limit && s_[q] == '\r' && s_[q + 1] == '\n') {
           q += 2;
-        } else if (q < n_) {
+        } else if (q < limit) {
           ++q;
         }
       }
     }
   }
-  emit(TokenKind::String, start, q);
-  p_ = q;
-  return true;
+  *end = q;
+  return Scan::Closed;
+}
+
+// A str/bytes literal: prefix at `start`, opening quote at `quote_pos`.
+bool Lexer::string(uint32_t start, uint32_t quote_pos) {
+  bool nested_311 = v311_ && !modes_.empty();
+  uint32_t limit = nested_311 ? modes_.back().end : n_;
+  uint32_t end;
+  bool backslash;
+  Scan result = scan_string(quote_pos, limit, &end, &backslash);
+  if (nested_311) {
+    // 3.11 scans the expression text of a replacement field before parsing it.
+    if (backslash) return fstring_error("f-string expression part cannot include a backslash");
+    if (result != Scan::Closed) return fstring_error("f-string: unterminated string");
+  }
+  if (result == Scan::Closed) {
+    emit(TokenKind::String, start, end);
+    p_ = end;
+    return true;
+  }
+  char quote = s_[quote_pos];
+  bool triple = quote_pos + 2 < end && s_[quote_pos + 1] == quote && s_[quote_pos + 2] == quote;
+  if (inside_fstring() && modes_.back().quote == quote &&
+      modes_.back().quote_size == (triple ? 3 : 1)) {
+    // 3.12: the f-string's own closing quote where '}' was due.
+    return fail(codes::kTokenizeError, "f-string: expecting '}'", start, start, start, end);
+  }
+  uint32_t detected = result == Scan::LineEnd ? line_of(end) : eof_line();
+  std::string message = triple ? "unterminated triple-quoted string literal"
+                               : "unterminated string literal";
+  message += " (detected at line " + std::to_string(detected) + ")";
+  return fail(codes::kTokenizeError, std::move(message), start, start, start, end);
 }
 
 bool Lexer::fstring_start(uint32_t start, uint32_t quote_pos) {
@@ -819,34 +907,132 @@ bool Lexer::fstring_start(uint32_t start, uint32_t quote_pos) {
   if (s_[quote_pos + 1] == quote && s_[quote_pos + 2] == quote) quote_size = 3;
   uint32_t q = quote_pos + quote_size;
   if (modes_.size() + 1 >= kMaxFStrings) {
-    return fail_at("too many nested f-strings", start, q);
+    return fail_at("too many nested f-strings", q - 1);
   }
   FMode m;
+  if (v311_) {
+    // 3.11 reads an f-string as a plain string first: it ends at the first matching quote.
+    bool nested = !modes_.empty();
+    uint32_t limit = nested ? modes_.back().end : n_;
+    uint32_t end;
+    bool backslash;
+    Scan result = scan_string(quote_pos, limit, &end, &backslash);
+    if (nested && backslash) {
+      return fstring_error("f-string expression part cannot include a backslash");
+    }
+    if (result != Scan::Closed) {
+      if (nested) return fstring_error("f-string: unterminated string");
+      return string(start, quote_pos);  // reports the unterminated string
+    }
+    m.end = end - quote_size;
+  }
   m.quote = quote;
   m.quote_size = quote_size;
   m.start = start;
   m.raw = (s_[start] | 0x20) == 'r' || (s_[start + 1] | 0x20) == 'r';
+  m.brackets_before = brackets_.size();
   modes_.push_back(m);
   emit(TokenKind::FStringStart, start, q);
   p_ = q;
   return true;
 }
 
+uint32_t Lexer::operator_length(uint32_t q) const {
+  char c = s_[q], c2 = s_[q + 1], c3 = c2 ? s_[q + 2] : '\0';
+  if (c3 == '=' && ((c == '*' && c2 == '*') || (c == '/' && c2 == '/') ||
+                    (c == '>' && c2 == '>') || (c == '<' && c2 == '<'))) {
+    return 3;
+  }
+  if (c == '.' && c2 == '.' && c3 == '.') return 3;
+  static constexpr const char* kTwo[] = {"!=", "%=", "&=", "**", "*=", "+=", "-=", "->", "//", "/=",
+                                         ":=", "<<", "<=", "<>", "==", ">=", ">>", "@=", "^=", "|="};
+  for (const char* two : kTwo) {
+    if (two[0] == c && two[1] == c2) return 2;
+  }
+  return 1;
+}
+
+bool Lexer::fstring_error(const std::string& message) {
+  std::string full;
+  for (size_t i = 1; i < modes_.size(); ++i) full += "f-string: ";
+  full += message;
+  uint32_t here = p_ < n_ ? p_ : n_;
+  if (modes_.empty()) return fail(codes::kTokenizeError, full, here, here, here, here);
+  // Find the token that follows the string concatenation holding the outermost f-string.
+  const FMode& outer = modes_.front();
+  uint32_t q = outer.end + outer.quote_size;
+  bool in_brackets = outer.brackets_before > 0;
+  for (;;) {
+    while (s_[q] == ' ' || s_[q] == '\t' || s_[q] == '\f') ++q;
+    char c = s_[q];
+    if (c == '\\' && (s_[q + 1] == '\n' || s_[q + 1] == '\r')) {
+      q += s_[q + 1] == '\r' && s_[q + 2] == '\n' ? 3 : 2;
+      continue;
+    }
+    uint32_t comment = n_ + 1;
+    if (c == '#') {
+      comment = q;
+      while (q < n_ && s_[q] != '\n' && s_[q] != '\r') ++q;
+      c = s_[q];
+    }
+    if (q >= n_ || c == '\n' || c == '\r') {
+      if (in_brackets && q < n_) {
+        q += c == '\r' && s_[q + 1] == '\n' ? 2 : 1;
+        continue;
+      }
+      // The NEWLINE token, which CPython starts at a comment before it.
+      uint32_t b = comment <= n_ ? comment : q;
+      return fail(codes::kTokenizeError, full, b, q, here, here);
+    }
+    // Another string of the concatenation?
+    uint32_t r = q;
+    while (r < q + 2 && std::strchr("bBrRuUfF", s_[r]) != nullptr && s_[r] != '\0') ++r;
+    if (s_[r] == '\'' || s_[r] == '"') {
+      uint32_t end;
+      bool backslash;
+      if (scan_string(r, n_, &end, &backslash) != Scan::Closed) {
+        modes_.clear();
+        return string(q, r);  // its own error comes first
+      }
+      q = end;
+      continue;
+    }
+    uint32_t len;
+    if (has(c, kIdStart) || is_digit(c)) {
+      len = 0;
+      while (has(s_[q + len], kIdChar) || (is_digit(c) && s_[q + len] == '.')) ++len;
+    } else {
+      len = operator_length(q);
+    }
+    return fail(codes::kTokenizeError, full, q, q + len, here, here);
+  }
+}
+
 // Literal text of an f-string (or of a format spec), up to a replacement field or the end.
 bool Lexer::fstring_step() {
   FMode& m = modes_.back();
-  uint32_t start = p_;
-  if (s_[p_] == '{' && s_[p_ + 1] != '{') {
+  const int max_nesting = v311_ ? 2 : kMaxExprNesting;
+  auto at_end = [&](uint32_t i) {
+    if (v311_) return i >= m.end;
+    return s_[i] == m.quote &&
+           (m.quote_size == 1 || (s_[i + 1] == m.quote && s_[i + 2] == m.quote));
+  };
+  auto open_field = [&](uint32_t brace) {
     ++m.expr_start_depth;
-    if (m.expr_start_depth >= kMaxExprNesting) {
-      return fail_at("f-string: expressions nested too deeply", p_, p_ + 1);
+    if (m.expr_start_depth >= max_nesting) {
+      if (v311_) return fstring_error("f-string: expressions nested too deeply");
+      return fail_at("f-string: expressions nested too deeply", brace - 1);
     }
     m.literal = false;
+    m.in_format_spec = false;
+    p_ = brace;
     return true;
-  }
-  // The closing quote(s)?
-  if (s_[p_] == m.quote &&
-      (m.quote_size == 1 || (s_[p_ + 1] == m.quote && s_[p_ + 2] == m.quote))) {
+  };
+  uint32_t start = p_;
+  if (s_[p_] == '{' && s_[p_ + 1] != '{' && !at_end(p_)) return open_field(p_);
+  if (at_end(p_)) {
+    // 3.11 cuts a replacement field off at the closing quote.
+    if (v311_ && m.expr_start_depth >= 0) return fstring_error("f-string: expecting '}'");
     emit(TokenKind::FStringEnd, p_, p_ + m.quote_size);
     p_ += m.quote_size;
     modes_.pop_back();
@@ -857,21 +1043,27 @@ bool Lexer::fstring_step() {
   uint32_t q = p_;
   for (;;) {
     char c = s_[q];
+    if (v311_ && q >= m.end) {
+      if (q > start) emit(TokenKind::FStringMiddle, start, q);
+      p_ = q;
+      return true;
+    }
     if (q >= n_ || (m.quote_size == 1 && (c == '\n' || c == '\r'))) {
       if (in_format_spec && q < n_) {
         // A line break ends a format spec of a one-line string: back to the expression.
         m.literal = false;
+        m.in_format_spec = false;
         if (q > start) emit(TokenKind::FStringMiddle, start, q);
         p_ = q;
         return true;
       }
       std::string message = m.quote_size == 3 ? "unterminated triple-quoted f-string literal"
                                               : "unterminated f-string literal";
-      message += " (detected at line " + std::to_string(line_of(q >= n_ ? n_ : q)) + ")";
-      return fail(codes::kTokenizeError, std::move(message), m.start, m.start + 1, start, q);
+      uint32_t detected = q >= n_ ? eof_line() : line_of(q);
+      message += " (detected at line " + std::to_string(detected) + ")";
+      return fail(codes::kTokenizeError, std::move(message), m.start, m.start, start, q);
     }
-    if (c == m.quote &&
-        (m.quote_size == 1 || (s_[q + 1] == m.quote && s_[q + 2] == m.quote))) {
+    if (!v311_ && at_end(q)) {
       if (q > start) emit(TokenKind::FStringMiddle, start, q);
       p_ = q;
       return true;
@@ -879,13 +1071,7 @@ bool Lexer::fstring_step() {
     if (c == '{') {
       if (s_[q + 1] != '{' || in_format_spec) {
         if (q > start) emit(TokenKind::FStringMiddle, start, q);
-        p_ = q;
-        ++m.expr_start_depth;
-        if (m.expr_start_depth >= kMaxExprNesting) {
-          return fail_at("f-string: expressions nested too deeply", q, q + 1);
-        }
-        m.literal = false;
-        return true;
+        return open_field(q);
       }
       // "{{": the text keeps one brace, the other is skipped.
       emit(TokenKind::FStringMiddle, start, q + 1);
@@ -898,7 +1084,8 @@ bool Lexer::fstring_step() {
         p_ = q + 1;
         return true;
       }
-      if (s_[q + 1] == '}' && !in_format_spec) {
+      if (s_[q + 1] == '}' && !in_format_spec && m.curly_depth == 0 &&
+          !(v311_ && q + 1 >= m.end)) {
         emit(TokenKind::FStringMiddle, start, q + 1);
         p_ = q + 2;
         return true;
