@@ -43,6 +43,8 @@ bool is_t_lookahead(TokenKind kind) {
   return kind == TokenKind::LPar || kind == TokenKind::LSqb || kind == TokenKind::Dot;
 }
 
+bool gets_assign_here_message(const ast::expr* e);
+
 ast::ConstantValue simple_constant(ast::ConstantValue::Type type) {
   ast::ConstantValue value;
   value.type = type;
@@ -191,6 +193,19 @@ ast::expr* Parser::find_invalid_target(ast::expr* e, bool for_targets) {
 
 bool Parser::set_context(ast::expr* e, ExprContext ctx) {
   if (ast::expr* bad = find_invalid_target(e, false)) {
+    if (bad == e && ctx == ExprContext::Store && at(TokenKind::Equal) &&
+        gets_assign_here_message(e)) {
+      // `f() = 1` (but not `f() = 1 = 2`): invalid_named_expression's friendlier message.
+      Checkpoint cp = checkpoint();
+      advance();
+      bool single = parse_bitwise_or() != nullptr && !at(TokenKind::Equal) &&
+                    !at(TokenKind::ColonEqual);
+      restore(cp);
+      if (single) {
+        fail_assign_in_expression(e);
+        return false;
+      }
+    }
     std::string message = ctx == ExprContext::Del ? "cannot delete " : "cannot assign to ";
     message += expr_name(bad);
     fail(bad->span(), std::move(message));
@@ -225,11 +240,11 @@ bool Parser::set_context(ast::expr* e, ExprContext ctx) {
   return true;
 }
 
-std::nullptr_t Parser::fail_assign_in_expression(ast::expr* e) {
-  // invalid_named_expression: `NAME = value` and `<bitwise_or> = value`.
-  if (e->kind == ast::Kind::Name) {
-    return fail(e->span(), "invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
-  }
+namespace {
+
+// Whether invalid_named_expression's "cannot assign to X here" applies to `e`: a
+// bitwise_or-level expression other than a list, tuple, generator or True/False/None.
+bool gets_assign_here_message(const ast::expr* e) {
   switch (e->kind) {
     case ast::Kind::List:
     case ast::Kind::Tuple:
@@ -239,23 +254,30 @@ std::nullptr_t Parser::fail_assign_in_expression(ast::expr* e) {
     case ast::Kind::IfExp:
     case ast::Kind::Lambda:
     case ast::Kind::NamedExpr:
-      return fail_here("invalid syntax");
+    case ast::Kind::Yield:
+    case ast::Kind::YieldFrom:
+    case ast::Kind::Starred:
+      return false;
     case ast::Kind::UnaryOp:
-      if (static_cast<ast::UnaryOp*>(e)->op == ast::UnaryOpKind::Not) {
-        return fail_here("invalid syntax");
-      }
-      break;
+      return static_cast<const ast::UnaryOp*>(e)->op != ast::UnaryOpKind::Not;
     case ast::Kind::Constant: {
-      auto type = static_cast<ast::Constant*>(e)->value.type;
-      if (type == ast::ConstantValue::Type::True || type == ast::ConstantValue::Type::False ||
-          type == ast::ConstantValue::Type::None) {
-        return fail_here("invalid syntax");
-      }
-      break;
+      auto type = static_cast<const ast::Constant*>(e)->value.type;
+      return type != ast::ConstantValue::Type::True && type != ast::ConstantValue::Type::False &&
+             type != ast::ConstantValue::Type::None;
     }
     default:
-      break;
+      return true;
   }
+}
+
+}  // namespace
+
+std::nullptr_t Parser::fail_assign_in_expression(ast::expr* e) {
+  // invalid_named_expression: `NAME = value` and `<bitwise_or> = value`.
+  if (e->kind == ast::Kind::Name) {
+    return fail(e->span(), "invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
+  }
+  if (!gets_assign_here_message(e)) return fail_here("invalid syntax");
   return fail(e->span(), std::string("cannot assign to ") + expr_name(e) +
                              " here. Maybe you meant '==' instead of '='?");
 }
@@ -837,9 +859,8 @@ bool Parser::parse_call_arguments_into(size_t open, size_t expr_base, size_t key
         return false;
       }
       if (seen_keyword || seen_double_star) {
-        fail(value->span(), seen_double_star
-                                ? "positional argument follows keyword argument unpacking"
-                                : "positional argument follows keyword argument");
+        fail_here(seen_double_star ? "positional argument follows keyword argument unpacking"
+                                   : "positional argument follows keyword argument");
         return false;
       }
       expr_scratch_.push_back(value);
@@ -1380,9 +1401,23 @@ ast::expr* Parser::parse_del_target() {
 }
 
 bool Parser::parse_del_target_list(std::vector<ast::expr*>& out) {
+  Checkpoint entry = checkpoint();
+  size_t out_base = out.size();
   for (;;) {
     ast::expr* target = parse_del_target();
-    if (target == nullptr) return false;
+    if (target == nullptr) {
+      // invalid_del_stmt: name what cannot be deleted.
+      restore(entry);
+      out.resize(out_base);
+      ast::expr* e = parse_star_expressions();
+      if (e == nullptr) return false;
+      if (ast::expr* bad = find_invalid_target(e, false)) {
+        fail(bad->span(), std::string("cannot delete ") + expr_name(bad));
+      } else {
+        fail_here("invalid syntax");
+      }
+      return false;
+    }
     out.push_back(target);
     if (!accept(TokenKind::Comma)) break;
     if (!starts_expression(peek().kind)) break;
