@@ -259,13 +259,15 @@ ast::stmt* Parser::parse_expression_stmt() {
     while (at(TokenKind::Equal)) {
       if (bare_yield) return fail(value->span(), "assignment to yield expression not possible");
       Checkpoint cp = checkpoint();
+      size_t equal = mark();
+      advance();  // past '=' so that set_context names the bad target plainly
       if (!set_context(value, ExprContext::Store)) {
+        reset(equal);
         if (targets.empty()) report_assign_here(start, value, cp);
         if (!failed()) fail(value->span(), "invalid syntax");
         return nullptr;
       }
       targets.push_back(value);
-      advance();
       bare_yield = at(TokenKind::Kw_yield);
       value = parse_annotated_rhs();
       if (value == nullptr) return nullptr;
@@ -706,12 +708,22 @@ ast::stmt* Parser::parse_class_def(size_t start, ast::Seq<ast::expr*> decorators
   if (failed()) return nullptr;
   std::vector<ast::expr*> bases;
   std::vector<ast::keyword*> keywords;
+  size_t lpar = mark();
   if (accept(TokenKind::LPar)) {
     if (!at(TokenKind::RPar) && !parse_call_arguments(bases, keywords)) {
       if (!failed()) fail_here("invalid syntax");
       return nullptr;
     }
     if (!accept(TokenKind::RPar)) return fail_here("invalid syntax");
+    // `class C(x for x in y)`: a call may take a bare generator expression, a class
+    // statement may not (its parentheses hold `arguments`, not a call).
+    if (bases.size() == 1 && keywords.empty() && ast::is<ast::GeneratorExp>(bases[0]) &&
+        bases[0]->begin == tokens_[lpar].begin) {
+      auto* genexp = static_cast<ast::GeneratorExp*>(bases[0]);
+      size_t after = lpar;
+      while (after < tokens_.size() && tokens_[after].begin < genexp->elt->end) ++after;
+      return fail(token_span(after), "invalid syntax");
+    }
   }
   if (!expect_header_colon(false)) return nullptr;
   ast::Seq<ast::stmt*> body = parse_block_after("class definition", start);
@@ -792,6 +804,12 @@ ast::stmt* Parser::parse_for_stmt() {
     ast::expr* e = parse_star_expressions();
     if (e == nullptr) return nullptr;
     if (ast::expr* bad = find_invalid_target(e, true)) {
+      if (auto* compare = ast::as<ast::Compare>(bad); compare != nullptr && bad == e) {
+        // _PyPegen_get_invalid_target gives up on a comparison other than `in`.
+        size_t op = cp.pos;
+        while (op + 1 < tokens_.size() && tokens_[op].begin < compare->left->end) ++op;
+        return fail(token_span(op), "invalid syntax");
+      }
       return fail(bad->span(), std::string("cannot assign to ") + expr_name(bad));
     }
     return fail_here("invalid syntax");
@@ -834,8 +852,9 @@ ast::expr* Parser::parse_with_target() {
   }
   Checkpoint cp = checkpoint();
   ast::expr* target = parse_bitwise_or();
-  if (target != nullptr &&
-      (at(TokenKind::Comma) || at(TokenKind::RPar) || at(TokenKind::Colon))) {
+  // At a NEWLINE the header lacks its ':', which the caller reports.
+  if (target != nullptr && (at(TokenKind::Comma) || at(TokenKind::RPar) ||
+                            at(TokenKind::Colon) || at(TokenKind::Newline))) {
     if (set_context(target, ExprContext::Store)) return target;
     return nullptr;
   }
@@ -895,6 +914,9 @@ ast::stmt* Parser::parse_with_stmt() {
     advance();
     if (parse_with_items(true, items) && at(TokenKind::Colon)) {
       parsed = true;
+    } else if (!failed() && at(TokenKind::Newline)) {
+      expect_header_colon(false);  // invalid_with_stmt: '(' items ')' NEWLINE
+      return nullptr;
     } else {
       std::optional<Diagnostic> first_error = error_;
       restore(cp);
@@ -934,7 +956,7 @@ ast::excepthandler* Parser::parse_except_block(bool star) {
     fail_here("expected one or more exception types");
     return nullptr;
   }
-  if (!at(TokenKind::Colon)) {
+  if (!at(TokenKind::Colon) && !at(TokenKind::Newline)) {
     type = parse_expression();
     if (type == nullptr) return nullptr;
     if (at(TokenKind::Comma)) {
@@ -1069,6 +1091,7 @@ ast::stmt* Parser::parse_match_stmt(bool* handled) {
   if (subject == nullptr || !at(TokenKind::Colon) || !at(TokenKind::Newline, 1)) {
     bool newline_after_subject = subject != nullptr && at(TokenKind::Newline);
     uint32_t newline_at = peek().begin;
+    Span match_stop = peek().span();  // how far the match attempt read
     restore(cp);
     *handled = true;
     std::vector<ast::stmt*> simple;
@@ -1082,6 +1105,11 @@ ast::stmt* Parser::parse_match_stmt(bool* handled) {
     if (newline_after_subject && !before.had_error) {
       error_.reset();
       fail({newline_at, newline_at}, "expected ':'");
+    } else if (subject != nullptr && !before.had_error && error_ &&
+               error_->message == "invalid syntax" && error_->span.begin < match_stop.begin) {
+      // A generic error is reported at the furthest token either attempt read.
+      error_.reset();
+      fail(match_stop, "invalid syntax");
     }
     return nullptr;
   }

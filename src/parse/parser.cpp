@@ -1,4 +1,5 @@
 // Token cursor, error recording and the `file` rule.
+#include <algorithm>
 #include <utility>
 
 #include "base/unicode.h"
@@ -123,7 +124,13 @@ ParseResult parse_module(const SourceText& source, Arena& arena, const ParseOpti
   }
   // A parser error before the point where lexing stopped wins; otherwise the lexer's.
   std::optional<Diagnostic>& error = parser.error();
-  bool lexer_first = lexed.error && (!error || error->span.begin >= lexed.error->span.begin);
+  // The parser reaching the Error token (where lexing stopped) also defers to the lexer.
+  uint32_t lex_stop = 0;
+  if (lexed.error) {
+    lex_stop = lexed.error->span.begin;
+    if (!result.tokens.empty()) lex_stop = std::min(lex_stop, result.tokens.back().begin);
+  }
+  bool lexer_first = lexed.error && (!error || error->span.begin >= lex_stop);
   result.error = lexer_first ? lexed.error : error;
   if (!result.error) result.error = Diagnostic{codes::kSyntaxError, Severity::Error, {0, 0}, "invalid syntax"};
   return result;
