@@ -18,7 +18,8 @@ using ast::ConstantValue;
 constexpr char kHexDigits[] = "0123456789abcdef";
 
 void append_hex(std::string& out, uint32_t value, int digits) {
-  for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) out.push_back(kHexDigits[(value >> shift) & 0xF]);
+  for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4)
+    out.push_back(kHexDigits[(value >> shift) & 0xF]);
 }
 
 // The quote Python's repr picks: ' unless the text has ' and no ".
@@ -31,11 +32,20 @@ char repr_quote(std::string_view text) {
 // Escapes shared by str and bytes repr for one ASCII character; false if none applies.
 bool append_ascii_escape(std::string& out, unsigned char c, char quote) {
   switch (c) {
-    case '\\': out += "\\\\"; return true;
-    case '\t': out += "\\t"; return true;
-    case '\n': out += "\\n"; return true;
-    case '\r': out += "\\r"; return true;
-    default: break;
+    case '\\':
+      out += "\\\\";
+      return true;
+    case '\t':
+      out += "\\t";
+      return true;
+    case '\n':
+      out += "\\n";
+      return true;
+    case '\r':
+      out += "\\r";
+      return true;
+    default:
+      break;
   }
   if (c == static_cast<unsigned char>(quote)) {
     out.push_back('\\');
@@ -312,17 +322,17 @@ void Dumper::fields(const ast::Node* n) {
   key(#name);          \
   node_list(x->name);
 #define F_OPT_SEQ(T, name) F_SEQ(T, name)
-#define F_SEQ_SINCE(minor, T, name)            \
+#define F_SEQ_SINCE(minor, T, name)          \
   if (options_.version.at_least(3, minor)) { \
-    F_SEQ(T, name)                             \
+    F_SEQ(T, name)                           \
   }
 #define F_IDENT(name) \
   key(#name);         \
   append_str_repr(out_, x->name);
-#define F_OPT_IDENT(name)             \
-  if (!x->name.empty()) {             \
-    key(#name);                       \
-    append_str_repr(out_, x->name);   \
+#define F_OPT_IDENT(name)           \
+  if (!x->name.empty()) {           \
+    key(#name);                     \
+    append_str_repr(out_, x->name); \
   }
 #define F_OPT_STR(name) F_OPT_IDENT(name)
 #define F_IDENTS(name) \
@@ -340,10 +350,10 @@ void Dumper::fields(const ast::Node* n) {
 #define F_ENUM_SEQ(E, name) \
   key(#name);               \
   enum_list(x->name);
-#define AST_NODE(cls, category, positioned, fields)                    \
-  case ast::Kind::cls: {                                               \
+#define AST_NODE(cls, category, positioned, fields)                   \
+  case ast::Kind::cls: {                                              \
     [[maybe_unused]] const auto* x = static_cast<const ast::cls*>(n); \
-    fields break;                                                      \
+    fields break;                                                     \
   }
 #include "ast/nodes.def"
 #undef F_NODE
@@ -374,15 +384,26 @@ std::string constant_repr(const ConstantValue& value) {
   using Type = ConstantValue::Type;
   std::string out;
   switch (value.type) {
-    case Type::None: return "None";
-    case Type::True: return "True";
-    case Type::False: return "False";
-    case Type::Ellipsis: return "Ellipsis";
-    case Type::Int: return int_literal_to_decimal(value.text);
-    case Type::Float: return float_repr(value.number, /*add_dot_0=*/true);
-    case Type::Complex: return float_repr(value.number, /*add_dot_0=*/false) + "j";
-    case Type::Str: append_str_repr(out, value.text); return out;
-    case Type::Bytes: append_bytes_repr(out, value.text); return out;
+    case Type::None:
+      return "None";
+    case Type::True:
+      return "True";
+    case Type::False:
+      return "False";
+    case Type::Ellipsis:
+      return "Ellipsis";
+    case Type::Int:
+      return int_literal_to_decimal(value.text);
+    case Type::Float:
+      return float_repr(value.number, /*add_dot_0=*/true);
+    case Type::Complex:
+      return float_repr(value.number, /*add_dot_0=*/false) + "j";
+    case Type::Str:
+      append_str_repr(out, value.text);
+      return out;
+    case Type::Bytes:
+      append_bytes_repr(out, value.text);
+      return out;
   }
   return out;
 }

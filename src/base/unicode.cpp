@@ -30,8 +30,9 @@ static constexpr CodeRange kPrintable[] = {{0xA1, 0xD7FF}, {0xE000, 0x10FFFF}};
 template <size_t N>
 bool in_table(const CodeRange (&table)[N], char32_t c) {
   // First range whose last >= c; c is inside when that range also starts at or before c.
-  const CodeRange* it = std::lower_bound(
-      table, table + N, c, [](const CodeRange& range, char32_t value) { return range.last < value; });
+  const CodeRange* it =
+      std::lower_bound(table, table + N, c,
+                       [](const CodeRange& range, char32_t value) { return range.last < value; });
   return it != table + N && it->first <= c;
 }
 

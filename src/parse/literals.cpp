@@ -35,17 +35,28 @@ bool is_ascii(char c) { return static_cast<unsigned char>(c) < 0x80; }
 // The value of a one-letter escape shared by str and bytes (\n, \t, ...); -1 if none.
 int simple_escape_value(char c) {
   switch (c) {
-    case '\\': return '\\';
-    case '\'': return '\'';
-    case '"': return '"';
-    case 'a': return '\a';
-    case 'b': return '\b';
-    case 'f': return '\f';
-    case 'n': return '\n';
-    case 'r': return '\r';
-    case 't': return '\t';
-    case 'v': return '\v';
-    default: return -1;
+    case '\\':
+      return '\\';
+    case '\'':
+      return '\'';
+    case '"':
+      return '"';
+    case 'a':
+      return '\a';
+    case 'b':
+      return '\b';
+    case 'f':
+      return '\f';
+    case 'n':
+      return '\n';
+    case 'r':
+      return '\r';
+    case 't':
+      return '\t';
+    case 'v':
+      return '\v';
+    default:
+      return -1;
   }
 }
 
@@ -186,7 +197,14 @@ std::optional<LiteralError> decode_str_escapes(std::string_view body, uint32_t b
       case '\r':
         if (i < n && body[i] == '\n') ++i;
         break;
-      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7': {
         char32_t value = e - '0';
         for (int extra = 0; extra < 2 && i < n && is_octal_digit(body[i]); ++extra) {
           value = value * 8 + (body[i++] - '0');
@@ -194,7 +212,9 @@ std::optional<LiteralError> decode_str_escapes(std::string_view body, uint32_t b
         unicode::append_utf8(out, value);  // up to 0o777; values > 0o377 only warn
         break;
       }
-      case 'x': case 'u': case 'U': {
+      case 'x':
+      case 'u':
+      case 'U': {
         const int count = e == 'x' ? 2 : e == 'u' ? 4 : 8;
         const char* reason = e == 'x'   ? "truncated \\xXX escape"
                              : e == 'u' ? "truncated \\uXXXX escape"
@@ -277,7 +297,14 @@ std::optional<LiteralError> decode_bytes(std::string_view body, uint32_t body_of
       case '\r':
         if (i < n && body[i] == '\n') ++i;
         break;
-      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7': {
         unsigned value = e - '0';
         for (int extra = 0; extra < 2 && i < n && is_octal_digit(body[i]); ++extra) {
           value = value * 8 + (body[i++] - '0');
@@ -363,11 +390,24 @@ StringPrefix parse_string_prefix(std::string_view prefix) {
   StringPrefix result;
   for (char c : prefix) {
     switch (c) {
-      case 'r': case 'R': result.raw = true; break;
-      case 'b': case 'B': result.bytes = true; break;
-      case 'u': case 'U': result.unicode = true; break;
-      case 'f': case 'F': result.format = true; break;
-      default: break;
+      case 'r':
+      case 'R':
+        result.raw = true;
+        break;
+      case 'b':
+      case 'B':
+        result.bytes = true;
+        break;
+      case 'u':
+      case 'U':
+        result.unicode = true;
+        break;
+      case 'f':
+      case 'F':
+        result.format = true;
+        break;
+      default:
+        break;
     }
   }
   return result;
@@ -389,9 +429,7 @@ std::optional<LiteralError> parse_number(std::string_view token_text, uint32_t t
   for (char c : token_text) {
     if (c != '_') text.push_back(c);
   }
-  const auto invalid = [&] {
-    return LiteralError{token_offset, "invalid number literal"};
-  };
+  const auto invalid = [&] { return LiteralError{token_offset, "invalid number literal"}; };
   if (text.empty()) return invalid();
 
   if (is_imaginary_suffix(text.back())) {

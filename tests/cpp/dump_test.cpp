@@ -1,5 +1,7 @@
 // ast.dump output and constant repr, checked against text produced by CPython 3.11/3.12.
 // The trees are built by hand; each test names the source ast.parse was given.
+#include "ast/dump.h"
+
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -8,7 +10,6 @@
 #include <string>
 
 #include "ast/ast.h"
-#include "ast/dump.h"
 
 namespace graphmend {
 namespace {
@@ -77,7 +78,8 @@ TEST(ConstantRepr, StrQuotesAndEscapes) {
 
 TEST(ConstantRepr, StrNonPrintable) {
   // repr('\x00\x1f\x7f\x80\x85\xa0\xad\xe9')
-  EXPECT_EQ(repr_of(Type::Str, std::string_view("\x00\x1f\x7f\xc2\x80\xc2\x85\xc2\xa0\xc2\xad\xc3\xa9", 13)),
+  EXPECT_EQ(repr_of(Type::Str,
+                    std::string_view("\x00\x1f\x7f\xc2\x80\xc2\x85\xc2\xa0\xc2\xad\xc3\xa9", 13)),
             "'\\x00\\x1f\\x7f\\x80\\x85\\xa0\\xad\xc3\xa9'");
   // repr('\u200b\ue000\U0010ffff\ud800\U0001f600\u01ff'): the surrogate comes from an escape
   EXPECT_EQ(repr_of(Type::Str,

@@ -1,5 +1,7 @@
 // String, bytes and number literal decoding, checked against CPython 3.11 (ast.parse of the
 // literal shown in each comment; messages are CPython's SyntaxError text).
+#include "parse/literals.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,7 +9,6 @@
 #include <string>
 
 #include "base/unicode.h"
-#include "parse/literals.h"
 
 namespace graphmend {
 namespace {
@@ -59,10 +60,10 @@ TEST_F(Literals, SimpleEscapes) {
 
 TEST_F(Literals, OctalEscapes) {
   EXPECT_EQ(decode("", R"(\0)"), std::string(1, '\0'));  // '\0'
-  EXPECT_EQ(decode("", R"(\12a)"), "\na");                // '\12a'
-  EXPECT_EQ(decode("", R"(\1234)"), "S4");                // at most three digits
-  EXPECT_EQ(decode("", R"(\777)"), "\xc7\xbf");           // '\777' == 'ǿ' (U+01FF)
-  EXPECT_EQ(decode("b", R"(\777)"), "\xff");              // b'\777' == b'\xff'
+  EXPECT_EQ(decode("", R"(\12a)"), "\na");               // '\12a'
+  EXPECT_EQ(decode("", R"(\1234)"), "S4");               // at most three digits
+  EXPECT_EQ(decode("", R"(\777)"), "\xc7\xbf");          // '\777' == 'ǿ' (U+01FF)
+  EXPECT_EQ(decode("b", R"(\777)"), "\xff");             // b'\777' == b'\xff'
   EXPECT_EQ(decode("b", R"(\400)"), std::string(1, '\0'));
 }
 
@@ -128,7 +129,7 @@ TEST_F(Literals, UnknownEscapesAreKept) {
 }
 
 TEST_F(Literals, LineBreaks) {
-  EXPECT_EQ(decode("", "a\\\nb"), "ab");       // backslash-newline is removed
+  EXPECT_EQ(decode("", "a\\\nb"), "ab");  // backslash-newline is removed
   EXPECT_EQ(decode("", "a\\\r\nb"), "ab");
   EXPECT_EQ(decode("", "a\\\rb"), "ab");
   EXPECT_EQ(decode("", "a\r\nb\rc\n"), "a\nb\nc\n");  // raw line breaks become \n

@@ -1,10 +1,10 @@
 // Unicode character classes (generated tables), strict UTF-8 and the binding hooks.
+#include "base/unicode.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <string_view>
-
-#include "base/unicode.h"
 
 namespace graphmend::unicode {
 namespace {
@@ -89,10 +89,10 @@ TEST(Utf8, RejectsMalformedSequences) {
   EXPECT_EQ(decode_one("\xf4\x90\x80\x80"), -1);  // > U+10FFFF
   EXPECT_EQ(decode_one("\xf5\x80\x80\x80"), -1);
   EXPECT_EQ(decode_one("\xff"), -1);
-  EXPECT_EQ(decode_one("\xc3"), -1);              // truncated
+  EXPECT_EQ(decode_one("\xc3"), -1);  // truncated
   EXPECT_EQ(decode_one("\xe2\x82"), -1);
   EXPECT_EQ(decode_one("\xf0\x9f\x98"), -1);
-  EXPECT_EQ(decode_one("\xe2\x28\xa1"), -1);      // bad continuation
+  EXPECT_EQ(decode_one("\xe2\x28\xa1"), -1);  // bad continuation
 }
 
 TEST(Utf8, SurrogatesOnlyWhenAllowed) {
