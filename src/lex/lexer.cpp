@@ -403,7 +403,14 @@ again:
   }
   if (v311_ && !modes_.empty()) {
     // 3.11 cuts the expression text at the f-string's closing quote.
-    if (p_ >= modes_.back().end) return fstring_error("f-string: expecting '}'");
+    if (p_ >= modes_.back().end) {
+      const FMode& m = modes_.back();
+      if (m.curly_depth > m.expr_start_depth + 1) {
+        // A bracket opened inside the replacement field is still open.
+        return fstring_error(std::string("f-string: unmatched '") + brackets_.back().ch + "'");
+      }
+      return fstring_error("f-string: expecting '}'");
+    }
     if (c == '\\') return fstring_error("f-string expression part cannot include a backslash");
   }
   if (p_ >= n_) return end_of_input();
@@ -704,7 +711,7 @@ bool Lexer::end_of_number(uint32_t start, uint32_t* pos, const char* kind) {
   return true;
 }
 
-bool Lexer::decimal_tail(uint32_t start, uint32_t* pos) {
+bool Lexer::decimal_tail(uint32_t, uint32_t* pos) {
   uint32_t q = *pos;
   for (;;) {
     while (is_digit(s_[q])) ++q;
