@@ -6,6 +6,23 @@
 // each replacement field, FStringEnd). For target versions before 3.12 the lexer also
 // enforces the older rules (no backslash or comment inside a replacement field, no reuse
 // of the enclosing quote, at most two levels of nesting) and reports their errors.
+//
+// f-string tokens, as CPython 3.12's tokenizer makes them:
+//   * FStringMiddle is raw literal text. Of each doubled brace ("{{" or "}}") the token keeps
+//     the first brace and the second belongs to no token, so every '{' or '}' inside an
+//     FStringMiddle stands for one literal brace (or is part of a "\N{...}" escape). One
+//     literal run may therefore come as several adjacent FStringMiddle tokens. Empty
+//     FStringMiddle tokens are never emitted (e.g. "{x:}" is Colon then RBrace).
+//   * The ':' that starts a format spec is a Colon token (even before '=', as in "{x:=5}");
+//     the spec follows as FStringMiddle tokens and nested LBrace...RBrace fields.
+//   * '!' is Exclamation; "!=" stays NotEqual. "<>" is a NotEqual token spelled "<>".
+//
+// Errors: lexing stops at the first one; the last token is Error (placed where lexing
+// stopped) and LexResult::error holds the message, code and span. span.begin is where
+// CPython's SyntaxError.offset points (offset - 1, as a byte offset) and span.end where
+// end_offset points when CPython reports a range; otherwise the span is empty. In 3.11 mode
+// the f-string content errors point, as 3.11 does, at the token after the string
+// concatenation. A UTF-8 BOM at the start is skipped.
 #pragma once
 
 #include <optional>
