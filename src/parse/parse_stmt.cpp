@@ -73,7 +73,10 @@ ast::Seq<ast::stmt*> Parser::parse_block_after(const char* what, size_t keyword)
       fail_here(message);
       return {};
     }
-    fail(peek().span(), message, codes::kIndentationError);
+    // fail_here picks CPython's location (end of input included); the error is an
+    // IndentationError.
+    fail_here(message);
+    if (error_ && error_->message == message) error_->code = codes::kIndentationError;
     return {};
   }
   advance();
@@ -1035,13 +1038,8 @@ ast::stmt* Parser::parse_try_stmt() {
   } else if (handlers.empty()) {
     size_t next = mark();
     while (tokens_[next].kind == TokenKind::Dedent && next + 1 < tokens_.size()) ++next;
-    Span where = token_span(next);
-    std::string_view text = source_.text();
-    if (tokens_[next].kind == TokenKind::EndMarker && !text.empty() && text.back() == '\n') {
-      // CPython places errors at the end of input on the file's last line break.
-      where = {source_.size() - 1, source_.size() - 1};
-    }
-    return fail(where, "expected 'except' or 'finally' block");
+    reset(next);  // the first token after the block, where fail_here reports
+    return fail_here("expected 'except' or 'finally' block");
   }
   if (star_mode) {
     auto* node = make<ast::TryStar>(span_from(start));
@@ -1116,10 +1114,10 @@ ast::stmt* Parser::parse_match_stmt(bool* handled) {
   advance();  // ':'
   if (!at(TokenKind::Indent, 1)) {
     advance();
-    fail(peek().span(),
-         "expected an indented block after 'match' statement on line " +
-             std::to_string(source_.line_col(tokens_[start].begin).line),
-         codes::kIndentationError);
+    std::string message = "expected an indented block after 'match' statement on line " +
+                          std::to_string(source_.line_col(tokens_[start].begin).line);
+    fail_here(message);
+    if (error_ && error_->message == message) error_->code = codes::kIndentationError;
     return nullptr;
   }
   advance();

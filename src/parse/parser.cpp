@@ -25,6 +25,35 @@ bool is_ascii(std::string_view text) {
   return true;
 }
 
+// After a syntax error, CPython tokenizes the rest of the input and lets a tokenizer error
+// found there replace it (_PyPegen_tokenize_full_source_to_check_for_errors). Errors the
+// tokenizer only flags without raising (indentation, EOF inside a statement, a stray
+// backslash) never do; an unclosed bracket does when it opened on an earlier line than
+// the syntax error's; nothing replaces "unexpected indent". Decoding errors are found
+// before parsing starts.
+bool later_lexer_error_wins(const Diagnostic& lexer, const Diagnostic& parser,
+                            const SourceText& source, const PythonVersion& version) {
+  if (lexer.code == codes::kEncodingError) return true;
+  if (lexer.code == codes::kIndentationError) return false;
+  // CPython raises these from the token it stopped on, without the full-source check.
+  if (parser.message == "unexpected indent" || parser.message == "unexpected unindent") {
+    return false;
+  }
+  const std::string& message = lexer.message;
+  if (message == "unexpected EOF while parsing" ||
+      message == "unexpected character after line continuation character") {
+    return false;
+  }
+  // Before 3.12, f-strings are checked when the parser reaches them, not by the tokenizer.
+  if (!version.at_least(3, 12) && message.rfind("f-string", 0) == 0) return false;
+  static constexpr std::string_view kUnclosed = "' was never closed";
+  if (message.size() > kUnclosed.size() &&
+      message.compare(message.size() - kUnclosed.size(), kUnclosed.size(), kUnclosed) == 0) {
+    return source.line_col(lexer.span.begin).line < source.line_col(parser.span.begin).line;
+  }
+  return true;
+}
+
 }  // namespace
 
 Parser::Parser(const SourceText& source, Arena& arena, const ParseOptions& options,
@@ -89,7 +118,23 @@ std::nullptr_t Parser::fail_here(std::string message) {
     // The lexer's own error is the better message; parse_module reports it.
     return fail(token.span(), "invalid token");
   }
-  return fail(token.span(), std::move(message));
+  Span where = token.span();
+  std::string_view text = source_.text();
+  if ((token.kind == TokenKind::EndMarker || token.kind == TokenKind::Dedent) &&
+      token.begin >= text.size() && !text.empty() && text.back() == '\n') {
+    // At the end of input CPython points at the file's last line break.
+    uint32_t last = static_cast<uint32_t>(text.size()) - 1;
+    if (last > 0 && text[last - 1] == '\r') --last;
+    where = {last, last};
+  }
+  // A generic error on an INDENT/DEDENT token is an IndentationError in CPython.
+  if (message == "invalid syntax" && token.kind == TokenKind::Indent) {
+    return fail(where, "unexpected indent", codes::kIndentationError);
+  }
+  if (message == "invalid syntax" && token.kind == TokenKind::Dedent) {
+    return fail(where, "unexpected unindent", codes::kIndentationError);
+  }
+  return fail(where, std::move(message));
 }
 
 void Parser::restore(const Checkpoint& cp) {
@@ -122,17 +167,21 @@ ParseResult parse_module(const SourceText& source, Arena& arena, const ParseOpti
     result.module = module;
     return result;
   }
-  // A parser error before the point where lexing stopped wins; otherwise the lexer's.
+  // The lexer's error wins when the parser reached the point where lexing stopped, and
+  // in the cases later_lexer_error_wins describes; otherwise the parser's.
   std::optional<Diagnostic>& error = parser.error();
-  // The parser reaching the Error token (where lexing stopped) also defers to the lexer.
   uint32_t lex_stop = 0;
   if (lexed.error) {
     lex_stop = lexed.error->span.begin;
     if (!result.tokens.empty()) lex_stop = std::min(lex_stop, result.tokens.back().begin);
   }
-  bool lexer_first = lexed.error && (!error || error->span.begin >= lex_stop);
+  bool lexer_first = lexed.error && (!error || error->span.begin >= lex_stop ||
+                                      later_lexer_error_wins(*lexed.error, *error, source,
+                                                             options.version));
   result.error = lexer_first ? lexed.error : error;
-  if (!result.error) result.error = Diagnostic{codes::kSyntaxError, Severity::Error, {0, 0}, "invalid syntax"};
+  if (!result.error) {
+    result.error = Diagnostic{codes::kSyntaxError, Severity::Error, {0, 0}, "invalid syntax"};
+  }
   return result;
 }
 
