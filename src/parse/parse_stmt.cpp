@@ -18,22 +18,31 @@ using ast::ExprContext;
 using ast::OperatorKind;
 
 bool augassign_operator(TokenKind kind, OperatorKind* op) {
-  switch (kind) {
-    case TokenKind::PlusEqual: *op = OperatorKind::Add; return true;
-    case TokenKind::MinEqual: *op = OperatorKind::Sub; return true;
-    case TokenKind::StarEqual: *op = OperatorKind::Mult; return true;
-    case TokenKind::AtEqual: *op = OperatorKind::MatMult; return true;
-    case TokenKind::SlashEqual: *op = OperatorKind::Div; return true;
-    case TokenKind::PercentEqual: *op = OperatorKind::Mod; return true;
-    case TokenKind::AmperEqual: *op = OperatorKind::BitAnd; return true;
-    case TokenKind::VBarEqual: *op = OperatorKind::BitOr; return true;
-    case TokenKind::CircumflexEqual: *op = OperatorKind::BitXor; return true;
-    case TokenKind::LeftShiftEqual: *op = OperatorKind::LShift; return true;
-    case TokenKind::RightShiftEqual: *op = OperatorKind::RShift; return true;
-    case TokenKind::DoubleStarEqual: *op = OperatorKind::Pow; return true;
-    case TokenKind::DoubleSlashEqual: *op = OperatorKind::FloorDiv; return true;
-    default: return false;
+  static constexpr struct {
+    TokenKind token;
+    OperatorKind op;
+  } kAugmented[] = {
+      {TokenKind::PlusEqual, OperatorKind::Add},
+      {TokenKind::MinEqual, OperatorKind::Sub},
+      {TokenKind::StarEqual, OperatorKind::Mult},
+      {TokenKind::AtEqual, OperatorKind::MatMult},
+      {TokenKind::SlashEqual, OperatorKind::Div},
+      {TokenKind::PercentEqual, OperatorKind::Mod},
+      {TokenKind::AmperEqual, OperatorKind::BitAnd},
+      {TokenKind::VBarEqual, OperatorKind::BitOr},
+      {TokenKind::CircumflexEqual, OperatorKind::BitXor},
+      {TokenKind::LeftShiftEqual, OperatorKind::LShift},
+      {TokenKind::RightShiftEqual, OperatorKind::RShift},
+      {TokenKind::DoubleStarEqual, OperatorKind::Pow},
+      {TokenKind::DoubleSlashEqual, OperatorKind::FloorDiv},
+  };
+  for (const auto& entry : kAugmented) {
+    if (entry.token == kind) {
+      *op = entry.op;
+      return true;
+    }
   }
+  return false;
 }
 
 bool is_single_target(const ast::expr* e) {
@@ -451,14 +460,19 @@ bool Parser::has_top_level_comma(size_t from, size_t to) const {
     switch (tokens_[i].kind) {
       case TokenKind::LPar:
       case TokenKind::LSqb:
-      case TokenKind::LBrace: ++depth; break;
+      case TokenKind::LBrace:
+        ++depth;
+        break;
       case TokenKind::RPar:
       case TokenKind::RSqb:
-      case TokenKind::RBrace: --depth; break;
+      case TokenKind::RBrace:
+        --depth;
+        break;
       case TokenKind::Comma:
         if (depth == 0) return true;
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return false;
@@ -748,7 +762,8 @@ ast::stmt* Parser::parse_if_stmt() {
   ast::expr* test = parse_named_expression();
   if (test == nullptr) return nullptr;
   if (!expect_header_colon(false)) return nullptr;
-  ast::Seq<ast::stmt*> body = parse_block_after(is_elif ? "'elif' statement" : "'if' statement", start);
+  ast::Seq<ast::stmt*> body =
+      parse_block_after(is_elif ? "'elif' statement" : "'if' statement", start);
   if (failed()) return nullptr;
   ast::Seq<ast::stmt*> orelse;
   if (at(TokenKind::Kw_elif)) {
@@ -856,8 +871,8 @@ ast::expr* Parser::parse_with_target() {
   Checkpoint cp = checkpoint();
   ast::expr* target = parse_bitwise_or();
   // At a NEWLINE the header lacks its ':', which the caller reports.
-  if (target != nullptr && (at(TokenKind::Comma) || at(TokenKind::RPar) ||
-                            at(TokenKind::Colon) || at(TokenKind::Newline))) {
+  if (target != nullptr && (at(TokenKind::Comma) || at(TokenKind::RPar) || at(TokenKind::Colon) ||
+                            at(TokenKind::Newline))) {
     if (set_context(target, ExprContext::Store)) return target;
     return nullptr;
   }
@@ -1222,9 +1237,10 @@ ast::arguments* Parser::parse_parameters(bool lambda, TokenKind closer) {
   bool seen_star = false;
   bool seen_default = false;
   bool only_plain_before = true;  // no default and no '/' yet: "(a)" gets its own message
-  const char* non_default_message = options_.version.at_least(3, 12)
-                                        ? "parameter without a default follows parameter with a default"
-                                        : "non-default argument follows default argument";
+  const char* non_default_message =
+      options_.version.at_least(3, 12)
+          ? "parameter without a default follows parameter with a default"
+          : "non-default argument follows default argument";
 
   while (!at(closer) && !failed()) {
     if (kwarg != nullptr) {
@@ -1263,8 +1279,8 @@ ast::arguments* Parser::parse_parameters(bool lambda, TokenKind closer) {
           fail_here("var-positional argument cannot have default value");
           break;
         }
-      } else if (at(closer) || (at(TokenKind::Comma) &&
-                                (at(closer, 1) || at(TokenKind::DoubleStar, 1)))) {
+      } else if (at(closer) ||
+                 (at(TokenKind::Comma) && (at(closer, 1) || at(TokenKind::DoubleStar, 1)))) {
         // def: at the '*'; lambda: at the token CPython stopped on.
         Span where = !lambda ? token_span(star) : at(closer) ? peek().span() : peek(1).span();
         fail(where, "named arguments must follow bare *");
@@ -1346,8 +1362,8 @@ ast::type_param* Parser::parse_type_param() {
       advance();
       ast::expr* bound = parse_expression();
       if (bound == nullptr) return nullptr;
-      std::string message = ast::is<ast::Tuple>(bound) ? "cannot use constraints with "
-                                                       : "cannot use bound with ";
+      std::string message =
+          ast::is<ast::Tuple>(bound) ? "cannot use constraints with " : "cannot use bound with ";
       message += tuple ? "TypeVarTuple" : "ParamSpec";
       return fail({colon, bound->end}, message);
     }

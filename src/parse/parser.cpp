@@ -175,9 +175,9 @@ ParseResult parse_module(const SourceText& source, Arena& arena, const ParseOpti
     lex_stop = lexed.error->span.begin;
     if (!result.tokens.empty()) lex_stop = std::min(lex_stop, result.tokens.back().begin);
   }
-  bool lexer_first = lexed.error && (!error || error->span.begin >= lex_stop ||
-                                      later_lexer_error_wins(*lexed.error, *error, source,
-                                                             options.version));
+  bool lexer_first =
+      lexed.error && (!error || error->span.begin >= lex_stop ||
+                      later_lexer_error_wins(*lexed.error, *error, source, options.version));
   result.error = lexer_first ? lexed.error : error;
   if (!result.error) {
     result.error = Diagnostic{codes::kSyntaxError, Severity::Error, {0, 0}, "invalid syntax"};
