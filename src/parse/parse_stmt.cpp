@@ -756,30 +756,38 @@ ast::stmt* Parser::parse_class_def(size_t start, ast::Seq<ast::expr*> decorators
 }
 
 // if_stmt / elif_stmt: an `elif` becomes an If nested in orelse, spanning from `elif`.
+// Built in a loop, not by recursion, so that long elif chains cannot exhaust the stack.
 ast::stmt* Parser::parse_if_stmt() {
-  size_t start = mark();
-  bool is_elif = advance().kind == TokenKind::Kw_elif;
-  ast::expr* test = parse_named_expression();
-  if (test == nullptr) return nullptr;
-  if (!expect_header_colon(false)) return nullptr;
-  ast::Seq<ast::stmt*> body =
-      parse_block_after(is_elif ? "'elif' statement" : "'if' statement", start);
-  if (failed()) return nullptr;
-  ast::Seq<ast::stmt*> orelse;
-  if (at(TokenKind::Kw_elif)) {
-    ast::stmt* nested = parse_if_stmt();
-    if (nested == nullptr) return nullptr;
-    std::array<ast::stmt*, 1> single{nested};
-    orelse = seq<ast::stmt*>(single);
-  } else {
-    orelse = parse_else_block_opt();
+  std::vector<ast::If*> chain;  // the `if` and each `elif`, outermost first
+  std::vector<size_t> starts;
+  for (;;) {
+    size_t start = mark();
+    bool is_elif = advance().kind == TokenKind::Kw_elif;
+    ast::expr* test = parse_named_expression();
+    if (test == nullptr) return nullptr;
+    if (!expect_header_colon(false)) return nullptr;
+    ast::Seq<ast::stmt*> body =
+        parse_block_after(is_elif ? "'elif' statement" : "'if' statement", start);
     if (failed()) return nullptr;
+    auto* node = make<ast::If>(Span{});
+    node->test = test;
+    node->body = body;
+    chain.push_back(node);
+    starts.push_back(start);
+    if (!at(TokenKind::Kw_elif)) break;
   }
-  auto* node = make<ast::If>(span_from(start));
-  node->test = test;
-  node->body = body;
-  node->orelse = orelse;
-  return node;
+  ast::Seq<ast::stmt*> orelse = parse_else_block_opt();
+  if (failed()) return nullptr;
+  // Every link ends where the whole chain ends.
+  for (size_t i = chain.size(); i-- > 0;) {
+    Span span = span_from(starts[i]);
+    chain[i]->begin = span.begin;
+    chain[i]->end = span.end;
+    chain[i]->orelse = orelse;
+    std::array<ast::stmt*, 1> single{chain[i]};
+    orelse = seq<ast::stmt*>(single);
+  }
+  return chain.front();
 }
 
 // else_block: 'else' &&':' block; empty when there is no `else`.
