@@ -162,33 +162,41 @@ def first_difference(expected: str, got: str, context: int = 70) -> str:
     )
 
 
+def cpython_accepts(source: str | bytes) -> tuple[bool, BaseException | None]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(source)
+    except Exception as err:
+        return False, err
+    return True, None
+
+
 def check_source(group: str, path: str, data: bytes) -> Result:
     import graphmend
 
     text = decode_like_cpython(data)
-    if text is None:
-        # Undecodable: CPython rejects the raw bytes; GraphMend must as well.
-        expected, cp_error = cpython_dump(data)
-        ours_input: str | bytes = data
-    else:
-        expected, cp_error = cpython_dump(text)
-        ours_input = text
+    # Undecodable files go in as bytes: CPython rejects them, and GraphMend must as well.
+    source: str | bytes = data if text is None else text
+    # GraphMend first: when it rejects, CPython's verdict is enough and the costly
+    # ast.dump is skipped.
     try:
-        if expected is None:
-            graphmend.parse_check(ours_input, path)
-            got = "accepted"
+        if text is None:
+            graphmend.parse_check(source, path)
+            got = None
         else:
-            got = graphmend.dump_ast(ours_input, include_attributes=True)
+            got = graphmend.dump_ast(source, include_attributes=True)
     except SyntaxError as err:
-        if expected is None:
-            return Result(group, path, len(data), BOTH_REJECT, _describe_error(err))
-        return Result(group, path, len(data), OURS_REJECT, _describe_error(err))
+        accepted, _ = cpython_accepts(source)
+        status = OURS_REJECT if accepted else BOTH_REJECT
+        return Result(group, path, len(data), status, _describe_error(err))
     except Exception as err:  # never expected from graphmend
         return Result(group, path, len(data), OURS_ERROR, _describe_error(err))
+    expected, cp_error = cpython_dump(source)
     if expected is None:
         return Result(group, path, len(data), OURS_ACCEPT, "cpython: " + _describe_error(cp_error))
-    if got != expected:
-        return Result(group, path, len(data), MISMATCH, first_difference(expected, got))
+    if got is None or got != expected:
+        return Result(group, path, len(data), MISMATCH, first_difference(expected, got or ""))
     return Result(group, path, len(data), MATCH)
 
 
