@@ -1,0 +1,54 @@
+// The mender: source text in, mended source text and diagnostics out.
+//
+// Pipeline: parse -> sema::Analysis -> tag graph breaks -> run each rewrite on its tags
+// (each yields a fix, as text edits, or a decline with a reason) -> apply the edits (non
+// overlapping; every other byte unchanged) -> re-parse the result -> line map.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "diag/diagnostic.h"
+#include "lex/lexer.h"
+
+namespace graphmend {
+
+struct MendOptions {
+  PythonVersion version;
+  bool where = true;  // [Where] predicated branches (torch.where), incl. torch.cond
+  bool defer = true;  // [Defer] print / logging / warnings recorded and replayed
+  bool trap = true;   // [Trap] validation guards to in-graph asserts
+};
+
+// One graph-break site and what became of it.
+struct MendDiagnostic {
+  std::string code;  // GM1xx: the break's tag; see docs/DIAGNOSTICS.md
+  uint32_t line = 0;  // 1-based, in the original source
+  uint32_t column = 0;  // 0-based byte column
+  uint32_t end_line = 0;
+  uint32_t end_column = 0;
+  std::string message;  // what breaks and why; for a decline, which safety condition failed
+  bool fixed = false;   // true: rewritten; false: declined (left as it was)
+  std::string rewrite;  // "where", "cond", "defer", "trap", or "" when no rewrite applies
+};
+
+struct TextEdit {
+  uint32_t begin = 0;  // byte range of the original source to replace
+  uint32_t end = 0;
+  std::string replacement;
+};
+
+struct MendResult {
+  std::string source;  // the mended text (== input when nothing changed or on error)
+  bool changed = false;
+  std::vector<MendDiagnostic> diagnostics;
+  std::vector<TextEdit> edits;  // applied, sorted, non-overlapping
+  // line_map[i] = the original 1-based line of mended line i+1.
+  std::vector<uint32_t> line_map;
+  std::optional<Diagnostic> error;  // the input does not parse (source is the input)
+};
+
+MendResult mend_source(std::string_view source, std::string filename, const MendOptions& options);
+
+}  // namespace graphmend

@@ -1,0 +1,95 @@
+// Semantic analysis of one module: what each name is bound to, which functions Dynamo
+// will trace, which values are tensors, which expressions are pure, and which variables
+// are live where. Everything the tagger and the rewrites ask about source meaning goes
+// through Analysis; nothing else walks scopes.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ast/ast.h"
+#include "base/source.h"
+
+namespace graphmend::sema {
+
+// What a called expression resolves to, as far as the module's own bindings show.
+enum class CalleeKind : uint8_t {
+  Unknown,         // anything not shown to be one of the below (treated as impure)
+  Print,           // the builtin print (not shadowed anywhere in scope)
+  LoggerMethod,    // <logger>.debug/info/warning/warn/error/critical/exception/log/warning_once/info_once
+  WarningsWarn,    // warnings.warn (module imported as such, or `from warnings import warn`)
+  TorchFunction,   // torch.<qualified name> (torch.where, torch.nn.functional.relu, ...)
+  TensorMethod,    // <tensor>.method(...) on a value known to be a tensor
+  SelfSubmodule,   // self.<attr>(...) inside an nn.Module method (a submodule or method call)
+  LocalFunction,   // a function defined in this module (call-graph edge)
+  Builtin,         // another builtin (len, isinstance, range, ...)
+};
+
+struct Callee {
+  CalleeKind kind = CalleeKind::Unknown;
+  std::string qualified_name;  // "torch.where", "logging.Logger.info", "len", the method name...
+  const ast::Node* definition = nullptr;  // LocalFunction: its FunctionDef
+};
+
+enum class EntryReason : uint8_t {
+  None,
+  CompileDecorator,  // @torch.compile / @torch.compile(...)
+  CompileCall,       // torch.compile(f) / torch.compile(Model) / torch.compile(model_instance)
+  CompileMethod,     // model.compile() where model's class is known
+  ModuleForward,     // forward of an nn.Module subclass
+  Reached,           // called, directly or not, from an entry point
+};
+
+struct FunctionInfo {
+  const ast::Node* node = nullptr;            // FunctionDef / AsyncFunctionDef
+  const ast::ClassDef* owner_class = nullptr;  // for methods
+  bool in_module_subclass = false;            // owner_class derives from nn.Module
+  EntryReason reason = EntryReason::None;     // why Dynamo traces it (None: it does not)
+  std::vector<const ast::Node*> callees;      // local functions/methods it calls
+  std::string qualified_name;                 // "Model.forward", "helper"
+};
+
+class Analysis {
+ public:
+  // Analyses `module`; the tree and source must outlive the Analysis.
+  static std::unique_ptr<Analysis> run(const ast::Module& module, const SourceText& source);
+  virtual ~Analysis() = default;
+
+  virtual const std::vector<FunctionInfo>& functions() const = 0;
+  // The innermost function containing `node`, or nullptr at module level.
+  virtual const FunctionInfo* function_of(const ast::Node* node) const = 0;
+  // True when the function is traced by Dynamo (an entry point or reached from one).
+  virtual bool is_traced(const FunctionInfo& function) const = 0;
+
+  // The module-level name bound to the real `torch` module ("torch"), or empty.
+  virtual std::string_view torch_name() const = 0;
+  virtual Callee resolve_call(const ast::Call& call) const = 0;
+
+  // Whether `e`, evaluated where it stands, is a torch.Tensor: parameters annotated
+  // torch.Tensor, results of torch functions and tensor methods that return tensors,
+  // arithmetic with a tensor operand, names whose every reaching definition is a tensor.
+  // Parameters without annotation are not assumed to be tensors.
+  virtual bool is_tensor(const ast::expr& e) const = 0;
+  // Whether a branch on `condition` depends on tensor values (a break under Dynamo):
+  // it is a tensor, or compares/combines tensors, directly or through a chain of single
+  // definitions. Shape, dtype, device, ndim, `is None` and `self.training` tests are not.
+  virtual bool is_data_dependent(const ast::expr& condition) const = 0;
+  // Free of side effects and unable to raise for well-typed tensor operands: constants,
+  // names, attribute reads of tensors, whitelisted torch functions and tensor methods,
+  // arithmetic and comparisons on those.
+  virtual bool is_pure(const ast::expr& e) const = 0;
+
+  // Local variables live on exit from `statement` (read later on some path before being
+  // rewritten), in the function containing it.
+  virtual std::vector<std::string_view> live_after(const ast::stmt& statement) const = 0;
+  // Local variable names a statement list may assign (targets, augmented targets, walrus,
+  // for targets, with-as, imports, nested defs), in first-assignment order.
+  virtual std::vector<std::string_view> assigned_names(const ast::Seq<ast::stmt*>& body) const = 0;
+  // Whether a statement list assigns attributes or subscripts, calls methods that mutate
+  // (add_, copy_, append, ...), or otherwise writes state outside its own locals.
+  virtual bool mutates_state(const ast::Seq<ast::stmt*>& body) const = 0;
+};
+
+}  // namespace graphmend::sema

@@ -1,0 +1,38 @@
+// Graph-break tagging: every statement of a traced function that TorchDynamo will break
+// on, with why, before anything is rewritten.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ast/ast.h"
+#include "sema/sema.h"
+
+namespace graphmend::sema {
+
+enum class BreakKind : uint8_t {
+  DataDependentBranch,  // GM101: if/while/ternary/assert-free branch on a tensor value
+  PrintCall,            // GM102: builtin print
+  LoggingCall,          // GM103: logger.info/warning/warning_once/...
+  WarningsCall,         // GM104: warnings.warn
+  ValidationGuard,      // GM105: if <tensor cond>: raise E(...)
+  ScalarUse,            // GM106: .item() / .tolist() (out of scope of the rewrites)
+  DynamicShape,         // GM107: nonzero, boolean-mask indexing, unique ... (out of scope)
+  TensorSliceBound,     // GM108: a slice bound that is a tensor (out of scope)
+};
+
+const char* break_code(BreakKind kind);     // "GM101", ...
+const char* break_summary(BreakKind kind);  // "data-dependent branch", ...
+
+struct BreakTag {
+  BreakKind kind;
+  const ast::stmt* statement = nullptr;  // the statement that breaks (the If, the Expr(print))
+  const ast::Node* site = nullptr;       // the precise node: the condition, the Call
+  const FunctionInfo* function = nullptr;
+  std::string message;  // e.g. "branch on tensor value `x.sum() > 0`"
+};
+
+// Tags of every traced function, in source order.
+std::vector<BreakTag> tag_breaks(const ast::Module& module, const Analysis& analysis);
+
+}  // namespace graphmend::sema
