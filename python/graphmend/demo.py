@@ -84,21 +84,31 @@ def show_structure(tree: ast.Module) -> None:
 
 
 def show_targets(tree: ast.Module) -> None:
-    print("graph-break candidates (syntactic preview):")
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If):
-            calls = {call_name(n) for n in ast.walk(node.test)} & REDUCTIONS
-            raises = any(isinstance(s, ast.Raise) for s in node.body)
-            if calls and raises and isinstance(node.test, ast.UnaryOp):
-                kind = "validation guard  -> [Trap] torch._assert_async"
-            elif calls:
-                kind = "data-dependent if -> [Where] torch.where"
-            else:
-                continue
-            print(f"  line {node.lineno:>3}: {kind}: if {ast.unparse(node.test)}:")
-        elif isinstance(node, ast.Expr) and call_name(node.value) in SIDE_EFFECTS:
-            print(f"  line {node.lineno:>3}: side effect       -> [Defer] replay after the graph: "
-                  f"{ast.unparse(node.value)}")
+    print("graph-break candidates inside functions (syntactic preview):")
+    found = []
+    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for function in functions:
+        for node in ast.walk(function):
+            if isinstance(node, ast.If):
+                calls = {call_name(n) for n in ast.walk(node.test)} & REDUCTIONS
+                raises = any(isinstance(s, ast.Raise) for s in node.body)
+                if calls and raises and isinstance(node.test, ast.UnaryOp):
+                    kind = "validation guard  -> [Trap] torch._assert_async"
+                elif calls:
+                    kind = "data-dependent if -> [Where] torch.where"
+                else:
+                    continue
+                found.append((node.lineno, f"{kind}: if {ast.unparse(node.test)}:"))
+            elif isinstance(node, ast.Expr) and call_name(node.value) in SIDE_EFFECTS:
+                found.append((node.lineno, "side effect       -> [Defer] replay after the graph: "
+                              + ast.unparse(node.value)))
+    for line, text in sorted(set(found)):
+        print(f"  line {line:>3} ({function_at(functions, line)}): {text}")
+
+
+def function_at(functions: list[ast.AST], line: int) -> str:
+    inner = [f for f in functions if f.lineno <= line <= f.end_lineno]
+    return min(inner, key=lambda f: f.end_lineno - f.lineno).name if inner else "?"
 
 
 def show_timing(source: str, repeats: int) -> None:
