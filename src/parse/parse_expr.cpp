@@ -282,6 +282,50 @@ std::nullptr_t Parser::fail_assign_in_expression(ast::expr* e) {
                              " here. Maybe you meant '==' instead of '='?");
 }
 
+bool Parser::inside_brackets() const {
+  int depth = 0;
+  for (size_t i = pos_; i-- > 0;) {
+    switch (tokens_[i].kind) {
+      case TokenKind::RPar:
+      case TokenKind::RSqb:
+      case TokenKind::RBrace:
+        ++depth;
+        break;
+      case TokenKind::LPar:
+      case TokenKind::LSqb:
+      case TokenKind::LBrace:
+        if (depth-- == 0) return true;
+        break;
+      case TokenKind::Newline:
+      case TokenKind::Indent:
+      case TokenKind::Dedent:
+        return false;  // a statement boundary is never inside brackets
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+ast::expr* Parser::check_forgot_comma(ast::expr* body, size_t start) {
+  // !(NAME STRING | SOFT_KEYWORD) a=disjunction b=expression_without_invalid, inside
+  // brackets, and not a legacy `print x` / `exec x`.
+  const Token& first = tokens_[start];
+  if (first.kind == TokenKind::Name) {
+    TokenKind next = tokens_[start + 1].kind;
+    if (next == TokenKind::String || next == TokenKind::FStringStart) return body;
+    std::string_view word = text(first);
+    if (word == "match" || word == "case" || word == "type" || word == "_") return body;
+    if (body->kind == ast::Kind::Name && (word == "print" || word == "exec")) return body;
+  }
+  if (!inside_brackets()) return body;
+  Checkpoint cp = checkpoint();
+  ast::expr* next = parse_expression();
+  restore(cp);
+  if (next == nullptr) return body;
+  return fail({body->begin, next->end}, "invalid syntax. Perhaps you forgot a comma?");
+}
+
 // ---------------------------------------------------------------------------- expressions
 
 ast::expr* Parser::parse_expression() {
@@ -290,7 +334,11 @@ ast::expr* Parser::parse_expression() {
   if (at(TokenKind::Kw_lambda)) return parse_lambda();
   size_t start = mark();
   ast::expr* body = parse_disjunction();
-  if (body == nullptr || !at(TokenKind::Kw_if)) return body;
+  if (body == nullptr) return nullptr;
+  if (!at(TokenKind::Kw_if)) {
+    // Valid code never has an expression start right after a disjunction.
+    return starts_expression(peek().kind) ? check_forgot_comma(body, start) : body;
+  }
   size_t if_pos = mark();
   advance();
   ast::expr* test = parse_disjunction();
@@ -690,6 +738,8 @@ ast::expr* Parser::parse_power() {
     if (base == nullptr) return nullptr;
   }
   if (!accept(TokenKind::DoubleStar)) return base;
+  if (!enter_nesting()) return nullptr;
+  NestingScope scope(nesting_);
   ast::expr* exponent = parse_factor();
   if (exponent == nullptr) return nullptr;
   return make_binop(*this, start, base, OperatorKind::Pow, exponent);

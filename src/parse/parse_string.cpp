@@ -290,7 +290,13 @@ bool Parser::parse_replacement_field(bool raw, ast::FormattedValue** field_out,
       return false;
     }
   }
-  if (value == nullptr) return false;
+  if (value == nullptr) {
+    // 3.11 parsed the expression with a parser of its own that prefixes its errors.
+    if (!v312 && error_ && error_->message.rfind("f-string", 0) != 0) {
+      error_->message.insert(0, "f-string: ");
+    }
+    return false;
+  }
   if (!v312 && bare_tuple_or_genexp) {
     // 3.11 parsed "(expr)" with the parentheses standing where '{' and the terminator are.
     value->begin = lbrace.begin;

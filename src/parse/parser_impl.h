@@ -208,6 +208,10 @@ class Parser {
   // named_expression context (`if f() = 1:`).
   std::nullptr_t fail_assign_in_expression(ast::expr* e);
   bool starts_expression(TokenKind kind) const;
+  // invalid_expression: `a b` inside brackets -> "Perhaps you forgot a comma?"; returns
+  // `body` unchanged when the rule does not apply.
+  ast::expr* check_forgot_comma(ast::expr* body, size_t start);
+  bool inside_brackets() const;  // whether the current token is inside (), [] or {}
   bool enter_nesting();  // false (error recorded) when expressions nest too deeply
   template <class T>
   ast::Seq<T> seq_from(std::vector<T>& scratch, size_t base) {
