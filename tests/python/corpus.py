@@ -15,6 +15,10 @@ alone in a subprocess and reported as ``crash`` or ``timeout``.
 Used by ``test_corpus.py`` and runnable by itself::
 
     python tests/python/corpus.py [--limit N] [--package stdlib|torch|transformers|DIR]...
+                                  [--version 3.12]
+
+With --version 3.12 (from a 3.11 interpreter), GraphMend parses in 3.12 mode and CPython 3.12
+(found on pyenv or PATH) is the oracle, run in its own processes; its stdlib is the corpus's.
 """
 
 from __future__ import annotations
@@ -87,13 +91,15 @@ def _python_files(root: Path, skip_dirs: Iterable[str] = ()) -> list[Path]:
     return files
 
 
-def corpus_files(packages: Sequence[str] = DEFAULT_PACKAGES) -> tuple[list[tuple[str, Path]], list[str]]:
-    """Returns ([(group, path)], notes) for the named packages, in a stable order."""
+def corpus_files(packages: Sequence[str] = DEFAULT_PACKAGES,
+                 stdlib: Path | None = None) -> tuple[list[tuple[str, Path]], list[str]]:
+    """Returns ([(group, path)], notes) for the named packages, in a stable order. The
+    stdlib is the running interpreter's unless `stdlib` names another one's."""
     files: list[tuple[str, Path]] = []
     notes: list[str] = []
     for name in packages:
         if name == "stdlib":
-            root = Path(sysconfig.get_paths()["stdlib"])
+            root = stdlib or Path(sysconfig.get_paths()["stdlib"])
             found = _python_files(root, skip_dirs=("site-packages", "dist-packages"))
         elif os.path.isdir(name):
             root = Path(name)
@@ -172,7 +178,10 @@ def cpython_accepts(source: str | bytes) -> tuple[bool, BaseException | None]:
     return True, None
 
 
-def check_source(group: str, path: str, data: bytes) -> Result:
+def check_source(group: str, path: str, data: bytes, version: tuple[int, int] | None = None,
+                 oracle: dict | None = None) -> Result:
+    """Checks one file. CPython's verdict comes from the running interpreter, or, for another
+    version, from `oracle`: that interpreter's record for the file (see ORACLE_SCRIPT)."""
     import graphmend
 
     text = decode_like_cpython(data)
@@ -182,16 +191,23 @@ def check_source(group: str, path: str, data: bytes) -> Result:
     # ast.dump is skipped.
     try:
         if text is None:
-            graphmend.parse_check(source, path)
+            graphmend.parse_check(source, path, version=version)
             got = None
         else:
-            got = graphmend.dump_ast(source, include_attributes=True)
+            got = graphmend.dump_ast(source, include_attributes=True, version=version)
     except SyntaxError as err:
-        accepted, _ = cpython_accepts(source)
+        accepted = cpython_accepts(source)[0] if oracle is None else "sha" in oracle
         status = OURS_REJECT if accepted else BOTH_REJECT
         return Result(group, path, len(data), status, _describe_error(err))
     except Exception as err:  # never expected from graphmend
         return Result(group, path, len(data), OURS_ERROR, _describe_error(err))
+    if oracle is not None:
+        if "sha" not in oracle:
+            return Result(group, path, len(data), OURS_ACCEPT, "cpython: " + oracle.get("error", "?"))
+        if got is not None and _sha(got) == oracle["sha"]:
+            return Result(group, path, len(data), MATCH)
+        expected = oracle_dump(oracle["python"], path)
+        return Result(group, path, len(data), MISMATCH, first_difference(expected, got or ""))
     expected, cp_error = cpython_dump(source)
     if expected is None:
         return Result(group, path, len(data), OURS_ACCEPT, "cpython: " + _describe_error(cp_error))
@@ -200,12 +216,102 @@ def check_source(group: str, path: str, data: bytes) -> Result:
     return Result(group, path, len(data), MATCH)
 
 
-def check_file(group: str, path: str) -> Result:
+def check_file(group: str, path: str, version: tuple[int, int] | None = None,
+               oracle: dict | None = None) -> Result:
     try:
         data = Path(path).read_bytes()
     except OSError as err:
         return Result(group, path, 0, BOTH_REJECT, f"unreadable: {err}")
-    return check_source(group, path, data)
+    return check_source(group, path, data, version, oracle)
+
+
+# ---------------------------------------------------------------------------------------------
+# Another CPython as the oracle (checking the 3.12 grammar from a 3.11 interpreter).
+
+# Runs under the oracle interpreter. Reads paths on stdin; prints one JSON line per file with
+# the sha256 of ast.dump(..., include_attributes=True) or the error. With --dump PATH, prints
+# that file's dump itself.
+ORACLE_SCRIPT = r"""
+import ast, hashlib, io, json, sys, tokenize, warnings
+sys.setrecursionlimit(20000)
+
+def dump(path):
+    data = open(path, "rb").read()
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        source = data.decode(encoding)
+    except Exception:
+        source = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.dump(ast.parse(source), include_attributes=True)
+
+if sys.argv[1:2] == ["--dump"]:
+    sys.stdout.write(dump(sys.argv[2]))
+    sys.exit(0)
+for path in sys.stdin.read().splitlines():
+    record = {"path": path}
+    try:
+        text = dump(path)
+        record["sha"] = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    except Exception as err:
+        record["error"] = f"{type(err).__name__}: {err}"
+    print(json.dumps(record), flush=True)
+"""
+
+
+def _sha(text: str) -> str:
+    import hashlib
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def find_python(version: tuple[int, int]) -> str | None:
+    """An interpreter of CPython `version`: this one, pyenv's, or pythonX.Y on PATH."""
+    if tuple(sys.version_info[:2]) == tuple(version):
+        return sys.executable
+    import shutil
+    name = f"python{version[0]}.{version[1]}"
+    pyenv = Path("/root/.pyenv/versions")
+    if pyenv.is_dir():
+        for candidate in sorted(pyenv.glob(f"{version[0]}.{version[1]}.*/bin/{name}"), reverse=True):
+            if os.access(candidate, os.X_OK):
+                return str(candidate)
+    return shutil.which(name)
+
+
+def oracle_stdlib(python: str) -> Path:
+    out = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"],
+                         check=True, capture_output=True, text=True)
+    return Path(out.stdout.strip())
+
+
+def oracle_records(python: str, paths: Sequence[str], workers: int) -> dict[str, dict]:
+    """Runs ORACLE_SCRIPT over `paths` in `workers` parallel processes of `python`."""
+    import tempfile
+    parts = [paths[i::workers] for i in range(workers)]
+    outputs = []
+    with tempfile.TemporaryDirectory(prefix="graphmend-oracle-") as tmp:
+        procs = []
+        for index, part in enumerate(parts):
+            inbox, outbox = Path(tmp, f"in{index}"), Path(tmp, f"out{index}")
+            inbox.write_text("\n".join(part), encoding="utf-8")
+            with inbox.open("rb") as stdin, outbox.open("wb") as stdout:
+                procs.append(subprocess.Popen([python, "-c", ORACLE_SCRIPT], stdin=stdin, stdout=stdout))
+        for proc in procs:
+            proc.wait()
+        outputs = [Path(tmp, f"out{i}").read_text(encoding="utf-8") for i in range(len(parts))]
+    records = {}
+    for output in outputs:
+        for line in output.splitlines():
+            record = json.loads(line)
+            record["python"] = python
+            records[record["path"]] = record
+    return records
+
+
+def oracle_dump(python: str, path: str) -> str:
+    done = subprocess.run([python, "-c", ORACLE_SCRIPT, "--dump", path], capture_output=True, text=True)
+    return done.stdout
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,14 +323,16 @@ def _init_worker() -> None:
     import graphmend  # noqa: F401  (import once per worker)
 
 
-def _check_chunk(item: tuple[int, list[tuple[str, str]]]) -> tuple[int, list[Result]]:
+def _check_chunk(item: tuple[int, list[tuple]]) -> tuple[int, list[Result]]:
     index, chunk = item
-    return index, [check_file(group, path) for group, path in chunk]
+    return index, [check_file(*task) for task in chunk]
 
 
-def check_isolated(group: str, path: str) -> Result:
+def check_isolated(group: str, path: str, version: tuple[int, int] | None = None,
+                   oracle: dict | None = None) -> Result:
     """Checks one file in a fresh interpreter, so that a crash or hang is attributed to it."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--one", group, path]
+    task = json.dumps([group, path, version, oracle])
+    command = [sys.executable, str(Path(__file__).resolve()), "--one", task]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=FILE_TIMEOUT_SECONDS)
     except subprocess.TimeoutExpired:
@@ -248,10 +356,17 @@ def run_corpus(
     workers: int | None = None,
     chunk_size: int = 16,
     progress: bool = False,
+    version: tuple[int, int] | None = None,
+    oracle_python: str | None = None,
 ) -> list[Result]:
-    """Checks every file with `workers` processes (default: os.cpu_count())."""
+    """Checks every file with `workers` processes (default: os.cpu_count()). With
+    `oracle_python`, CPython's verdicts come from that interpreter, and GraphMend parses in
+    `version`'s mode."""
     workers = workers or os.cpu_count() or 1
-    items = [(group, str(path)) for group, path in files]
+    records: dict[str, dict] = {}
+    if oracle_python is not None:
+        records = oracle_records(oracle_python, [str(p) for _, p in files], workers)
+    items = [(group, str(path), version, records.get(str(path))) for group, path in files]
     chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
     results: list[Result] = []
     done: set[int] = set()
@@ -275,7 +390,7 @@ def run_corpus(
         pool.join()
     for index, chunk in enumerate(chunks):
         if index not in done:
-            results.extend(check_isolated(group, path) for group, path in chunk)
+            results.extend(check_isolated(*task) for task in chunk)
     results.sort(key=lambda r: (r.group, r.path))
     return results
 
@@ -327,14 +442,27 @@ def format_report(results: Sequence[Result], notes: Sequence[str] = (), seconds:
 
 def run(limit: int | None = None, packages: Sequence[str] | None = None,
         report_path: Path = DEFAULT_REPORT, workers: int | None = None,
-        progress: bool = False) -> tuple[list[Result], str]:
-    """Collects, checks and reports; returns (results, report text)."""
-    files, notes = corpus_files(packages or DEFAULT_PACKAGES)
+        progress: bool = False, version: tuple[int, int] | None = None) -> tuple[list[Result], str]:
+    """Collects, checks and reports; returns (results, report text).
+
+    `version` other than the running interpreter's takes that CPython as the oracle (found by
+    find_python) and its stdlib as the stdlib part of the corpus."""
+    oracle_python = None
+    stdlib = None
+    if version is not None and tuple(version) != tuple(sys.version_info[:2]):
+        oracle_python = find_python(version)
+        if oracle_python is None:
+            raise FileNotFoundError(f"no CPython {version[0]}.{version[1]} found for the oracle")
+        stdlib = oracle_stdlib(oracle_python)
+    files, notes = corpus_files(packages or DEFAULT_PACKAGES, stdlib)
     chosen = sample(files, limit)
     if limit is not None:
         notes.append(f"limited to {len(chosen)} of {len(files)} files (evenly spread)")
+    if oracle_python is not None:
+        notes.append(f"grammar {version[0]}.{version[1]}: oracle {oracle_python}")
     start = time.monotonic()
-    results = run_corpus(chosen, workers=workers, progress=progress)
+    results = run_corpus(chosen, workers=workers, progress=progress, version=version,
+                         oracle_python=oracle_python)
     report = format_report(results, notes, time.monotonic() - start)
     report_path.parent.mkdir(parents=True, exist_ok=True)
     report_path.write_text(report, encoding="utf-8")
@@ -348,13 +476,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="stdlib, torch, transformers or a directory (repeatable)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     parser.add_argument("--report", type=Path, default=DEFAULT_REPORT, help="where to write the report")
-    parser.add_argument("--one", nargs=2, metavar=("GROUP", "PATH"), help=argparse.SUPPRESS)
+    parser.add_argument("--version", default=None,
+                        help="grammar to check, e.g. 3.12 (default: the running interpreter's); "
+                             "another version's CPython is the oracle and gives the stdlib")
+    parser.add_argument("--one", metavar="TASK", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
         _init_worker()
-        print(json.dumps(check_file(*args.one).__dict__))
+        group, path, version, oracle = json.loads(args.one)
+        print(json.dumps(check_file(group, path, tuple(version) if version else None, oracle).__dict__))
         return 0
-    results, report = run(args.limit, args.package, args.report, args.workers, progress=True)
+    version = tuple(map(int, args.version.split("."))) if args.version else None
+    results, report = run(args.limit, args.package, args.report, args.workers, progress=True,
+                          version=version)
     print(report)
     print(f"report written to {args.report}")
     return 1 if any(r.status in FAILING for r in results) else 0
