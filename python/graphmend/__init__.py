@@ -115,3 +115,27 @@ def tokenize(source: Union[str, bytes], *, version: Version = None):
     included. For debugging and demos; raises SyntaxError where the lexer stops.
     """
     return _core.tokenize(_source_arg(source, "<unknown>"), version=_check_version(version))
+
+# The mender of live objects (functions, methods, nn.Module instances and classes); torch is
+# imported only when these are called.
+from .api import (  # noqa: E402
+    BreakInfo,
+    ExplainReport,
+    MendNote,
+    MendReport,
+    compile,
+    explain,
+    mend,
+    mend_report,
+)
+
+__all__ += [
+    "mend",
+    "compile",
+    "explain",
+    "mend_report",
+    "MendReport",
+    "MendNote",
+    "ExplainReport",
+    "BreakInfo",
+]
