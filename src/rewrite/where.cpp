@@ -1,0 +1,353 @@
+// [Where] predicated control flow: a data-dependent `if` whose branches only compute pure
+// values becomes `torch.where` over both values (checked at run time by
+// `__graphmend_rt__.where_ok`, with the original branch kept as the fallback), or, when a
+// branch calls a submodule or a local function, `torch.cond` over two nested functions.
+//
+// What is decided statically here (a decline when it fails): the statement shape (only
+// assignments to names, `pass`, a final `return`, a final nested data-dependent `if`),
+// purity of every branch value and of the condition, no mutation of state, the merge set
+// (assigned in some branch and live after; a variable missing from a branch must be bound
+// before the `if`), and that the condition is a tensor expression.
+// What is decided at run time by where_ok (no break under Dynamo: all static facts): that
+// the values are tensors of one shape, dtype and device, that the condition is a single
+// boolean element, and that autograd cannot see the unselected branch. When it says no,
+// the original branch runs on the already computed values.
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rewrite/rewrite.h"
+#include "rewrite/where_plan.h"
+
+namespace graphmend::rewrite {
+namespace {
+
+using where_detail::Plan;
+using where_detail::Tree;
+
+// Replaces the temp placeholders of `text` with their real names.
+std::string resolve(std::string_view text, const std::vector<std::string>& names) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != where_detail::kTempOpen) {
+      out += text[i];
+      continue;
+    }
+    size_t close = text.find(where_detail::kTempClose, i);
+    if (close == std::string_view::npos) break;
+    int id = std::stoi(std::string(text.substr(i + 1, close - i - 1)));
+    out += names[static_cast<size_t>(id)];
+    i = close;
+  }
+  return out;
+}
+
+// Lines of emitted code with their nesting level relative to the rewritten statement.
+class Emitter {
+ public:
+  Emitter(std::string indent, std::string unit)
+      : indent_(std::move(indent)), unit_(std::move(unit)) {}
+  void line(int level, std::string_view text) { lines_.push_back({level, std::string(text)}); }
+  // Verbatim source text placed at the statement's own indentation (no re-indenting).
+  void raw(std::string_view text) { lines_.push_back({-1, std::string(text)}); }
+  void shift_all(int by) {
+    for (auto& l : lines_)
+      if (l.level >= 0) l.level += by;
+  }
+  std::string text() const {
+    std::string out;
+    for (size_t i = 0; i < lines_.size(); ++i) {
+      if (i > 0) {
+        out += '\n';
+        out += indent_;
+      }
+      if (lines_[i].level > 0)
+        for (int k = 0; k < lines_[i].level; ++k) out += unit_;
+      out += lines_[i].text;
+    }
+    return out;
+  }
+  std::vector<std::pair<int, std::string>> take() {
+    std::vector<std::pair<int, std::string>> out;
+    for (auto& l : lines_) out.push_back({l.level, std::move(l.text)});
+    lines_.clear();
+    return out;
+  }
+  void append(const std::vector<std::pair<int, std::string>>& lines, int shift) {
+    for (const auto& [level, text] : lines)
+      lines_.push_back({level >= 0 ? level + shift : level, text});
+  }
+
+ private:
+  struct Line {
+    int level;
+    std::string text;
+  };
+  std::string indent_;
+  std::string unit_;
+  std::vector<Line> lines_;
+};
+
+// One indentation step as the source writes it (the body's extra indentation), else 4 spaces.
+std::string indent_unit(const Context& context, const ast::If& statement, const std::string& base) {
+  if (!statement.body.empty()) {
+    const ast::stmt& first = *statement.body[0];
+    LineCol here = context.source.line_col(first.begin);
+    LineCol head = context.source.line_col(statement.begin);
+    if (here.line != head.line) {
+      std::string inner = indentation_of(context, first);
+      if (inner.size() > base.size() && inner.compare(0, base.size(), base) == 0)
+        return inner.substr(base.size());
+    }
+  }
+  return "    ";
+}
+
+struct Names {
+  std::vector<std::string> temps;  // by plan temp id
+  std::vector<std::string> conds;  // by plan split id
+};
+
+void collect_splits(const Tree& tree, std::vector<const Tree*>& splits,
+                    std::vector<const Tree*>& leaves) {
+  if (tree.is_split()) {
+    splits.push_back(&tree);
+    collect_splits(*tree.on_true, splits, leaves);
+    collect_splits(*tree.on_false, splits, leaves);
+  } else {
+    leaves.push_back(&tree);
+  }
+}
+
+void emit_assignments(const Tree& tree, const Names& names, Emitter& out) {
+  for (const auto& a : tree.assigns)
+    out.line(0, names.temps[static_cast<size_t>(a.temp)] + " = " + resolve(a.value, names.temps));
+  if (tree.is_split()) {
+    emit_assignments(*tree.on_true, names, out);
+    emit_assignments(*tree.on_false, names, out);
+  }
+}
+
+// The value `var` has at the end of `leaf`: its temp, or the variable itself (unchanged).
+std::string leaf_value(const Tree& leaf, std::string_view var, const Names& names) {
+  auto it = leaf.env.find(var);
+  if (it == leaf.env.end()) return std::string(var);
+  return names.temps[static_cast<size_t>(it->second)];
+}
+
+std::string return_value(const Tree& leaf, const Names& names) {
+  return names.temps[static_cast<size_t>(*leaf.returned)];
+}
+
+std::string where_expr(const Plan& plan, const Tree& tree, std::optional<std::string_view> var,
+                       const Names& names) {
+  if (!tree.is_split()) return var ? leaf_value(tree, *var, names) : return_value(tree, names);
+  return plan.torch + ".where(" + names.conds[static_cast<size_t>(tree.split_id)] + ", " +
+         where_expr(plan, *tree.on_true, var, names) + ", " +
+         where_expr(plan, *tree.on_false, var, names) + ")";
+}
+
+void emit_fallback_body(const Plan& plan, const Tree& tree, const Names& names, int level,
+                        Emitter& out);
+
+// `<keyword> <cond>:` + true body, then the false side as elif/else.
+void emit_fallback_chain(const Plan& plan, const Tree& tree, const Names& names, int level,
+                         std::string_view keyword, Emitter& out) {
+  out.line(level, std::string(keyword) + " " + tree.cond_python + ":");
+  emit_fallback_body(plan, *tree.on_true, names, level + 1, out);
+  if (tree.on_false->is_split()) {
+    emit_fallback_chain(plan, *tree.on_false, names, level, "elif", out);
+  } else {
+    out.line(level, "else:");
+    emit_fallback_body(plan, *tree.on_false, names, level + 1, out);
+  }
+}
+
+void emit_fallback_body(const Plan& plan, const Tree& tree, const Names& names, int level,
+                        Emitter& out) {
+  if (tree.is_split()) {
+    emit_fallback_chain(plan, tree, names, level, "if", out);
+    return;
+  }
+  if (plan.returns) {
+    out.line(level, "return " + return_value(tree, names));
+    return;
+  }
+  bool any = false;
+  for (std::string_view var : plan.merge) {
+    if (tree.env.count(var) == 0) continue;
+    out.line(level, std::string(var) + " = " + leaf_value(tree, var, names));
+    any = true;
+  }
+  if (!any) out.line(level, "pass");
+}
+
+void emit_where(const Plan& plan, const Context& context, const Names& names, Emitter& out) {
+  emit_assignments(*plan.root, names, out);
+  std::vector<const Tree*> splits, leaves;
+  collect_splits(*plan.root, splits, leaves);
+  for (const Tree* split : splits) {
+    std::string cond = split->cond_tensor;
+    if (cond.find('\n') != std::string::npos) cond = "(" + cond + ")";
+    out.line(0, names.conds[static_cast<size_t>(split->split_id)] + " = " + cond);
+  }
+  std::string conds;
+  if (splits.size() == 1) {
+    conds = names.conds[0];
+  } else {
+    conds = "(";
+    for (size_t i = 0; i < splits.size(); ++i) conds += names.conds[i] + ", ";
+    conds += ")";
+  }
+  auto check = [&](std::optional<std::string_view> var) {
+    std::string text = context.runtime + ".where_ok(" + conds;
+    for (const Tree* leaf : leaves)
+      text += ", " + (var ? leaf_value(*leaf, *var, names) : return_value(*leaf, names));
+    return text + ")";
+  };
+  std::string test;
+  if (plan.returns) {
+    test = check(std::nullopt);
+  } else {
+    for (std::string_view var : plan.merge) {
+      if (!test.empty()) test += " and ";
+      test += check(var);
+    }
+  }
+  out.line(0, "if " + test + ":");
+  if (plan.returns) {
+    out.line(1, "return " + where_expr(plan, *plan.root, std::nullopt, names));
+  } else {
+    for (std::string_view var : plan.merge)
+      out.line(1, std::string(var) + " = " + where_expr(plan, *plan.root, var, names));
+  }
+  emit_fallback_chain(plan, *plan.root, names, 0, "elif", out);
+}
+
+// torch.cond: two nested functions over the tensor operands, called through the runtime.
+void emit_cond(const Plan& plan, const Context& context, const std::string& true_name,
+               const std::string& false_name, Emitter& out) {
+  std::string params;
+  for (size_t i = 0; i < plan.operands.size(); ++i) {
+    if (i > 0) params += ", ";
+    params += plan.operands[i];
+  }
+  auto emit_def = [&](const std::string& name, const Tree& leaf) {
+    out.line(0, "def " + name + "(" + params + "):");
+    for (const auto& statement : leaf.cond_body) out.line(1, statement);
+    if (plan.returns) {
+      out.line(1, "return " + leaf.cond_returns[0]);
+    } else if (leaf.cond_returns.size() == 1) {
+      out.line(1, "return " + leaf.cond_returns[0]);
+    } else {
+      std::string tuple;
+      for (size_t i = 0; i < leaf.cond_returns.size(); ++i) {
+        if (i > 0) tuple += ", ";
+        tuple += leaf.cond_returns[i];
+      }
+      out.line(1, "return (" + tuple + ")");
+    }
+  };
+  emit_def(true_name, *plan.root->on_true);
+  emit_def(false_name, *plan.root->on_false);
+  std::string cond = plan.root->cond_tensor;
+  if (cond.find('\n') != std::string::npos) cond = "(" + cond + ")";
+  std::string operands = "(" + params + (plan.operands.size() == 1 ? ",)" : ")");
+  std::string call = context.runtime + ".cond(" + cond + ", " + true_name + ", " + false_name +
+                     ", " + operands + ")";
+  if (plan.returns) {
+    out.line(0, "return " + call);
+    return;
+  }
+  std::string targets;
+  for (size_t i = 0; i < plan.merge.size(); ++i) {
+    if (i > 0) targets += ", ";
+    targets += plan.merge[i];
+  }
+  if (plan.merge.size() > 1) targets = "(" + targets + ")";
+  out.line(0, targets + " = " + call);
+}
+
+std::string line_of(const Context& context, uint32_t offset) {
+  return std::to_string(context.source.line_col(offset).line);
+}
+
+}  // namespace
+
+std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context) {
+  if (tag.kind != sema::BreakKind::DataDependentBranch || tag.statement == nullptr)
+    return std::nullopt;
+  Outcome outcome;
+  outcome.rewrite = "where";
+
+  where_detail::PlanResult result = where_detail::plan_statement(context, *tag.statement);
+  if (!result.plan) {
+    outcome.reason = result.reason;
+    return outcome;
+  }
+  const Plan& plan = *result.plan;
+  if (plan.covered_by != nullptr) {
+    // The enclosing predicated `if` rewrites this one as part of its tree.
+    outcome.fixed = true;
+    outcome.reason = "predicated with the enclosing if at line " +
+                     line_of(context, plan.covered_by->begin);
+    return outcome;
+  }
+
+  const ast::If& statement = *plan.statement;
+  std::string indent = indentation_of(context, statement);
+  Emitter out(indent, indent_unit(context, statement, indent));
+
+  if (plan.use_cond) {
+    outcome.rewrite = "cond";
+    std::string true_name = context.fresh_name("true_");
+    std::string false_name = context.fresh_name("false_");
+    emit_cond(plan, context, true_name, false_name, out);
+  } else {
+    Names names;
+    for (int i = 0; i < plan.temp_count; ++i) names.temps.push_back(context.fresh_name("t"));
+    for (int i = 0; i < plan.split_count; ++i) names.conds.push_back(context.fresh_name("c"));
+    emit_where(plan, context, names, out);
+  }
+
+  if (!plan.static_prefix.empty()) {
+    // `if <static> and <tensor>:` keeps a Python `if` on the static part around the
+    // predicated code; the original else branch runs when the static part is false.
+    auto body = out.take();
+    out.line(0, "if " + plan.static_prefix + ":");
+    out.append(body, 1);
+    if (!statement.orelse.empty()) {
+      const ast::stmt& first = *statement.orelse[0];
+      const ast::stmt& last = *statement.orelse[statement.orelse.size - 1];
+      std::string_view all = context.source.text();
+      if (statement.orelse.size == 1 && ast::is<ast::If>(&first) &&
+          all.substr(first.begin, 4) == "elif") {
+        out.raw(all.substr(first.begin, first.end - first.begin));
+      } else {
+        uint32_t line_begin = context.source.line_start(context.source.line_col(first.begin).line);
+        std::string_view lead = all.substr(line_begin, first.begin - line_begin);
+        bool own_line = lead.find_first_not_of(" \t\f") == std::string_view::npos;
+        if (own_line) {
+          out.raw("else:\n" + std::string(all.substr(line_begin, last.end - line_begin)));
+        } else {
+          out.raw("else: " + std::string(all.substr(first.begin, last.end - first.begin)));
+        }
+      }
+    }
+    if (plan.tail != nullptr) out.raw(node_text(context, *plan.tail));
+  }
+
+  uint32_t end = plan.tail != nullptr ? plan.tail->end : statement.end;
+  outcome.edits.push_back(TextEdit{statement.begin, end, out.text()});
+  outcome.fixed = true;
+  outcome.needs_runtime = true;
+  return outcome;
+}
+
+}  // namespace graphmend::rewrite

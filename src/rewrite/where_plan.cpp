@@ -1,0 +1,720 @@
+// [Where] planning (see where_plan.h): shape checks, purity, merge set, decision tree.
+#include "rewrite/where_plan.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace graphmend::rewrite::where_detail {
+namespace {
+
+using ast::Kind;
+
+// ---------------------------------------------------------------------------------------
+// Finding the statement: the chain of statement lists from the module down to it.
+
+struct BlockRef {
+  const ast::Seq<ast::stmt*>* block = nullptr;
+  uint32_t index = 0;
+  const ast::stmt* owner = nullptr;  // the statement owning `block` (null: the module)
+};
+
+std::vector<const ast::Seq<ast::stmt*>*> child_blocks(const ast::stmt& s) {
+  std::vector<const ast::Seq<ast::stmt*>*> out;
+  switch (s.kind) {
+    case Kind::FunctionDef: out.push_back(&static_cast<const ast::FunctionDef&>(s).body); break;
+    case Kind::AsyncFunctionDef:
+      out.push_back(&static_cast<const ast::AsyncFunctionDef&>(s).body);
+      break;
+    case Kind::ClassDef: out.push_back(&static_cast<const ast::ClassDef&>(s).body); break;
+    case Kind::If: {
+      auto& n = static_cast<const ast::If&>(s);
+      out = {&n.body, &n.orelse};
+      break;
+    }
+    case Kind::For: {
+      auto& n = static_cast<const ast::For&>(s);
+      out = {&n.body, &n.orelse};
+      break;
+    }
+    case Kind::AsyncFor: {
+      auto& n = static_cast<const ast::AsyncFor&>(s);
+      out = {&n.body, &n.orelse};
+      break;
+    }
+    case Kind::While: {
+      auto& n = static_cast<const ast::While&>(s);
+      out = {&n.body, &n.orelse};
+      break;
+    }
+    case Kind::With: out.push_back(&static_cast<const ast::With&>(s).body); break;
+    case Kind::AsyncWith: out.push_back(&static_cast<const ast::AsyncWith&>(s).body); break;
+    case Kind::Try: {
+      auto& n = static_cast<const ast::Try&>(s);
+      out.push_back(&n.body);
+      for (auto* h : n.handlers)
+        if (auto* handler = ast::as<ast::ExceptHandler>(h)) out.push_back(&handler->body);
+      out.push_back(&n.orelse);
+      out.push_back(&n.finalbody);
+      break;
+    }
+    case Kind::TryStar: {
+      auto& n = static_cast<const ast::TryStar&>(s);
+      out.push_back(&n.body);
+      for (auto* h : n.handlers)
+        if (auto* handler = ast::as<ast::ExceptHandler>(h)) out.push_back(&handler->body);
+      out.push_back(&n.orelse);
+      out.push_back(&n.finalbody);
+      break;
+    }
+    case Kind::Match:
+      for (auto* c : static_cast<const ast::Match&>(s).cases) out.push_back(&c->body);
+      break;
+    default: break;
+  }
+  return out;
+}
+
+bool find_path(const ast::Seq<ast::stmt*>& block, const ast::stmt* owner,
+               const ast::stmt* target, std::vector<BlockRef>& path) {
+  for (uint32_t i = 0; i < block.size; ++i) {
+    const ast::stmt* s = block[i];
+    if (s == nullptr || target->begin < s->begin || target->end > s->end) continue;
+    path.push_back({&block, i, owner});
+    if (s == target) return true;
+    for (const auto* child : child_blocks(*s))
+      if (find_path(*child, s, target, path)) return true;
+    path.pop_back();
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------
+// Expression scans.
+
+template <class Visit>
+void walk(const ast::Node* node, Visit& visit) {
+  if (node == nullptr) return;
+  if (!visit(node)) return;
+  ast::for_each_child(const_cast<ast::Node*>(node),
+                      [&](ast::Node* child) { walk(child, visit); });
+}
+
+bool contains_kind(const ast::Node* node, std::initializer_list<Kind> kinds) {
+  bool found = false;
+  auto visit = [&](const ast::Node* n) {
+    if (std::find(kinds.begin(), kinds.end(), n->kind) != kinds.end()) found = true;
+    return !found;
+  };
+  walk(node, visit);
+  return found;
+}
+
+// `.item()` / `.tolist()` anywhere in `node`.
+bool uses_scalar(const ast::Node* node) {
+  bool found = false;
+  auto visit = [&](const ast::Node* n) {
+    if (auto* call = ast::as<ast::Call>(n))
+      if (auto* attr = ast::as<ast::Attribute>(call->func))
+        if (attr->attr == "item" || attr->attr == "tolist") found = true;
+    return !found;
+  };
+  walk(node, visit);
+  return found;
+}
+
+// Names read (Load) in `node`, in source order.
+std::vector<const ast::Name*> loads(const ast::Node* node) {
+  std::vector<const ast::Name*> out;
+  auto visit = [&](const ast::Node* n) {
+    if (auto* name = ast::as<ast::Name>(n))
+      if (name->ctx == ast::ExprContext::Load) out.push_back(name);
+    return true;
+  };
+  walk(node, visit);
+  return out;
+}
+
+std::string short_text(std::string_view text) {
+  std::string out(text.substr(0, std::min<size_t>(text.size(), 60)));
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  if (text.size() > 60) out += "...";
+  return out;
+}
+
+std::string parenthesize_multiline(std::string text) {
+  if (text.find('\n') != std::string::npos) return "(" + text + ")";
+  return text;
+}
+
+// ---------------------------------------------------------------------------------------
+
+class Planner {
+ public:
+  explicit Planner(const Context& context) : context_(context), analysis_(context.analysis) {}
+
+  std::string error;
+  int temps = 0;
+  int splits = 0;
+  bool expensive = false;
+  const ast::Return* tail = nullptr;
+
+  // Builds `tree` from a branch body. False (with `error`) when it cannot be predicated.
+  bool build_body(const ast::Seq<ast::stmt*>& body, Tree& tree) {
+    for (uint32_t i = 0; i < body.size; ++i) {
+      const ast::stmt* s = body[i];
+      bool last = i + 1 == body.size;
+      if (!build_statement(*s, last, tree)) return false;
+      if (tree.is_split() || tree.returned) return true;
+    }
+    if (tail != nullptr) return add_return(*tail->value, tree);
+    return true;
+  }
+
+  // A split on `operands` joined by `and`, true side `body`, false side `orelse`.
+  bool build_split(const std::vector<const ast::expr*>& operands,
+                   const ast::Seq<ast::stmt*>& body, const ast::Seq<ast::stmt*>& orelse,
+                   Tree& tree) {
+    for (const ast::expr* operand : operands) {
+      if (uses_scalar(operand)) {
+        error = "condition uses .item()/.tolist() (GM106, out of scope)";
+        return false;
+      }
+      if (!analysis_.is_pure(*operand)) {
+        error = "condition `" + short_text(node_text(context_, *operand)) + "` is not pure";
+        return false;
+      }
+      for (const ast::Name* name : loads(operand)) {
+        if (tree.env.count(name->id)) {
+          error = "condition reads `" + std::string(name->id) +
+                  "`, assigned earlier in the enclosing branch";
+          return false;
+        }
+      }
+    }
+    std::string tensor, python;
+    for (const ast::expr* operand : operands) {
+      std::optional<std::string> lowered = tensor_condition(context_, *operand);
+      if (!lowered) {
+        error = "condition `" + short_text(node_text(context_, *operand)) +
+                "` is not a tensor expression";
+        return false;
+      }
+      std::string text(node_text(context_, *operand));
+      if (operands.size() > 1) text = "(" + text + ")";
+      if (tensor.empty()) {
+        tensor = *lowered;
+        python = text;
+      } else {
+        tensor = torch_ + ".logical_and(" + tensor + ", " + *lowered + ")";
+        python += " and " + text;
+      }
+    }
+    tree.split_id = splits++;
+    tree.cond_tensor = tensor;
+    tree.cond_python = parenthesize_multiline(python);
+    tree.on_true = std::make_unique<Tree>();
+    tree.on_false = std::make_unique<Tree>();
+    tree.on_true->env = tree.env;
+    tree.on_false->env = tree.env;
+    return build_body(body, *tree.on_true) && build_body(orelse, *tree.on_false);
+  }
+
+  std::string torch_;
+
+ private:
+  bool fail(std::string reason) {
+    error = std::move(reason);
+    return false;
+  }
+
+  bool build_statement(const ast::stmt& s, bool last, Tree& tree) {
+    switch (s.kind) {
+      case Kind::Pass: return true;
+      case Kind::Assign: {
+        auto& n = static_cast<const ast::Assign&>(s);
+        auto* target = n.targets.size == 1 ? ast::as<ast::Name>(n.targets[0]) : nullptr;
+        if (target == nullptr)
+          return fail("assignment to a target that is not a single name");
+        return add_assignment(target->id, *n.value, tree);
+      }
+      case Kind::AnnAssign: {
+        auto& n = static_cast<const ast::AnnAssign&>(s);
+        auto* target = ast::as<ast::Name>(n.target);
+        if (target == nullptr || n.value == nullptr)
+          return fail("annotated assignment without a value or to a non-name target");
+        return add_assignment(target->id, *n.value, tree);
+      }
+      case Kind::AugAssign:
+        return fail("augmented assignment in a branch (in place on tensors)");
+      case Kind::Return: {
+        auto& n = static_cast<const ast::Return&>(s);
+        if (!last) return fail("statements after return in a branch");
+        if (n.value == nullptr) return fail("bare return in a branch");
+        return add_return(*n.value, tree);
+      }
+      case Kind::If: {
+        auto& n = static_cast<const ast::If&>(s);
+        if (!last) return fail("a nested if followed by more statements in a branch");
+        if (!analysis_.is_data_dependent(*n.test))
+          return fail("a static if nested in a tensor branch");
+        if (auto* op = ast::as<ast::BoolOp>(n.test); op && op->op == ast::BoolOpKind::And) {
+          std::vector<const ast::expr*> operands(op->values.begin(), op->values.end());
+          return build_split(operands, n.body, n.orelse, tree);
+        }
+        return build_split({n.test}, n.body, n.orelse, tree);
+      }
+      case Kind::Break:
+      case Kind::Continue: return fail("branch contains break/continue");
+      case Kind::Raise: return fail("branch raises an exception");
+      case Kind::Delete: return fail("branch deletes a name (del)");
+      case Kind::Global:
+      case Kind::Nonlocal: return fail("branch declares global/nonlocal names");
+      case Kind::FunctionDef:
+      case Kind::AsyncFunctionDef:
+      case Kind::ClassDef: return fail("branch contains a nested def/class");
+      case Kind::Expr: {
+        auto& n = static_cast<const ast::Expr&>(s);
+        if (contains_kind(n.value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
+          return fail("branch contains yield/await");
+        return fail("expression statement in a branch (a side effect): `" +
+                    short_text(node_text(context_, s)) + "`");
+      }
+      case Kind::Import:
+      case Kind::ImportFrom: return fail("branch contains an import");
+      default: return fail("branch contains a loop, with, try or match statement");
+    }
+  }
+
+  // Checks a branch value; false with `error` when it cannot be evaluated unconditionally.
+  bool check_value(const ast::expr& value) {
+    if (contains_kind(&value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
+      return fail("branch contains yield/await");
+    if (contains_kind(&value, {Kind::Lambda})) return fail("branch contains a lambda");
+    if (contains_kind(&value, {Kind::NamedExpr}))
+      return fail("assignment expression (:=) in a branch");
+    if (uses_scalar(&value)) return fail("branch value uses .item()/.tolist() (GM106)");
+    if (analysis_.is_pure(value)) return true;
+    if (cond_eligible(value)) {
+      expensive = true;
+      return true;
+    }
+    return fail("branch value `" + short_text(node_text(context_, value)) +
+                "` is not pure (side effects or may raise)");
+  }
+
+  // Pure apart from calls of submodules / local functions: a torch.cond candidate.
+  bool cond_eligible(const ast::expr& e) const {
+    if (analysis_.is_pure(e)) return true;
+    switch (e.kind) {
+      case Kind::Call: {
+        auto& call = static_cast<const ast::Call&>(e);
+        sema::Callee callee = analysis_.resolve_call(call);
+        switch (callee.kind) {
+          case sema::CalleeKind::SelfSubmodule:
+          case sema::CalleeKind::LocalFunction:
+          case sema::CalleeKind::TorchFunction: break;
+          case sema::CalleeKind::TensorMethod: {
+            auto* attr = ast::as<ast::Attribute>(call.func);
+            if (attr == nullptr || !cond_eligible(*attr->value)) return false;
+            break;
+          }
+          default: return false;
+        }
+        for (auto* arg : call.args)
+          if (ast::is<ast::Starred>(arg) || !cond_eligible(*arg)) return false;
+        for (auto* kw : call.keywords)
+          if (kw->arg.empty() || !cond_eligible(*kw->value)) return false;
+        return true;
+      }
+      case Kind::BinOp: {
+        auto& n = static_cast<const ast::BinOp&>(e);
+        return cond_eligible(*n.left) && cond_eligible(*n.right);
+      }
+      case Kind::UnaryOp: return cond_eligible(*static_cast<const ast::UnaryOp&>(e).operand);
+      case Kind::Compare: {
+        auto& n = static_cast<const ast::Compare&>(e);
+        if (!cond_eligible(*n.left)) return false;
+        for (auto* c : n.comparators)
+          if (!cond_eligible(*c)) return false;
+        return true;
+      }
+      case Kind::Attribute:
+        return cond_eligible(*static_cast<const ast::Attribute&>(e).value);
+      case Kind::Tuple: {
+        for (auto* elt : static_cast<const ast::Tuple&>(e).elts)
+          if (!cond_eligible(*elt)) return false;
+        return true;
+      }
+      default: return false;
+    }
+  }
+
+  // The value's text with names assigned earlier in the branch replaced by their temps.
+  std::optional<std::string> renamed(const ast::expr& value, const Tree& tree) {
+    std::vector<std::pair<const ast::Name*, int>> hits;
+    bool scoped = false;
+    auto visit = [&](const ast::Node* n) {
+      switch (n->kind) {
+        case Kind::ListComp:
+        case Kind::SetComp:
+        case Kind::DictComp:
+        case Kind::GeneratorExp:
+        case Kind::Lambda:
+        case Kind::JoinedStr: scoped = true; break;
+        default: break;
+      }
+      if (auto* name = ast::as<ast::Name>(n)) {
+        auto it = tree.env.find(name->id);
+        if (it != tree.env.end()) hits.push_back({name, it->second});
+      }
+      return true;
+    };
+    walk(&value, visit);
+    if (!hits.empty() && scoped) return std::nullopt;
+    std::string_view all = context_.source.text();
+    std::string out;
+    uint32_t at = value.begin;
+    for (const auto& [name, temp] : hits) {
+      out += all.substr(at, name->begin - at);
+      out += kTempOpen + std::to_string(temp) + kTempClose;
+      at = name->end;
+    }
+    out += all.substr(at, value.end - at);
+    return parenthesize_multiline(out);
+  }
+
+  void note_reads(const ast::expr& value, Tree& tree) {
+    for (const ast::Name* name : loads(&value)) {
+      bool seen = std::find(tree.assigned.begin(), tree.assigned.end(), name->id) !=
+                  tree.assigned.end();
+      for (const auto& r : tree.reads) seen = seen || r.first == name->id;
+      if (!seen) tree.reads.push_back({name->id, name});
+    }
+  }
+
+  bool add_assignment(std::string_view var, const ast::expr& value, Tree& tree) {
+    if (!check_value(value)) return false;
+    std::optional<std::string> text = renamed(value, tree);
+    if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
+    int temp = temps++;
+    tree.assigns.push_back({var, temp, *text});
+    tree.env[var] = temp;
+    note_reads(value, tree);
+    if (std::find(tree.assigned.begin(), tree.assigned.end(), var) == tree.assigned.end())
+      tree.assigned.push_back(var);
+    tree.alias[var] = ast::is<ast::Name>(&value);
+    tree.cond_body.push_back(std::string(var) + " = " +
+                             parenthesize_multiline(std::string(node_text(context_, value))));
+    return true;
+  }
+
+  bool add_return(const ast::expr& value, Tree& tree) {
+    if (!check_value(value)) return false;
+    std::optional<std::string> text = renamed(value, tree);
+    if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
+    int temp = temps++;
+    tree.assigns.push_back({std::string_view(), temp, *text});
+    tree.returned = temp;
+    note_reads(value, tree);
+    std::string written = parenthesize_multiline(std::string(node_text(context_, value)));
+    if (ast::is<ast::Name>(&value)) written += ".clone()";
+    tree.cond_returns = {written};
+    return true;
+  }
+
+  const Context& context_;
+  const sema::Analysis& analysis_;
+};
+
+void leaves_of(Tree& tree, std::vector<Tree*>& out) {
+  if (tree.is_split()) {
+    leaves_of(*tree.on_true, out);
+    leaves_of(*tree.on_false, out);
+  } else {
+    out.push_back(&tree);
+  }
+}
+
+void merge_order(const Tree& tree, std::vector<std::string_view>& out) {
+  for (const auto& a : tree.assigns)
+    if (!a.var.empty() && std::find(out.begin(), out.end(), a.var) == out.end())
+      out.push_back(a.var);
+  if (tree.is_split()) {
+    merge_order(*tree.on_true, out);
+    merge_order(*tree.on_false, out);
+  }
+}
+
+// The parameters of the function owning the innermost FunctionDef on `path`.
+const ast::arguments* function_arguments(const std::vector<BlockRef>& path, size_t& level) {
+  for (size_t k = path.size(); k-- > 0;) {
+    const ast::stmt* owner = path[k].owner;
+    if (auto* f = ast::as<ast::FunctionDef>(owner)) {
+      level = k;
+      return f->args;
+    }
+    if (auto* f = ast::as<ast::AsyncFunctionDef>(owner)) {
+      level = k;
+      return f->args;
+    }
+  }
+  return nullptr;
+}
+
+bool binds(const ast::stmt& s, std::string_view var) {
+  auto target_binds = [&](const ast::expr* target) {
+    if (auto* name = ast::as<ast::Name>(target)) return name->id == var;
+    if (auto* tuple = ast::as<ast::Tuple>(target)) {
+      for (auto* elt : tuple->elts)
+        if (auto* name = ast::as<ast::Name>(elt); name && name->id == var) return true;
+    }
+    return false;
+  };
+  switch (s.kind) {
+    case Kind::Assign:
+      for (auto* t : static_cast<const ast::Assign&>(s).targets)
+        if (target_binds(t)) return true;
+      return false;
+    case Kind::AnnAssign: {
+      auto& n = static_cast<const ast::AnnAssign&>(s);
+      return n.value != nullptr && target_binds(n.target);
+    }
+    case Kind::AugAssign: return target_binds(static_cast<const ast::AugAssign&>(s).target);
+    default: return false;
+  }
+}
+
+// Whether `var` is bound on every path reaching the statement at the end of `path`: a
+// parameter, or assigned by a simple statement earlier in an enclosing block of the function.
+bool definitely_bound(const std::vector<BlockRef>& path, std::string_view var) {
+  size_t level = 0;
+  const ast::arguments* args = function_arguments(path, level);
+  if (args == nullptr) return false;
+  auto is_param = [&](const ast::Seq<ast::arg*>& list) {
+    for (auto* a : list)
+      if (a->arg == var) return true;
+    return false;
+  };
+  if (is_param(args->posonlyargs) || is_param(args->args) || is_param(args->kwonlyargs))
+    return true;
+  if ((args->vararg && args->vararg->arg == var) || (args->kwarg && args->kwarg->arg == var))
+    return true;
+  for (size_t k = path.size(); k-- > level;) {
+    const BlockRef& ref = path[k];
+    for (uint32_t i = 0; i < ref.index; ++i)
+      if (binds(*(*ref.block)[i], var)) return true;
+  }
+  return false;
+}
+
+bool is_where_ok_test(const Context& context, const ast::expr* test) {
+  bool found = false;
+  auto visit = [&](const ast::Node* n) {
+    if (auto* call = ast::as<ast::Call>(n))
+      if (auto* attr = ast::as<ast::Attribute>(call->func))
+        if (auto* base = ast::as<ast::Name>(attr->value))
+          if (base->id == context.runtime && attr->attr == "where_ok") found = true;
+    return !found;
+  };
+  walk(test, visit);
+  return found;
+}
+
+// Function-local names: parameters and names assigned anywhere in the function body.
+std::set<std::string_view> function_locals(const Context& context,
+                                           const std::vector<BlockRef>& path) {
+  std::set<std::string_view> out;
+  size_t level = 0;
+  const ast::arguments* args = function_arguments(path, level);
+  if (args == nullptr) return out;
+  for (auto* list : {&args->posonlyargs, &args->args, &args->kwonlyargs})
+    for (auto* a : *list) out.insert(a->arg);
+  if (args->vararg) out.insert(args->vararg->arg);
+  if (args->kwarg) out.insert(args->kwarg->arg);
+  for (std::string_view name : context.analysis.assigned_names(*path[level].block))
+    out.insert(name);
+  return out;
+}
+
+}  // namespace
+
+PlanResult plan_statement(const Context& context, const ast::stmt& statement,
+                          bool check_enclosing) {
+  PlanResult result;
+  auto decline = [&](std::string reason) {
+    result.reason = std::move(reason);
+    return std::move(result);
+  };
+  if (ast::is<ast::While>(&statement))
+    return decline("while loop on a tensor condition (loops are not predicated)");
+  const ast::If* node = ast::as<ast::If>(&statement);
+  if (node == nullptr) return decline("only if statements are predicated");
+
+  std::vector<BlockRef> path;
+  if (!find_path(context.module.body, nullptr, &statement, path))
+    return decline("statement not found in the module");
+  for (const BlockRef& ref : path)
+    if (auto* owner = ast::as<ast::If>(ref.owner); owner && is_where_ok_test(context, owner->test))
+      return decline("fallback branch of an already predicated if");
+  if (is_where_ok_test(context, node->test))
+    return decline("already predicated (runtime where_ok test)");
+
+  if (check_enclosing) {
+    // An enclosing data-dependent if whose branch ends with this one predicates it too.
+    std::vector<const ast::If*> enclosing;
+    for (size_t k = path.size(); k-- > 1;) {
+      const BlockRef& ref = path[k];
+      auto* owner = ast::as<ast::If>(ref.owner);
+      if (owner == nullptr || ref.index + 1 != ref.block->size ||
+          !context.analysis.is_data_dependent(*owner->test))
+        break;
+      enclosing.push_back(owner);
+    }
+    for (size_t k = enclosing.size(); k-- > 0;) {
+      PlanResult outer = plan_statement(context, *enclosing[k], false);
+      if (outer.plan && !outer.plan->use_cond) {
+        Plan plan;
+        plan.statement = node;
+        plan.covered_by = enclosing[k];
+        result.plan = std::move(plan);
+        return result;
+      }
+    }
+  }
+
+  if (uses_scalar(node->test))
+    return decline("condition uses .item()/.tolist() (GM106, out of scope)");
+  if (context.analysis.mutates_state(node->body) || context.analysis.mutates_state(node->orelse))
+    return decline("a branch mutates state (attribute/subscript store or in-place call)");
+  std::string torch(context.analysis.torch_name());
+  if (torch.empty()) return decline("torch is not imported under a known name");
+
+  // A static prefix of an `and` chain stays a Python `if`.
+  std::vector<const ast::expr*> operands = {node->test};
+  std::string prefix;
+  if (auto* op = ast::as<ast::BoolOp>(node->test); op && op->op == ast::BoolOpKind::And) {
+    operands.assign(op->values.begin(), op->values.end());
+    size_t k = 0;
+    while (k < operands.size() && !context.analysis.is_data_dependent(*operands[k])) ++k;
+    if (k == operands.size()) return decline("condition is not data-dependent");
+    for (size_t i = 0; i < k; ++i) {
+      if (!prefix.empty()) prefix += " and ";
+      std::string text(node_text(context, *operands[i]));
+      prefix += k > 1 || text.find('\n') != std::string::npos ? "(" + text + ")" : text;
+    }
+    operands.erase(operands.begin(), operands.begin() + static_cast<std::ptrdiff_t>(k));
+    if (!prefix.empty() && contains_kind(node, {Kind::If}) && !node->orelse.empty()) {
+      for (auto* s : node->orelse)
+        if (contains_kind(s, {Kind::If}))
+          return decline("static condition prefix with an else branch holding another if");
+    }
+  }
+
+  // Build the tree; when only some branches return and `return B` follows, fold it in.
+  const ast::Return* follower = nullptr;
+  {
+    const BlockRef& here = path.back();
+    if (here.index + 1 < here.block->size)
+      follower = ast::as<ast::Return>((*here.block)[here.index + 1]);
+  }
+  std::unique_ptr<Tree> root;
+  std::unique_ptr<Planner> planner_holder;
+  bool returns = false;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    planner_holder = std::make_unique<Planner>(context);
+    planner_holder->torch_ = torch;
+    planner_holder->tail = attempt == 1 ? follower : nullptr;
+    root = std::make_unique<Tree>();
+    if (!planner_holder->build_split(operands, node->body, node->orelse, *root))
+      return decline(planner_holder->error);
+    std::vector<Tree*> leaves;
+    leaves_of(*root, leaves);
+    size_t returning = 0;
+    for (Tree* leaf : leaves) returning += leaf->returned ? 1 : 0;
+    if (returning == leaves.size()) {
+      returns = true;
+      break;
+    }
+    if (returning == 0) break;
+    if (attempt == 1 || follower == nullptr || follower->value == nullptr)
+      return decline("only some branches return");
+  }
+
+  Plan plan;
+  plan.statement = node;
+  plan.torch = torch;
+  plan.returns = returns;
+  plan.static_prefix = prefix;
+  Planner& planner = *planner_holder;
+  plan.tail = planner.tail;
+
+  std::vector<Tree*> leaves;
+  leaves_of(*root, leaves);
+  if (!returns) {
+    std::vector<std::string_view> assigned;
+    merge_order(*root, assigned);
+    std::vector<std::string_view> live = context.analysis.live_after(*node);
+    for (std::string_view var : assigned)
+      if (std::find(live.begin(), live.end(), var) != live.end()) plan.merge.push_back(var);
+    if (plan.merge.empty()) return decline("the branches assign no variable used afterwards");
+    for (std::string_view var : plan.merge) {
+      for (Tree* leaf : leaves) {
+        if (leaf->env.count(var) == 0 && !definitely_bound(path, var))
+          return decline("different live sets: `" + std::string(var) +
+                         "` is assigned in only some branches and not bound before the if");
+      }
+    }
+  }
+
+  if (planner.expensive) {
+    // torch.cond: exactly two branches, tensor operands, nothing returned aliased.
+    if (leaves.size() != 2 || root->on_true->is_split() || root->on_false->is_split())
+      return decline("a branch calls a submodule/function inside a nested branch "
+                     "(torch.cond needs exactly two branches)");
+    std::set<std::string_view> locals = function_locals(context, path);
+    std::vector<std::string> operands_out;
+    auto add_operand = [&](std::string_view name) {
+      if (std::find(operands_out.begin(), operands_out.end(), name) == operands_out.end())
+        operands_out.push_back(std::string(name));
+    };
+    for (Tree* leaf : leaves) {
+      for (const auto& [name, node_ptr] : leaf->reads) {
+        if (locals.count(name) == 0) continue;
+        if (context.analysis.is_tensor(*node_ptr)) {
+          add_operand(name);
+          continue;
+        }
+        for (Tree* other : leaves)
+          if (std::find(other->assigned.begin(), other->assigned.end(), name) !=
+              other->assigned.end())
+            return decline("non-tensor local `" + std::string(name) +
+                           "` is read and reassigned in a torch.cond branch");
+      }
+    }
+    for (Tree* leaf : leaves) {
+      if (returns) continue;
+      leaf->cond_returns.clear();
+      for (std::string_view var : plan.merge) {
+        if (leaf->env.count(var) == 0) {
+          add_operand(var);
+          leaf->cond_returns.push_back(std::string(var) + ".clone()");
+        } else {
+          leaf->cond_returns.push_back(std::string(var) + (leaf->alias[var] ? ".clone()" : ""));
+        }
+      }
+    }
+    if (operands_out.empty())
+      return decline("torch.cond branches read no tensor operand");
+    plan.use_cond = true;
+    plan.operands = std::move(operands_out);
+  }
+
+  plan.temp_count = planner.temps;
+  plan.split_count = planner.splits;
+  plan.root = std::move(root);
+  result.plan = std::move(plan);
+  return result;
+}
+
+}  // namespace graphmend::rewrite::where_detail

@@ -1,0 +1,73 @@
+// [Where] planning: decides whether a data-dependent `if` can be predicated and builds the
+// decision tree that where.cpp turns into text. Planning has no side effects on the
+// Context (temporaries are numbered locally and named only when the rewrite is emitted),
+// so it can also be run on an enclosing `if` to see whether that one covers a nested tag.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rewrite/rewrite.h"
+
+namespace graphmend::rewrite::where_detail {
+
+// Temp placeholders in planned value text: kTempOpen <id> kTempClose.
+inline constexpr char kTempOpen = '\x01';
+inline constexpr char kTempClose = '\x02';
+
+struct Assignment {
+  std::string_view var;
+  int temp = 0;
+  std::string value;  // source text of the value, names assigned earlier as placeholders
+};
+
+// A branch: assignments, then either a final value (leaf) or a split on a nested condition.
+struct Tree {
+  std::vector<Assignment> assigns;
+  std::map<std::string_view, int> env;  // variable -> temp holding its value here
+  std::optional<int> returned;          // leaf ending in `return`: the temp of its value
+
+  int split_id = -1;        // >= 0: this node branches on cond_tensor
+  std::string cond_tensor;  // the condition as a tensor expression
+  std::string cond_python;  // the condition as written (for the fallback branch)
+  std::unique_ptr<Tree> on_true;
+  std::unique_ptr<Tree> on_false;
+
+  // torch.cond form of a leaf: its statements as written and what its function returns.
+  std::vector<std::string> cond_body;
+  std::vector<std::string> cond_returns;
+  std::vector<std::pair<std::string_view, const ast::Name*>> reads;  // free names read
+  std::vector<std::string_view> assigned;
+  std::map<std::string_view, bool> alias;  // variable -> its last value is a bare name
+
+  bool is_split() const { return split_id >= 0; }
+};
+
+struct Plan {
+  const ast::If* statement = nullptr;
+  const ast::If* covered_by = nullptr;  // an enclosing predicated if rewrites this one
+  std::string torch;                    // the module's name for torch
+  bool returns = false;                 // every leaf returns (else: assignments merge)
+  std::vector<std::string_view> merge;  // variables assigned and live after
+  std::unique_ptr<Tree> root;
+  int temp_count = 0;
+  int split_count = 0;
+  std::string static_prefix;             // Python condition kept as an `if` around it
+  const ast::Return* tail = nullptr;     // `return B` after the if, folded in as its else
+  bool use_cond = false;                 // torch.cond instead of torch.where
+  std::vector<std::string> operands;     // torch.cond operands (tensor locals read)
+};
+
+struct PlanResult {
+  std::optional<Plan> plan;
+  std::string reason;  // when plan is empty: why not
+};
+
+PlanResult plan_statement(const Context& context, const ast::stmt& statement,
+                          bool check_enclosing = true);
+
+}  // namespace graphmend::rewrite::where_detail

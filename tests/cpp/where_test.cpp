@@ -1,0 +1,551 @@
+// [Where] rewrite (torch.where / torch.cond) against a small stub Analysis, so that the
+// rewrite's shapes and declines are tested independently of the real semantic analysis.
+// The stub's rules: names listed as tensors are tensors; torch.* calls, tensor methods,
+// arithmetic and comparisons with a tensor operand are tensors; self.<attr>(...) and
+// helper(...) are impure calls (submodule / local function); print(...) is impure.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "parse/parser.h"
+#include "rewrite/rewrite.h"
+#include "sema/sema.h"
+
+namespace graphmend::rewrite {
+namespace {
+
+using ast::Kind;
+
+void walk(const ast::Node* node, const std::function<void(const ast::Node*)>& visit) {
+  if (node == nullptr) return;
+  visit(node);
+  ast::for_each_child(const_cast<ast::Node*>(node), [&](ast::Node* child) { walk(child, visit); });
+}
+
+class StubAnalysis : public sema::Analysis {
+ public:
+  std::set<std::string, std::less<>> tensors = {"x", "y", "a", "b", "h", "mask", "w"};
+  std::set<std::string, std::less<>> live;  // live after every statement
+  const SourceText* source = nullptr;
+
+  const std::vector<sema::FunctionInfo>& functions() const override { return functions_; }
+  const sema::FunctionInfo* function_of(const ast::Node*) const override { return nullptr; }
+  bool is_traced(const sema::FunctionInfo&) const override { return true; }
+  std::string_view torch_name() const override { return "torch"; }
+
+  sema::Callee resolve_call(const ast::Call& call) const override {
+    sema::Callee callee;
+    if (auto* name = ast::as<ast::Name>(call.func)) {
+      if (name->id == "helper") callee.kind = sema::CalleeKind::LocalFunction;
+      if (name->id == "print") callee.kind = sema::CalleeKind::Print;
+      return callee;
+    }
+    if (auto* attr = ast::as<ast::Attribute>(call.func)) {
+      auto* base = ast::as<ast::Name>(attr->value);
+      if (base && base->id == "self") callee.kind = sema::CalleeKind::SelfSubmodule;
+      else if (base && base->id == "torch") callee.kind = sema::CalleeKind::TorchFunction;
+      else if (is_tensor(*attr->value)) callee.kind = sema::CalleeKind::TensorMethod;
+    }
+    return callee;
+  }
+
+  bool is_tensor(const ast::expr& e) const override {
+    switch (e.kind) {
+      case Kind::Name: return tensors.count(static_cast<const ast::Name&>(e).id) > 0;
+      case Kind::Call: {
+        auto kind = resolve_call(static_cast<const ast::Call&>(e)).kind;
+        return kind == sema::CalleeKind::TorchFunction || kind == sema::CalleeKind::TensorMethod ||
+               kind == sema::CalleeKind::SelfSubmodule;
+      }
+      case Kind::BinOp: {
+        auto& n = static_cast<const ast::BinOp&>(e);
+        return is_tensor(*n.left) || is_tensor(*n.right);
+      }
+      case Kind::UnaryOp: return is_tensor(*static_cast<const ast::UnaryOp&>(e).operand);
+      case Kind::Compare: {
+        auto& n = static_cast<const ast::Compare&>(e);
+        if (n.ops[0] == ast::CmpOpKind::Is || n.ops[0] == ast::CmpOpKind::IsNot) return false;
+        return is_tensor(*n.left) || is_tensor(*n.comparators[0]);
+      }
+      default: return false;
+    }
+  }
+  bool is_data_dependent(const ast::expr& c) const override {
+    if (auto* op = ast::as<ast::BoolOp>(&c)) {
+      for (auto* v : op->values)
+        if (is_data_dependent(*v)) return true;
+      return false;
+    }
+    if (auto* u = ast::as<ast::UnaryOp>(&c)) return is_data_dependent(*u->operand);
+    return is_tensor(c);
+  }
+  bool is_pure(const ast::expr& e) const override {
+    bool pure = true;
+    walk(&e, [&](const ast::Node* n) {
+      if (auto* call = ast::as<ast::Call>(n)) {
+        auto kind = resolve_call(*call).kind;
+        if (kind != sema::CalleeKind::TorchFunction && kind != sema::CalleeKind::TensorMethod)
+          pure = false;
+      }
+      if (ast::is<ast::Lambda>(n) || ast::is<ast::NamedExpr>(n)) pure = false;
+    });
+    return pure;
+  }
+  std::vector<std::string_view> live_after(const ast::stmt&) const override {
+    return {live.begin(), live.end()};
+  }
+  std::vector<std::string_view> assigned_names(const ast::Seq<ast::stmt*>& body) const override {
+    std::vector<std::string_view> out;
+    for (auto* s : body)
+      walk(s, [&](const ast::Node* n) {
+        if (auto* name = ast::as<ast::Name>(n); name && name->ctx == ast::ExprContext::Store)
+          out.push_back(name->id);
+      });
+    return out;
+  }
+  bool mutates_state(const ast::Seq<ast::stmt*>& body) const override {
+    bool mutates = false;
+    for (auto* s : body)
+      walk(s, [&](const ast::Node* n) {
+        if ((ast::is<ast::Attribute>(n) &&
+             static_cast<const ast::Attribute*>(n)->ctx == ast::ExprContext::Store) ||
+            (ast::is<ast::Subscript>(n) &&
+             static_cast<const ast::Subscript*>(n)->ctx == ast::ExprContext::Store))
+          mutates = true;
+        if (auto* call = ast::as<ast::Call>(n))
+          if (auto* attr = ast::as<ast::Attribute>(call->func); attr && attr->attr.back() == '_')
+            mutates = true;
+      });
+    return mutates;
+  }
+  bool is_bool_tensor(const ast::expr& e) const override { return ast::is<ast::Compare>(&e); }
+  bool is_definitely_bound_before(const ast::stmt&, std::string_view) const override {
+    return false;
+  }
+  bool is_tensor_before(const ast::stmt&, std::string_view) const override { return false; }
+  std::vector<std::string_view> live_before(const ast::stmt&) const override { return {}; }
+
+ private:
+  std::vector<sema::FunctionInfo> functions_;
+};
+
+struct Result {
+  bool handled = false;
+  bool fixed = false;
+  std::string rewrite;
+  std::string reason;
+  std::string text;  // the source with the edits applied
+};
+
+// Runs rewrite_where on the `index`-th if/while statement of `text` (pre-order).
+Result run(const std::string& text, std::set<std::string, std::less<>> live, int index = 0,
+           std::set<std::string, std::less<>> extra_tensors = {}) {
+  SourceText source(text, "m.py");
+  Arena arena;
+  ParseResult parsed = parse_module(source, arena, {});
+  Result result;
+  if (parsed.module == nullptr) {
+    result.reason = "parse error";
+    return result;
+  }
+  StubAnalysis analysis;
+  analysis.live = std::move(live);
+  for (const auto& t : extra_tensors) analysis.tensors.insert(t);
+  std::vector<const ast::stmt*> branches;
+  walk(parsed.module, [&](const ast::Node* n) {
+    if (ast::is<ast::If>(n) || ast::is<ast::While>(n))
+      branches.push_back(static_cast<const ast::stmt*>(n));
+  });
+  if (index >= static_cast<int>(branches.size())) return result;
+  sema::BreakTag tag{sema::BreakKind::DataDependentBranch, branches[index], nullptr, nullptr, ""};
+  MendOptions options;
+  Context context{source, *parsed.module, analysis, options};
+  std::optional<Outcome> outcome = rewrite_where(tag, context);
+  if (!outcome) return result;
+  result.handled = true;
+  result.fixed = outcome->fixed;
+  result.rewrite = outcome->rewrite;
+  result.reason = outcome->reason;
+  result.text = text;
+  for (auto it = outcome->edits.rbegin(); it != outcome->edits.rend(); ++it)
+    result.text.replace(it->begin, it->end - it->begin, it->replacement);
+  return result;
+}
+
+TEST(Where, IfElseAssignment) {
+  Result r = run(
+      "def f(x: torch.Tensor):\n"
+      "    if x.sum() > 0:\n"
+      "        y = x * 2\n"
+      "    else:\n"
+      "        y = x - 1\n"
+      "    return y\n",
+      {"y"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_EQ(r.rewrite, "where");
+  EXPECT_EQ(r.text,
+            "def f(x: torch.Tensor):\n"
+            "    __gm_t0 = x * 2\n"
+            "    __gm_t1 = x - 1\n"
+            "    __gm_c2 = x.sum() > 0\n"
+            "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+            "        y = torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
+            "    elif x.sum() > 0:\n"
+            "        y = __gm_t0\n"
+            "    else:\n"
+            "        y = __gm_t1\n"
+            "    return y\n");
+}
+
+TEST(Where, TwoVariablesAndIntermediates) {
+  Result r = run(
+      "def f(x):\n"
+      "    if x.sum() > 0:\n"
+      "        t = x * 2\n"
+      "        y = t + 1\n"
+      "        z = t\n"
+      "    else:\n"
+      "        y = x\n"
+      "        z = x + 3\n"
+      "    return y, z\n",
+      {"y", "z"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_NE(r.text.find("__gm_t1 = __gm_t0 + 1\n"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("if __graphmend_rt__.where_ok(__gm_c5, __gm_t1, __gm_t3) and "
+                        "__graphmend_rt__.where_ok(__gm_c5, __gm_t2, __gm_t4):"),
+            std::string::npos)
+      << r.text;
+  EXPECT_EQ(r.text.find("    t = "), std::string::npos) << r.text;
+}
+
+TEST(Where, ElselessUpdateNeedsPriorBinding) {
+  Result r = run(
+      "def f(x):\n"
+      "    y = x + 1\n"
+      "    if x.sum() > 0:\n"
+      "        y = x * 2\n"
+      "    return y\n",
+      {"y"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_NE(r.text.find("if __graphmend_rt__.where_ok(__gm_c1, __gm_t0, y):\n"
+                        "        y = torch.where(__gm_c1, __gm_t0, y)\n"
+                        "    elif x.sum() > 0:\n"
+                        "        y = __gm_t0\n"
+                        "    else:\n"
+                        "        pass\n"),
+            std::string::npos)
+      << r.text;
+
+  Result unbound = run(
+      "def f(x):\n"
+      "    if x.sum() > 0:\n"
+      "        y = x * 2\n"
+      "    return y\n",
+      {"y"});
+  EXPECT_FALSE(unbound.fixed);
+  EXPECT_NE(unbound.reason.find("different live sets"), std::string::npos) << unbound.reason;
+
+  Result parameter = run(
+      "def f(x, y):\n"
+      "    if x.sum() > 0:\n"
+      "        y = x * 2\n"
+      "    return y\n",
+      {"y"});
+  EXPECT_TRUE(parameter.fixed) << parameter.reason;
+}
+
+TEST(Where, ReturnsAndEarlyReturn) {
+  Result both = run(
+      "def f(x):\n"
+      "    if x.sum() > 0:\n"
+      "        return x * 2\n"
+      "    else:\n"
+      "        return x - 1\n",
+      {});
+  ASSERT_TRUE(both.fixed) << both.reason;
+  EXPECT_NE(both.text.find("return torch.where(__gm_c2, __gm_t0, __gm_t1)"), std::string::npos)
+      << both.text;
+
+  Result early = run(
+      "def f(x):\n"
+      "    if x.sum() > 0:\n"
+      "        return x * 2\n"
+      "    return x - 1\n",
+      {});
+  ASSERT_TRUE(early.fixed) << early.reason;
+  EXPECT_EQ(early.text,
+            "def f(x):\n"
+            "    __gm_t0 = x * 2\n"
+            "    __gm_t1 = x - 1\n"
+            "    __gm_c2 = x.sum() > 0\n"
+            "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+            "        return torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
+            "    elif x.sum() > 0:\n"
+            "        return __gm_t0\n"
+            "    else:\n"
+            "        return __gm_t1\n");
+
+  Result mixed = run(
+      "def f(x):\n"
+      "    if x.sum() > 0:\n"
+      "        return x * 2\n"
+      "    y = x\n"
+      "    return y\n",
+      {"y"});
+  EXPECT_FALSE(mixed.fixed);
+  EXPECT_EQ(mixed.reason, "only some branches return");
+}
+
+TEST(Where, ElifChainNestsFromTheBottom) {
+  Result r = run(
+      "def f(x):\n"
+      "    if x.sum() > 0:\n"
+      "        y = x * 2\n"
+      "    elif x.mean() < -1:\n"
+      "        y = x - 1\n"
+      "    else:\n"
+      "        y = x\n"
+      "    return y\n",
+      {"y"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_NE(r.text.find("y = torch.where(__gm_c3, __gm_t0, torch.where(__gm_c4, __gm_t1, "
+                        "__gm_t2))"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("where_ok((__gm_c3, __gm_c4, ), __gm_t0, __gm_t1, __gm_t2)"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("    elif x.sum() > 0:\n        y = __gm_t0\n    elif x.mean() < -1:\n"),
+            std::string::npos)
+      << r.text;
+
+  // The elif itself is predicated with its enclosing if.
+  Result inner = run(
+      "def f(x):\n"
+      "    if x.sum() > 0:\n"
+      "        y = x * 2\n"
+      "    elif x.mean() < -1:\n"
+      "        y = x - 1\n"
+      "    else:\n"
+      "        y = x\n"
+      "    return y\n",
+      {"y"}, 1);
+  EXPECT_TRUE(inner.fixed);
+  EXPECT_NE(inner.reason.find("enclosing if at line 2"), std::string::npos) << inner.reason;
+  EXPECT_EQ(inner.text, "def f(x):\n"
+                        "    if x.sum() > 0:\n"
+                        "        y = x * 2\n"
+                        "    elif x.mean() < -1:\n"
+                        "        y = x - 1\n"
+                        "    else:\n"
+                        "        y = x\n"
+                        "    return y\n");
+}
+
+TEST(Where, NestedIf) {
+  Result r = run(
+      "def f(x):\n"
+      "    if x.sum() > 0:\n"
+      "        if x.max() > 3:\n"
+      "            y = x * 2\n"
+      "        else:\n"
+      "            y = x * 3\n"
+      "    else:\n"
+      "        y = x\n"
+      "    return y\n",
+      {"y"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_NE(r.text.find("    elif x.sum() > 0:\n"
+                        "        if x.max() > 3:\n"
+                        "            y = __gm_t0\n"
+                        "        else:\n"
+                        "            y = __gm_t1\n"
+                        "    else:\n"
+                        "        y = __gm_t2\n"),
+            std::string::npos)
+      << r.text;
+}
+
+TEST(Where, ConditionLowering) {
+  Result r = run(
+      "def f(x, h):\n"
+      "    if not (x.sum() > 0 or h.any()):\n"
+      "        y = x\n"
+      "    else:\n"
+      "        y = h\n"
+      "    return y\n",
+      {"y"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_NE(r.text.find("__gm_c2 = torch.logical_not(torch.logical_or(x.sum() > 0, h.any()))"),
+            std::string::npos)
+      << r.text;
+}
+
+TEST(Where, StaticPrefixStaysPythonIf) {
+  Result r = run(
+      "def f(h):\n"
+      "    if h.dtype == torch.float16 and torch.isinf(h).any():\n"
+      "        h = torch.clamp(h, -1.0, 1.0)\n"
+      "    return h\n",
+      {"h"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_EQ(r.text,
+            "def f(h):\n"
+            "    if h.dtype == torch.float16:\n"
+            "        __gm_t0 = torch.clamp(h, -1.0, 1.0)\n"
+            "        __gm_c1 = torch.isinf(h).any()\n"
+            "        if __graphmend_rt__.where_ok(__gm_c1, __gm_t0, h):\n"
+            "            h = torch.where(__gm_c1, __gm_t0, h)\n"
+            "        elif torch.isinf(h).any():\n"
+            "            h = __gm_t0\n"
+            "        else:\n"
+            "            pass\n"
+            "    return h\n");
+
+  Result with_else = run(
+      "def f(h):\n"
+      "    if h.dtype == torch.float16 and h.any():\n"
+      "        y = h * 2\n"
+      "    else:\n"
+      "        y = h\n"
+      "    return y\n",
+      {"y"});
+  ASSERT_TRUE(with_else.fixed) << with_else.reason;
+  EXPECT_NE(with_else.text.find("            y = __gm_t1\n"
+                                "    else:\n"
+                                "        y = h\n"
+                                "    return y\n"),
+            std::string::npos)
+      << with_else.text;
+}
+
+TEST(Where, CondForSubmoduleCalls) {
+  Result r = run(
+      "class M:\n"
+      "    def forward(self, x):\n"
+      "        k = 3\n"
+      "        if x.sum() > 0:\n"
+      "            y = self.layer(x) * k\n"
+      "        else:\n"
+      "            y = x\n"
+      "        return y\n",
+      {"y"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_EQ(r.rewrite, "cond");
+  EXPECT_EQ(r.text,
+            "class M:\n"
+            "    def forward(self, x):\n"
+            "        k = 3\n"
+            "        def __gm_true_0(x):\n"
+            "            y = self.layer(x) * k\n"
+            "            return y\n"
+            "        def __gm_false_1(x):\n"
+            "            y = x\n"
+            "            return y.clone()\n"
+            "        y = __graphmend_rt__.cond(x.sum() > 0, __gm_true_0, __gm_false_1, (x,))\n"
+            "        return y\n");
+
+  Result returns = run(
+      "def f(x, w):\n"
+      "    if x.sum() > 0:\n"
+      "        return helper(x, w)\n"
+      "    return x\n",
+      {});
+  ASSERT_TRUE(returns.fixed) << returns.reason;
+  EXPECT_NE(returns.text.find("def __gm_false_1(x, w):\n        return x.clone()\n"),
+            std::string::npos)
+      << returns.text;
+  EXPECT_NE(returns.text.find("return __graphmend_rt__.cond(x.sum() > 0, __gm_true_0, "
+                              "__gm_false_1, (x, w))"),
+            std::string::npos)
+      << returns.text;
+}
+
+struct DeclineCase {
+  const char* name;
+  std::string source;
+  std::string reason;  // a substring of the expected reason
+};
+
+TEST(Where, Declines) {
+  const std::string head = "def f(x):\n    y = x\n    if x.sum() > 0:\n";
+  std::vector<DeclineCase> cases = {
+      {"mutation", head + "        self.count = x\n        y = x\n", "mutates state"},
+      {"in-place", head + "        x.add_(1)\n", "mutates state"},
+      {"impure", head + "        y = print(x)\n", "is not pure"},
+      {"break", "def f(x):\n  for i in x:\n    if x.sum() > 0:\n      break\n", "break/continue"},
+      {"raise", head + "        raise ValueError('no')\n", "raises"},
+      {"del", head + "        del y\n", "del"},
+      {"global", head + "        global y\n        y = x\n", "global"},
+      {"def", head + "        def g(): pass\n", "nested def"},
+      {"yield", head + "        yield x\n", "yield"},
+      {"await", "async def f(x):\n    y = x\n    if x.sum() > 0:\n        y = await x\n",
+       "yield/await"},
+      {"item", "def f(x):\n    y = x\n    if x.sum().item() > 0:\n        y = x * 2\n",
+       ".item()"},
+      {"augassign", head + "        y += 1\n", "augmented"},
+      {"expression", head + "        x.sum()\n", "expression statement"},
+      {"tuple", head + "        y, z = x, x\n", "single name"},
+  };
+  for (const auto& c : cases) {
+    Result r = run(c.source, {"y"});
+    EXPECT_TRUE(r.handled) << c.name;
+    EXPECT_FALSE(r.fixed) << c.name << "\n" << r.text;
+    EXPECT_NE(r.reason.find(c.reason), std::string::npos) << c.name << ": " << r.reason;
+  }
+
+  Result loop = run("def f(x):\n    while x.sum() > 0:\n        x = x - 1\n", {"x"});
+  EXPECT_FALSE(loop.fixed);
+  EXPECT_NE(loop.reason.find("while loop"), std::string::npos);
+
+  Result dead = run("def f(x):\n    y = x\n    if x.sum() > 0:\n        y = x * 2\n", {});
+  EXPECT_FALSE(dead.fixed);
+  EXPECT_NE(dead.reason.find("no variable used afterwards"), std::string::npos);
+
+  // Another tag kind is not [Where]'s.
+  SourceText source("print(1)\n");
+  Arena arena;
+  ParseResult parsed = parse_module(source, arena, {});
+  StubAnalysis analysis;
+  MendOptions options;
+  Context context{source, *parsed.module, analysis, options};
+  sema::BreakTag tag{sema::BreakKind::PrintCall, parsed.module->body[0], nullptr, nullptr, ""};
+  EXPECT_FALSE(rewrite_where(tag, context).has_value());
+}
+
+TEST(Where, MendedFallbackIsNotRewrittenAgain) {
+  Result r = run(
+      "def f(x):\n"
+      "    __gm_t0 = x * 2\n"
+      "    __gm_t1 = x - 1\n"
+      "    __gm_c2 = x.sum() > 0\n"
+      "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+      "        return torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
+      "    elif x.sum() > 0:\n"
+      "        return __gm_t0\n"
+      "    else:\n"
+      "        return __gm_t1\n",
+      {}, 1, {"__gm_c2"});
+  EXPECT_FALSE(r.fixed);
+  EXPECT_NE(r.reason.find("already predicated"), std::string::npos) << r.reason;
+}
+
+TEST(Where, OneLineBranches) {
+  Result r = run(
+      "def f(x):\n"
+      "    if x.sum() > 0: y = x * 2\n"
+      "    else: y = x\n"
+      "    return y\n",
+      {"y"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_NE(r.text.find("    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+                        "        y = torch.where"),
+            std::string::npos)
+      << r.text;
+}
+
+}  // namespace
+}  // namespace graphmend::rewrite
