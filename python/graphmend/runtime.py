@@ -1,0 +1,505 @@
+"""Runtime support for mended code.
+
+Mended source imports this module once, as ``import graphmend.runtime as __graphmend_rt__``
+(inserted after the module docstring and ``from __future__`` imports), and calls the
+helpers below where the mender rewrote a graph break:
+
+* ``defer`` / ``defer_format`` ([Defer]) replace ``print``, ``logger.<level>`` and
+  ``warnings.warn`` calls. Outside compilation they call the callee at once (eager behaviour
+  is exactly the original's). While TorchDynamo traces, they append a record to a list
+  instead, with tensors snapshotted, so the traced region has no side effect and no break.
+* ``flush`` replays the records in order. **The compile boundary must call it** after the
+  compiled callable returns *or raises*, from eager code (a ``try``/``finally`` around the
+  call, never inside the traced function: a ``try``/``finally`` there makes Dynamo drop the
+  whole frame)::
+
+      try:
+          out = compiled(*args, **kwargs)
+      except RuntimeError as exc:
+          original = runtime.translate(exc)
+          if original is None:
+              raise
+          raise original from None
+      finally:
+          runtime.flush()
+
+* ``guard`` ([Trap]) replaces ``if <tensor cond>: raise E("msg")``. Outside compilation it
+  raises ``E("msg")`` when ``bool(cond)`` is true (exactly the original). While compiling it
+  emits ``torch._assert_async`` with an encoded message; ``translate`` turns the resulting
+  ``RuntimeError`` back into ``E("msg")`` at the boundary.
+* ``where_ok`` ([Where]) says whether ``torch.where`` over two branch values gives what the
+  original branch would.
+
+The only state is the module-global record list (``pending()`` shows it); ``flush`` is the
+only reader. Records made by a compiled call that raised are still replayed by ``flush``
+(the output of the code that ran before the failure, as the original program would have
+printed it), before the translated exception propagates.
+
+Nothing here modifies user objects: records hold clones of tensors and shallow copies of
+lists, tuples and dicts; replay calls the recorded callee with those.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import logging
+import sys
+import threading
+import warnings
+from typing import Any, Callable, List, Optional, Tuple
+
+__all__ = [
+    "defer",
+    "defer_format",
+    "flush",
+    "discard",
+    "pending",
+    "guard",
+    "translate",
+    "where_ok",
+    "is_compiling",
+    "TRAP_PREFIX",
+]
+
+# One record: (site, callee, args, kwargs, formats). site = (filename, lineno, funcname) of
+# the original call; formats = ((key, template), ...) for defer_format, else ().
+Record = Tuple[Tuple[str, int, str], Callable[..., Any], tuple, dict, tuple]
+
+_records: List[Record] = []
+
+TRAP_PREFIX = "graphmend-trap"
+
+
+def is_compiling() -> bool:
+    """True while TorchDynamo traces the caller (``torch.compiler.is_compiling()``).
+
+    Dynamo evaluates this to a constant True when tracing; False in eager code. Returns
+    False when torch is not importable.
+    """
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    compiler = getattr(torch, "compiler", None)
+    if compiler is None or not hasattr(compiler, "is_compiling"):
+        return False
+    return compiler.is_compiling()
+
+
+# ---------------------------------------------------------------------------------------------
+# Snapshots.
+
+_PLAIN_TYPES = (type(None), bool, int, float, complex, str, bytes)
+
+
+def _is_tensor(value: Any) -> bool:
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
+def _snapshot_safe(value: Any) -> bool:
+    """Whether ``value`` can be recorded now and formatted later with the same text.
+
+    True for tensors (cloned), plain immutable scalars and strings, classes (a warning
+    category), torch dtypes, devices, sizes, and lists/tuples/dicts of such values (copied). Anything else (a user object
+    whose ``__str__`` may read mutable state, a file, a module) is not.
+    """
+    if type(value) in _PLAIN_TYPES or isinstance(value, type):
+        return True
+    if _is_tensor(value):
+        return True
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(value, (torch.dtype, torch.device, torch.Size)):
+        return True
+    if type(value) in (list, tuple):
+        return all(_snapshot_safe(item) for item in value)
+    if type(value) is dict:
+        return all(_snapshot_safe(k) and _snapshot_safe(v) for k, v in value.items())
+    return False
+
+
+def _recordable(args: tuple, kwargs: dict) -> bool:
+    # print's file= is a stream written to at replay, not formatted.
+    return _snapshot_safe(args) and all(
+        key == "file" or _snapshot_safe(value) for key, value in kwargs.items()
+    )
+
+
+def _snapshot(value: Any) -> Any:
+    """A copy of ``value`` that later in-place changes cannot alter: tensors are cloned
+    (``Tensor.clone``; parameters are kept, they are not changed inside a forward), lists,
+    tuples and dicts are copied recursively, anything else is kept as it is."""
+    if _is_tensor(value):
+        torch = sys.modules["torch"]
+        if isinstance(value, torch.nn.Parameter):
+            return value
+        return value.clone()
+    if type(value) is list:
+        return [_snapshot(item) for item in value]
+    if type(value) is tuple:
+        return tuple(_snapshot(item) for item in value)
+    if type(value) is dict:
+        return {key: _snapshot(item) for key, item in value.items()}
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# [Defer].
+
+
+def defer(site, callee, /, *args, **kwargs):
+    """Calls ``callee(*args, **kwargs)`` now, or records it for ``flush`` while compiling.
+
+    ``site`` is the constant ``(filename, lineno, funcname)`` of the original call; replayed
+    logging records and warnings carry it as their pathname/lineno/funcName (filename and
+    lineno for warnings), as the original call would have.
+
+    While compiling, a record is made only when every argument is snapshot-safe (see
+    ``_snapshot_safe``); otherwise the callee is called at once, which is exactly the
+    original behaviour (Dynamo then breaks the graph there, as it did before).
+    """
+    if not is_compiling() or not _recordable(args, kwargs):
+        return callee(*args, **kwargs)
+    _records.append((site, callee, _snapshot(args), _snapshot(kwargs), ()))
+    return None
+
+
+def defer_format(site, callee, formats, /, *args, **kwargs):
+    """Like ``defer``, for calls with f-string arguments.
+
+    ``formats`` is a constant tuple of ``(key, template)`` pairs: ``key`` is the index of a
+    positional argument or the name of a keyword argument whose value, in ``args`` or
+    ``kwargs``, is the tuple of the f-string's field values; ``template`` is the f-string
+    as a ``str.format`` template over those values (``f"a {x!r:>5} b"`` is
+    ``"a {0!r:>5} b"``, literal braces doubled, ``{x=}`` is ``"x={0!r}"``). The argument is
+    ``template.format(*values)``: at once when not compiling, at replay (on snapshots of the
+    values) while compiling. ``print(f"loss {loss:.3f}", end="")`` becomes
+    ``defer_format(site, print, ((0, "loss {0:.3f}"),), (loss,), end="")``.
+    """
+    if not is_compiling() or not _recordable(args, kwargs):
+        args, kwargs = _apply_formats(formats, args, kwargs)
+        return callee(*args, **kwargs)
+    _records.append((site, callee, _snapshot(args), _snapshot(kwargs), formats))
+    return None
+
+
+def _apply_formats(formats, args, kwargs):
+    if not formats:
+        return args, kwargs
+    args = list(args)
+    kwargs = dict(kwargs)
+    for key, template in formats:
+        if isinstance(key, int):
+            args[key] = template.format(*args[key])
+        else:
+            kwargs[key] = template.format(*kwargs[key])
+    return tuple(args), kwargs
+
+
+def pending() -> List[Record]:
+    """The records not replayed yet (a copy), oldest first."""
+    return list(_records)
+
+
+def discard() -> None:
+    """Drops the pending records without replaying them."""
+    _records.clear()
+
+
+def flush() -> None:
+    """Replays the pending records in order and clears them.
+
+    Call from eager code after the compiled callable returns or raises (see the module
+    docstring). Each record is taken off the list before it runs, so a replayed call that
+    raises leaves the later records pending for the next ``flush`` and does not repeat
+    itself; the exception propagates.
+    """
+    while _records:
+        site, callee, args, kwargs, formats = _records.pop(0)
+        args, kwargs = _apply_formats(formats, args, kwargs)
+        _replay(site, callee, args, kwargs)
+
+
+_LOGGER_LEVELS = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warning": logging.WARNING,
+    "warn": logging.WARNING,
+    "error": logging.ERROR,
+    "critical": logging.CRITICAL,
+    "fatal": logging.CRITICAL,
+}
+
+_MODULE_LOGGING_FUNCTIONS = {
+    getattr(logging, name): name for name in (*_LOGGER_LEVELS, "log") if hasattr(logging, name)
+}
+
+
+def _replay(site, callee, args, kwargs) -> None:
+    if callee is warnings.warn:
+        _replay_warning(site, *args, **kwargs)
+        return
+    logger, method = _logger_method(callee)
+    if logger is not None and (method in _LOGGER_LEVELS or method == "log"):
+        _replay_log(site, logger, method, args, kwargs)
+        return
+    if logger is not None:
+        # warning_once, info_once and other logger methods: call them, with the records
+        # they make in this thread re-pointed at the original call site.
+        _call_with_site(site, logger, callee, args, kwargs)
+        return
+    callee(*args, **kwargs)
+
+
+def _logger_method(callee) -> Tuple[Optional[logging.Logger], str]:
+    owner = getattr(callee, "__self__", None)
+    if isinstance(owner, (logging.Logger, logging.LoggerAdapter)):
+        return owner, getattr(callee, "__name__", "")
+    name = _MODULE_LOGGING_FUNCTIONS.get(callee)
+    if name is not None:
+        root = logging.getLogger()
+        if not root.handlers:
+            logging.basicConfig()  # what logging.info() and friends do first
+        return root, name
+    return None, ""
+
+
+def _replay_log(site, logger, method, args, kwargs) -> None:
+    if isinstance(logger, logging.LoggerAdapter):
+        msg, kwargs = logger.process(args[1] if method == "log" else args[0], dict(kwargs))
+        args = (args[0], msg, *args[2:]) if method == "log" else (msg, *args[1:])
+        logger = logger.logger
+    if method == "log":
+        level, msg, *rest = args
+        if not isinstance(level, int):
+            if logging.raiseExceptions:
+                raise TypeError("level must be an integer")
+            return
+    else:
+        level = _LOGGER_LEVELS[method]
+        msg, *rest = args
+    if method in ("warn",):
+        warnings.warn(
+            "The 'warn' method is deprecated, use 'warning' instead", DeprecationWarning, 2
+        )
+    if not logger.isEnabledFor(level):
+        return
+    filename, lineno, funcname = site
+    extra = kwargs.get("extra")
+    record = logger.makeRecord(
+        logger.name, level, filename, lineno, msg, tuple(rest), None, funcname, extra, None
+    )
+    logger.handle(record)
+
+
+class _SiteFilter(logging.Filter):
+    """Re-points records made by this thread at the original call site."""
+
+    def __init__(self, site):
+        super().__init__()
+        self.site = site
+        self.thread = threading.get_ident()
+
+    def filter(self, record):
+        if record.thread == self.thread:
+            import os
+
+            filename, lineno, funcname = self.site
+            record.pathname = filename
+            record.filename = os.path.basename(filename)
+            record.module = os.path.splitext(record.filename)[0]
+            record.lineno = lineno
+            record.funcName = funcname
+        return True
+
+
+def _call_with_site(site, logger, callee, args, kwargs) -> None:
+    target = logger.logger if isinstance(logger, logging.LoggerAdapter) else logger
+    site_filter = _SiteFilter(site)
+    target.addFilter(site_filter)
+    try:
+        callee(*args, **kwargs)
+    finally:
+        target.removeFilter(site_filter)
+
+
+def _module_globals_for(filename: str) -> Optional[dict]:
+    for module in list(sys.modules.values()):
+        if getattr(module, "__file__", None) == filename:
+            return module.__dict__
+    return None
+
+
+def _replay_warning(site, message, category=None, stacklevel=1, source=None):
+    """warnings.warn(message, category) as issued from ``site`` (stacklevel 1)."""
+    filename, lineno, _ = site
+    if isinstance(message, Warning):
+        category = message.__class__
+    if category is None:
+        category = UserWarning
+    if not (isinstance(category, type) and issubclass(category, Warning)):
+        raise TypeError(
+            "category must be a Warning subclass, not '{:s}'".format(type(category).__name__)
+        )
+    module_globals = _module_globals_for(filename)
+    if module_globals is not None:
+        module = module_globals.get("__name__", "<string>")
+        registry = module_globals.setdefault("__warningregistry__", {})
+    else:
+        module = filename[:-3] if filename.endswith(".py") else filename
+        registry = {}
+    warnings.warn_explicit(message, category, filename, lineno, module, registry, module_globals,
+                           source)
+
+
+# ---------------------------------------------------------------------------------------------
+# [Trap].
+
+
+def _encode(exc_type, message) -> str:
+    module = getattr(exc_type, "__module__", "builtins")
+    qualname = getattr(exc_type, "__qualname__", getattr(exc_type, "__name__", "Exception"))
+    if message is None:
+        return f"{TRAP_PREFIX}[{module}:{qualname}:-1]"
+    return f"{TRAP_PREFIX}[{module}:{qualname}:{len(message)}]{message}"
+
+
+def guard(failed, exc_type, message=None):
+    """``if failed: raise exc_type(message)``, without a graph break while compiling.
+
+    Not compiling: exactly the original guard (``bool(failed)``, then ``exc_type(message)``,
+    or ``exc_type()`` when ``message`` is None). Compiling, with ``failed`` a one-element
+    tensor: ``torch._assert_async(torch.logical_not(failed), encoded)``, where ``encoded``
+    is ``"graphmend-trap[<module>:<qualname>:<len>]<message>"`` (a constant at trace time);
+    the failure surfaces as a RuntimeError from the compiled call, which ``translate`` turns
+    back into ``exc_type(message)``. Anything else (a Python bool, a multi-element tensor)
+    takes the original path.
+    """
+    if is_compiling() and _is_tensor(failed) and failed.numel() == 1:
+        torch = sys.modules["torch"]
+        torch._assert_async(torch.logical_not(failed.reshape(())), _encode(exc_type, message))
+        return
+    if failed:
+        raise exc_type() if message is None else exc_type(message)
+
+
+def _resolve(module: str, qualname: str):
+    try:
+        target = builtins if module == "builtins" else importlib.import_module(module)
+    except Exception:
+        return None
+    for part in qualname.split("."):
+        target = getattr(target, part, None)
+        if target is None:
+            return None
+    return target
+
+
+def translate(exc: BaseException) -> Optional[BaseException]:
+    """The original exception for a RuntimeError raised by a compiled ``guard``, or None.
+
+    Finds ``graphmend-trap[<module>:<qualname>:<len>]<message>`` in ``str(exc)``, resolves
+    the class (builtins by name, others by importing ``module`` and following
+    ``qualname``) and returns ``cls(message)`` (``cls()`` when there was no message), with
+    ``__cause__`` unset. Returns None when ``exc`` carries no trap or the class cannot be
+    resolved (then re-raise ``exc`` itself).
+    """
+    if not isinstance(exc, RuntimeError):
+        return None
+    text = str(exc)
+    start = text.find(TRAP_PREFIX + "[")
+    if start < 0:
+        return None
+    header_end = text.find("]", start)
+    if header_end < 0:
+        return None
+    header = text[start + len(TRAP_PREFIX) + 1 : header_end]
+    try:
+        module, qualname, length = header.rsplit(":", 2)
+        length = int(length)
+    except ValueError:
+        return None
+    if length >= 0:
+        message = text[header_end + 1 : header_end + 1 + length]
+        if len(message) != length:
+            return None
+    else:
+        message = None
+    cls = _resolve(module, qualname)
+    if cls is None or not callable(cls):
+        return None
+    try:
+        result = cls() if message is None else cls(message)
+    except Exception:
+        return None
+    return result if isinstance(result, BaseException) else None
+
+
+# --- predication
+# [Where] and torch.cond support for mended code. Everything where_ok looks at is a
+# static fact under Dynamo (Python types, shapes, dtypes, devices, grad mode,
+# requires_grad), so calling it inside a compiled region never breaks the graph; it only
+# adds guards.
+
+
+def where_ok(condition, *values):
+    """Whether ``torch.where`` over ``values`` gives exactly what the original branch gives.
+
+    ``condition`` is the (tensor) branch condition, or a tuple of them for a nested or
+    ``elif`` tree; ``values`` are every branch's value of one variable (or return).
+    True iff:
+
+    * every value is a tensor, all of one shape, dtype and device (``torch.where`` would
+      otherwise broadcast or type-promote, giving a result that differs from both
+      branches);
+    * every condition is a bool tensor with a single element, on the values' device, with
+      no more dimensions than the values (the original ``if`` calls ``bool()`` on it, which
+      only works for one element; more dimensions would broadcast the result's shape);
+    * autograd cannot see the unselected branch: not (grad mode is on and a value requires
+      grad). Gradients through the unselected side of ``torch.where`` can be NaN (the
+      "double where" problem), so training-mode code keeps its original branch.
+
+    When it is False the mended code runs the original branch on the values already
+    computed, so the result equals the original's in every case.
+    """
+    import torch
+
+    if not values:
+        return False
+    first = values[0]
+    if not isinstance(first, torch.Tensor):
+        return False
+    for value in values[1:]:
+        if not isinstance(value, torch.Tensor):
+            return False
+        if value.dtype != first.dtype or value.device != first.device:
+            return False
+        if value.shape != first.shape:
+            return False
+    conditions = condition if isinstance(condition, tuple) else (condition,)
+    for cond in conditions:
+        if not isinstance(cond, torch.Tensor) or cond.dtype != torch.bool:
+            return False
+        if cond.device != first.device or cond.dim() > first.dim() or cond.numel() != 1:
+            return False
+    if torch.is_grad_enabled() and any(value.requires_grad for value in values):
+        return False
+    return True
+
+
+def cond(pred, true_fn, false_fn, operands):
+    """``torch.cond`` for mended code: one branch runs.
+
+    Not compiling: calls ``true_fn(*operands)`` if ``bool(pred)`` else ``false_fn``, exactly
+    the original branch. Compiling: ``torch.cond(pred, true_fn, false_fn, operands)``, which
+    Dynamo captures as one higher-order op (no break). Both branches must then return
+    tensors of one shape and dtype (torch.compile raises otherwise); a non-bool predicate
+    is compared with zero first, as ``bool()`` would.
+    """
+    import torch
+
+    if not torch.compiler.is_compiling():
+        return true_fn(*operands) if pred else false_fn(*operands)
+    if isinstance(pred, torch.Tensor) and pred.dtype != torch.bool:
+        pred = pred != 0
+    return torch.cond(pred, true_fn, false_fn, operands)

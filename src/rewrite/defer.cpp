@@ -1,0 +1,368 @@
+// [Defer]: a print / logging / warnings.warn call inside a traced function is replaced by
+// a call that records it while compiling and replays it after the compiled region returns
+// (python/graphmend/runtime.py: defer, defer_format). Outside compilation the runtime calls
+// the callee at once, so eager behaviour is unchanged.
+//
+//   print(a, b, sep="")        ->  __graphmend_rt__.defer(("f.py", 12, "forward"), print, a, b, sep="")
+//   logger.info(f"x={x:.3f}")  ->  __graphmend_rt__.defer_format(("f.py", 12, "forward"),
+//                                      logger.info, ((0, "x={0:.3f}"),), (x,))
+//
+// Only the call's own bytes change: the callee and the opening parenthesis become the
+// runtime call's head, and each f-string argument becomes the tuple of its field values
+// (its template moves into the head, so formatting happens at replay, on snapshots).
+#include <string>
+#include <vector>
+
+#include "ast/dump.h"
+#include "parse/parser.h"
+#include "rewrite/rewrite.h"
+
+namespace graphmend::rewrite {
+namespace {
+
+Outcome decline(std::string reason) {
+  Outcome outcome;
+  outcome.rewrite = "defer";
+  outcome.reason = std::move(reason);
+  return outcome;
+}
+
+std::string python_string(std::string_view text) {
+  ast::ConstantValue value;
+  value.type = ast::ConstantValue::Type::Str;
+  value.text = text;
+  return constant_repr(value);
+}
+
+// The name of the function whose code object runs the call (its co_name).
+std::string function_name(const Context& context, const ast::Node* node) {
+  const sema::FunctionInfo* info = context.analysis.function_of(node);
+  if (info == nullptr || info->node == nullptr) return "<module>";
+  if (const auto* f = ast::as<ast::FunctionDef>(info->node)) return std::string(f->name);
+  if (const auto* f = ast::as<ast::AsyncFunctionDef>(info->node)) return std::string(f->name);
+  return "<module>";
+}
+
+// Statements at module scope (compound statements entered, function and class bodies not).
+template <class Visit>
+void for_each_module_scope_statement(const ast::Seq<ast::stmt*>& body, Visit&& visit) {
+  for (const ast::stmt* statement : body) {
+    visit(statement);
+    auto nested = [&](const ast::Seq<ast::stmt*>& inner) {
+      for_each_module_scope_statement(inner, visit);
+    };
+    if (const auto* s = ast::as<ast::If>(statement)) { nested(s->body); nested(s->orelse); }
+    if (const auto* s = ast::as<ast::For>(statement)) { nested(s->body); nested(s->orelse); }
+    if (const auto* s = ast::as<ast::While>(statement)) { nested(s->body); nested(s->orelse); }
+    if (const auto* s = ast::as<ast::With>(statement)) nested(s->body);
+    if (const auto* s = ast::as<ast::Try>(statement)) {
+      nested(s->body);
+      for (const ast::excepthandler* h : s->handlers) {
+        if (const auto* handler = ast::as<ast::ExceptHandler>(h)) nested(handler->body);
+      }
+      nested(s->orelse);
+      nested(s->finalbody);
+    }
+  }
+}
+
+// Whether `name` is bound by an import at module scope (CPython then does not compile
+// `name.attr(...)` as a method call, which changes the line it reports for the call).
+bool imported_at_module_scope(const ast::Module& module, std::string_view name) {
+  bool found = false;
+  for_each_module_scope_statement(module.body, [&](const ast::stmt* statement) {
+    auto check = [&](const ast::Seq<ast::alias*>& names, bool dotted_binds_first) {
+      for (const ast::alias* alias : names) {
+        std::string_view bound = alias->asname.empty() ? alias->name : alias->asname;
+        if (alias->asname.empty() && dotted_binds_first) bound = bound.substr(0, bound.find('.'));
+        if (bound == name) found = true;
+      }
+    };
+    if (const auto* s = ast::as<ast::Import>(statement)) check(s->names, true);
+    if (const auto* s = ast::as<ast::ImportFrom>(statement)) check(s->names, false);
+  });
+  return found;
+}
+
+// The line CPython reports (frame.f_lineno) while the call runs: the call's first line,
+// except for calls compiled as method calls, which report the line of the method name.
+uint32_t reported_line(const Context& context, const ast::Call& call) {
+  uint32_t line = context.source.line_col(call.begin).line;
+  const auto* method = ast::as<ast::Attribute>(call.func);
+  if (method == nullptr) return line;
+  for (const ast::expr* arg : call.args) {
+    if (ast::is<ast::Starred>(arg)) return line;
+  }
+  for (const ast::keyword* keyword : call.keywords) {
+    if (keyword->arg.empty()) return line;
+  }
+  if (const auto* base = ast::as<ast::Name>(method->value);
+      base && imported_at_module_scope(context.module, base->id)) {
+    return line;
+  }
+  return context.source.line_col(method->end).line;
+}
+
+// Offset just past the opening parenthesis of `call`'s argument list.
+std::optional<uint32_t> after_open_paren(const Context& context, const ast::Call& call) {
+  std::string_view text = context.source.text();
+  size_t i = call.func->end;
+  while (i < call.end && i < text.size()) {
+    char c = text[i];
+    if (c == '(') return static_cast<uint32_t>(i + 1);
+    if (c == '#') {
+      while (i < text.size() && text[i] != '\n' && text[i] != '\r') ++i;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\' || c == ')') {
+      ++i;
+      continue;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// Why formatting `e` at replay time might show something else than formatting it at the
+// call would, or empty. Values are snapshotted (tensors cloned, lists and dicts copied) and
+// the runtime calls at once any value it cannot snapshot; what is left to refuse here are
+// the objects whose text is known to read mutable state: the module itself.
+std::string unstable_formatting(const Context& context, const ast::expr& e) {
+  if (const auto* name = ast::as<ast::Name>(&e); name && (name->id == "self" || name->id == "cls")) {
+    return "argument `" + std::string(name->id) +
+           "` is a user object whose formatting reads mutable state at replay time";
+  }
+  if (ast::is<ast::GeneratorExp>(&e) || ast::is<ast::Lambda>(&e) || ast::is<ast::Yield>(&e) ||
+      ast::is<ast::YieldFrom>(&e) || ast::is<ast::Await>(&e) || ast::is<ast::NamedExpr>(&e)) {
+    return "argument `" + std::string(node_text(context, e)) +
+           "` is not a plain value (generator, lambda, await, yield or assignment)";
+  }
+  return {};
+}
+
+// The source text of an f-string field's expression, checked to mean the same thing
+// when parsed on its own (f-string positions are the least trusted ones).
+std::optional<std::string> field_text(const Context& context, const ast::expr& value) {
+  std::string text(node_text(context, value));
+  if (text.empty()) return std::nullopt;
+  SourceText wrapped("(" + text + "\n)\n");
+  Arena arena;
+  ParseResult parsed = parse_module(wrapped, arena, ParseOptions{context.options.version});
+  if (!parsed.module || parsed.error || parsed.module->body.size != 1) return std::nullopt;
+  const auto* statement = ast::as<ast::Expr>(parsed.module->body[0]);
+  if (statement == nullptr) return std::nullopt;
+  DumpOptions options{false, context.options.version};
+  if (dump_ast(statement->value, wrapped, options) != dump_ast(&value, context.source, options)) {
+    return std::nullopt;
+  }
+  return text;
+}
+
+// Literal text of an f-string, as str.format template text.
+void append_literal(std::string& out, std::string_view text) {
+  for (char c : text) {
+    out += c;
+    if (c == '{' || c == '}') out += c;
+  }
+}
+
+// An f-string as a str.format template over its field values, or a reason it cannot be.
+struct FormatTemplate {
+  std::string text;
+  std::vector<const ast::expr*> values;
+  std::string problem;
+};
+
+void append_field(FormatTemplate& out, const ast::FormattedValue& field, bool nested);
+
+void append_parts(FormatTemplate& out, const ast::JoinedStr& joined, bool in_spec) {
+  for (const ast::expr* part : joined.values) {
+    if (!out.problem.empty()) return;
+    if (const auto* constant = ast::as<ast::Constant>(part)) {
+      if (constant->value.type != ast::ConstantValue::Type::Str) {
+        out.problem = "an f-string part is not text";
+        return;
+      }
+      if (in_spec && constant->value.text.find_first_of("{}") != std::string_view::npos) {
+        out.problem = "an f-string format spec holds a brace";
+        return;
+      }
+      append_literal(out.text, constant->value.text);
+    } else if (const auto* field = ast::as<ast::FormattedValue>(part)) {
+      append_field(out, *field, in_spec);
+    } else {
+      out.problem = "an f-string part is neither text nor a field";
+    }
+  }
+}
+
+void append_field(FormatTemplate& out, const ast::FormattedValue& field, bool nested) {
+  out.text += '{';
+  out.text += std::to_string(out.values.size());
+  out.values.push_back(field.value);
+  switch (field.conversion) {
+    case 's': out.text += "!s"; break;
+    case 'r': out.text += "!r"; break;
+    case 'a': out.text += "!a"; break;
+    case -1: break;
+    default: out.problem = "unknown f-string conversion"; return;
+  }
+  if (const auto* spec = ast::as<ast::JoinedStr>(field.format_spec)) {
+    if (nested) {
+      // str.format allows one level of nested fields; deeper specs stay in the f-string.
+      for (const ast::expr* part : spec->values) {
+        if (!ast::is<ast::Constant>(part)) {
+          out.problem = "an f-string nests format specs too deeply for str.format";
+          return;
+        }
+      }
+    }
+    out.text += ':';
+    append_parts(out, *spec, true);
+  } else if (field.format_spec != nullptr) {
+    out.problem = "an f-string format spec is not a string";
+    return;
+  }
+  out.text += '}';
+}
+
+bool has_fields(const ast::JoinedStr& joined) {
+  for (const ast::expr* part : joined.values) {
+    if (ast::is<ast::FormattedValue>(part)) return true;
+  }
+  return false;
+}
+
+// What the callee is, from the tag and the resolver, or a reason to decline.
+std::string check_callee(const sema::BreakTag& tag, const Context& context, const ast::Call& call) {
+  sema::Callee callee = context.analysis.resolve_call(call);
+  switch (tag.kind) {
+    case sema::BreakKind::PrintCall:
+      if (callee.kind != sema::CalleeKind::Print) return "the callee is not shown to be the builtin print";
+      return {};
+    case sema::BreakKind::WarningsCall:
+      if (callee.kind != sema::CalleeKind::WarningsWarn) return "the callee is not shown to be warnings.warn";
+      for (const ast::keyword* keyword : call.keywords) {
+        if (keyword->arg == "stacklevel") {
+          const auto* level = ast::as<ast::Constant>(keyword->value);
+          if (!level || level->value.type != ast::ConstantValue::Type::Int || level->value.text != "1") {
+            return "warnings.warn with a stacklevel other than 1 names a caller's frame";
+          }
+        } else if (keyword->arg == "skip_file_prefixes") {
+          return "warnings.warn with skip_file_prefixes names a caller's frame";
+        }
+      }
+      if (call.args.size >= 3) return "warnings.warn with a positional stacklevel names a caller's frame";
+      return {};
+    case sema::BreakKind::LoggingCall: {
+      if (callee.kind != sema::CalleeKind::LoggerMethod) return "the callee is not shown to be a logger method";
+      std::string_view method = callee.qualified_name;
+      if (const auto* attribute = ast::as<ast::Attribute>(call.func)) method = attribute->attr;
+      if (method.size() >= 9 && method.substr(method.size() - 9) == "exception") {
+        return "logger.exception records the exception being handled at the call";
+      }
+      for (const ast::keyword* keyword : call.keywords) {
+        if (keyword->arg == "exc_info") return "exc_info refers to the exception being handled at the call";
+        if (keyword->arg == "stack_info") return "stack_info records the stack at the call";
+        if (keyword->arg == "stacklevel") return "stacklevel names a caller's frame";
+      }
+      return {};
+    }
+    default:
+      return "not a print, logging or warnings call";
+  }
+}
+
+}  // namespace
+
+std::optional<Outcome> rewrite_defer(const sema::BreakTag& tag, Context& context) {
+  if (tag.kind != sema::BreakKind::PrintCall && tag.kind != sema::BreakKind::LoggingCall &&
+      tag.kind != sema::BreakKind::WarningsCall) {
+    return std::nullopt;
+  }
+  const auto* call = ast::as<ast::Call>(tag.site);
+  if (call == nullptr) return decline("the break site is not a call");
+  const auto* statement = ast::as<ast::Expr>(tag.statement);
+  if (statement == nullptr || statement->value != call) {
+    return decline("the call's result is used (it is not a statement of its own)");
+  }
+  if (std::string problem = check_callee(tag, context, *call); !problem.empty()) {
+    return decline(problem);
+  }
+  std::optional<uint32_t> open = after_open_paren(context, *call);
+  if (!open) return decline("internal: the call's argument list was not found");
+
+  Outcome outcome;
+  outcome.rewrite = "defer";
+  // f-string arguments: (key, template) pairs for the head, field tuples in place.
+  std::vector<std::string> specs;
+  auto handle_argument = [&](const ast::expr& value, const std::string& key) -> std::string {
+    const auto* joined = ast::as<ast::JoinedStr>(&value);
+    if (joined == nullptr || !has_fields(*joined)) return unstable_formatting(context, value);
+    FormatTemplate format;
+    append_parts(format, *joined, false);
+    if (!format.problem.empty()) return format.problem;
+    std::string tuple = "(";
+    for (const ast::expr* field : format.values) {
+      if (std::string problem = unstable_formatting(context, *field); !problem.empty()) return problem;
+      std::optional<std::string> text = field_text(context, *field);
+      if (!text) return "an f-string field's source text could not be recovered exactly";
+      tuple += *text;
+      tuple += ", ";
+    }
+    if (format.values.size() > 1) tuple.resize(tuple.size() - 2);
+    else tuple.pop_back();  // keep the comma of a 1-tuple
+    tuple += ")";
+    specs.push_back("(" + key + ", " + python_string(format.text) + ")");
+    outcome.edits.push_back({joined->begin, joined->end, tuple});
+    return {};
+  };
+  bool after_star = false;
+  for (uint32_t i = 0; i < call->args.size; ++i) {
+    const ast::expr* arg = call->args[i];
+    if (const auto* starred = ast::as<ast::Starred>(arg)) {
+      after_star = true;
+      if (std::string problem = unstable_formatting(context, *starred->value); !problem.empty()) {
+        return decline(problem);
+      }
+      continue;
+    }
+    if (after_star && ast::is<ast::JoinedStr>(arg)) {
+      return decline("an f-string argument follows *args (its position is not known)");
+    }
+    if (std::string problem = handle_argument(*arg, std::to_string(i)); !problem.empty()) {
+      return decline(problem);
+    }
+  }
+  for (const ast::keyword* keyword : call->keywords) {
+    if (keyword->arg.empty()) {
+      if (std::string problem = unstable_formatting(context, *keyword->value); !problem.empty()) {
+        return decline(problem);
+      }
+      continue;
+    }
+    if (keyword->arg == "file") continue;  // a stream, written to at replay
+    std::string problem = handle_argument(*keyword->value, python_string(keyword->arg));
+    if (!problem.empty()) return decline(problem);
+  }
+
+  std::string site = "(" + python_string(context.source.filename()) + ", " +
+                     std::to_string(reported_line(context, *call)) + ", " +
+                     python_string(function_name(context, call)) + ")";
+  std::string head = context.runtime + (specs.empty() ? ".defer(" : ".defer_format(") + site +
+                     ", " + std::string(node_text(context, *call->func));
+  if (!specs.empty()) {
+    head += ", (";
+    for (const std::string& spec : specs) head += spec + ", ";
+    if (specs.size() > 1) head.resize(head.size() - 2);
+    else head.pop_back();
+    head += ")";
+  }
+  if (call->args.size > 0 || call->keywords.size > 0) head += ", ";
+  outcome.edits.push_back({call->begin, *open, head});
+  outcome.fixed = true;
+  outcome.needs_runtime = true;
+  return outcome;
+}
+
+}  // namespace graphmend::rewrite

@@ -1,0 +1,35 @@
+// Text edits: validation, application and the line map of the result.
+//
+// Edits replace byte ranges of the original text; every byte outside them is copied
+// unchanged. Edits must not overlap (two insertions at the same offset are applied in the
+// order given); an insertion (begin == end) may touch a replacement's boundary.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rewrite/mend.h"
+
+namespace graphmend::rewrite {
+
+// Sorts `edits` by position (stable) and checks that they are in bounds and do not
+// overlap. Returns false and sets *error when they are not applicable.
+bool normalize_edits(std::vector<TextEdit>& edits, uint32_t text_size, std::string* error);
+
+// Whether edit ranges `a` and `b` overlap (sharing only a boundary is not an overlap,
+// except two identical insertion points, which are ordered by their caller).
+bool edits_overlap(const TextEdit& a, const TextEdit& b);
+
+// Applies normalized edits to `text`.
+std::string apply_edits(std::string_view text, const std::vector<TextEdit>& edits);
+
+// line_map[i] = the 1-based line of `original` that mended line i+1 comes from. Lines in
+// unchanged text map to themselves (shifted); the k-th line of a replacement maps to the
+// k-th line of the range it replaced (the range's last line when the replacement has more
+// lines); an inserted line maps to the original line where it was inserted.
+std::vector<uint32_t> build_line_map(std::string_view original, std::string_view mended,
+                                     const std::vector<TextEdit>& edits);
+
+}  // namespace graphmend::rewrite

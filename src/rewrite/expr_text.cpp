@@ -1,0 +1,112 @@
+// Shared helpers of the rewrites: source text of nodes, tensor conditions, indentation,
+// fresh temporaries.
+#include <string>
+
+#include "rewrite/rewrite.h"
+
+namespace graphmend::rewrite {
+namespace {
+
+bool is_identifier_byte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+
+// Whether `name` occurs in `text` as a whole identifier.
+bool mentions_identifier(std::string_view text, std::string_view name) {
+  size_t at = text.find(name);
+  while (at != std::string_view::npos) {
+    bool starts = at == 0 || !is_identifier_byte(text[at - 1]);
+    size_t after = at + name.size();
+    bool ends = after >= text.size() || !is_identifier_byte(text[after]);
+    if (starts && ends) return true;
+    at = text.find(name, at + 1);
+  }
+  return false;
+}
+
+// Whether `e` needs parentheses to stand as an argument of a call (only bare tuples and
+// yields do; a lambda or conditional expression is a complete argument).
+bool needs_parentheses_as_argument(const ast::expr& e) {
+  return ast::is<ast::Tuple>(&e) || ast::is<ast::Yield>(&e) || ast::is<ast::YieldFrom>(&e) ||
+         ast::is<ast::NamedExpr>(&e) || ast::is<ast::Starred>(&e);
+}
+
+std::optional<std::string> condition_operand(const Context& context, const ast::expr& e,
+                                             bool must_be_pure);
+
+std::string torch_call(const Context& context, std::string_view function,
+                       const std::vector<std::string>& arguments) {
+  std::string out(context.analysis.torch_name());
+  out += '.';
+  out += function;
+  out += '(';
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    if (i) out += ", ";
+    out += arguments[i];
+  }
+  out += ')';
+  return out;
+}
+
+// `and`/`or`/`not` become torch.logical_*; anything else must itself be a tensor.
+// Operands that Python might not have evaluated (all but the first of an and/or) must be
+// pure, since the logical form evaluates every one of them.
+std::optional<std::string> condition_operand(const Context& context, const ast::expr& e,
+                                             bool must_be_pure) {
+  if (const auto* boolean = ast::as<ast::BoolOp>(&e)) {
+    if (boolean->values.size < 2) return std::nullopt;
+    const char* function = boolean->op == ast::BoolOpKind::And ? "logical_and" : "logical_or";
+    std::optional<std::string> acc = condition_operand(context, *boolean->values[0], must_be_pure);
+    if (!acc) return std::nullopt;
+    for (uint32_t i = 1; i < boolean->values.size; ++i) {
+      std::optional<std::string> next = condition_operand(context, *boolean->values[i], true);
+      if (!next) return std::nullopt;
+      acc = torch_call(context, function, {*acc, *next});
+    }
+    return acc;
+  }
+  if (const auto* unary = ast::as<ast::UnaryOp>(&e); unary && unary->op == ast::UnaryOpKind::Not) {
+    std::optional<std::string> operand = condition_operand(context, *unary->operand, must_be_pure);
+    if (!operand) return std::nullopt;
+    return torch_call(context, "logical_not", {*operand});
+  }
+  if (!context.analysis.is_tensor(e)) return std::nullopt;
+  if (must_be_pure && !context.analysis.is_pure(e)) return std::nullopt;
+  std::string text(node_text(context, e));
+  if (needs_parentheses_as_argument(e)) text = "(" + text + ")";
+  return text;
+}
+
+}  // namespace
+
+std::string_view node_text(const Context& context, const ast::Node& node) {
+  std::string_view text = context.source.text();
+  if (node.begin > node.end || node.end > text.size()) return {};
+  return text.substr(node.begin, node.end - node.begin);
+}
+
+std::optional<std::string> tensor_condition(const Context& context, const ast::expr& condition) {
+  if (context.analysis.torch_name().empty()) return std::nullopt;
+  return condition_operand(context, condition, false);
+}
+
+std::string indentation_of(const Context& context, const ast::stmt& statement) {
+  LineCol position = context.source.line_col(statement.begin);
+  std::string_view line = context.source.line_text(position.line);
+  size_t length = 0;
+  while (length < line.size() && (line[length] == ' ' || line[length] == '\t' ||
+                                  line[length] == '\f')) {
+    ++length;
+  }
+  return std::string(line.substr(0, length));
+}
+
+std::string Context::fresh_name(std::string_view stem) {
+  for (;;) {
+    std::string name = "__gm_" + std::string(stem) + std::to_string(next_temp++);
+    if (!mentions_identifier(source.text(), name)) return name;
+  }
+}
+
+}  // namespace graphmend::rewrite

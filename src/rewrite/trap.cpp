@@ -1,0 +1,229 @@
+// [Trap]: a validation guard `if <tensor condition>: raise E("literal")` becomes
+//
+//   __graphmend_rt__.guard(<tensor condition>, E, "literal")
+//
+// The runtime raises E("literal") at once when not compiling (bool() of the condition,
+// exactly the original); while compiling it emits torch._assert_async on the negated
+// condition with an encoded message that the compile boundary turns back into
+// E("literal") (python/graphmend/runtime.py: guard, translate).
+#include <string>
+#include <functional>
+#include <unordered_set>
+
+#include "rewrite/rewrite.h"
+
+namespace graphmend::rewrite {
+namespace {
+
+Outcome decline(std::string reason) {
+  Outcome outcome;
+  outcome.rewrite = "trap";
+  outcome.reason = std::move(reason);
+  return outcome;
+}
+
+// Builtin exception classes whose constructor takes one message (or none). Left out:
+// those that need more arguments (UnicodeDecodeError, ExceptionGroup, ...) and those
+// that steer the interpreter (StopIteration, GeneratorExit, SystemExit, KeyboardInterrupt).
+bool is_builtin_exception(std::string_view name) {
+  static const std::unordered_set<std::string_view> kNames = {
+      "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BlockingIOError",
+      "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError", "ConnectionAbortedError",
+      "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "DeprecationWarning",
+      "EOFError", "EncodingWarning", "EnvironmentError", "Exception", "FileExistsError",
+      "FileNotFoundError", "FloatingPointError", "FutureWarning", "IOError", "ImportError",
+      "ImportWarning", "IndexError", "InterruptedError", "IsADirectoryError", "KeyError",
+      "LookupError", "MemoryError", "ModuleNotFoundError", "NameError", "NotADirectoryError",
+      "NotImplementedError", "OSError", "OverflowError", "PendingDeprecationWarning",
+      "PermissionError", "ProcessLookupError", "RecursionError", "ReferenceError",
+      "ResourceWarning", "RuntimeError", "RuntimeWarning", "SyntaxWarning", "SystemError",
+      "TimeoutError", "TypeError", "UnboundLocalError", "UnicodeError", "UnicodeWarning",
+      "UserWarning", "ValueError", "Warning", "ZeroDivisionError"};
+  return kNames.count(name) != 0;
+}
+
+enum class Binding : uint8_t { None, Class, Import, Other };
+
+// How `name` is bound at module scope (the last binding statement wins; compound
+// statements are entered, function and class bodies are not).
+void module_binding(const ast::Seq<ast::stmt*>& body, std::string_view name, Binding& found) {
+  auto bind = [&](Binding binding) { found = found == Binding::None ? binding : Binding::Other; };
+  for (const ast::stmt* statement : body) {
+    if (const auto* s = ast::as<ast::ClassDef>(statement)) {
+      if (s->name == name) bind(Binding::Class);
+    } else if (const auto* s = ast::as<ast::FunctionDef>(statement)) {
+      if (s->name == name) bind(Binding::Other);
+    } else if (const auto* s = ast::as<ast::AsyncFunctionDef>(statement)) {
+      if (s->name == name) bind(Binding::Other);
+    } else if (const auto* s = ast::as<ast::ImportFrom>(statement)) {
+      for (const ast::alias* alias : s->names) {
+        if ((alias->asname.empty() ? alias->name : alias->asname) == name) bind(Binding::Import);
+      }
+    } else if (const auto* s = ast::as<ast::Import>(statement)) {
+      for (const ast::alias* alias : s->names) {
+        std::string_view bound = alias->asname.empty() ? alias->name.substr(0, alias->name.find('.'))
+                                                       : alias->asname;
+        if (bound == name) bind(Binding::Other);  // a module, not a class
+      }
+    } else if (const auto* s = ast::as<ast::If>(statement)) {
+      module_binding(s->body, name, found);
+      module_binding(s->orelse, name, found);
+    } else if (const auto* s = ast::as<ast::Try>(statement)) {
+      module_binding(s->body, name, found);
+      for (const ast::excepthandler* h : s->handlers) {
+        if (const auto* handler = ast::as<ast::ExceptHandler>(h)) {
+          if (handler->name == name) bind(Binding::Other);
+          module_binding(handler->body, name, found);
+        }
+      }
+      module_binding(s->orelse, name, found);
+      module_binding(s->finalbody, name, found);
+    } else {
+      // Any other statement that mentions the name as a target rebinds it.
+      bool assigns = false;
+      std::function<void(ast::Node*)> visit = [&](ast::Node* node) {
+        if (const auto* n = ast::as<ast::Name>(node)) {
+          if (n->id == name && n->ctx != ast::ExprContext::Load) assigns = true;
+        }
+        if (ast::is<ast::FunctionDef>(node) || ast::is<ast::AsyncFunctionDef>(node) ||
+            ast::is<ast::ClassDef>(node) || ast::is<ast::Lambda>(node)) {
+          return;
+        }
+        ast::for_each_child(node, visit);
+      };
+      visit(const_cast<ast::stmt*>(statement));
+      if (assigns) bind(Binding::Other);
+    }
+  }
+}
+
+bool binds_parameter(const ast::arguments& args, std::string_view name) {
+  auto in = [&](const ast::Seq<ast::arg*>& list) {
+    for (const ast::arg* a : list) {
+      if (a->arg == name) return true;
+    }
+    return false;
+  };
+  return in(args.posonlyargs) || in(args.args) || in(args.kwonlyargs) ||
+         (args.vararg && args.vararg->arg == name) || (args.kwarg && args.kwarg->arg == name);
+}
+
+// Whether a function enclosing `node` binds `name` locally (parameter or assignment).
+bool bound_in_enclosing_function(const Context& context, const ast::Node& node,
+                                 std::string_view name) {
+  for (const sema::FunctionInfo& info : context.analysis.functions()) {
+    if (info.node == nullptr || info.node->begin > node.begin || info.node->end < node.end) continue;
+    const ast::arguments* args = nullptr;
+    const ast::Seq<ast::stmt*>* body = nullptr;
+    if (const auto* f = ast::as<ast::FunctionDef>(info.node)) {
+      args = f->args;
+      body = &f->body;
+    } else if (const auto* f = ast::as<ast::AsyncFunctionDef>(info.node)) {
+      args = f->args;
+      body = &f->body;
+    }
+    if (args && binds_parameter(*args, name)) return true;
+    if (body) {
+      for (std::string_view assigned : context.analysis.assigned_names(*body)) {
+        if (assigned == name) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Why `name` cannot be used as the exception class at module level, or empty.
+std::string check_exception_class(const Context& context, const ast::Node& where,
+                                  std::string_view name) {
+  if (bound_in_enclosing_function(context, where, name)) {
+    return "the raised `" + std::string(name) + "` is a local variable, not a class";
+  }
+  Binding binding = Binding::None;
+  module_binding(context.module.body, name, binding);
+  switch (binding) {
+    case Binding::Class:
+    case Binding::Import:
+      return {};
+    case Binding::None:
+      if (is_builtin_exception(name)) return {};
+      return "`" + std::string(name) + "` is not a builtin exception class taking a message";
+    case Binding::Other:
+      break;
+  }
+  return "`" + std::string(name) + "` is not bound to a class in the module (an instance variable?)";
+}
+
+bool is_string_literal(const ast::expr* e) {
+  if (const auto* constant = ast::as<ast::Constant>(e)) {
+    return constant->value.type == ast::ConstantValue::Type::Str;
+  }
+  if (const auto* joined = ast::as<ast::JoinedStr>(e)) {
+    for (const ast::expr* part : joined->values) {
+      if (!ast::is<ast::Constant>(part)) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context) {
+  if (tag.kind != sema::BreakKind::ValidationGuard) return std::nullopt;
+  const auto* guard = ast::as<ast::If>(tag.statement);
+  if (guard == nullptr) return decline("the guard is not an if statement");
+  if (node_text(context, *guard).substr(0, 4) == "elif") {
+    return decline("the guard is an elif branch of a larger if statement");
+  }
+  if (!guard->orelse.empty()) return decline("the if statement has an else branch");
+  if (guard->body.size != 1 || !ast::is<ast::Raise>(guard->body[0])) {
+    return decline("the if body is not exactly one raise statement");
+  }
+  const auto* raise = ast::as<ast::Raise>(guard->body[0]);
+  if (raise->exc == nullptr) return decline("a bare raise re-raises the exception being handled");
+  if (raise->cause != nullptr) return decline("the raise chains a cause (raise ... from ...)");
+
+  const ast::Name* exception_class = nullptr;
+  const ast::expr* message = nullptr;
+  if (const auto* name = ast::as<ast::Name>(raise->exc)) {
+    exception_class = name;
+  } else if (const auto* call = ast::as<ast::Call>(raise->exc)) {
+    exception_class = ast::as<ast::Name>(call->func);
+    if (exception_class == nullptr) return decline("the exception class is not a plain name");
+    if (!call->keywords.empty() || call->args.size > 1) {
+      return decline("the exception is built with more than one message argument");
+    }
+    if (call->args.size == 1) {
+      message = call->args[0];
+      if (!is_string_literal(message)) return decline("the exception message is not a string literal");
+    }
+  } else {
+    return decline("the raised exception is neither a class nor a class call");
+  }
+  if (exception_class == nullptr) return decline("the exception class is not a plain name");
+  if (std::string problem = check_exception_class(context, *guard, exception_class->id);
+      !problem.empty()) {
+    return decline(problem);
+  }
+  if (!context.analysis.is_data_dependent(*guard->test)) {
+    return decline("the condition is not data-dependent");
+  }
+  std::optional<std::string> condition = tensor_condition(context, *guard->test);
+  if (!condition) {
+    return decline(
+        "the condition is not a tensor expression (an operand is not shown to be a tensor, or "
+        "an and/or operand Python may skip is not pure)");
+  }
+
+  Outcome outcome;
+  outcome.rewrite = "trap";
+  std::string replacement = context.runtime + ".guard(" + *condition + ", " +
+                            std::string(exception_class->id) + ", " +
+                            (message ? std::string(node_text(context, *message)) : "None") + ")";
+  outcome.edits.push_back({guard->begin, guard->end, replacement});
+  outcome.fixed = true;
+  outcome.needs_runtime = true;
+  return outcome;
+}
+
+}  // namespace graphmend::rewrite
