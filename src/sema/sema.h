@@ -90,6 +90,18 @@ class Analysis {
   // Whether a statement list assigns attributes or subscripts, calls methods that mutate
   // (add_, copy_, append, ...), or otherwise writes state outside its own locals.
   virtual bool mutates_state(const ast::Seq<ast::stmt*>& body) const = 0;
+
+  // Additions for the rewrites.
+  // Whether `e` is a tensor of dtype bool (a tensor comparison, logical_*, isnan, .bool()...).
+  virtual bool is_bool_tensor(const ast::expr& e) const = 0;
+  // Whether local `name` is bound on every path reaching `statement` (reaching definitions).
+  virtual bool is_definitely_bound_before(const ast::stmt& statement,
+                                          std::string_view name) const = 0;
+  // Whether local `name` is bound on every path reaching `statement` and every reaching
+  // definition is a tensor.
+  virtual bool is_tensor_before(const ast::stmt& statement, std::string_view name) const = 0;
+  // Local variables live on entry to `statement`.
+  virtual std::vector<std::string_view> live_before(const ast::stmt& statement) const = 0;
 };
 
 }  // namespace graphmend::sema

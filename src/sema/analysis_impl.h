@@ -1,0 +1,224 @@
+// Private to src/sema: the concrete Analysis, its scope table and the per-function flow
+// graphs (CFG, reaching definitions, liveness).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "ast/ast.h"
+#include "base/source.h"
+#include "sema/sema.h"
+
+namespace graphmend::sema {
+
+// What a value is, as far as tensor-ness goes.
+enum class ValueKind : uint8_t {
+  Other,        // not shown to be a tensor
+  Tensor,       // a torch.Tensor
+  BoolTensor,   // a torch.Tensor of dtype bool (a comparison, a mask)
+  TensorTuple,  // a tuple of tensors (chunk, split, max(dim=...))
+  DataScalar,   // a Python value computed from tensor data (item(), bool(t), torch.equal)
+};
+
+inline bool is_tensor_kind(ValueKind k) {
+  return k == ValueKind::Tensor || k == ValueKind::BoolTensor;
+}
+inline bool is_data_kind(ValueKind k) {
+  return is_tensor_kind(k) || k == ValueKind::DataScalar;
+}
+
+// How a name is bound in one scope (merged over every binding of it there).
+enum class BindKind : uint8_t {
+  Import,    // `import a.b as c`, `from a import b`: path holds the dotted module path
+  Function,  // def
+  Class,     // class
+  Param,     // a parameter
+  Value,     // an assignment; classified after the walk (logger, instance, ...)
+  Logger,    // logger = logging.getLogger(...) / logging.get_logger(...)
+  Instance,  // x = LocalClass(...)
+  Other,
+};
+
+struct Binding {
+  BindKind kind = BindKind::Other;
+  std::string path;                         // Import: "torch.nn.functional"
+  const ast::Node* definition = nullptr;    // Function / Class
+  int class_index = -1;                     // Class / Instance
+  std::vector<const ast::expr*> values;     // Value: every assigned value
+  bool conflicting = false;                 // bound in different ways
+};
+
+struct Scope {
+  const ast::Node* node = nullptr;  // Module or FunctionDef / AsyncFunctionDef
+  int parent = -1;                  // enclosing function scope (classes skipped); -1 module
+  std::unordered_map<std::string_view, Binding> bindings;
+  std::unordered_set<std::string_view> globals;
+  std::unordered_set<std::string_view> nonlocals;
+};
+
+struct ClassInfo {
+  const ast::ClassDef* node = nullptr;
+  int scope = 0;  // the scope the class statement runs in
+  std::unordered_map<std::string_view, const ast::Node*> methods;
+  std::vector<int> local_bases;  // indices of classes of this module
+  bool torch_module_base = false;
+  bool is_module = false;
+  // self.<attr> = LocalClass(...) in any method: attr -> class index
+  std::unordered_map<std::string_view, int> attr_classes;
+  std::vector<std::pair<std::string_view, const ast::expr*>> pending_attrs;
+};
+
+struct CallSite {
+  const ast::Call* call;
+  int scope;  // scope index the call is evaluated in
+};
+
+// A definition of a local variable at one flow node.
+struct Def {
+  enum class Source : uint8_t {
+    Unbound,    // pseudo-definition at entry / after del: the name is not bound
+    Param,      // a parameter (arg holds the ast::arg)
+    Value,      // target = value
+    Unpack,     // (a, b) = value: element `index` of value
+    AugAssign,  // target op= value (node holds the AugAssign)
+    ForTarget,  // for target in iter (value holds iter)
+    Other,      // import, def, with, except, match, ...
+  };
+  uint32_t var = 0;
+  uint32_t node = 0;
+  Source source = Source::Other;
+  int index = 0;
+  const ast::expr* value = nullptr;
+  const ast::Node* origin = nullptr;
+};
+
+struct FlowNode {
+  std::vector<uint32_t> succ;
+  int exc = -1;  // index into Flow::exc_lists: where an exception raised here goes
+  std::vector<uint32_t> uses;  // variable ids read
+  std::vector<uint32_t> defs;  // definition ids
+};
+
+struct Region {
+  uint32_t begin;
+  uint32_t end;
+  uint32_t node;
+};
+
+// The control-flow graph of one function (or of the module's top level) with its
+// reaching definitions and liveness.
+struct Flow {
+  int scope = 0;
+  std::unordered_map<std::string_view, uint32_t> var_ids;
+  std::vector<std::string_view> var_names;
+  std::vector<FlowNode> nodes;
+  std::vector<std::vector<uint32_t>> exc_lists;
+  uint32_t entry = 0;
+  uint32_t exit = 0;
+  std::vector<Def> defs;
+  std::vector<std::vector<uint32_t>> defs_of_var;
+  std::vector<Region> regions;  // sorted by begin, disjoint
+  std::unordered_map<const ast::Node*, uint32_t> after;     // statement -> continuation node
+  std::unordered_map<const ast::Node*, uint32_t> entry_of;  // statement -> its first node
+  std::vector<bool> captured;                               // per var: read by a nested scope
+  bool all_live = false;  // locals()/vars()/exec/eval, or the module's top level
+
+  size_t var_words = 0;
+  size_t def_words = 0;
+  std::vector<uint64_t> live_in;   // nodes x var_words
+  std::vector<uint64_t> reach_in;  // nodes x def_words
+
+  // Tensor-ness of each definition (a greatest fixpoint, computed on first use).
+  enum class KindState : uint8_t { NotStarted, Computing, Done };
+  KindState kind_state = KindState::NotStarted;
+  std::vector<ValueKind> def_kinds;
+  std::vector<bool> def_kind_known;  // false: optimistic (not yet evaluated)
+
+  // The flow node whose evaluated expressions contain byte `offset`, or -1.
+  int node_at(uint32_t offset) const;
+};
+
+class AnalysisImpl final : public Analysis {
+ public:
+  AnalysisImpl(const ast::Module& module, const SourceText& source);
+
+  const std::vector<FunctionInfo>& functions() const override { return functions_; }
+  const FunctionInfo* function_of(const ast::Node* node) const override;
+  bool is_traced(const FunctionInfo& function) const override;
+  std::string_view torch_name() const override { return torch_name_; }
+  Callee resolve_call(const ast::Call& call) const override;
+  bool is_tensor(const ast::expr& e) const override;
+  bool is_data_dependent(const ast::expr& condition) const override;
+  bool is_pure(const ast::expr& e) const override;
+  std::vector<std::string_view> live_after(const ast::stmt& statement) const override;
+  std::vector<std::string_view> assigned_names(const ast::Seq<ast::stmt*>& body) const override;
+  bool mutates_state(const ast::Seq<ast::stmt*>& body) const override;
+  bool is_bool_tensor(const ast::expr& e) const override;
+  bool is_definitely_bound_before(const ast::stmt& statement,
+                                  std::string_view name) const override;
+  bool is_tensor_before(const ast::stmt& statement, std::string_view name) const override;
+  std::vector<std::string_view> live_before(const ast::stmt& statement) const override;
+
+  // Internal queries shared by the tagger and the flow builder.
+  ValueKind kind_of(const ast::expr& e) const;
+  int scope_of(const ast::Node* node) const;
+  const Binding* lookup(int scope, std::string_view name) const;
+  std::string qualify(const ast::expr* e, int scope) const;  // "torch.nn.functional.relu"
+  bool is_builtin_print(const ast::Name& name) const;
+  bool is_logger_expr(const ast::expr* e, int scope) const;
+  const SourceText& source() const { return source_; }
+  const ast::Module& module() const { return module_; }
+  Flow* flow_for_scope(int scope) const;
+  const std::vector<Scope>& scopes() const { return scopes_; }
+
+ private:
+  friend class ScopeWalker;
+  friend class FlowBuilder;
+
+  void finalize();
+  void classify_values();
+  void resolve_classes();
+  void find_entries();
+  void build_call_graph();
+  int constructor_class(const ast::expr* e, int scope) const;
+  int class_of_binding(const ast::expr* e, int scope) const;
+  const ast::Node* find_method(int class_index, std::string_view name, int depth = 0) const;
+  const ast::Node* module_forward(int class_index) const;
+  ValueKind kind_rec(const ast::expr* e, int scope, int depth) const;
+  ValueKind kind_of_name(const ast::Name& name, int scope) const;
+  ValueKind call_kind(const ast::Call& call, int scope, int depth) const;
+  bool pure_rec(const ast::expr* e, int scope, int depth) const;
+  int self_class_of_scope(int scope, std::string_view receiver) const;
+  void compute_def_kinds(Flow& flow) const;
+  ValueKind def_kind(const Flow& flow, uint32_t def) const;
+  ValueKind join_defs(const Flow& flow, uint32_t var, uint32_t node, bool* any_def) const;
+  uint32_t flow_node_of_stmt(const Flow& flow, const ast::stmt& s) const;
+
+  const ast::Module& module_;
+  const SourceText& source_;
+  std::vector<FunctionInfo> functions_;
+  std::vector<Scope> scopes_;  // [0] module, [i+1] functions_[i]
+  std::vector<ClassInfo> classes_;
+  std::unordered_map<const ast::Node*, int> function_index_;
+  std::unordered_map<const ast::Node*, int> class_index_;
+  std::vector<int> function_parent_;   // enclosing function index or -1
+  std::vector<int> function_class_;    // owner class index or -1
+  std::vector<uint32_t> function_order_;  // function indices sorted by begin
+  std::vector<std::vector<CallSite>> calls_by_function_;  // [scope]
+  std::vector<CallSite> all_calls_;
+  std::string torch_name_;
+  mutable std::vector<std::unique_ptr<Flow>> flows_;  // [scope], built on demand
+};
+
+// Builds the flow graph and dataflow facts of one scope (flow.cpp).
+std::unique_ptr<Flow> build_flow(const AnalysisImpl& analysis, int scope);
+
+// The source text of a node with line breaks folded, cut to `limit` bytes.
+std::string quote_source(const SourceText& source, const ast::Node& node, size_t limit = 80);
+
+}  // namespace graphmend::sema

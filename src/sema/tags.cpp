@@ -1,0 +1,257 @@
+// Graph-break tagging: walks every traced function and records each construct TorchDynamo
+// breaks on, with the reason quoted from the source.
+#include "sema/tags.h"
+
+#include <algorithm>
+
+#include "sema/analysis_impl.h"
+
+namespace graphmend::sema {
+
+using ast::as;
+using ast::is;
+
+const char* break_code(BreakKind kind) {
+  switch (kind) {
+    case BreakKind::DataDependentBranch: return "GM101";
+    case BreakKind::PrintCall: return "GM102";
+    case BreakKind::LoggingCall: return "GM103";
+    case BreakKind::WarningsCall: return "GM104";
+    case BreakKind::ValidationGuard: return "GM105";
+    case BreakKind::ScalarUse: return "GM106";
+    case BreakKind::DynamicShape: return "GM107";
+    case BreakKind::TensorSliceBound: return "GM108";
+  }
+  return "GM100";
+}
+
+const char* break_summary(BreakKind kind) {
+  switch (kind) {
+    case BreakKind::DataDependentBranch: return "data-dependent branch";
+    case BreakKind::PrintCall: return "print call";
+    case BreakKind::LoggingCall: return "logging call";
+    case BreakKind::WarningsCall: return "warnings.warn call";
+    case BreakKind::ValidationGuard: return "validation guard";
+    case BreakKind::ScalarUse: return "tensor converted to a Python scalar";
+    case BreakKind::DynamicShape: return "data-dependent output shape";
+    case BreakKind::TensorSliceBound: return "tensor used as a slice bound";
+  }
+  return "graph break";
+}
+
+namespace {
+
+ast::Node* mut(const ast::Node* n) { return const_cast<ast::Node*>(n); }
+
+bool is_stmt_kind(ast::Kind k) { return k >= ast::Kind::FunctionDef && k <= ast::Kind::Continue; }
+
+bool is_literal(const ast::expr* e) {
+  switch (e->kind) {
+    case ast::Kind::Constant:
+    case ast::Kind::List:
+    case ast::Kind::Tuple:
+    case ast::Kind::Dict:
+    case ast::Kind::Set:
+    case ast::Kind::JoinedStr:
+    case ast::Kind::ListComp:
+    case ast::Kind::SetComp:
+    case ast::Kind::DictComp:
+    case ast::Kind::GeneratorExp:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool in_list(std::string_view name, std::initializer_list<std::string_view> list) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+class Tagger {
+ public:
+  Tagger(const AnalysisImpl& a, const FunctionInfo& f, std::vector<BreakTag>& out)
+      : a_(a), f_(f), out_(out) {}
+
+  void run() {
+    const ast::Seq<ast::stmt*>* body = nullptr;
+    if (const auto* fn = as<ast::FunctionDef>(f_.node)) body = &fn->body;
+    if (const auto* fn = as<ast::AsyncFunctionDef>(f_.node)) body = &fn->body;
+    if (body == nullptr) return;
+    std::vector<std::pair<const ast::Node*, const ast::stmt*>> stack;
+    for (uint32_t i = body->size; i-- > 0;) stack.push_back({(*body)[i], (*body)[i]});
+    while (!stack.empty()) {
+      auto [n, owner] = stack.back();
+      stack.pop_back();
+      if (n == nullptr) continue;
+      if (is_stmt_kind(n->kind)) {
+        owner = static_cast<const ast::stmt*>(n);
+        if (n->kind == ast::Kind::FunctionDef || n->kind == ast::Kind::AsyncFunctionDef ||
+            n->kind == ast::Kind::ClassDef) {
+          continue;  // separate functions, tagged when traced themselves
+        }
+        statement(owner);
+      } else {
+        expression(n, owner);
+      }
+      size_t mark = stack.size();
+      ast::for_each_child(mut(n), [&](ast::Node* c) { stack.push_back({c, owner}); });
+      std::reverse(stack.begin() + static_cast<long>(mark), stack.end());
+    }
+  }
+
+ private:
+  void add(BreakKind kind, const ast::stmt* s, const ast::Node* site, std::string message) {
+    BreakTag tag;
+    tag.kind = kind;
+    tag.statement = s;
+    tag.site = site;
+    tag.function = &f_;
+    tag.message = std::move(message);
+    out_.push_back(std::move(tag));
+  }
+
+  std::string quote(const ast::Node& n) const { return "`" + quote_source(a_.source(), n) + "`"; }
+
+  void statement(const ast::stmt* s) {
+    if (const auto* i = as<ast::If>(s)) {
+      if (!a_.is_data_dependent(*i->test)) return;
+      if (!i->body.empty() && is<ast::Raise>(i->body[i->body.size - 1])) {
+        add(BreakKind::ValidationGuard, s, i->test,
+            "validation guard on tensor value " + quote(*i->test));
+      } else {
+        add(BreakKind::DataDependentBranch, s, i->test, "branch on tensor value " + quote(*i->test));
+      }
+    } else if (const auto* w = as<ast::While>(s)) {
+      if (a_.is_data_dependent(*w->test)) {
+        add(BreakKind::DataDependentBranch, s, w->test,
+            "loop condition on tensor value " + quote(*w->test));
+      }
+    }
+  }
+
+  void expression(const ast::Node* n, const ast::stmt* owner) {
+    switch (n->kind) {
+      case ast::Kind::Call:
+        call(*as<ast::Call>(n), owner);
+        break;
+      case ast::Kind::IfExp: {
+        const auto* e = as<ast::IfExp>(n);
+        if (a_.is_data_dependent(*e->test)) {
+          add(BreakKind::DataDependentBranch, owner, e,
+              "conditional expression on tensor value " + quote(*e->test));
+        }
+        break;
+      }
+      case ast::Kind::Subscript:
+        subscript(*as<ast::Subscript>(n), owner);
+        break;
+      default:
+        break;
+    }
+  }
+
+  void call(const ast::Call& c, const ast::stmt* owner) {
+    Callee callee = a_.resolve_call(c);
+    switch (callee.kind) {
+      case CalleeKind::Print:
+        add(BreakKind::PrintCall, owner, &c, "print call " + quote(c));
+        return;
+      case CalleeKind::LoggerMethod:
+        add(BreakKind::LoggingCall, owner, &c, "logging call " + quote(c));
+        return;
+      case CalleeKind::WarningsWarn:
+        add(BreakKind::WarningsCall, owner, &c, "warnings.warn call " + quote(c));
+        return;
+      case CalleeKind::Builtin:
+        if (in_list(callee.qualified_name, {"int", "float", "bool"}) && c.args.size == 1 &&
+            c.keywords.empty() && a_.is_tensor(*c.args[0])) {
+          add(BreakKind::ScalarUse, owner, &c, "tensor converted to a Python scalar " + quote(c));
+        }
+        return;
+      case CalleeKind::TorchFunction: {
+        std::string_view name = callee.qualified_name;
+        if (name.substr(0, 6) == "torch.") name = name.substr(6);
+        if (in_list(name, {"nonzero", "unique", "unique_consecutive", "masked_select",
+                           "argwhere"}) ||
+            (name == "where" && c.args.size == 1 && c.keywords.empty())) {
+          add(BreakKind::DynamicShape, owner, &c, "data-dependent output shape " + quote(c));
+        }
+        return;
+      }
+      default:
+        break;
+    }
+    const auto* attr = as<ast::Attribute>(c.func);
+    if (attr == nullptr || is_literal(attr->value)) return;
+    if (callee.kind != CalleeKind::TensorMethod && callee.kind != CalleeKind::Unknown) return;
+    std::string_view m = attr->attr;
+    if (in_list(m, {"item", "tolist"}) && c.args.empty() && c.keywords.empty()) {
+      add(BreakKind::ScalarUse, owner, &c, "tensor converted to a Python scalar " + quote(c));
+    } else if (in_list(m, {"nonzero", "unique", "unique_consecutive", "masked_select",
+                           "argwhere"})) {
+      if (callee.kind == CalleeKind::TensorMethod || a_.kind_of(*attr->value) == ValueKind::Other) {
+        add(BreakKind::DynamicShape, owner, &c, "data-dependent output shape " + quote(c));
+      }
+    }
+  }
+
+  void subscript(const ast::Subscript& s, const ast::stmt* owner) {
+    if (s.ctx != ast::ExprContext::Load) return;
+    const ast::expr* index = s.slice;
+    const ast::Seq<ast::expr*>* parts = nullptr;
+    if (const auto* t = as<ast::Tuple>(index)) parts = &t->elts;
+    auto check = [&](const ast::expr* part) -> bool {
+      if (const auto* sl = as<ast::Slice>(part)) {
+        for (const ast::expr* bound : {sl->lower, sl->upper, sl->step}) {
+          if (bound != nullptr && a_.is_tensor(*bound)) {
+            add(BreakKind::TensorSliceBound, owner, &s,
+                "tensor slice bound " + quote(*bound) + " in " + quote(s));
+            return true;
+          }
+        }
+        return false;
+      }
+      if (a_.is_bool_tensor(*part)) {
+        add(BreakKind::DynamicShape, owner, &s, "boolean-mask indexing " + quote(s));
+        return true;
+      }
+      return false;
+    };
+    if (parts != nullptr) {
+      for (const ast::expr* part : *parts) {
+        if (check(part)) return;
+      }
+    } else {
+      check(index);
+    }
+  }
+
+  const AnalysisImpl& a_;
+  const FunctionInfo& f_;
+  std::vector<BreakTag>& out_;
+};
+
+}  // namespace
+
+std::vector<BreakTag> tag_breaks(const ast::Module& module, const Analysis& analysis) {
+  (void)module;
+  std::vector<BreakTag> tags;
+  const auto& impl = static_cast<const AnalysisImpl&>(analysis);
+  for (const FunctionInfo& f : impl.functions()) {
+    if (!impl.is_traced(f)) continue;
+    size_t first = tags.size();
+    Tagger(impl, f, tags).run();
+    std::stable_sort(tags.begin() + static_cast<long>(first), tags.end(),
+                     [](const BreakTag& x, const BreakTag& y) {
+                       return x.site->begin < y.site->begin;
+                     });
+  }
+  // functions are already in source order; nested functions come after their parents'
+  // tags, so sort globally by position
+  std::stable_sort(tags.begin(), tags.end(), [](const BreakTag& x, const BreakTag& y) {
+    return x.site->begin < y.site->begin;
+  });
+  return tags;
+}
+
+}  // namespace graphmend::sema
