@@ -208,6 +208,32 @@ def _map_positions(tree: ast.AST, line_map: List[int]) -> None:
                     node.end_col_offset = node.col_offset
 
 
+def _torch_name(tree: ast.Module) -> Optional[str]:
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.name == "torch":
+                    return alias.asname or "torch"
+    return None
+
+
+def _with_entry_points(text: str, tree: ast.Module) -> str:
+    """``text`` plus a ``torch.compile(f)`` line for every module-level function.
+
+    ``mend_source`` mends what Dynamo traces: entry points it finds in the text (compile
+    calls and decorators, ``forward`` methods) and what they reach. ``mend(obj)`` knows
+    more: whatever it rebuilds is traced, since the object is handed to ``torch.compile``.
+    The appended lines make module-level functions entry points; they come after the last
+    line, so no original line moves, and only the functions ``mend`` reaches are rebuilt.
+    """
+    torch_name = _torch_name(tree)
+    names = [s.name for s in tree.body if isinstance(s, _DEF_NODES)]
+    if torch_name is None or not names:
+        return text
+    lines = "".join(f"{torch_name}.compile({name})\n" for name in dict.fromkeys(names))
+    return text + ("" if text.endswith("\n") else "\n") + lines
+
+
 def _mend_file(filename: str, text: str, options: Dict[str, bool]) -> _MendedFile:
     key = (filename, text, tuple(sorted(options.items())))
     cached = _FILE_CACHE.get(key)
@@ -223,7 +249,7 @@ def _mend_file(filename: str, text: str, options: Dict[str, bool]) -> _MendedFil
     except (SyntaxError, ValueError) as exc:
         error = f"the source does not parse: {exc}"
     if error is None:
-        result = _mend_text(text, filename, options)
+        result = _mend_text(_with_entry_points(text, original_tree), filename, options)
         diagnostics = _diagnostics_of(result, filename)
         failure = _field(result, "error", None)
         if failure:

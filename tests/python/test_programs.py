@@ -195,12 +195,12 @@ def test_inputs_drive_distinct_behaviour(name, capsys, caplog):
 
 
 @pytest.mark.parametrize("name", params("tags"))
-def test_mend_source_tags(name):
+def test_mend_tags(name):
+    """The break sites mend(obj) reports for the functions it reaches (mend_source's
+    diagnostics), each as (code, rewrite) or (code, "declined")."""
     program = load(name)
-    path = Path(program.__file__)
-    result = graphmend.mend_source(path.read_text(), filename=str(path))
-    diagnostics = api._diagnostics_of(result, str(path))
-    tags = sorted((d.code, d.rewrite if d.fixed else "declined") for d in diagnostics)
+    _, report = graphmend.mend(build(program), report=True)
+    tags = sorted((d.code, d.rewrite if d.fixed else "declined") for d in report.diagnostics)
     assert tags == list(program.EXPECTED_TAGS)
 
 
