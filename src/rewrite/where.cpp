@@ -202,7 +202,7 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
     conds = names.conds[0];
   } else {
     conds = "(";
-    for (size_t i = 0; i < splits.size(); ++i) conds += names.conds[i] + ", ";
+    for (size_t i = 0; i < splits.size(); ++i) conds += (i ? ", " : "") + names.conds[i];
     conds += ")";
   }
   auto check = [&](std::optional<std::string_view> var) {

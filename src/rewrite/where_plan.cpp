@@ -135,6 +135,21 @@ std::vector<const ast::Name*> loads(const ast::Node* node) {
   return out;
 }
 
+// The operands of a condition below its `and`/`or`/`not`.
+std::vector<const ast::expr*> condition_leaves(const ast::expr& e) {
+  if (auto* op = ast::as<ast::BoolOp>(&e)) {
+    std::vector<const ast::expr*> out;
+    for (auto* value : op->values) {
+      auto inner = condition_leaves(*value);
+      out.insert(out.end(), inner.begin(), inner.end());
+    }
+    return out;
+  }
+  if (auto* unary = ast::as<ast::UnaryOp>(&e); unary && unary->op == ast::UnaryOpKind::Not)
+    return condition_leaves(*unary->operand);
+  return {&e};
+}
+
 std::string short_text(std::string_view text) {
   std::string out(text.substr(0, std::min<size_t>(text.size(), 60)));
   std::replace(out.begin(), out.end(), '\n', ' ');
@@ -175,14 +190,24 @@ class Planner {
   bool build_split(const std::vector<const ast::expr*>& operands,
                    const ast::Seq<ast::stmt*>& body, const ast::Seq<ast::stmt*>& orelse,
                    Tree& tree) {
+    tree.split_id = splits++;
+    tree.on_true = std::make_unique<Tree>();
+    tree.on_false = std::make_unique<Tree>();
+    tree.on_true->env = tree.env;
+    tree.on_false->env = tree.env;
+    if (!build_body(body, *tree.on_true) || !build_body(orelse, *tree.on_false)) return false;
     for (const ast::expr* operand : operands) {
       if (uses_scalar(operand)) {
         error = "condition uses .item()/.tolist() (GM106, out of scope)";
         return false;
       }
-      if (!analysis_.is_pure(*operand)) {
-        error = "condition `" + short_text(node_text(context_, *operand)) + "` is not pure";
-        return false;
+      // The tensor form evaluates every operand; `and`/`or`/`not` themselves only call
+      // bool(), which the fallback branch does exactly as the original.
+      for (const ast::expr* leaf : condition_leaves(*operand)) {
+        if (!analysis_.is_pure(*leaf)) {
+          error = "condition operand `" + short_text(node_text(context_, *leaf)) + "` is not pure";
+          return false;
+        }
       }
       for (const ast::Name* name : loads(operand)) {
         if (tree.env.count(name->id)) {
@@ -210,14 +235,9 @@ class Planner {
         python += " and " + text;
       }
     }
-    tree.split_id = splits++;
     tree.cond_tensor = tensor;
     tree.cond_python = parenthesize_multiline(python);
-    tree.on_true = std::make_unique<Tree>();
-    tree.on_false = std::make_unique<Tree>();
-    tree.on_true->env = tree.env;
-    tree.on_false->env = tree.env;
-    return build_body(body, *tree.on_true) && build_body(orelse, *tree.on_false);
+    return true;
   }
 
   std::string torch_;
@@ -295,12 +315,27 @@ class Planner {
       return fail("assignment expression (:=) in a branch");
     if (uses_scalar(&value)) return fail("branch value uses .item()/.tolist() (GM106)");
     if (analysis_.is_pure(value)) return true;
-    if (cond_eligible(value)) {
+    if (calls_expensive(value) && cond_eligible(value)) {
       expensive = true;
       return true;
     }
     return fail("branch value `" + short_text(node_text(context_, value)) +
                 "` is not pure (side effects or may raise)");
+  }
+
+  // Whether `e` calls a submodule or a local function (what makes torch.cond worth it).
+  bool calls_expensive(const ast::expr& e) const {
+    bool found = false;
+    auto visit = [&](const ast::Node* n) {
+      if (auto* call = ast::as<ast::Call>(n)) {
+        sema::CalleeKind kind = analysis_.resolve_call(*call).kind;
+        if (kind == sema::CalleeKind::SelfSubmodule || kind == sema::CalleeKind::LocalFunction)
+          found = true;
+      }
+      return !found;
+    };
+    walk(&e, visit);
+    return found;
   }
 
   // Pure apart from calls of submodules / local functions: a torch.cond candidate.
@@ -604,6 +639,7 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
       prefix += k > 1 || text.find('\n') != std::string::npos ? "(" + text + ")" : text;
     }
     operands.erase(operands.begin(), operands.begin() + static_cast<std::ptrdiff_t>(k));
+    if (k == 0) operands = {node->test};  // no static prefix: the condition as a whole
     if (!prefix.empty() && contains_kind(node, {Kind::If}) && !node->orelse.empty()) {
       for (auto* s : node->orelse)
         if (contains_kind(s, {Kind::If}))

@@ -315,7 +315,7 @@ TEST(Where, ElifChainNestsFromTheBottom) {
                         "__gm_t2))"),
             std::string::npos)
       << r.text;
-  EXPECT_NE(r.text.find("where_ok((__gm_c3, __gm_c4, ), __gm_t0, __gm_t1, __gm_t2)"),
+  EXPECT_NE(r.text.find("where_ok((__gm_c3, __gm_c4), __gm_t0, __gm_t1, __gm_t2)"),
             std::string::npos)
       << r.text;
   EXPECT_NE(r.text.find("    elif x.sum() > 0:\n        y = __gm_t0\n    elif x.mean() < -1:\n"),
