@@ -139,3 +139,4 @@ __all__ += [
     "ExplainReport",
     "BreakInfo",
 ]
+from ._mend_source import MendDiagnostic, MendResult, mend_source  # noqa: E402,F401

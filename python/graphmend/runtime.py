@@ -150,7 +150,7 @@ def _snapshot(value: Any) -> Any:
 def defer(site, callee, /, *args, **kwargs):
     """Calls ``callee(*args, **kwargs)`` now, or records it for ``flush`` while compiling.
 
-    ``site`` is the constant ``(filename, lineno, funcname)`` of the original call; replayed
+    Returns None (the rewrite only applies to calls whose result is unused). ``site`` is the constant ``(filename, lineno, funcname)`` of the original call; replayed
     logging records and warnings carry it as their pathname/lineno/funcName (filename and
     lineno for warnings), as the original call would have.
 
@@ -159,7 +159,8 @@ def defer(site, callee, /, *args, **kwargs):
     original behaviour (Dynamo then breaks the graph there, as it did before).
     """
     if not is_compiling() or not _recordable(args, kwargs):
-        return callee(*args, **kwargs)
+        _replay(site, callee, args, kwargs, sys._getframe(1).f_globals)
+        return None
     _records.append((site, callee, _snapshot(args), _snapshot(kwargs), ()))
     return None
 
@@ -178,7 +179,8 @@ def defer_format(site, callee, formats, /, *args, **kwargs):
     """
     if not is_compiling() or not _recordable(args, kwargs):
         args, kwargs = _apply_formats(formats, args, kwargs)
-        return callee(*args, **kwargs)
+        _replay(site, callee, args, kwargs, sys._getframe(1).f_globals)
+        return None
     _records.append((site, callee, _snapshot(args), _snapshot(kwargs), formats))
     return None
 
@@ -235,9 +237,12 @@ _MODULE_LOGGING_FUNCTIONS = {
 }
 
 
-def _replay(site, callee, args, kwargs) -> None:
+def _replay(site, callee, args, kwargs, module_globals=None) -> None:
+    """Calls ``callee`` as the original call at ``site`` would have: log records and
+    warnings carry the site's file, line and function (``module_globals``, when known, are
+    those of the calling module: its ``__name__`` and ``__warningregistry__``)."""
     if callee is warnings.warn:
-        _replay_warning(site, *args, **kwargs)
+        _replay_warning(site, module_globals, *args, **kwargs)
         return
     logger, method = _logger_method(callee)
     if logger is not None and (method in _LOGGER_LEVELS or method == "log"):
@@ -330,7 +335,7 @@ def _module_globals_for(filename: str) -> Optional[dict]:
     return None
 
 
-def _replay_warning(site, message, category=None, stacklevel=1, source=None):
+def _replay_warning(site, module_globals, message, category=None, stacklevel=1, source=None):
     """warnings.warn(message, category) as issued from ``site`` (stacklevel 1)."""
     filename, lineno, _ = site
     if isinstance(message, Warning):
@@ -341,7 +346,8 @@ def _replay_warning(site, message, category=None, stacklevel=1, source=None):
         raise TypeError(
             "category must be a Warning subclass, not '{:s}'".format(type(category).__name__)
         )
-    module_globals = _module_globals_for(filename)
+    if module_globals is None:
+        module_globals = _module_globals_for(filename)
     if module_globals is not None:
         module = module_globals.get("__name__", "<string>")
         registry = module_globals.setdefault("__warningregistry__", {})
@@ -374,8 +380,13 @@ def guard(failed, exc_type, message=None):
     the failure surfaces as a RuntimeError from the compiled call, which ``translate`` turns
     back into ``exc_type(message)``. Anything else (a Python bool, a multi-element tensor)
     takes the original path.
+
+    When deferred calls are already pending in the traced region (a print before the guard),
+    the guard also takes the original path, at the cost of a graph break there: a failed
+    ``_assert_async`` aborts the compiled region before Dynamo applies its side effects,
+    which would drop those records, while the original printed them before raising.
     """
-    if is_compiling() and _is_tensor(failed) and failed.numel() == 1:
+    if is_compiling() and _is_tensor(failed) and failed.numel() == 1 and not _records:
         torch = sys.modules["torch"]
         torch._assert_async(torch.logical_not(failed.reshape(())), _encode(exc_type, message))
         return

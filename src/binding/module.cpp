@@ -27,6 +27,7 @@
 #include "lex/lexer.h"
 #include "lex/token.h"
 #include "parse/parser.h"
+#include "rewrite/mend.h"
 
 namespace nb = nanobind;
 
@@ -225,6 +226,73 @@ std::tuple<size_t, double, size_t> parse_only_binding(const std::vector<nb::byte
 }
 
 // ---------------------------------------------------------------------------------------------
+// The mender.
+
+nb::dict mend_diagnostic_dict(const MendDiagnostic& d) {
+  nb::dict out;
+  out["code"] = d.code;
+  out["line"] = d.line;
+  out["column"] = d.column;
+  out["end_line"] = d.end_line;
+  out["end_column"] = d.end_column;
+  out["message"] = d.message;
+  out["fixed"] = d.fixed;
+  out["rewrite"] = d.rewrite;
+  return out;
+}
+
+// Mends source (GIL released) and returns a dict: source, changed, diagnostics (dicts),
+// line_map, edits ((begin, end, replacement) byte ranges of the input) and error (a dict
+// like a diagnostic when the input does not parse, else None).
+nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle version,
+                             bool where, bool defer, bool trap) {
+  MendOptions options;
+  options.version = python_version(version);
+  options.where = where;
+  options.defer = defer;
+  options.trap = trap;
+  std::string name = filename.is_none() ? std::string("<unknown>") : nb::cast<std::string>(filename);
+  std::string text = source_bytes(source);
+  MendResult result;
+  {
+    nb::gil_scoped_release release;
+    result = mend_source(text, name, options);
+  }
+  nb::dict out;
+  out["source"] = nb::str(result.source.data(), result.source.size());
+  out["changed"] = result.changed;
+  nb::list diagnostics;
+  if (result.error) {
+    SourceText input(text);
+    MendDiagnostic error;
+    error.code = result.error->code;
+    LineCol begin = input.line_col(std::min(result.error->span.begin, input.size()));
+    LineCol end = input.line_col(std::min(result.error->span.end, input.size()));
+    error.line = begin.line;
+    error.column = begin.column;
+    error.end_line = end.line;
+    error.end_column = end.column;
+    error.message = result.error->message;
+    out["error"] = mend_diagnostic_dict(error);
+    diagnostics.append(mend_diagnostic_dict(error));
+  } else {
+    out["error"] = nb::none();
+  }
+  for (const MendDiagnostic& d : result.diagnostics) diagnostics.append(mend_diagnostic_dict(d));
+  out["diagnostics"] = diagnostics;
+  nb::list line_map;
+  for (uint32_t line : result.line_map) line_map.append(line);
+  out["line_map"] = line_map;
+  nb::list edits;
+  for (const TextEdit& edit : result.edits) {
+    edits.append(nb::make_tuple(edit.begin, edit.end,
+                                nb::str(edit.replacement.data(), edit.replacement.size())));
+  }
+  out["edits"] = edits;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Unicode hooks: "\N{...}" names and NFKC normalisation come from Python's unicodedata.
 
 bool lookup_name_hook(std::string_view name, char32_t* out) {
@@ -280,5 +348,11 @@ NB_MODULE(_core, m) {
   m.def("_parse_only", &parse_only_binding, nb::arg("sources"), nb::arg("version").none() = nb::none(),
         "Parses each bytes source in C++ (GIL released, no Python objects); returns "
         "(ok_count, seconds, peak_arena_bytes).");
+  m.def("mend_source", &mend_source_binding, nb::arg("source"),
+        nb::arg("filename").none() = nb::none(), nb::kw_only(),
+        nb::arg("version").none() = nb::none(), nb::arg("where") = true, nb::arg("defer") = true,
+        nb::arg("trap") = true,
+        "Mends graph breaks in source; returns a dict with source, changed, diagnostics, "
+        "line_map, edits and error (None unless the input does not parse).");
   m.attr("SUPPORTED_VERSIONS") = nb::make_tuple(nb::make_tuple(3, 11), nb::make_tuple(3, 12));
 }

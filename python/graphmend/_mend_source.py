@@ -1,0 +1,111 @@
+"""``graphmend.mend_source``: the mender on source text.
+
+The C++ core parses the text, finds what TorchDynamo will trace, tags each graph break,
+rewrites the ones it can prove safe ([Where], [Defer], [Trap]) and returns the mended text
+with one diagnostic per break site. Mended code imports ``graphmend.runtime`` as
+``__graphmend_rt__``; see that module for what the compile boundary must do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import List, Optional, Tuple, Union
+
+from . import _core
+
+__all__ = ["MendDiagnostic", "MendResult", "mend_source"]
+
+
+@dataclasses.dataclass(frozen=True)
+class MendDiagnostic:
+    """One graph-break site (codes GM1xx, see docs/DIAGNOSTICS.md) or a front-end error
+    (GM00x) or an internal mender check (GM9xx).
+
+    Lines are 1-based and columns 0-based UTF-8 byte offsets, in the original source.
+    ``fixed`` is True when the break was rewritten; otherwise ``message`` ends with
+    ``"; not rewritten: <the safety condition that failed>"``. ``rewrite`` names the rewrite
+    that handles this kind of break ("where", "cond", "defer", "trap") or is "".
+    """
+
+    code: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+    fixed: bool
+    rewrite: str
+
+    def __str__(self) -> str:
+        state = "fixed" if self.fixed else "not fixed"
+        return f"{self.line}:{self.column}: {self.code} [{state}] {self.message}"
+
+
+@dataclasses.dataclass(frozen=True)
+class MendResult:
+    """What ``mend_source`` made of a text.
+
+    ``source`` is the mended text (the input itself when nothing changed, when the input does
+    not parse, or when a fix would not re-parse). ``line_map[i]`` is the original line of
+    mended line ``i + 1``. ``edits`` are the applied ``(begin, end, replacement)`` byte ranges
+    of the input's UTF-8 encoding. ``error`` is set (a GM00x diagnostic, also listed in
+    ``diagnostics``) when the input does not parse.
+    """
+
+    source: str
+    changed: bool
+    diagnostics: Tuple[MendDiagnostic, ...]
+    line_map: Tuple[int, ...]
+    edits: Tuple[Tuple[int, int, str], ...]
+    error: Optional[MendDiagnostic]
+
+    @property
+    def fixed(self) -> List[MendDiagnostic]:
+        return [d for d in self.diagnostics if d.fixed]
+
+    @property
+    def declined(self) -> List[MendDiagnostic]:
+        return [d for d in self.diagnostics if not d.fixed]
+
+
+def _diagnostic(d: dict) -> MendDiagnostic:
+    return MendDiagnostic(**{field.name: d[field.name] for field in dataclasses.fields(MendDiagnostic)})
+
+
+def mend_source(
+    source: Union[str, bytes],
+    filename: Optional[str] = None,
+    *,
+    version: Optional[Tuple[int, int]] = None,
+    where: bool = True,
+    defer: bool = True,
+    trap: bool = True,
+) -> MendResult:
+    """Mends the graph breaks of a module's source text; never raises on bad input.
+
+    ``filename`` is recorded in deferred calls' sites (the pathname of replayed log records,
+    the filename of replayed warnings); pass the file the code will be compiled under.
+    ``version`` is the grammar, (3, 11) or (3, 12), default the running interpreter's.
+    ``where``, ``defer``, ``trap`` switch the rewrites; a switched-off rewrite reports its
+    breaks as not fixed. Mending the result again changes nothing.
+    """
+    from . import _check_version, _source_arg
+
+    name = "<unknown>" if filename is None else filename
+    raw = _core.mend_source(
+        _source_arg(source, name),
+        name,
+        version=_check_version(version),
+        where=where,
+        defer=defer,
+        trap=trap,
+    )
+    error = raw.get("error")
+    return MendResult(
+        source=raw["source"],
+        changed=bool(raw["changed"]),
+        diagnostics=tuple(_diagnostic(d) for d in raw["diagnostics"]),
+        line_map=tuple(raw["line_map"]),
+        edits=tuple(tuple(e) for e in raw["edits"]),
+        error=_diagnostic(error) if error else None,
+    )

@@ -1,0 +1,365 @@
+// The mend facade: parse, analyse, tag, rewrite, apply, re-parse, check idempotence, map
+// lines. Whatever goes wrong, the caller gets either the input unchanged or text that
+// parses, never broken text.
+#include "rewrite/mend.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ast/ast.h"
+#include "base/arena.h"
+#include "base/source.h"
+#include "parse/parser.h"
+#include "rewrite/edits.h"
+#include "rewrite/rewrite.h"
+#include "sema/sema.h"
+#include "sema/tags.h"
+
+namespace graphmend {
+namespace {
+
+// Codes of the mender itself (documented in docs/DIAGNOSTICS.md).
+constexpr const char* kMendedDoesNotParse = "GM901";  // internal: a fix produced invalid text
+constexpr const char* kNotIdempotent = "GM902";       // internal: mending the output edits again
+
+constexpr std::string_view kRuntimeModule = "graphmend.runtime";
+
+// A parsed text with everything that must outlive its AST.
+struct Parsed {
+  SourceText source;
+  Arena arena;
+  ParseResult parse;
+
+  Parsed(std::string text, std::string filename, PythonVersion version)
+      : source(std::move(text), std::move(filename)) {
+    parse = parse_module(source, arena, ParseOptions{version});
+  }
+  bool ok() const { return parse.module != nullptr && !parse.error; }
+};
+
+// One tag and what the rewrites made of it.
+struct TagResult {
+  MendDiagnostic diagnostic;
+  std::vector<TextEdit> edits;  // when fixed
+  bool needs_runtime = false;
+};
+
+MendDiagnostic diagnostic_at(const SourceText& source, const ast::Node& node, std::string code) {
+  MendDiagnostic d;
+  d.code = std::move(code);
+  LineCol begin = source.line_col(std::min(node.begin, source.size()));
+  LineCol end = source.line_col(std::min(node.end, source.size()));
+  d.line = begin.line;
+  d.column = begin.column;
+  d.end_line = end.line;
+  d.end_column = end.column;
+  return d;
+}
+
+const char* rewrite_name_for(sema::BreakKind kind) {
+  switch (kind) {
+    case sema::BreakKind::PrintCall:
+    case sema::BreakKind::LoggingCall:
+    case sema::BreakKind::WarningsCall:
+      return "defer";
+    case sema::BreakKind::ValidationGuard:
+      return "trap";
+    case sema::BreakKind::DataDependentBranch:
+      return "where";
+    default:
+      return "";
+  }
+}
+
+bool rewrite_enabled(sema::BreakKind kind, const MendOptions& options) {
+  std::string_view name = rewrite_name_for(kind);
+  if (name == "defer") return options.defer;
+  if (name == "trap") return options.trap;
+  if (name == "where") return options.where;
+  return false;
+}
+
+// Runs the rewrite that handles `tag`; std::nullopt when none does.
+std::optional<rewrite::Outcome> run_rewrite(const sema::BreakTag& tag, rewrite::Context& context) {
+  std::string_view name = rewrite_name_for(tag.kind);
+  if (name == "defer") return rewrite::rewrite_defer(tag, context);
+  if (name == "trap") return rewrite::rewrite_trap(tag, context);
+  if (name == "where") return rewrite::rewrite_where(tag, context);
+  return std::nullopt;
+}
+
+std::string declined(const sema::BreakTag& tag, std::string_view reason) {
+  std::string message = tag.message.empty() ? sema::break_summary(tag.kind) : tag.message;
+  message += "; not rewritten: ";
+  message += reason;
+  return message;
+}
+
+TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context) {
+  const ast::Node* anchor = tag.site ? tag.site : static_cast<const ast::Node*>(tag.statement);
+  TagResult result;
+  if (anchor == nullptr) {
+    result.diagnostic.code = sema::break_code(tag.kind);
+    result.diagnostic.message = declined(tag, "the break has no source location");
+    return result;
+  }
+  result.diagnostic = diagnostic_at(context.source, *anchor, sema::break_code(tag.kind));
+  result.diagnostic.rewrite = rewrite_name_for(tag.kind);
+  std::string_view name = result.diagnostic.rewrite;
+  if (name.empty()) {
+    result.diagnostic.message =
+        declined(tag, std::string("out of scope: no rewrite handles a ") +
+                          sema::break_summary(tag.kind));
+    return result;
+  }
+  if (!rewrite_enabled(tag.kind, context.options)) {
+    result.diagnostic.message = declined(tag, "the [" + std::string(name) + "] rewrite is disabled");
+    return result;
+  }
+  std::optional<rewrite::Outcome> outcome = run_rewrite(tag, context);
+  if (!outcome) {
+    result.diagnostic.message = declined(tag, "no rewrite applies to this break");
+    return result;
+  }
+  if (!outcome->rewrite.empty()) result.diagnostic.rewrite = outcome->rewrite;
+  if (!outcome->fixed || outcome->edits.empty()) {
+    result.diagnostic.message =
+        declined(tag, outcome->reason.empty() ? "the rewrite declined" : outcome->reason);
+    return result;
+  }
+  result.diagnostic.fixed = true;
+  result.diagnostic.message = tag.message.empty() ? sema::break_summary(tag.kind) : tag.message;
+  result.edits = std::move(outcome->edits);
+  result.needs_runtime = outcome->needs_runtime;
+  return result;
+}
+
+bool overlaps_any(const std::vector<TextEdit>& edits, const std::vector<TextEdit>& accepted) {
+  for (const TextEdit& a : edits) {
+    for (const TextEdit& b : accepted) {
+      if (rewrite::edits_overlap(a, b) ||
+          (a.begin != a.end && b.begin != b.end && a.begin < b.end && b.begin < a.end)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Every tag of the module through its rewrite. Fixes whose edits would overlap an
+// earlier fix are declined (the outer statement, earlier in source order, wins).
+std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& options) {
+  std::vector<TagResult> results;
+  std::unique_ptr<sema::Analysis> analysis = sema::Analysis::run(*parsed.parse.module, parsed.source);
+  if (!analysis) return results;
+  std::vector<sema::BreakTag> tags = sema::tag_breaks(*parsed.parse.module, *analysis);
+  rewrite::Context context{parsed.source, *parsed.parse.module, *analysis, options};
+  std::vector<TextEdit> accepted;
+  for (const sema::BreakTag& tag : tags) {
+    TagResult result = handle_tag(tag, context);
+    if (result.diagnostic.fixed) {
+      std::string error;
+      std::vector<TextEdit> own = result.edits;
+      if (!rewrite::normalize_edits(own, parsed.source.size(), &error)) {
+        result.diagnostic.fixed = false;
+        result.diagnostic.message = declined(tag, "internal: invalid edits (" + error + ")");
+        result.edits.clear();
+      } else if (overlaps_any(own, accepted)) {
+        result.diagnostic.fixed = false;
+        result.diagnostic.message = declined(tag, "its fix overlaps the fix of another break");
+        result.edits.clear();
+      } else {
+        accepted.insert(accepted.end(), own.begin(), own.end());
+      }
+    }
+    results.push_back(std::move(result));
+  }
+  return results;
+}
+
+bool is_docstring(const ast::stmt* statement) {
+  const auto* expression = ast::as<ast::Expr>(statement);
+  if (expression == nullptr) return false;
+  const auto* constant = ast::as<ast::Constant>(expression->value);
+  return constant != nullptr && constant->value.type == ast::ConstantValue::Type::Str;
+}
+
+bool is_future_import(const ast::stmt* statement) {
+  const auto* import = ast::as<ast::ImportFrom>(statement);
+  return import != nullptr && import->module == "__future__" && import->level == 0;
+}
+
+// Whether the module already has `import graphmend.runtime as <runtime>` at top level.
+bool imports_runtime(const ast::Module& module, std::string_view runtime) {
+  for (const ast::stmt* statement : module.body) {
+    const auto* import = ast::as<ast::Import>(statement);
+    if (import == nullptr) continue;
+    for (const ast::alias* alias : import->names) {
+      if (alias->name == kRuntimeModule && alias->asname == runtime) return true;
+    }
+  }
+  return false;
+}
+
+// Where a statement's text starts, decorators included.
+uint32_t statement_start(const ast::stmt* statement) {
+  uint32_t start = statement->begin;
+  auto earliest = [&start](const ast::Seq<ast::expr*>& decorators) {
+    for (const ast::expr* decorator : decorators) start = std::min(start, decorator->begin);
+  };
+  if (const auto* f = ast::as<ast::FunctionDef>(statement)) earliest(f->decorator_list);
+  if (const auto* f = ast::as<ast::AsyncFunctionDef>(statement)) earliest(f->decorator_list);
+  if (const auto* c = ast::as<ast::ClassDef>(statement)) earliest(c->decorator_list);
+  return start;
+}
+
+// The edit inserting the runtime import after the docstring and `from __future__` imports.
+TextEdit runtime_import_edit(const Parsed& parsed, std::string_view runtime) {
+  const ast::Module& module = *parsed.parse.module;
+  const SourceText& source = parsed.source;
+  std::string line = "import " + std::string(kRuntimeModule) + " as " + std::string(runtime);
+  uint32_t skipped = 0;
+  while (skipped < module.body.size &&
+         ((skipped == 0 && is_docstring(module.body[0])) || is_future_import(module.body[skipped]))) {
+    ++skipped;
+  }
+  uint32_t offset = 0;
+  if (skipped > 0) {
+    uint32_t last_line = source.line_col(module.body[skipped - 1]->end).line;
+    offset = source.line_start(last_line + 1);
+  } else if (module.body.size > 0) {
+    offset = source.line_start(source.line_col(statement_start(module.body[0])).line);
+  } else {
+    offset = source.line_start(1);
+  }
+  std::string_view text = source.text();
+  // Use the file's own line break style.
+  std::string newline = text.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
+  TextEdit edit{offset, offset, line + newline};
+  if (offset == source.size() && offset > 0 && text.back() != '\n' && text.back() != '\r') {
+    edit.replacement = newline + edit.replacement;
+  }
+  return edit;
+}
+
+MendDiagnostic internal_diagnostic(const char* code, std::string message) {
+  MendDiagnostic d;
+  d.code = code;
+  d.line = 1;
+  d.end_line = 1;
+  d.message = std::move(message);
+  return d;
+}
+
+// The edits of the fixed results, plus the runtime import when a fix needs it.
+std::vector<TextEdit> collect_edits(const Parsed& parsed, const std::vector<TagResult>& results,
+                                    std::string_view runtime) {
+  std::vector<TextEdit> edits;
+  bool needs_runtime = false;
+  for (const TagResult& result : results) {
+    if (!result.diagnostic.fixed) continue;
+    edits.insert(edits.end(), result.edits.begin(), result.edits.end());
+    needs_runtime = needs_runtime || result.needs_runtime;
+  }
+  if (needs_runtime && !imports_runtime(*parsed.parse.module, runtime)) {
+    edits.push_back(runtime_import_edit(parsed, runtime));
+  }
+  return edits;
+}
+
+// Applies `edits` and re-parses; returns the text when it parses.
+std::optional<std::string> apply_and_check(const Parsed& parsed, std::vector<TextEdit> edits,
+                                           const MendOptions& options, std::string* error) {
+  if (!rewrite::normalize_edits(edits, parsed.source.size(), error)) return std::nullopt;
+  std::string mended = rewrite::apply_edits(parsed.source.text(), edits);
+  Parsed reparsed(mended, parsed.source.filename(), options.version);
+  if (!reparsed.ok()) {
+    if (error && reparsed.parse.error) *error = reparsed.parse.error->message;
+    return std::nullopt;
+  }
+  return mended;
+}
+
+}  // namespace
+
+MendResult mend_source(std::string_view source, std::string filename, const MendOptions& options) {
+  MendResult result;
+  result.source = std::string(source);
+  Parsed parsed(std::string(source), filename, options.version);
+  if (!parsed.ok()) {
+    result.error = parsed.parse.error.value_or(
+        Diagnostic{codes::kSyntaxError, Severity::Error, {0, 0}, "invalid syntax"});
+    return result;
+  }
+  const std::string runtime = "__graphmend_rt__";
+  std::vector<TagResult> results = run_rewrites(parsed, options);
+
+  std::string error;
+  std::optional<std::string> mended =
+      apply_and_check(parsed, collect_edits(parsed, results, runtime), options, &error);
+  if (!mended) {
+    // Find the fixes whose text does not parse on its own and decline them.
+    for (TagResult& tag_result : results) {
+      if (!tag_result.diagnostic.fixed) continue;
+      std::vector<TagResult> alone;
+      alone.push_back(tag_result);
+      std::string own_error;
+      if (!apply_and_check(parsed, collect_edits(parsed, alone, runtime), options, &own_error)) {
+        tag_result.diagnostic.fixed = false;
+        tag_result.diagnostic.message +=
+            "; not rewritten: internal: the rewritten text does not parse (" + own_error + ")";
+        tag_result.edits.clear();
+      }
+    }
+    mended = apply_and_check(parsed, collect_edits(parsed, results, runtime), options, &error);
+    if (!mended) {
+      for (TagResult& tag_result : results) {
+        if (!tag_result.diagnostic.fixed) continue;
+        tag_result.diagnostic.fixed = false;
+        tag_result.diagnostic.message += "; not rewritten: the mended file does not parse";
+        tag_result.edits.clear();
+      }
+      result.diagnostics.push_back(internal_diagnostic(
+          kMendedDoesNotParse, "internal: the mended source does not parse (" + error +
+                                   "); the input is returned unchanged"));
+      mended = std::string(source);
+    }
+  }
+
+  std::vector<TextEdit> edits = collect_edits(parsed, results, runtime);
+  std::string normalize_error;
+  rewrite::normalize_edits(edits, parsed.source.size(), &normalize_error);
+  for (TagResult& tag_result : results) {
+    result.diagnostics.push_back(std::move(tag_result.diagnostic));
+  }
+  result.source = std::move(*mended);
+  result.changed = result.source != source;
+  result.edits = result.changed ? std::move(edits) : std::vector<TextEdit>{};
+  result.line_map = rewrite::build_line_map(source, result.source, result.edits);
+
+  // Idempotence: the mended text must be a fixed point of the mender.
+  if (result.changed) {
+    Parsed again(result.source, filename, options.version);
+    if (again.ok()) {
+      for (const TagResult& second : run_rewrites(again, options)) {
+        if (!second.diagnostic.fixed) continue;
+        uint32_t original_line =
+            second.diagnostic.line >= 1 && second.diagnostic.line <= result.line_map.size()
+                ? result.line_map[second.diagnostic.line - 1]
+                : second.diagnostic.line;
+        result.diagnostics.push_back(internal_diagnostic(
+            kNotIdempotent, "internal: mending the mended source rewrites line " +
+                                std::to_string(original_line) + " again (" +
+                                second.diagnostic.rewrite + ")"));
+        result.diagnostics.back().line = original_line;
+        result.diagnostics.back().end_line = original_line;
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace graphmend

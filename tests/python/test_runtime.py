@@ -1,0 +1,380 @@
+"""graphmend.runtime: what mended code calls, eager and under torch.compile.
+
+Functions here call the runtime helpers directly, written as the mender emits them, so
+the runtime contract is pinned independently of the C++ rewrites.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import graphmend.runtime as rt  # noqa: E402
+
+logger = logging.getLogger("graphmend.test_runtime")
+
+
+class Rejected(Exception):
+    """A module-level exception class (resolved by module + qualname in translate)."""
+
+
+@pytest.fixture(autouse=True)
+def clean_runtime():
+    torch._dynamo.reset()
+    rt.discard()
+    yield
+    rt.discard()
+
+
+def compiled(fn):
+    return torch.compile(fn, backend="eager", fullgraph=True)
+
+
+def run_at_boundary(fn, *args):
+    """What graphmend.compile does around a compiled call."""
+    try:
+        return fn(*args)
+    except RuntimeError as exc:
+        original = rt.translate(exc)
+        if original is None:
+            raise
+        raise original from None
+    finally:
+        rt.flush()
+
+
+# ---------------------------------------------------------------------------------------------
+# [Defer]: print.
+
+
+def printing(x):
+    y = x * 2
+    rt.defer(("model.py", 3, "printing"), print, "y =", y, sep="|", end="!\n")
+    y.add_(1)  # an in-place change after the print must not show in its output
+    return y
+
+
+def test_defer_calls_at_once_when_not_compiling(capsys):
+    out = printing(torch.ones(2))
+    assert capsys.readouterr().out == "y =|tensor([2., 2.])!\n"
+    assert torch.equal(out, torch.full((2,), 3.0))
+    assert rt.pending() == []
+
+
+def test_defer_records_while_compiling_and_flush_replays(capsys):
+    fn = compiled(printing)
+    out = fn(torch.ones(2))
+    assert capsys.readouterr().out == ""
+    assert len(rt.pending()) == 1
+    rt.flush()
+    assert capsys.readouterr().out == "y =|tensor([2., 2.])!\n"
+    assert torch.equal(out, torch.full((2,), 3.0))
+    assert rt.pending() == []
+
+
+def test_defer_has_no_graph_break():
+    explained = torch._dynamo.explain(printing)(torch.ones(2))
+    assert explained.graph_break_count == 0
+    assert explained.graph_count == 1
+
+
+def formatting(x):
+    s = x.sum()
+    rt.defer_format(
+        ("model.py", 9, "formatting"), print, ((0, "sum={0:.2f} {1!r:>6} {{lit}}"), ("end", "{0}\n")),
+        (s, "ab"), end=(".",)
+    )
+    s.mul_(10)
+    return s
+
+
+def test_defer_format_eager_and_compiled(capsys):
+    expected = "sum=3.00   'ab' {lit}.\n"
+    formatting(torch.ones(3))
+    assert capsys.readouterr().out == expected
+    assert f"sum={torch.ones(3).sum():.2f} {'ab'!r:>6} {{lit}}" + "." + "\n" == expected
+    out = compiled(formatting)(torch.ones(3))
+    assert capsys.readouterr().out == ""
+    rt.flush()
+    assert capsys.readouterr().out == expected
+    assert out.item() == 30.0
+
+
+def test_defer_print_to_file_keyword(capsys):
+    import io
+
+    stream = io.StringIO()
+
+    def fn(x):
+        rt.defer(("m.py", 1, "fn"), print, x, file=stream)
+        return x + 1
+
+    compiled(fn)(torch.zeros(1))
+    assert stream.getvalue() == ""
+    rt.flush()
+    assert stream.getvalue() == "tensor([0.])\n"
+
+
+def test_unrecordable_argument_is_called_at_once(capsys):
+    class Counter:
+        def __init__(self):
+            self.n = 0
+
+        def __str__(self):
+            return f"Counter({self.n})"
+
+    counter = Counter()
+
+    def fn(x):
+        rt.defer(("m.py", 1, "fn"), print, counter)
+        return x + 1
+
+    # Not snapshot-safe: the runtime calls print at once (Dynamo breaks there, as the
+    # original did), so the text is the one of the call's time.
+    torch.compile(fn, backend="eager")(torch.zeros(1))
+    counter.n = 5
+    rt.flush()
+    assert capsys.readouterr().out == "Counter(0)\n"
+
+
+def test_flush_replays_in_order_and_after_a_raise(capsys):
+    def fn(x):
+        rt.defer(("m.py", 1, "fn"), print, "first")
+        rt.defer(("m.py", 2, "fn"), print, "second")
+        rt.guard(x.sum() < 0, ValueError, "negative")
+        return x
+
+    # Records pending before a guard: the guard keeps its Python branch (one break), so the
+    # records are replayed before the original exception, as the original printed them.
+    cfn = torch.compile(fn, backend="eager")
+    with pytest.raises(ValueError, match="^negative$"):
+        run_at_boundary(cfn, -torch.ones(1))
+    assert capsys.readouterr().out == "first\nsecond\n"
+    assert torch.equal(run_at_boundary(cfn, torch.ones(1)), torch.ones(1))
+    assert capsys.readouterr().out == "first\nsecond\n"
+    torch._dynamo.reset()
+    assert torch._dynamo.explain(fn)(torch.ones(1)).graph_break_count == 1
+    rt.discard()
+
+
+# ---------------------------------------------------------------------------------------------
+# [Defer]: logging and warnings keep the original call site.
+
+
+def logging_fn(x):
+    y = x + 1
+    rt.defer(("/src/model.py", 42, "forward"), logger.info, "y sum %s, n=%d", y.sum(), 3)
+    rt.defer(("/src/model.py", 43, "forward"), logger.debug, "hidden %s", y)
+    rt.defer(("/src/model.py", 44, "forward"), logger.log, logging.WARNING, "w %s", "arg")
+    return y
+
+
+@pytest.mark.parametrize("mode", ["eager", "compiled"])
+def test_logging_records_carry_the_original_site(caplog, mode):
+    caplog.set_level(logging.INFO, logger=logger.name)
+    if mode == "eager":
+        logging_fn(torch.ones(2))
+    else:
+        compiled(logging_fn)(torch.ones(2))
+        assert caplog.records == []
+        rt.flush()
+    records = caplog.records
+    assert [r.getMessage() for r in records] == ["y sum tensor(4.), n=3", "w arg"]
+    assert [r.args for r in records][1] == ("arg",)
+    assert [(r.levelname, r.name) for r in records] == [("INFO", logger.name), ("WARNING", logger.name)]
+    assert [(r.pathname, r.lineno, r.funcName) for r in records] == [
+        ("/src/model.py", 42, "forward"),
+        ("/src/model.py", 44, "forward"),
+    ]
+    assert records[0].filename == "model.py" and records[0].module == "model"
+
+
+def test_logging_level_checked_at_replay(caplog):
+    caplog.set_level(logging.WARNING, logger=logger.name)
+    compiled(logging_fn)(torch.ones(2))
+    rt.flush()
+    assert [r.getMessage() for r in caplog.records] == ["w arg"]
+
+
+def test_warning_once_is_called_with_the_site(caplog, monkeypatch):
+    @functools.lru_cache(None)
+    def warning_once(self, *args, **kwargs):
+        self.warning(*args, **kwargs)
+
+    monkeypatch.setattr(logging.Logger, "warning_once", warning_once, raising=False)
+    caplog.set_level(logging.INFO, logger=logger.name)
+
+    def fn(x):
+        rt.defer(("/src/m.py", 7, "fn"), logger.warning_once, "once %s", "only")
+        return x * 2
+
+    cfn = compiled(fn)
+    for _ in range(2):
+        cfn(torch.ones(1))
+        rt.flush()
+    assert [r.getMessage() for r in caplog.records] == ["once only"]
+    record = caplog.records[0]
+    assert (record.pathname, record.lineno, record.funcName, record.levelname) == (
+        "/src/m.py", 7, "fn", "WARNING")
+    assert logger.filters == []
+
+
+def test_warnings_replayed_with_site():
+    def fn(x):
+        rt.defer(("/src/w.py", 11, "fn"), warnings.warn, "careful", RuntimeWarning)
+        rt.defer(("/src/w.py", 12, "fn"), warnings.warn, "plain")
+        return x + 1
+
+    cfn = compiled(fn)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cfn(torch.ones(1))
+        assert caught == []
+        rt.flush()
+    assert [(w.category, str(w.message), w.filename, w.lineno) for w in caught] == [
+        (RuntimeWarning, "careful", "/src/w.py", 11),
+        (UserWarning, "plain", "/src/w.py", 12),
+    ]
+
+
+def test_warning_registry_of_the_module_dedupes():
+    # "default" action: once per (message, category, line) per module registry.
+    import sys
+    import types
+
+    module = types.ModuleType("fake_module_for_warnings")
+    module.__file__ = "/src/fake_module.py"
+    sys.modules[module.__name__] = module
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("default")
+            for _ in range(2):
+                rt._records.append((("/src/fake_module.py", 3, "f"), warnings.warn, ("dup",), {}, ()))
+                rt.flush()
+        replayed = [w for w in caught if w.filename == "/src/fake_module.py"]
+        assert len(replayed) == 1
+        assert "__warningregistry__" in module.__dict__
+        assert module.__dict__["__warningregistry__"]
+    finally:
+        del sys.modules[module.__name__]
+
+
+# ---------------------------------------------------------------------------------------------
+# [Trap].
+
+
+def guarded(x):
+    rt.guard(x.sum() < 0, ValueError, "negative")
+    return x * 2
+
+
+def test_guard_eager_is_the_original_raise():
+    assert torch.equal(guarded(torch.ones(1)), torch.full((1,), 2.0))
+    with pytest.raises(ValueError, match="^negative$"):
+        guarded(-torch.ones(1))
+
+
+def test_guard_compiled_raises_an_encoded_runtime_error_that_translates():
+    fn = compiled(guarded)
+    assert torch.equal(fn(torch.ones(1)), torch.full((1,), 2.0))
+    with pytest.raises(RuntimeError) as info:
+        fn(-torch.ones(1))
+    original = rt.translate(info.value)
+    assert type(original) is ValueError and original.args == ("negative",)
+
+
+def test_guard_has_no_graph_break():
+    explained = torch._dynamo.explain(guarded)(torch.ones(1))
+    assert explained.graph_break_count == 0
+
+
+def test_guard_with_module_class_and_no_message():
+    def fn(x):
+        rt.guard(x.max() > 1, Rejected, None)
+        rt.guard(torch.logical_not(torch.isfinite(x).all()), KeyError, "needs: quoting")
+        return x
+
+    with pytest.raises(Rejected) as eager:
+        fn(torch.full((1,), 2.0))
+    assert eager.value.args == ()
+    cfn = compiled(fn)
+    with pytest.raises(Rejected) as info:
+        run_at_boundary(cfn, torch.full((1,), 2.0))
+    assert info.value.args == ()
+    with pytest.raises(KeyError) as info:
+        run_at_boundary(cfn, torch.tensor([float("nan")]))
+    assert info.value.args == ("needs: quoting",)
+
+
+def test_guard_message_with_brackets_and_newlines_round_trips():
+    message = "bad ] value: [x]\nsecond line"
+    exc = RuntimeError("prefix " + rt._encode(TypeError, message) + " suffix")
+    got = rt.translate(exc)
+    assert type(got) is TypeError and got.args == (message,)
+
+
+def test_translate_ignores_other_errors():
+    assert rt.translate(RuntimeError("plain failure")) is None
+    assert rt.translate(ValueError(rt._encode(ValueError, "m"))) is None
+    assert rt.translate(RuntimeError("graphmend-trap[no.such.module:Cls:1]x")) is None
+    assert rt.translate(RuntimeError("graphmend-trap[builtins:ValueError:9]short")) is None
+
+
+def test_guard_with_python_bool_or_multi_element_tensor_takes_the_original_path():
+    def fn(x, flag):
+        rt.guard(flag, ValueError, "flag")
+        return x + 1
+
+    cfn = torch.compile(fn, backend="eager")
+    with pytest.raises(ValueError, match="flag"):
+        cfn(torch.ones(1), True)
+    assert torch.equal(cfn(torch.ones(1), False), torch.full((1,), 2.0))
+    with pytest.raises(RuntimeError, match="ambiguous"):
+        rt.guard(torch.tensor([True, False]), ValueError, "x")
+
+
+# ---------------------------------------------------------------------------------------------
+# [Where].
+
+
+def test_where_ok():
+    a = torch.zeros(2, 3)
+    c = torch.tensor(True)
+    assert rt.where_ok(c, a, torch.ones(2, 3))
+    assert not rt.where_ok(c, a, torch.ones(3))
+    assert not rt.where_ok(c, a, torch.ones(2, 3, dtype=torch.float64))
+    assert not rt.where_ok(c, a, 1.0)
+    assert not rt.where_ok(c, a, torch.ones(2, 3, requires_grad=True))
+    with torch.no_grad():
+        assert rt.where_ok(c, a, torch.ones(2, 3, requires_grad=True))
+
+
+def test_where_ok_traces_without_break():
+    def fn(a, b):
+        c = a.sum() > 0
+        if rt.where_ok(c, a, b):
+            return torch.where(c, a, b)
+        return a
+
+    explained = torch._dynamo.explain(fn)(torch.ones(2), torch.zeros(2))
+    assert explained.graph_break_count == 0
+
+
+def test_eager_warning_uses_the_callers_module_registry():
+    namespace = {"__name__": "graphmend_eager_ns", "rt": rt, "warnings": warnings}
+    exec(
+        "def fn():\n"
+        "    rt.defer(('/src/e.py', 2, 'fn'), warnings.warn, 'eager once')\n",
+        namespace,
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        namespace["fn"]()
+        namespace["fn"]()
+    assert [(str(w.message), w.filename, w.lineno) for w in caught] == [("eager once", "/src/e.py", 2)]
+    assert namespace["__warningregistry__"]
