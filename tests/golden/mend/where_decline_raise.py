@@ -1,0 +1,19 @@
+"""[Where] declined: a branch raises (a nested validation guard; [Trap] reports that one)."""
+import torch
+
+
+def ENTRY(x: torch.Tensor):
+    y = x
+    if x.sum() > 0:
+        y = x * 2
+    else:
+        y = x
+        if x.min() < -100:
+            raise ValueError("too small")
+    return y
+
+
+INPUTS = [(torch.ones(2),)]
+DECLINES = ["raises"]
+
+torch.compile(ENTRY)  # traced: an entry point of the mender

@@ -1,0 +1,14 @@
+"""[Where] declined: a while loop on a tensor condition."""
+import torch
+
+
+def ENTRY(x: torch.Tensor):
+    while x.sum() > 1:
+        x = x / 2
+    return x
+
+
+INPUTS = [(torch.ones(2) * 8,)]
+DECLINES = ["while loop"]
+
+torch.compile(ENTRY)  # traced: an entry point of the mender

@@ -1,0 +1,16 @@
+"""[Where] An early return followed by a return (canonicalised to if/else)."""
+import torch
+
+
+def ENTRY(x: torch.Tensor):
+    h = x * 2
+    if h.sum() < 0:
+        return torch.zeros_like(h)
+    return h + 1
+
+
+INPUTS = [(torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, 2.0]),)]
+BREAKS = (1, 0)
+REWRITE = "where"
+
+torch.compile(ENTRY)  # traced: an entry point of the mender

@@ -1,0 +1,22 @@
+"""[Where] Two merged variables and a branch-local intermediate."""
+import torch
+
+
+def ENTRY(x: torch.Tensor, b: torch.Tensor):
+    scale = x.abs() + 1
+    if (x * b).mean() > 0:
+        t = x * scale
+        y = t + b
+        z = t - b
+    else:
+        y = b
+        z = x * 3
+    return y * z
+
+
+INPUTS = [(torch.tensor([1.0, 2.0]), torch.tensor([0.5, 0.5])),
+          (torch.tensor([1.0, 2.0]), torch.tensor([-0.5, -0.5]))]
+BREAKS = (1, 0)
+REWRITE = "where"
+
+torch.compile(ENTRY)  # traced: an entry point of the mender
