@@ -1349,11 +1349,16 @@ void AnalysisImpl::compute_def_kinds(Flow& flow) const {
   size_t n = flow.defs.size();
   flow.def_kinds.assign(n, ValueKind::Other);
   flow.def_kind_known.assign(n, false);
+  // Definitions are numbered from the end of the function backwards: visiting them in
+  // reverse numbering follows program order, so most are known before they are read. A
+  // definition that only reads still-unknown ones stays unknown (optimistic) for a round.
   for (int round = 0; round < 8; ++round) {
     bool changed = false;
-    for (uint32_t d = 0; d < n; ++d) {
+    for (uint32_t d = static_cast<uint32_t>(n); d-- > 0;) {
       if (flow.defs[d].source == Def::Source::Unbound) continue;
+      pending_seen_ = false;
       ValueKind k = def_kind(flow, d);
+      if (pending_seen_ && k == ValueKind::Other && round < 7) continue;
       if (!flow.def_kind_known[d] || k != flow.def_kinds[d]) {
         flow.def_kinds[d] = k;
         flow.def_kind_known[d] = true;
@@ -1371,6 +1376,7 @@ ValueKind AnalysisImpl::join_defs(const Flow& flow, uint32_t var, uint32_t node,
     compute_def_kinds(const_cast<Flow&>(flow));
   }
   bool first = true;
+  bool pending = false;
   ValueKind out = ValueKind::Other;
   for (uint32_t d : flow.defs_of_var[var]) {
     if (node != UINT32_MAX && node < flow.nodes.size()) {
@@ -1379,11 +1385,15 @@ ValueKind AnalysisImpl::join_defs(const Flow& flow, uint32_t var, uint32_t node,
     }
     if (flow.defs[d].source == Def::Source::Unbound) continue;
     *any_def = true;
-    if (!flow.def_kind_known[d]) continue;  // optimistic while the fixpoint runs
+    if (!flow.def_kind_known[d]) {  // optimistic while the fixpoint runs
+      pending = true;
+      continue;
+    }
     ValueKind k = flow.def_kinds[d];
     out = first ? k : join_kind(out, k);
     first = false;
   }
+  if (first && pending) pending_seen_ = true;
   return first ? ValueKind::Other : out;
 }
 
@@ -1865,34 +1875,62 @@ Flow* AnalysisImpl::flow_for_scope(int scope) const {
   return flows_[scope].get();
 }
 
-std::vector<std::string_view> AnalysisImpl::live_after(const ast::stmt& statement) const {
+namespace {
+
+bool bit(const uint64_t* words, uint32_t i) { return ((words[i >> 6] >> (i & 63)) & 1) != 0; }
+
+// Whether some real definition of `var` reaches `node` (a captured variable is live from
+// its first binding on, since the closure may read it at any later time).
+bool bound_somewhere(const Flow& flow, uint32_t var, uint32_t node) {
+  const uint64_t* in = &flow.reach_in[node * flow.def_words];
+  for (uint32_t d : flow.defs_of_var[var]) {
+    if (bit(in, d) && flow.defs[d].source != Def::Source::Unbound) return true;
+  }
+  return false;
+}
+
+std::vector<std::string_view> live_names(const Flow& flow, const uint64_t* live,
+                                         uint32_t reach_node, bool everything) {
   std::vector<std::string_view> out;
-  Flow* flow = flow_for_scope(scope_of(&statement));
-  if (flow == nullptr) return out;
-  auto it = flow->after.find(&statement);
-  bool everything = flow->all_live || it == flow->after.end();
-  const uint64_t* live = everything ? nullptr : &flow->live_in[it->second * flow->var_words];
-  for (uint32_t v = 0; v < flow->var_names.size(); ++v) {
-    if (everything || flow->captured[v] || ((live[v >> 6] >> (v & 63)) & 1)) {
-      out.push_back(flow->var_names[v]);
+  for (uint32_t v = 0; v < flow.var_names.size(); ++v) {
+    if (everything || bit(live, v) || (flow.captured[v] && bound_somewhere(flow, v, reach_node))) {
+      out.push_back(flow.var_names[v]);
     }
   }
   return out;
 }
 
-std::vector<std::string_view> AnalysisImpl::live_before(const ast::stmt& statement) const {
-  std::vector<std::string_view> out;
+}  // namespace
+
+std::vector<std::string_view> AnalysisImpl::live_after(const ast::stmt& statement) const {
   Flow* flow = flow_for_scope(scope_of(&statement));
-  if (flow == nullptr) return out;
-  auto it = flow->entry_of.find(&statement);
-  bool everything = flow->all_live || it == flow->entry_of.end();
-  const uint64_t* live = everything ? nullptr : &flow->live_in[it->second * flow->var_words];
-  for (uint32_t v = 0; v < flow->var_names.size(); ++v) {
-    if (everything || flow->captured[v] || ((live[v >> 6] >> (v & 63)) & 1)) {
-      out.push_back(flow->var_names[v]);
+  if (flow == nullptr) return {};
+  bool jump = statement.kind == ast::Kind::Return || statement.kind == ast::Kind::Raise ||
+              statement.kind == ast::Kind::Break || statement.kind == ast::Kind::Continue;
+  if (jump) {
+    // control leaves through the jump's own edges, not to the next statement
+    auto it = flow->entry_of.find(&statement);
+    if (it == flow->entry_of.end() || flow->all_live) {
+      return live_names(*flow, nullptr, 0, true);
     }
+    const FlowNode& node = flow->nodes[it->second];
+    std::vector<uint64_t> live(flow->var_words, 0);
+    for (uint32_t succ : node.succ) {
+      for (size_t k = 0; k < flow->var_words; ++k) live[k] |= flow->live_in[succ * flow->var_words + k];
+    }
+    return live_names(*flow, live.data(), it->second, false);
   }
-  return out;
+  auto it = flow->after.find(&statement);
+  if (it == flow->after.end() || flow->all_live) return live_names(*flow, nullptr, 0, true);
+  return live_names(*flow, &flow->live_in[it->second * flow->var_words], it->second, false);
+}
+
+std::vector<std::string_view> AnalysisImpl::live_before(const ast::stmt& statement) const {
+  Flow* flow = flow_for_scope(scope_of(&statement));
+  if (flow == nullptr) return {};
+  auto it = flow->entry_of.find(&statement);
+  if (it == flow->entry_of.end() || flow->all_live) return live_names(*flow, nullptr, 0, true);
+  return live_names(*flow, &flow->live_in[it->second * flow->var_words], it->second, false);
 }
 
 bool AnalysisImpl::is_definitely_bound_before(const ast::stmt& statement,

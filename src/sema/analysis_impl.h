@@ -213,6 +213,7 @@ class AnalysisImpl final : public Analysis {
   std::vector<CallSite> all_calls_;
   std::string torch_name_;
   mutable std::vector<std::unique_ptr<Flow>> flows_;  // [scope], built on demand
+  mutable bool pending_seen_ = false;  // join_defs met only not-yet-known definitions
 };
 
 // Builds the flow graph and dataflow facts of one scope (flow.cpp).

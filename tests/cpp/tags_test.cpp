@@ -1,0 +1,202 @@
+// Graph-break tagging: each tag kind, positive and negative, on small programs.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "parse/parser.h"
+#include "sema/sema.h"
+#include "sema/tags.h"
+
+namespace graphmend::sema {
+namespace {
+
+// "GM101@3 branch on tensor value `x.sum() > 0`" per tag, joined by newlines.
+std::string tags_of(const std::string& text) {
+  SourceText source(text, "t.py");
+  Arena arena;
+  ParseResult r = parse_module(source, arena);
+  if (r.module == nullptr) return "PARSE ERROR";
+  auto analysis = Analysis::run(*r.module, source);
+  std::string out;
+  for (const BreakTag& tag : tag_breaks(*r.module, *analysis)) {
+    if (!out.empty()) out += "\n";
+    out += break_code(tag.kind);
+    out += "@" + std::to_string(source.line_col(tag.site->begin).line) + " " + tag.message;
+    EXPECT_NE(tag.statement, nullptr);
+    EXPECT_NE(tag.function, nullptr);
+    EXPECT_LE(tag.statement->begin, tag.site->begin);
+    EXPECT_GE(tag.statement->end, tag.site->end);
+  }
+  return out;
+}
+
+const char* kHeader =
+    "import torch\n"
+    "import logging\n"
+    "import warnings\n"
+    "from torch import nn\n"
+    "logger = logging.getLogger(__name__)\n";
+
+std::string module_with(const std::string& forward_body) {
+  return std::string(kHeader) +  // 5 lines
+         "class M(nn.Module):\n"
+         "    def forward(self, x: torch.Tensor, mask, y=None):\n" +
+         forward_body;
+}
+
+TEST(Tags, Codes) {
+  EXPECT_STREQ(break_code(BreakKind::DataDependentBranch), "GM101");
+  EXPECT_STREQ(break_code(BreakKind::TensorSliceBound), "GM108");
+  EXPECT_STREQ(break_summary(BreakKind::PrintCall), "print call");
+}
+
+TEST(Tags, DataDependentBranch) {
+  EXPECT_EQ(tags_of(module_with("        if x.sum() > 0:\n"
+                                "            x = x * 2\n"
+                                "        elif x.max() > 3:\n"
+                                "            x = x + 1\n"
+                                "        return x\n")),
+            "GM101@8 branch on tensor value `x.sum() > 0`\n"
+            "GM101@10 branch on tensor value `x.max() > 3`");
+}
+
+TEST(Tags, NoTagForStaticConditions) {
+  EXPECT_EQ(tags_of(module_with("        if self.training:\n"
+                                "            x = x * 2\n"
+                                "        if y is None:\n"
+                                "            y = x\n"
+                                "        if x.shape[0] > 1 and x.dim() == 3:\n"
+                                "            x = x + 1\n"
+                                "        if x.dtype == torch.float16:\n"
+                                "            x = x.float()\n"
+                                "        if isinstance(y, torch.Tensor):\n"
+                                "            pass\n"
+                                "        while x.size(0) > 3:\n"
+                                "            x = x[1:]\n"
+                                "        return x\n")),
+            "");
+}
+
+TEST(Tags, ChainOfDefinitionsAndWhileAndTernary) {
+  EXPECT_EQ(tags_of(module_with("        seq_len = torch.max(mask) + 1\n"
+                                "        if seq_len > 10:\n"
+                                "            pass\n"
+                                "        while x.abs().max() > 1:\n"
+                                "            x = x / 2\n"
+                                "        z = x if x.mean() > 0 else -x\n"
+                                "        return z\n")),
+            "GM101@9 branch on tensor value `seq_len > 10`\n"
+            "GM101@11 loop condition on tensor value `x.abs().max() > 1`\n"
+            "GM101@13 conditional expression on tensor value `x.mean() > 0`");
+}
+
+TEST(Tags, ValidationGuard) {
+  EXPECT_EQ(tags_of(module_with("        if torch.isnan(x).any():\n"
+                                "            raise ValueError('nan')\n"
+                                "        if x.shape[0] == 0:\n"
+                                "            raise ValueError('empty')\n"
+                                "        return x\n")),
+            "GM105@8 validation guard on tensor value `torch.isnan(x).any()`");
+}
+
+TEST(Tags, SideEffects) {
+  EXPECT_EQ(tags_of(module_with("        print('x', x)\n"
+                                "        logger.warning('bad %s', x)\n"
+                                "        logger.warning_once('once')\n"
+                                "        warnings.warn('w')\n"
+                                "        y = [print(v) for v in range(3)]\n"
+                                "        return x\n")),
+            "GM102@8 print call `print('x', x)`\n"
+            "GM103@9 logging call `logger.warning('bad %s', x)`\n"
+            "GM103@10 logging call `logger.warning_once('once')`\n"
+            "GM104@11 warnings.warn call `warnings.warn('w')`\n"
+            "GM102@12 print call `print(v)`");
+}
+
+TEST(Tags, ShadowedPrintIsNotTagged) {
+  EXPECT_EQ(tags_of("import torch\n"
+                    "def print(*a):\n"
+                    "    pass\n"
+                    "@torch.compile\n"
+                    "def f(x):\n"
+                    "    print(x)\n"
+                    "    return x\n"),
+            "");
+}
+
+TEST(Tags, UnreachedFunctionsHaveNoTags) {
+  EXPECT_EQ(tags_of("import torch\n"
+                    "def helper(x: torch.Tensor):\n"
+                    "    print(x)\n"
+                    "    if x.sum() > 0:\n"
+                    "        pass\n"
+                    "class NotAModule:\n"
+                    "    def forward(self, x: torch.Tensor):\n"
+                    "        print(x)\n"),
+            "");
+}
+
+TEST(Tags, HelpersReachedFromEntriesAreTagged) {
+  EXPECT_EQ(tags_of("import torch\n"
+                    "def helper(x):\n"
+                    "    print('in helper')\n"
+                    "    return x\n"
+                    "def unused(x):\n"
+                    "    print('never')\n"
+                    "@torch.compile\n"
+                    "def f(x):\n"
+                    "    return helper(x)\n"),
+            "GM102@3 print call `print('in helper')`");
+}
+
+TEST(Tags, ScalarUseAndDynamicShapes) {
+  EXPECT_EQ(tags_of(module_with("        n = x.sum().item()\n"
+                                "        l = x.tolist()\n"
+                                "        k = int(x.max())\n"
+                                "        m = int(y)\n"
+                                "        idx = torch.nonzero(x)\n"
+                                "        u = x.unique()\n"
+                                "        sel = x[x > 0]\n"
+                                "        sel2 = x[:, mask]\n"
+                                "        w = torch.where(x > 0)\n"
+                                "        w2 = torch.where(x > 0, x, 0)\n"
+                                "        return x\n")),
+            "GM106@8 tensor converted to a Python scalar `x.sum().item()`\n"
+            "GM106@9 tensor converted to a Python scalar `x.tolist()`\n"
+            "GM106@10 tensor converted to a Python scalar `int(x.max())`\n"
+            "GM107@12 data-dependent output shape `torch.nonzero(x)`\n"
+            "GM107@13 data-dependent output shape `x.unique()`\n"
+            "GM107@14 boolean-mask indexing `x[x > 0]`\n"
+            "GM107@16 data-dependent output shape `torch.where(x > 0)`");
+}
+
+TEST(Tags, TensorSliceBound) {
+  EXPECT_EQ(tags_of(module_with("        n = x.sum()\n"
+                                "        a = x[:n]\n"
+                                "        b = x[:, : x.shape[1]]\n"
+                                "        return a\n")),
+            "GM108@9 tensor slice bound `n` in `x[:n]`");
+}
+
+TEST(Tags, MessagesAreFolded) {
+  EXPECT_EQ(tags_of(module_with("        if (x.sum()\n"
+                                "                > 0):\n"
+                                "            pass\n")),
+            "GM101@8 branch on tensor value `x.sum() > 0`");
+}
+
+TEST(Tags, NestedFunctionsAreSeparate) {
+  EXPECT_EQ(tags_of(module_with("        def inner(v):\n"
+                                "            print(v)\n"
+                                "        return x\n")),
+            "");
+  EXPECT_EQ(tags_of(module_with("        def inner(v):\n"
+                                "            print(v)\n"
+                                "        return inner(x)\n")),
+            "GM102@9 print call `print(v)`");
+}
+
+}  // namespace
+}  // namespace graphmend::sema
