@@ -45,13 +45,13 @@ import builtins
 import importlib
 import logging
 import sys
-import threading
 import warnings
 from typing import Any, Callable, List, Optional, Tuple
 
 __all__ = [
     "defer",
     "defer_format",
+    "call_now",
     "flush",
     "discard",
     "pending",
@@ -198,6 +198,33 @@ def _apply_formats(formats, args, kwargs):
     return tuple(args), kwargs
 
 
+def _call_now(callee, /, *args, **kwargs):
+    flush()
+    return callee(*args, **kwargs)
+
+
+def call_now(callee, /, *args, **kwargs):
+    """``callee(*args, **kwargs)`` after replaying the pending records.
+
+    Mended code routes a print that could not be deferred through this, so that calls
+    deferred before it in the same compiled region still come out first. TorchDynamo never
+    traces into it (``torch.compiler.disable``): it breaks the graph there, exactly where the
+    original print broke it, and runs it eagerly. Returns the callee's result.
+    """
+    return _call_now_impl(callee, *args, **kwargs)
+
+
+def _disabled(fn):
+    try:
+        import torch
+    except ImportError:
+        return fn
+    return torch.compiler.disable(fn, recursive=True)
+
+
+_call_now_impl = _disabled(_call_now)
+
+
 def pending() -> List[Record]:
     """The records not replayed yet (a copy), oldest first."""
     return list(_records)
@@ -248,11 +275,8 @@ def _replay(site, callee, args, kwargs, module_globals=None) -> None:
     if logger is not None and (method in _LOGGER_LEVELS or method == "log"):
         _replay_log(site, logger, method, args, kwargs)
         return
-    if logger is not None:
-        # warning_once, info_once and other logger methods: call them, with the records
-        # they make in this thread re-pointed at the original call site.
-        _call_with_site(site, logger, callee, args, kwargs)
-        return
+    # warning_once, info_once and other logger methods log from their own frame (the
+    # record's site is inside them, not the caller's): calling them is what the original did.
     callee(*args, **kwargs)
 
 
@@ -295,37 +319,6 @@ def _replay_log(site, logger, method, args, kwargs) -> None:
         logger.name, level, filename, lineno, msg, tuple(rest), None, funcname, extra, None
     )
     logger.handle(record)
-
-
-class _SiteFilter(logging.Filter):
-    """Re-points records made by this thread at the original call site."""
-
-    def __init__(self, site):
-        super().__init__()
-        self.site = site
-        self.thread = threading.get_ident()
-
-    def filter(self, record):
-        if record.thread == self.thread:
-            import os
-
-            filename, lineno, funcname = self.site
-            record.pathname = filename
-            record.filename = os.path.basename(filename)
-            record.module = os.path.splitext(record.filename)[0]
-            record.lineno = lineno
-            record.funcName = funcname
-        return True
-
-
-def _call_with_site(site, logger, callee, args, kwargs) -> None:
-    target = logger.logger if isinstance(logger, logging.LoggerAdapter) else logger
-    site_filter = _SiteFilter(site)
-    target.addFilter(site_filter)
-    try:
-        callee(*args, **kwargs)
-    finally:
-        target.removeFilter(site_filter)
 
 
 def _module_globals_for(filename: str) -> Optional[dict]:

@@ -123,14 +123,96 @@ std::optional<uint32_t> after_open_paren(const Context& context, const ast::Call
   return std::nullopt;
 }
 
+// The module-level class `call` instantiates, if any (`Config(...)`).
+const ast::ClassDef* instantiated_class(const Context& context, const ast::expr* value) {
+  const auto* call = ast::as<ast::Call>(value);
+  if (call == nullptr) return nullptr;
+  const auto* name = ast::as<ast::Name>(call->func);
+  if (name == nullptr) return nullptr;
+  for (const ast::stmt* statement : context.module.body) {
+    const auto* class_def = ast::as<ast::ClassDef>(statement);
+    if (class_def && class_def->name == name->id) return class_def;
+  }
+  return nullptr;
+}
+
+// Calls visit(target, value) for every `target = value` in `body`, nested blocks included
+// (function and class bodies not).
+template <class Visit>
+void for_each_assignment(const ast::Seq<ast::stmt*>& body, Visit&& visit) {
+  for (const ast::stmt* statement : body) {
+    if (const auto* assign = ast::as<ast::Assign>(statement)) {
+      for (const ast::expr* target : assign->targets) visit(target, assign->value);
+    } else if (const auto* annotated = ast::as<ast::AnnAssign>(statement)) {
+      if (annotated->value) visit(annotated->target, annotated->value);
+    }
+    auto nested = [&](const ast::Seq<ast::stmt*>& inner) { for_each_assignment(inner, visit); };
+    if (const auto* s = ast::as<ast::If>(statement)) { nested(s->body); nested(s->orelse); }
+    if (const auto* s = ast::as<ast::For>(statement)) { nested(s->body); nested(s->orelse); }
+    if (const auto* s = ast::as<ast::While>(statement)) { nested(s->body); nested(s->orelse); }
+    if (const auto* s = ast::as<ast::With>(statement)) nested(s->body);
+    if (const auto* s = ast::as<ast::Try>(statement)) {
+      nested(s->body);
+      nested(s->orelse);
+      nested(s->finalbody);
+    }
+  }
+}
+
+const ast::Seq<ast::stmt*>* function_body(const ast::Node* function) {
+  if (const auto* f = ast::as<ast::FunctionDef>(function)) return &f->body;
+  if (const auto* f = ast::as<ast::AsyncFunctionDef>(function)) return &f->body;
+  return nullptr;
+}
+
+// Whether `e` is shown to hold an instance of a class of this module: a name assigned
+// `Cls(...)` in the function or at module level, or `self.attr` assigned `Cls(...)` in a
+// method of the enclosing class. Such objects format through their own __str__/__repr__,
+// which may read state that changes before the replay.
+bool is_user_object(const Context& context, const ast::expr& e) {
+  const sema::FunctionInfo* info = context.analysis.function_of(&e);
+  bool found = false;
+  if (const auto* name = ast::as<ast::Name>(&e)) {
+    auto check = [&](const ast::expr* target, const ast::expr* value) {
+      const auto* assigned = ast::as<ast::Name>(target);
+      if (assigned && assigned->id == name->id && instantiated_class(context, value)) found = true;
+    };
+    if (info != nullptr) {
+      if (const auto* body = function_body(info->node)) for_each_assignment(*body, check);
+    }
+    for_each_assignment(context.module.body, check);
+    return found;
+  }
+  const auto* attribute = ast::as<ast::Attribute>(&e);
+  if (attribute == nullptr || info == nullptr || info->owner_class == nullptr) return false;
+  const auto* base = ast::as<ast::Name>(attribute->value);
+  if (base == nullptr || base->id != "self") return false;
+  for (const ast::stmt* member : info->owner_class->body) {
+    const auto* body = function_body(member);
+    if (body == nullptr) continue;
+    for_each_assignment(*body, [&](const ast::expr* target, const ast::expr* value) {
+      const auto* assigned = ast::as<ast::Attribute>(target);
+      if (assigned == nullptr || assigned->attr != attribute->attr) return;
+      const auto* owner = ast::as<ast::Name>(assigned->value);
+      if (owner && owner->id == "self" && instantiated_class(context, value)) found = true;
+    });
+  }
+  return found;
+}
+
 // Why formatting `e` at replay time might show something else than formatting it at the
 // call would, or empty. Values are snapshotted (tensors cloned, lists and dicts copied) and
-// the runtime calls at once any value it cannot snapshot; what is left to refuse here are
-// the objects whose text is known to read mutable state: the module itself.
+// the runtime calls at once any value it cannot snapshot; what is refused here are the
+// objects known to format through user code: `self`, instances of the module's classes.
 std::string unstable_formatting(const Context& context, const ast::expr& e) {
   if (const auto* name = ast::as<ast::Name>(&e); name && (name->id == "self" || name->id == "cls")) {
     return "argument `" + std::string(name->id) +
            "` is a user object whose formatting reads mutable state at replay time";
+  }
+  if (is_user_object(context, e)) {
+    return "argument `" + std::string(node_text(context, e)) +
+           "` is an instance of a class of this module, whose formatting may read mutable "
+           "state at replay time";
   }
   if (ast::is<ast::GeneratorExp>(&e) || ast::is<ast::Lambda>(&e) || ast::is<ast::Yield>(&e) ||
       ast::is<ast::YieldFrom>(&e) || ast::is<ast::Await>(&e) || ast::is<ast::NamedExpr>(&e)) {
@@ -275,11 +357,41 @@ std::string check_callee(const sema::BreakTag& tag, const Context& context, cons
 
 }  // namespace
 
+namespace {
+
+Outcome defer_call(const sema::BreakTag& tag, Context& context);
+
+// A declined print stays in place, and Dynamo runs it at a graph break, while calls
+// deferred earlier in the same compiled region are still pending: they would come out
+// after it. The declined print is therefore routed through the runtime's call_now, which
+// replays the pending records first and then calls print itself (a break, as before).
+void keep_order(const sema::BreakTag& tag, Context& context, Outcome& outcome) {
+  const auto* call = ast::as<ast::Call>(tag.site);
+  if (tag.kind != sema::BreakKind::PrintCall || call == nullptr) return;
+  if (context.analysis.resolve_call(*call).kind != sema::CalleeKind::Print) return;
+  std::optional<uint32_t> open = after_open_paren(context, *call);
+  if (!open) return;
+  std::string head = context.runtime + ".call_now(" + std::string(node_text(context, *call->func));
+  if (call->args.size > 0 || call->keywords.size > 0) head += ", ";
+  outcome.edits = {{call->begin, *open, head}};
+  outcome.needs_runtime = true;
+}
+
+}  // namespace
+
 std::optional<Outcome> rewrite_defer(const sema::BreakTag& tag, Context& context) {
   if (tag.kind != sema::BreakKind::PrintCall && tag.kind != sema::BreakKind::LoggingCall &&
       tag.kind != sema::BreakKind::WarningsCall) {
     return std::nullopt;
   }
+  Outcome outcome = defer_call(tag, context);
+  if (!outcome.fixed) keep_order(tag, context, outcome);
+  return outcome;
+}
+
+namespace {
+
+Outcome defer_call(const sema::BreakTag& tag, Context& context) {
   const auto* call = ast::as<ast::Call>(tag.site);
   if (call == nullptr) return decline("the break site is not a call");
   const auto* statement = ast::as<ast::Expr>(tag.statement);
@@ -365,4 +477,5 @@ std::optional<Outcome> rewrite_defer(const sema::BreakTag& tag, Context& context
   return outcome;
 }
 
+}  // namespace
 }  // namespace graphmend::rewrite

@@ -128,6 +128,11 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context) {
   if (!outcome->fixed || outcome->edits.empty()) {
     result.diagnostic.message =
         declined(tag, outcome->reason.empty() ? "the rewrite declined" : outcome->reason);
+    // A declined rewrite may still edit, to keep the order of side effects (defer.cpp).
+    if (!outcome->fixed) {
+      result.edits = std::move(outcome->edits);
+      result.needs_runtime = outcome->needs_runtime;
+    }
     return result;
   }
   result.diagnostic.fixed = true;
@@ -160,16 +165,20 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
   std::vector<TextEdit> accepted;
   for (const sema::BreakTag& tag : tags) {
     TagResult result = handle_tag(tag, context);
-    if (result.diagnostic.fixed) {
+    if (!result.edits.empty()) {
       std::string error;
       std::vector<TextEdit> own = result.edits;
       if (!rewrite::normalize_edits(own, parsed.source.size(), &error)) {
+        if (result.diagnostic.fixed) {
+          result.diagnostic.message = declined(tag, "internal: invalid edits (" + error + ")");
+        }
         result.diagnostic.fixed = false;
-        result.diagnostic.message = declined(tag, "internal: invalid edits (" + error + ")");
         result.edits.clear();
       } else if (overlaps_any(own, accepted)) {
+        if (result.diagnostic.fixed) {
+          result.diagnostic.message = declined(tag, "its fix overlaps the fix of another break");
+        }
         result.diagnostic.fixed = false;
-        result.diagnostic.message = declined(tag, "its fix overlaps the fix of another break");
         result.edits.clear();
       } else {
         accepted.insert(accepted.end(), own.begin(), own.end());
@@ -260,7 +269,7 @@ std::vector<TextEdit> collect_edits(const Parsed& parsed, const std::vector<TagR
   std::vector<TextEdit> edits;
   bool needs_runtime = false;
   for (const TagResult& result : results) {
-    if (!result.diagnostic.fixed) continue;
+    if (result.edits.empty()) continue;
     edits.insert(edits.end(), result.edits.begin(), result.edits.end());
     needs_runtime = needs_runtime || result.needs_runtime;
   }
@@ -303,23 +312,26 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
   if (!mended) {
     // Find the fixes whose text does not parse on its own and decline them.
     for (TagResult& tag_result : results) {
-      if (!tag_result.diagnostic.fixed) continue;
+      if (tag_result.edits.empty()) continue;
       std::vector<TagResult> alone;
       alone.push_back(tag_result);
       std::string own_error;
       if (!apply_and_check(parsed, collect_edits(parsed, alone, runtime), options, &own_error)) {
+        if (tag_result.diagnostic.fixed) {
+          tag_result.diagnostic.message +=
+              "; not rewritten: internal: the rewritten text does not parse (" + own_error + ")";
+        }
         tag_result.diagnostic.fixed = false;
-        tag_result.diagnostic.message +=
-            "; not rewritten: internal: the rewritten text does not parse (" + own_error + ")";
         tag_result.edits.clear();
       }
     }
     mended = apply_and_check(parsed, collect_edits(parsed, results, runtime), options, &error);
     if (!mended) {
       for (TagResult& tag_result : results) {
-        if (!tag_result.diagnostic.fixed) continue;
+        if (tag_result.diagnostic.fixed) {
+          tag_result.diagnostic.message += "; not rewritten: the mended file does not parse";
+        }
         tag_result.diagnostic.fixed = false;
-        tag_result.diagnostic.message += "; not rewritten: the mended file does not parse";
         tag_result.edits.clear();
       }
       result.diagnostics.push_back(internal_diagnostic(
