@@ -1,22 +1,25 @@
-"""[Defer] A warning_once-style logger method (as transformers adds to loggers): it logs
-a message once per process, so its replay must go through the same method."""
+"""[Defer] `logger.warning_once`, installed on logging.Logger exactly as transformers does:
+it logs a message once per process (an lru_cache), so the replay must go through the same
+method and log once too."""
 import functools
 import logging
 
 import torch
 
 
-class OnceLogger(logging.Logger):
-    @functools.lru_cache(None)
-    def warning_once(self, *args, **kwargs):
-        self.warning(*args, **kwargs)
+@functools.lru_cache(None)
+def warning_once(self, *args, **kwargs):
+    self.warning(*args, **kwargs)
 
 
-logger = OnceLogger("graphmend.programs.once")
+if not hasattr(logging.Logger, "warning_once"):
+    logging.Logger.warning_once = warning_once
+
+logger = logging.getLogger("graphmend.programs.once")
 
 
 def reset():
-    OnceLogger.warning_once.cache_clear()
+    logging.Logger.warning_once.cache_clear()
 
 
 def ENTRY(x: torch.Tensor):

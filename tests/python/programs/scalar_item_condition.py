@@ -1,4 +1,5 @@
-"""Out of scope (GM106): the condition is a Python scalar from .item()."""
+"""Out of scope (GM106): the condition is a Python scalar from .item(); the branch on it
+(GM101) is declined too."""
 import torch
 
 
@@ -12,4 +13,4 @@ def ENTRY(x: torch.Tensor):
 INPUTS = [(torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)]
 EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (2, 2)
-EXPECTED_TAGS = [("GM106", "declined")]
+EXPECTED_TAGS = [("GM101", "declined"), ("GM106", "declined")]
