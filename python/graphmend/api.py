@@ -906,11 +906,21 @@ def _first_line_of(text: str) -> str:
     return ""
 
 
+def _library_file(filename: str) -> bool:
+    """Files of torch and of GraphMend itself (the runtime frames of mended code)."""
+    import torch
+
+    roots = [os.path.dirname(torch.__file__), os.path.dirname(os.path.abspath(__file__))]
+    path = os.path.abspath(filename)
+    return any(path.startswith(root + os.sep) for root in roots)
+
+
 def _user_frame(reason: Any) -> Tuple[str, int]:
+    """The innermost frame of the break's stack that is the user's code."""
     stack = list(getattr(reason, "user_stack", None) or [])
     for frame in reversed(stack):
         filename = getattr(frame, "filename", "")
-        if filename and "/torch/" not in filename:
+        if filename and not _library_file(filename):
             return filename, int(getattr(frame, "lineno", 0) or 0)
     if stack:
         return getattr(stack[-1], "filename", ""), int(getattr(stack[-1], "lineno", 0) or 0)

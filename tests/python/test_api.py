@@ -322,3 +322,69 @@ def test_explain_reports_breaks_with_tag_codes(fake_mender):
     assert info.code == "GM101" and info.fixed is False
     text = str(report)
     assert "1 break(s)" in text and "GM101" in text and "api_targets.py" in text
+
+
+# ---------------------------------------------------------------------------------------------
+# End to end with the real mender (programs from the suite).
+
+
+def _program(name):
+    import importlib
+
+    return importlib.import_module(f"programs.{name}")
+
+
+def test_explain_names_the_tag_of_each_break():
+    program = _program("defer_print_and_branch")
+    report = graphmend.explain(program.ENTRY, torch.tensor([1.0, 2.0]))
+    assert [(b.code, b.fixed) for b in report.breaks] == [("GM102", True), ("GM101", True)]
+    assert all(b.filename == program.__file__ for b in report.breaks)
+    mended = graphmend.explain(graphmend.mend(program.ENTRY), torch.tensor([1.0, 2.0]))
+    assert mended.breaks == [] and mended.graph_count == 1
+
+
+def test_remaining_break_is_reported_at_its_original_line():
+    program = _program("defer_order_with_declined")
+    mended = graphmend.mend(program.ENTRY)
+    report = graphmend.explain(mended, torch.tensor([1.0, 2.0]))
+    (info,) = report.breaks
+    source_line = open(program.__file__).read().splitlines()[info.line - 1]
+    assert source_line.strip() == "print(STATUS, z)"
+    assert info.code == "GM102" and info.fixed is False
+
+
+def test_compiled_module_replays_prints_after_the_call(capsys):
+    program = _program("defer_print_order")
+    torch.manual_seed(0)
+    compiled = graphmend.compile(program.ENTRY(), backend="eager")
+    x = torch.tensor([[1.0, 2.0]])
+    with torch.no_grad():
+        out = compiled(x)
+        printed = capsys.readouterr().out
+        torch.manual_seed(0)
+        expected = program.ENTRY()(x)
+    assert torch.equal(out, expected)
+    assert printed == capsys.readouterr().out
+    assert printed.count("\n") == 3
+
+
+def test_compiled_trap_raises_the_original_exception():
+    program = _program("trap_value_error")
+    compiled = graphmend.compile(program.ENTRY, backend="eager")
+    assert torch.equal(compiled(torch.tensor([4.0])), torch.tensor([2.0]))
+    with pytest.raises(ValueError, match="^inputs must be non-negative$"):
+        compiled(torch.tensor([-4.0]))
+    from graphmend import runtime
+
+    assert runtime.pending() == []
+
+
+def test_mend_report_of_a_module_lists_fixed_sites():
+    program = _program("where_method_helper")
+    mended, report = graphmend.mend(program.ENTRY(), report=True)
+    assert sorted((d.code, d.rewrite) for d in report.fixed) == [
+        ("GM101", "where"), ("GM101", "where"), ("GM102", "defer")]
+    assert {n.qualname for n in report.notes if n.status == "mended"} >= {
+        "Gate.forward", "ENTRY.normalise", "ENTRY.forward"}
+    text = str(report)
+    assert "GM101" in text and "where_method_helper.py" in text
