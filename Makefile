@@ -145,7 +145,7 @@ corpus: install
 bench: install
 	$(PY) bench/parse_speed.py
 
-demo: install build
+demo: install
 	$(PY) -m graphmend.demo examples/model.py
 
 format:

@@ -2,10 +2,10 @@
 
     python -m graphmend.demo examples/model.py
 
-Shows the tokens the mender will care about, the classes and functions the C++ parser found
-(with line numbers), whether its AST equals CPython's, the statements a future rewrite would
-look at (a syntactic preview only: the analysis passes are not built yet), and how long the
-C++ parse takes next to ast.parse.
+Shows the tokens the mender cares about, the classes and functions the C++ parser found
+(with line numbers), whether its AST equals CPython's, a syntactic preview of the statements
+that break the graph, the mender's diagnostics and diff (graphmend.mend_source) where the
+package has it, and how long the C++ parse takes next to ast.parse.
 """
 
 from __future__ import annotations
@@ -111,6 +111,25 @@ def function_at(functions: list[ast.AST], line: int) -> str:
     return min(inner, key=lambda f: f.end_lineno - f.lineno).name if inner else "?"
 
 
+def show_mender(source: str, filename: str) -> None:
+    """The mender's verdict and diff, where the installed package has one."""
+    mend = getattr(graphmend, "mend_source", None)
+    if mend is None:
+        return
+    import difflib
+
+    result = mend(source, filename)
+    print(f"mender: {len(result.fixed)} break site(s) rewritten, {len(result.declined)} declined")
+    for diagnostic in result.diagnostics:
+        print(f"  {diagnostic}")
+    if result.changed:
+        diff = difflib.unified_diff(source.splitlines(keepends=True),
+                                    result.source.splitlines(keepends=True),
+                                    f"{filename} (original)", f"{filename} (mended)")
+        print("".join(diff), end="")
+    print()
+
+
 def show_timing(source: str, repeats: int) -> None:
     blob = source.encode("utf-8")
     ours = min(_core._parse_only([blob] * 20, None)[1] for _ in range(repeats)) / 20
@@ -163,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
     print()
     show_targets(tree)
     print()
+    try:
+        show_mender(source, str(args.file))
+    except Exception as err:  # the demo still shows the front end
+        print(f"mender failed: {err!r}\n")
+        status = 1
     show_timing(source, args.repeats)
     return status
 
