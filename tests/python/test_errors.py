@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import graphmend
 
-EXAMPLES = int(os.environ.get("GRAPHMEND_HYPOTHESIS_EXAMPLES", "300"))
+EXAMPLES = int(os.environ.get("GRAPHMEND_HYPOTHESIS_EXAMPLES", "1000"))
 HYPOTHESIS = settings(max_examples=EXAMPLES, deadline=None,
                       suppress_health_check=[HealthCheck.too_slow])
 
