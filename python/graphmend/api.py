@@ -31,6 +31,7 @@ import inspect
 import linecache
 import os
 import sys
+import sysconfig
 import types
 import weakref
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -429,11 +430,39 @@ def _is_library_module(module_name: Optional[str]) -> bool:
     return top in _NEVER_MEND_PACKAGES or top in sys.stdlib_module_names
 
 
+def _library_roots() -> List[str]:
+    roots = [os.path.dirname(os.path.abspath(__file__))]
+    for name in _NEVER_MEND_PACKAGES:
+        module = sys.modules.get(name)
+        if module is not None and getattr(module, "__file__", None):
+            roots.append(os.path.dirname(os.path.abspath(module.__file__)))
+    stdlib = sysconfig.get_paths().get("stdlib")
+    if stdlib:
+        roots.append(os.path.abspath(stdlib))
+    return roots
+
+
+def _is_library_file(filename: str) -> bool:
+    """Whether code compiled from ``filename`` belongs to a library GraphMend never mends
+    (torch, the standard library, GraphMend itself...). Decided by the file, not by
+    ``__module__``, which ``functools.wraps`` copies from the wrapped function."""
+    if not filename or filename.startswith("<"):
+        return False
+    path = os.path.abspath(filename)
+    if "site-packages" in path.split(os.sep):
+        return any(path.startswith(root + os.sep) for root in _library_roots()[:-1]) or any(
+            part in _NEVER_MEND_PACKAGES for part in path.split(os.sep)
+        )
+    return any(path.startswith(root + os.sep) for root in _library_roots())
+
+
 def _skip_reason(fn: Any) -> Optional[str]:
     if not isinstance(fn, types.FunctionType):
         return f"not a Python function ({type(fn).__name__})"
     if _is_library_module(getattr(fn, "__module__", None)):
         return f"library code ({fn.__module__})"
+    if _is_library_file(fn.__code__.co_filename):
+        return f"library code ({fn.__code__.co_filename})"
     code = fn.__code__
     if code.co_name == "<lambda>":
         return "a lambda (mend the function that defines it)"
@@ -471,6 +500,11 @@ class _Mender:
             fn = original
         reason = _skip_reason(fn)
         if reason is not None:
+            rewrapped = self._rewrap(fn) if isinstance(fn, types.FunctionType) else None
+            if rewrapped is not None:
+                self.note(fn.__qualname__, "", 0, "mended", "a library wrapper around mended code")
+                self.functions[key] = rewrapped
+                return rewrapped
             self.note(getattr(fn, "__qualname__", repr(fn)), "", 0, "skipped", reason)
             self.functions[key] = fn
             return fn
@@ -490,6 +524,35 @@ class _Mender:
         self.functions[key] = built
         self.cells[key].cell_contents = built
         return built
+
+    def _wrapped_cells(self, fn: types.FunctionType) -> Dict[str, types.CellType]:
+        """New cells for the closure cells of a decorator's wrapper (``functools.wraps``)
+        that hold the wrapped function, holding its mended form instead."""
+        wrapped = fn.__dict__.get("__wrapped__")
+        if not isinstance(wrapped, types.FunctionType) or not fn.__closure__:
+            return {}
+        inner = self.function(wrapped)
+        if inner is wrapped:
+            return {}
+        out = {}
+        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
+            try:
+                holds = cell.cell_contents is wrapped
+            except ValueError:  # an empty cell
+                holds = False
+            if holds:
+                out[name] = types.CellType(inner)
+        return out
+
+    def _rewrap(self, fn: types.FunctionType) -> Optional[types.FunctionType]:
+        """A library decorator's wrapper (``@torch.no_grad()``...) around mended user code:
+        the same wrapper code with the mended function in its closure; None when there is
+        nothing to rewrap."""
+        cells = self._wrapped_cells(fn)
+        if not cells:
+            return None
+        closure = tuple(cells.get(n, c) for n, c in zip(fn.__code__.co_freevars, fn.__closure__))
+        return _copy_function(fn, fn.__code__, closure, cells)
 
     def _locate(self, fn: types.FunctionType) -> Tuple[Optional[_MendedFile], Any, str]:
         code = fn.__code__
@@ -534,13 +597,16 @@ class _Mender:
         if helpers:
             new_code = _compile_def(site, future, freevars + list(helpers), code.co_filename)
         self._collect_diagnostics(mended, original_site.node)
-        if not changed and not helpers and not force_new:
+        rewrapped_cells = self._wrapped_cells(fn)
+        if not changed and not helpers and not rewrapped_cells and not force_new:
             self.note(fn.__qualname__, code.co_filename, code.co_firstlineno, "unchanged")
             return fn
         original_cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
         closure = []
         for name in new_code.co_freevars:
-            if name in original_cells:
+            if name in rewrapped_cells:
+                closure.append(rewrapped_cells[name])
+            elif name in original_cells:
                 closure.append(original_cells[name])
             elif name in helpers:
                 closure.append(self.cells[id(helpers[name])])
@@ -548,14 +614,7 @@ class _Mender:
                 raise ValueError(f"mended code needs the free variable {name!r}")
         if changed:
             fn.__globals__.setdefault(_RUNTIME_NAME, _runtime())
-        new = types.FunctionType(
-            new_code, fn.__globals__, fn.__name__, fn.__defaults__, tuple(closure) or None
-        )
-        new.__kwdefaults__ = copy.copy(fn.__kwdefaults__)
-        new.__dict__.update(fn.__dict__)
-        for attr in ("__qualname__", "__doc__", "__module__", "__annotations__"):
-            setattr(new, attr, getattr(fn, attr))
-        new.__graphmend_original__ = fn
+        new = _copy_function(fn, new_code, tuple(closure) or None, rewrapped_cells)
         status = "mended" if changed else "unchanged"
         detail = "" if changed else "rebuilt to reach mended helpers"
         self.note(fn.__qualname__, code.co_filename, code.co_firstlineno, status, detail)
@@ -658,6 +717,24 @@ class _Mender:
             twin._modules[name] = child
         memo[id(module)] = twin
         return twin
+
+
+def _copy_function(
+    fn: types.FunctionType,
+    code: types.CodeType,
+    closure: Optional[tuple],
+    rewrapped_cells: Dict[str, types.CellType],
+) -> types.FunctionType:
+    """A function with ``fn``'s globals, defaults and metadata and the given code/closure."""
+    new = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, closure)
+    new.__kwdefaults__ = copy.copy(fn.__kwdefaults__)
+    new.__dict__.update(fn.__dict__)
+    for attr in ("__qualname__", "__doc__", "__module__", "__annotations__"):
+        setattr(new, attr, getattr(fn, attr))
+    if rewrapped_cells:
+        new.__wrapped__ = next(iter(rewrapped_cells.values())).cell_contents
+    new.__graphmend_original__ = fn
+    return new
 
 
 def _all_args(arguments: ast.arguments) -> List[ast.arg]:

@@ -135,3 +135,9 @@ def branchy(x: torch.Tensor):
 class Counter:
     def method(self):
         return "orig"
+
+
+class NoGradForward(torch.nn.Module):
+    @torch.no_grad()
+    def forward(self, x):
+        return "orig", torch.is_grad_enabled()

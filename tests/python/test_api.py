@@ -388,3 +388,23 @@ def test_mend_report_of_a_module_lists_fixed_sites():
         "Gate.forward", "ENTRY.normalise", "ENTRY.forward"}
     text = str(report)
     assert "GM101" in text and "where_method_helper.py" in text
+
+
+def test_user_decorator_wrapper_reaches_the_mended_function(fake_mender):
+    mended = graphmend.mend(T.decorated)
+    assert mended(1) == "mend" and T.decorated(1) == "orig"
+    assert mended.__wrapped__(1) == "mend"
+    assert mended.__name__ == "decorated"
+
+
+def test_library_decorator_wrapper_reaches_the_mended_method(fake_mender):
+    original = T.NoGradForward()
+    mended = graphmend.mend(original)
+    assert mended(torch.ones(1)) == ("mend", False)
+    assert original(torch.ones(1)) == ("orig", False)
+
+
+def test_library_code_is_never_rebuilt(fake_mender):
+    mended, report = graphmend.mend(torch.nn.functional.softmax, report=True)
+    assert mended is torch.nn.functional.softmax
+    assert "library code" in report.notes[0].reason
