@@ -44,9 +44,6 @@ PENDING = {
     "fixed=False",
     ("where_nested_if", "tags"): "mender: the inner if of a predicated chain is reported "
     "fixed=False",
-    ("where_loop_body", "tags"): "mender: a loop-carried tensor is not known as a tensor "
-    "(branch value `x * 0.5` is not pure)",
-    ("where_loop_body", "breaks"): "mender: a loop-carried tensor is not known as a tensor",
     ("where_static_prefix", "tags"): "mender: torch.finfo(...) is not known as pure",
     ("where_static_prefix", "breaks"): "mender: torch.finfo(...) is not known as pure",
 }
