@@ -408,3 +408,21 @@ def test_library_code_is_never_rebuilt(fake_mender):
     mended, report = graphmend.mend(torch.nn.functional.softmax, report=True)
     assert mended is torch.nn.functional.softmax
     assert "library code" in report.notes[0].reason
+
+
+def test_unmendable_objects_give_no_warning(fake_mender):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert graphmend.mend(len) is len
+        assert graphmend.mend(torch.relu) is torch.relu
+
+
+def test_compile_bound_forward_flushes(fake_mender, fake_runtime):
+    torch.manual_seed(0)
+    original = T.Plain()
+    compiled = graphmend.compile(original.forward, backend="eager")
+    x = torch.randn(2, 2)
+    assert torch.equal(compiled(x), original(x))
+    assert compiled.__name__ == "forward" and fake_runtime.flushes == 1
