@@ -379,12 +379,23 @@ def guard(failed, exc_type, message=None):
     ``_assert_async`` aborts the compiled region before Dynamo applies its side effects,
     which would drop those records, while the original printed them before raising.
     """
-    if is_compiling() and _is_tensor(failed) and failed.numel() == 1 and not _records:
+    if is_compiling() and _is_tensor(failed) and failed.numel() == 1:
+        if _records:
+            _check_now(failed, exc_type, message)  # one graph break, run eagerly
+            return
         torch = sys.modules["torch"]
         torch._assert_async(torch.logical_not(failed.reshape(())), _encode(exc_type, message))
         return
     if failed:
         raise exc_type() if message is None else exc_type(message)
+
+
+def _check(failed, exc_type, message):
+    if failed:
+        raise exc_type() if message is None else exc_type(message)
+
+
+_check_now = _disabled(_check)
 
 
 def _resolve(module: str, qualname: str):

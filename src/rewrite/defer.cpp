@@ -200,6 +200,17 @@ bool is_user_object(const Context& context, const ast::expr& e) {
   return found;
 }
 
+// The comma between the runtime call's head and the original first argument at `offset`:
+// no space when the original already has whitespace there (no trailing blanks).
+std::string separator_before(const Context& context, uint32_t offset) {
+  std::string_view text = context.source.text();
+  if (offset < text.size() && (text[offset] == ' ' || text[offset] == '\t' ||
+                               text[offset] == '\n' || text[offset] == '\r')) {
+    return ",";
+  }
+  return ", ";
+}
+
 // Why formatting `e` at replay time might show something else than formatting it at the
 // call would, or empty. Values are snapshotted (tensors cloned, lists and dicts copied) and
 // the runtime calls at once any value it cannot snapshot; what is refused here are the
@@ -372,7 +383,7 @@ void keep_order(const sema::BreakTag& tag, Context& context, Outcome& outcome) {
   std::optional<uint32_t> open = after_open_paren(context, *call);
   if (!open) return;
   std::string head = context.runtime + ".call_now(" + std::string(node_text(context, *call->func));
-  if (call->args.size > 0 || call->keywords.size > 0) head += ", ";
+  if (call->args.size > 0 || call->keywords.size > 0) head += separator_before(context, *open);
   outcome.edits = {{call->begin, *open, head}};
   outcome.needs_runtime = true;
 }
@@ -470,7 +481,7 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
     else head.pop_back();
     head += ")";
   }
-  if (call->args.size > 0 || call->keywords.size > 0) head += ", ";
+  if (call->args.size > 0 || call->keywords.size > 0) head += separator_before(context, *open);
   outcome.edits.push_back({call->begin, *open, head});
   outcome.fixed = true;
   outcome.needs_runtime = true;

@@ -366,7 +366,7 @@ TEST(Defer, FStringFieldsInPython312Mode) {
 TEST(Defer, MultiLineCallKeepsItsLayout) {
   Fixture f(body("    logger.warning(\n        \"x=%s\",  # why\n        x,\n    )\n"), {"x"});
   EXPECT_EQ(f.run(sema::BreakKind::LoggingCall),
-            body("    __graphmend_rt__.defer(('model.py', 5, 'forward'), logger.warning, \n"
+            body("    __graphmend_rt__.defer(('model.py', 5, 'forward'), logger.warning,\n"
                  "        \"x=%s\",  # why\n        x,\n    )\n"));
 }
 
@@ -406,6 +406,36 @@ TEST(Defer, DeclinesFormattingSelf) {
   EXPECT_EQ(f.run(sema::BreakKind::PrintCall),
             "DECLINED: argument `self` is a user object whose formatting reads mutable state at "
             "replay time");
+}
+
+TEST(Defer, DeclinedPrintIsRoutedThroughCallNow) {
+  Fixture f("class M:\n    def forward(self, x):\n        print(self, x)\n", {"x"});
+  sema::BreakTag tag;
+  tag.kind = sema::BreakKind::PrintCall;
+  tag.statement = f.find([](const ast::stmt* s) { return ast::is<ast::Expr>(s); });
+  ASSERT_NE(tag.statement, nullptr);
+  tag.site = ast::as<ast::Expr>(tag.statement)->value;
+  std::optional<rewrite::Outcome> outcome = rewrite::rewrite_defer(tag, *f.context);
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_FALSE(outcome->fixed);
+  EXPECT_TRUE(outcome->needs_runtime);
+  std::vector<TextEdit> edits = outcome->edits;
+  std::string error;
+  ASSERT_TRUE(normalize_edits(edits, f.source.size(), &error));
+  EXPECT_EQ(apply_edits(f.source.text(), edits),
+            "class M:\n    def forward(self, x):\n        __graphmend_rt__.call_now(print, self, x)\n");
+}
+
+TEST(Defer, DeclinedLoggerCallIsLeftAsItIs) {
+  Fixture f(body("    logger.exception(\"boom\")\n"), {"x"});
+  sema::BreakTag tag;
+  tag.kind = sema::BreakKind::LoggingCall;
+  tag.statement = f.find([](const ast::stmt* s) { return ast::is<ast::Expr>(s); });
+  tag.site = ast::as<ast::Expr>(tag.statement)->value;
+  std::optional<rewrite::Outcome> outcome = rewrite::rewrite_defer(tag, *f.context);
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_FALSE(outcome->fixed);
+  EXPECT_TRUE(outcome->edits.empty());
 }
 
 TEST(Defer, DeclinesGenerators) {

@@ -1,0 +1,35 @@
+"""[Defer] declines: the result is used, a user object, self, logger.exception and
+exc_info, a stacklevel. Declined prints go through call_now (keeps the output order)."""
+import logging
+import warnings
+
+import torch
+
+logger = logging.getLogger(__name__)
+
+
+class Status:
+    def __init__(self):
+        self.calls = 0
+
+    def __str__(self):
+        return f"Status({self.calls})"
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.status = Status()
+
+    def forward(self, x: torch.Tensor):
+        y = x + 1
+        printed = print("y", y)
+        print(self.status, y)
+        print(self)
+        try:
+            y = y / x.sum()
+        except ZeroDivisionError:
+            logger.exception("division failed")
+        logger.info("with exc_info", exc_info=True)
+        warnings.warn("from the caller", stacklevel=2)
+        return y if printed is None else y * 2

@@ -1,0 +1,19 @@
+"""[Trap] validation guards: builtin and module exception classes, no message, and/or/not
+conditions, a one-line guard, a comment after the raise."""
+import torch
+
+
+class ShapeError(ValueError):
+    pass
+
+
+@torch.compile
+def forward(x: torch.Tensor, y: torch.Tensor):
+    if x.sum() < 0:
+        raise ValueError("negative")
+    if not torch.isfinite(x).all():
+        raise FloatingPointError('non-finite input')  # keep this comment
+    if (x > 10).any() or y.isnan().any():
+        raise ShapeError
+    if x.max() > 100: raise RuntimeError("too large")
+    return x + y
