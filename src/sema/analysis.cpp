@@ -1232,7 +1232,9 @@ ValueKind AnalysisImpl::call_kind(const ast::Call& call, int scope, int depth) c
   }
   ValueKind rk = kind_rec(attr->value, scope, depth + 1);
   if (!is_tensor_kind(rk)) {
-    if (rk == ValueKind::TensorTuple || is_literal(attr->value)) return ValueKind::Other;
+    if (rk == ValueKind::TensorTuple || known_non_tensor(attr->value, scope, depth + 1)) {
+      return ValueKind::Other;
+    }
     // A reduction is a tensor op whatever the receiver: the design's data-dependence rule.
     if (in_list(m, {"item", "tolist"}) && call.args.empty()) return ValueKind::DataScalar;
     if (!in_list(m, kReductions)) return ValueKind::Other;
@@ -1269,6 +1271,72 @@ ValueKind AnalysisImpl::call_kind(const ast::Call& call, int scope, int depth) c
     return dtype ? ValueKind::Tensor : ValueKind::BoolTensor;
   }
   return ValueKind::Tensor;
+}
+
+// Values shown not to be tensors: literals, results of other modules' functions (numpy,
+// math), parameters annotated with builtin types, and names bound only to such values.
+// They keep the reduction rule (`x.max()` is a tensor op) off numpy code.
+bool AnalysisImpl::known_non_tensor(const ast::expr* e, int scope, int depth) const {
+  if (e == nullptr || depth > 8) return false;
+  if (is_literal(e)) return true;
+  if (const auto* name = as<ast::Name>(e)) {
+    Flow* flow = flow_for_scope(scope);
+    if (flow == nullptr) return false;
+    auto var = flow->var_ids.find(name->id);
+    if (var == flow->var_ids.end()) return false;
+    int node = flow->node_at(name->begin);
+    if (node < 0) return false;
+    const uint64_t* in = &flow->reach_in[static_cast<uint32_t>(node) * flow->def_words];
+    bool any = false;
+    for (uint32_t d : flow->defs_of_var[var->second]) {
+      if (((in[d >> 6] >> (d & 63)) & 1) == 0) continue;
+      const Def& def = flow->defs[d];
+      if (def.source == Def::Source::Unbound) continue;
+      any = true;
+      if (def.source == Def::Source::Value) {
+        if (!known_non_tensor(def.value, scope, depth + 1)) return false;
+      } else if (def.source == Def::Source::Param) {
+        const auto* a = as<ast::arg>(def.origin);
+        const ast::expr* ann = a ? a->annotation : nullptr;
+        const auto* n = as<ast::Name>(ann);
+        if (n == nullptr || !in_list(n->id, {"int", "float", "bool", "str", "list", "tuple",
+                                             "dict"})) {
+          std::string q = ann ? qualify(ann, 0) : std::string();
+          if (!starts_with(q, "numpy.")) return false;
+        }
+      } else {
+        return false;
+      }
+    }
+    return any;
+  }
+  if (const auto* b = as<ast::BinOp>(e)) {
+    return known_non_tensor(b->left, scope, depth + 1) &&
+           known_non_tensor(b->right, scope, depth + 1);
+  }
+  // np.array(...), np.broadcast_to(...)[...], math.floor(...)
+  const ast::expr* root = e;
+  for (int guard = 0; guard < 32; ++guard) {
+    if (const auto* c = as<ast::Call>(root)) {
+      root = c->func;
+    } else if (const auto* a = as<ast::Attribute>(root)) {
+      root = a->value;
+    } else if (const auto* sub = as<ast::Subscript>(root)) {
+      root = sub->value;
+    } else {
+      break;
+    }
+  }
+  if (root == e) return false;
+  const auto* base = as<ast::Name>(root);
+  if (base == nullptr) return false;
+  if (!is<ast::Call>(e) && !is<ast::Subscript>(e)) return false;
+  const Binding* b = lookup(scope, base->id);
+  if (b != nullptr && !b->conflicting && b->kind == BindKind::Import) {
+    return b->path.find("torch") == std::string::npos;
+  }
+  // methods of a known non-tensor (arr.reshape(...) on a numpy array) stay non-tensors
+  return known_non_tensor(base, scope, depth + 1);
 }
 
 ValueKind AnalysisImpl::kind_of_name(const ast::Name& name, int scope) const {

@@ -166,6 +166,7 @@ class AnalysisImpl final : public Analysis {
 
   // Internal queries shared by the tagger and the flow builder.
   ValueKind kind_of(const ast::expr& e) const;
+  bool known_non_tensor(const ast::expr* e, int scope, int depth = 0) const;
   int scope_of(const ast::Node* node) const;
   const Binding* lookup(int scope, std::string_view name) const;
   std::string qualify(const ast::expr* e, int scope) const;  // "torch.nn.functional.relu"

@@ -183,6 +183,7 @@ class Tagger {
     }
     const auto* attr = as<ast::Attribute>(c.func);
     if (attr == nullptr || is_literal(attr->value)) return;
+    if (a_.known_non_tensor(attr->value, a_.scope_of(attr->value))) return;  // numpy, lists
     if (callee.kind != CalleeKind::TensorMethod && callee.kind != CalleeKind::Unknown) return;
     std::string_view m = attr->attr;
     if (in_list(m, {"item", "tolist"}) && c.args.empty() && c.keywords.empty()) {

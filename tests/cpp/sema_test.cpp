@@ -508,6 +508,21 @@ TEST(SemaTensor, DataDependentConditions) {
   EXPECT_FALSE(p.dd("x is not None and x.numel() > 0"));
 }
 
+TEST(SemaTensor, NumpyValuesAreNotTensors) {
+  Program p(
+      "import numpy as np\n"
+      "def f(n, limit, m):\n"
+      "    idx = []\n"
+      "    idx = np.array(idx)\n"
+      "    idx = idx.reshape(n, 2) + np.arange(2)\n"
+      "    idx.max() > limit\n"
+      "    np.random.rand(1).item()\n"
+      "    m.max() > limit\n");
+  EXPECT_FALSE(p.dd("idx.max() > limit"));
+  EXPECT_FALSE(p.dd("np.random.rand(1).item()"));
+  EXPECT_TRUE(p.dd("m.max() > limit"));  // unknown receiver: the reduction rule applies
+}
+
 TEST(SemaTensor, BoolTensors) {
   Program p(
       "import torch\n"
