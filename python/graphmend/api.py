@@ -427,7 +427,14 @@ def _is_library_module(module_name: Optional[str]) -> bool:
     if not module_name:
         return False
     top = module_name.split(".", 1)[0]
-    return top in _NEVER_MEND_PACKAGES or top in sys.stdlib_module_names
+    if top in _NEVER_MEND_PACKAGES or top == "builtins":
+        return True
+    # A user's module may share a name with a stdlib one (test.py, code.py): ask its file.
+    module = sys.modules.get(module_name)
+    filename = getattr(module, "__file__", None)
+    if filename:
+        return _is_library_file(filename)
+    return top in sys.stdlib_module_names
 
 
 def _library_roots() -> List[str]:
