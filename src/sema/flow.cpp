@@ -24,6 +24,10 @@ int Flow::node_at(uint32_t offset) const {
 
 namespace {
 
+// Upper bound on one bit matrix (nodes x words): 64 MiB. Larger functions get conservative
+// answers instead of quadratic memory.
+constexpr size_t kMaxFlowWords = size_t{8} << 20;
+
 ast::Node* mut(const ast::Node* n) { return const_cast<ast::Node*>(n); }
 
 bool is_true_constant(const ast::expr* e) {
@@ -190,7 +194,10 @@ class FlowBuilder {
           ast::for_each_child(mut(n), [&](ast::Node* c) { stack.push_back({c, true}); });
           break;
         default:
-          ast::for_each_child(mut(n), [&](ast::Node* c) { stack.push_back({c, nested}); });
+          // An init-capture: clang before 16 cannot capture a structured binding.
+          ast::for_each_child(mut(n), [&, nested = nested](ast::Node* c) {
+            stack.push_back({c, nested});
+          });
           break;
       }
     }
@@ -638,6 +645,10 @@ class FlowBuilder {
     size_t n = f_.nodes.size();
     size_t w = std::max<size_t>(1, (f_.var_names.size() + 63) / 64);
     f_.var_words = w;
+    if (n * w > kMaxFlowWords) {  // everything is live: conservative
+      f_.all_live = true;
+      return;
+    }
     f_.live_in.assign(n * w, 0);
     if (f_.scope == 0) {  // module globals outlive the module body
       for (uint32_t v = 0; v < f_.var_names.size(); ++v) {
@@ -681,6 +692,7 @@ class FlowBuilder {
     size_t n = f_.nodes.size();
     size_t w = std::max<size_t>(1, (f_.defs.size() + 63) / 64);
     f_.def_words = w;
+    if (n * w > kMaxFlowWords) return;  // every definition reaches everywhere (reaches())
     f_.reach_in.assign(n * w, 0);
     std::vector<uint64_t> out(w);
     std::vector<uint64_t> both(w);

@@ -94,7 +94,10 @@ class Tagger {
         expression(n, owner);
       }
       size_t mark = stack.size();
-      ast::for_each_child(mut(n), [&](ast::Node* c) { stack.push_back({c, owner}); });
+      // An init-capture: clang before 16 cannot capture a structured binding.
+      ast::for_each_child(mut(n), [&, owner = owner](ast::Node* c) {
+        stack.push_back({c, owner});
+      });
       std::reverse(stack.begin() + static_cast<long>(mark), stack.end());
     }
   }
