@@ -838,6 +838,11 @@ def _mend_object(mender: _Mender, obj: Any) -> Any:
     if isinstance(obj, types.FunctionType):
         return mender.function(obj, force_new=True)
     if _looks_like_torch_module(obj):
+        inner = getattr(obj, "_orig_mod", None)
+        if type(obj).__name__ == "OptimizedModule" and _looks_like_torch_module(inner):
+            mender.note(type(inner).__qualname__, "", 0, "mended",
+                        "the torch.compile wrapper was dropped: compile the result")
+            return mender.module(inner, {}, top=True)
         return mender.module(obj, {}, top=True)
     if _is_module_class(obj):
         return _mended_module_class(mender, obj)

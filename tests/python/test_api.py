@@ -426,3 +426,10 @@ def test_compile_bound_forward_flushes(fake_mender, fake_runtime):
     x = torch.randn(2, 2)
     assert torch.equal(compiled(x), original(x))
     assert compiled.__name__ == "forward" and fake_runtime.flushes == 1
+
+
+def test_mending_a_compiled_module_mends_the_module_inside(fake_mender):
+    original = T.Outer()
+    mended = graphmend.mend(torch.compile(original, backend="eager"))
+    assert isinstance(mended, T.Outer) and type(mended) is not T.Outer
+    assert mended(torch.randn(1, 2))[2] == "mend"
