@@ -6,7 +6,7 @@
 #   make install the graphmend package (extension built by scikit-build-core in build-py/)
 #   make test    ctest (C++ unit tests) + pytest (tests/python)
 #   make asan    sanitizer build in build-asan/ + ctest
-#   make fuzz    libFuzzer run of fuzz/fuzz_parse for FUZZ_SECONDS (clang-14)
+#   make fuzz    libFuzzer: fuzz_parse for FUZZ_SECONDS, fuzz_mend for FUZZ_MEND_SECONDS (clang-14)
 #   make corpus  the differential corpus run alone (CORPUS_ARGS="--limit 500")
 #   make bench   parse speed: C++ parser vs ast.parse over the stdlib
 #   make demo    what the front end sees in examples/model.py
@@ -23,6 +23,7 @@ CMAKE := $(VENV)/bin/cmake
 CTEST := $(VENV)/bin/ctest
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 120
+FUZZ_MEND_SECONDS ?= 60
 FUZZ_SEEDS ?= 300
 PYTEST_ARGS ?=
 CORPUS_ARGS ?=
@@ -125,15 +126,24 @@ build-fuzz/build.ninja: $(DEPS_STAMP)
 	  -DGRAPHMEND_BUILD_TESTS=OFF -DPython_EXECUTABLE=$(CURDIR)/$(PY)
 
 fuzz-build: build-fuzz/build.ninja
-	$(CMAKE) --build build-fuzz --target fuzz_parse
+	$(CMAKE) --build build-fuzz --target fuzz_parse fuzz_mend
+
+# One libFuzzer run: $(1) target, $(2) seconds, $(3) seed folder.
+define run_fuzzer
+	mkdir -p build-fuzz/corpus-$(1) fuzz/artifacts
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  build-fuzz/$(1) build-fuzz/corpus-$(1) $(3) -dict=fuzz/python.dict \
+	  -max_total_time=$(2) -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+	  -artifact_prefix=fuzz/artifacts/$(1)- -print_final_stats=1
+endef
 
 fuzz: fuzz-build
-	rm -rf build-fuzz/seeds && mkdir -p build-fuzz/seeds build-fuzz/corpus fuzz/artifacts
+	rm -rf build-fuzz/seeds build-fuzz/seeds-mend
 	$(PY) fuzz/make_seeds.py --count $(FUZZ_SEEDS) --output build-fuzz/seeds
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  build-fuzz/fuzz_parse build-fuzz/corpus build-fuzz/seeds -dict=fuzz/python.dict \
-	  -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
-	  -artifact_prefix=fuzz/artifacts/ -print_final_stats=1
+	$(PY) fuzz/make_seeds.py --count 50 --output build-fuzz/seeds-mend \
+	  --extra examples --extra tests/golden --extra tests/python/programs
+	$(call run_fuzzer,fuzz_parse,$(FUZZ_SECONDS),build-fuzz/seeds)
+	$(call run_fuzzer,fuzz_mend,$(FUZZ_MEND_SECONDS),build-fuzz/seeds-mend)
 
 # --------------------------------------------------------------------------------------------
 # Corpus, benchmark, demo.
