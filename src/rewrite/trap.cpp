@@ -166,6 +166,41 @@ bool is_string_literal(const ast::expr* e) {
   return false;
 }
 
+// `a and b and t1 and t2` where a, b are static (not data-dependent) and t1, t2 tensors:
+// the Python condition `(a) and (b)` and the tensor condition `logical_and(t1, t2)`.
+struct StaticSplit {
+  std::string prefix;
+  std::string tensor_part;
+};
+
+std::optional<StaticSplit> split_static_prefix(const Context& context, const ast::expr& test) {
+  const auto* conjunction = ast::as<ast::BoolOp>(&test);
+  if (conjunction == nullptr || conjunction->op != ast::BoolOpKind::And) return std::nullopt;
+  if (context.analysis.torch_name().empty()) return std::nullopt;
+  uint32_t k = 0;
+  while (k < conjunction->values.size && !context.analysis.is_data_dependent(*conjunction->values[k])) {
+    ++k;
+  }
+  if (k == 0 || k == conjunction->values.size) return std::nullopt;
+  StaticSplit split;
+  for (uint32_t i = 0; i < k; ++i) {
+    std::string text(node_text(context, *conjunction->values[i]));
+    if (k > 1) text = "(" + text + ")";
+    split.prefix += (i ? " and " : "") + text;
+  }
+  for (uint32_t i = k; i < conjunction->values.size; ++i) {
+    const ast::expr& operand = *conjunction->values[i];
+    // Operands after the first tensor one may be skipped by Python: they must be pure.
+    if (i > k && !context.analysis.is_pure(operand)) return std::nullopt;
+    std::optional<std::string> text = tensor_condition(context, operand);
+    if (!text) return std::nullopt;
+    split.tensor_part = i == k ? *text
+                               : std::string(context.analysis.torch_name()) + ".logical_and(" +
+                                     split.tensor_part + ", " + *text + ")";
+  }
+  return split;
+}
+
 }  // namespace
 
 std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context) {
@@ -208,21 +243,28 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   if (!context.analysis.is_data_dependent(*guard->test)) {
     return decline("the condition is not data-dependent");
   }
-  std::optional<std::string> condition = tensor_condition(context, *guard->test);
-  if (!condition) {
+  std::string arguments = ", " + std::string(exception_class->id) + ", " +
+                          (message ? std::string(node_text(context, *message)) : "None") + ")";
+  Outcome outcome;
+  outcome.rewrite = "trap";
+  outcome.needs_runtime = true;
+  if (std::optional<std::string> condition = tensor_condition(context, *guard->test)) {
+    outcome.edits.push_back({guard->begin, guard->end,
+                             context.runtime + ".guard(" + *condition + arguments});
+    outcome.fixed = true;
+    return outcome;
+  }
+  // `if <static> and <tensor>: raise` keeps the static part as the Python `if`.
+  std::optional<StaticSplit> split = split_static_prefix(context, *guard->test);
+  if (!split) {
     return decline(
         "the condition is not a tensor expression (an operand is not shown to be a tensor, or "
         "an and/or operand Python may skip is not pure)");
   }
-
-  Outcome outcome;
-  outcome.rewrite = "trap";
-  std::string replacement = context.runtime + ".guard(" + *condition + ", " +
-                            std::string(exception_class->id) + ", " +
-                            (message ? std::string(node_text(context, *message)) : "None") + ")";
-  outcome.edits.push_back({guard->begin, guard->end, replacement});
+  outcome.edits.push_back({guard->test->begin, guard->test->end, split->prefix});
+  outcome.edits.push_back(
+      {raise->begin, raise->end, context.runtime + ".guard(" + split->tensor_part + arguments});
   outcome.fixed = true;
-  outcome.needs_runtime = true;
   return outcome;
 }
 

@@ -501,6 +501,22 @@ TEST(Trap, ClassWithoutMessageAndModuleClass) {
             "__graphmend_rt__.guard(x.max() > 1, Bad, None)\n");
 }
 
+TEST(Trap, StaticPrefixStaysAPythonIf) {
+  Fixture f(body("    if n is not None and x.max() >= n and (x < 0).any():\n"
+                 "        raise ValueError(\"out of range\")\n"),
+            {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
+            body("    if n is not None:\n        __graphmend_rt__.guard(torch.logical_and(x.max() >= n, "
+                 "(x < 0).any()), ValueError, \"out of range\")\n"));
+}
+
+TEST(Trap, StaticPrefixDeclinesAnImpureSkippedOperand) {
+  Fixture f(body("    if n and x.max() >= n and impure(x) > 0:\n        raise ValueError(\"r\")\n"),
+            {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard).substr(0, 45),
+            "DECLINED: the condition is not a tensor expre");
+}
+
 TEST(Trap, DeclinesNonLiteralMessage) {
   Fixture f(body("    if x.sum() < 0:\n        raise ValueError(f\"bad {x}\")\n"), {"x"});
   EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),

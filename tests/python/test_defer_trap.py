@@ -288,16 +288,18 @@ GUARDS = """
             raise FloatingPointError("non-finite input")
         if (x > 10).any() or x.isnan().any():
             raise ShapeError
+        if x.dim() == 1 and (x == 7).any():  # the static part stays a Python if
+            raise KeyError("seven")
         return x * 2
 """
 
 
-@pytest.mark.parametrize("value", [1.0, -1.0, float("inf"), 20.0])
+@pytest.mark.parametrize("value", [1.0, -1.0, float("inf"), 20.0, 7.0])
 def test_guards(tmp_path, capsys, caplog, value):
     result = check_program(tmp_path, capsys, caplog, "guards", GUARDS,
                            [lambda: (torch.tensor([value, 2.0]),), lambda: (torch.tensor([1.0]),)],
                            explain_args=lambda: (torch.tensor([1.0]),))
-    assert [(d.code, d.fixed, d.rewrite) for d in result.diagnostics] == [("GM105", True, "trap")] * 3
+    assert [(d.code, d.fixed, d.rewrite) for d in result.diagnostics] == [("GM105", True, "trap")] * 4
 
 
 PRINT_THEN_GUARD = """

@@ -1,5 +1,5 @@
 """[Trap] validation guards: builtin and module exception classes, no message, and/or/not
-conditions, a one-line guard, a comment after the raise."""
+conditions, a one-line guard, a comment after the raise, a static prefix."""
 import torch
 
 
@@ -16,4 +16,6 @@ def forward(x: torch.Tensor, y: torch.Tensor):
     if (x > 10).any() or y.isnan().any():
         raise ShapeError
     if x.max() > 100: raise RuntimeError("too large")
+    if y is not None and (y < 0).any():  # the static part stays a Python if
+        raise ValueError("negative y")
     return x + y
