@@ -99,8 +99,9 @@ test-python: install
 	@mkdir -p build
 	$(PY) -m pytest tests/python $(PYTEST_ARGS)
 
-# Runs both suites even when the first fails, then fails if either did.
-test: build install
+# Runs both suites (each with its own build step) even when the first fails, then fails if
+# either did.
+test:
 	@status=0; \
 	$(MAKE) --no-print-directory test-cpp || status=1; \
 	$(MAKE) --no-print-directory test-python || status=1; \
