@@ -1232,7 +1232,7 @@ ValueKind AnalysisImpl::call_kind(const ast::Call& call, int scope, int depth) c
   }
   ValueKind rk = kind_rec(attr->value, scope, depth + 1);
   if (!is_tensor_kind(rk)) {
-    if (rk == ValueKind::TensorTuple || known_non_tensor(attr->value, scope, depth + 1)) {
+    if (rk == ValueKind::TensorTuple || known_non_tensor(attr->value, scope, 0)) {
       return ValueKind::Other;
     }
     // A reduction is a tensor op whatever the receiver: the design's data-dependence rule.
@@ -1277,7 +1277,8 @@ ValueKind AnalysisImpl::call_kind(const ast::Call& call, int scope, int depth) c
 // math), parameters annotated with builtin types, and names bound only to such values.
 // They keep the reduction rule (`x.max()` is a tensor op) off numpy code.
 bool AnalysisImpl::known_non_tensor(const ast::expr* e, int scope, int depth) const {
-  if (e == nullptr || depth > 8) return false;
+  if (depth == 0) non_tensor_budget_ = 256;  // names fan out over definitions: bound the work
+  if (e == nullptr || depth > 8 || --non_tensor_budget_ < 0) return false;
   if (is_literal(e)) return true;
   if (const auto* name = as<ast::Name>(e)) {
     Flow* flow = flow_for_scope(scope);
@@ -1286,10 +1287,9 @@ bool AnalysisImpl::known_non_tensor(const ast::expr* e, int scope, int depth) co
     if (var == flow->var_ids.end()) return false;
     int node = flow->node_at(name->begin);
     if (node < 0) return false;
-    const uint64_t* in = &flow->reach_in[static_cast<uint32_t>(node) * flow->def_words];
     bool any = false;
     for (uint32_t d : flow->defs_of_var[var->second]) {
-      if (((in[d >> 6] >> (d & 63)) & 1) == 0) continue;
+      if (!flow->reaches(d, static_cast<uint32_t>(node))) continue;
       const Def& def = flow->defs[d];
       if (def.source == Def::Source::Unbound) continue;
       any = true;
@@ -1447,10 +1447,7 @@ ValueKind AnalysisImpl::join_defs(const Flow& flow, uint32_t var, uint32_t node,
   bool pending = false;
   ValueKind out = ValueKind::Other;
   for (uint32_t d : flow.defs_of_var[var]) {
-    if (node != UINT32_MAX && node < flow.nodes.size()) {
-      const uint64_t* in = &flow.reach_in[node * flow.def_words];
-      if (((in[d >> 6] >> (d & 63)) & 1) == 0) continue;
-    }
+    if (node != UINT32_MAX && node < flow.nodes.size() && !flow.reaches(d, node)) continue;
     if (flow.defs[d].source == Def::Source::Unbound) continue;
     *any_def = true;
     if (!flow.def_kind_known[d]) {  // optimistic while the fixpoint runs
@@ -1950,9 +1947,8 @@ bool bit(const uint64_t* words, uint32_t i) { return ((words[i >> 6] >> (i & 63)
 // Whether some real definition of `var` reaches `node` (a captured variable is live from
 // its first binding on, since the closure may read it at any later time).
 bool bound_somewhere(const Flow& flow, uint32_t var, uint32_t node) {
-  const uint64_t* in = &flow.reach_in[node * flow.def_words];
   for (uint32_t d : flow.defs_of_var[var]) {
-    if (bit(in, d) && flow.defs[d].source != Def::Source::Unbound) return true;
+    if (flow.reaches(d, node) && flow.defs[d].source != Def::Source::Unbound) return true;
   }
   return false;
 }
@@ -2008,10 +2004,9 @@ bool AnalysisImpl::is_definitely_bound_before(const ast::stmt& statement,
   auto var = flow->var_ids.find(name);
   auto node = flow->entry_of.find(&statement);
   if (var == flow->var_ids.end() || node == flow->entry_of.end()) return false;
-  const uint64_t* in = &flow->reach_in[node->second * flow->def_words];
   bool any = false;
   for (uint32_t d : flow->defs_of_var[var->second]) {
-    if (((in[d >> 6] >> (d & 63)) & 1) == 0) continue;
+    if (!flow->reaches(d, node->second)) continue;
     if (flow->defs[d].source == Def::Source::Unbound) return false;
     any = true;
   }

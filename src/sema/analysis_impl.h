@@ -141,6 +141,12 @@ struct Flow {
 
   // The flow node whose evaluated expressions contain byte `offset`, or -1.
   int node_at(uint32_t offset) const;
+  // Whether definition `def` reaches the entry of `node`. Functions too large for the bit
+  // matrices (see kMaxFlowWords) answer yes for every definition: a conservative answer.
+  bool reaches(uint32_t def, uint32_t node) const {
+    if (reach_in.empty()) return true;
+    return ((reach_in[node * def_words + (def >> 6)] >> (def & 63)) & 1) != 0;
+  }
 };
 
 class AnalysisImpl final : public Analysis {
@@ -214,7 +220,8 @@ class AnalysisImpl final : public Analysis {
   std::vector<CallSite> all_calls_;
   std::string torch_name_;
   mutable std::vector<std::unique_ptr<Flow>> flows_;  // [scope], built on demand
-  mutable bool pending_seen_ = false;  // join_defs met only not-yet-known definitions
+  mutable bool pending_seen_ = false;
+  mutable int non_tensor_budget_ = 0;  // join_defs met only not-yet-known definitions
 };
 
 // Builds the flow graph and dataflow facts of one scope (flow.cpp).

@@ -797,5 +797,16 @@ TEST(SemaRobust, DeepExpression) {
   (void)p.analysis->live_after(*p.stmt("y = x"));
 }
 
+TEST(SemaRobust, HugeFunctionFallsBackToConservativeAnswers) {
+  std::string src = "import torch\ndef f(x: torch.Tensor):\n    y = x * 2\n";
+  for (int i = 0; i < 30000; ++i) src += "    v" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+  src += "    if y.sum() > 0:\n        pass\n    return v1\n";
+  Program p(src);
+  ASSERT_NE(p.module, nullptr);
+  EXPECT_TRUE(p.analysis->is_data_dependent(*ast::as<ast::If>(p.stmt("if y.sum()"))->test));
+  EXPECT_EQ(p.analysis->live_after(*p.stmt("y = x * 2")).size(), 30002u);  // everything
+  EXPECT_FALSE(p.analysis->is_definitely_bound_before(*p.stmt("if y.sum()"), "y"));
+}
+
 }  // namespace
 }  // namespace graphmend::sema
