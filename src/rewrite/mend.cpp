@@ -292,6 +292,65 @@ std::optional<std::string> apply_and_check(const Parsed& parsed, std::vector<Tex
   return mended;
 }
 
+// Applies the results' edits and re-parses. A fix whose text does not parse is declined;
+// when the whole still does not parse, every fix is declined and the input comes back
+// with a GM901 diagnostic.
+std::string apply_results(const Parsed& parsed, std::vector<TagResult>& results,
+                          const MendOptions& options, std::string_view runtime,
+                          std::vector<MendDiagnostic>& internal) {
+  std::string error;
+  std::optional<std::string> mended =
+      apply_and_check(parsed, collect_edits(parsed, results, runtime), options, &error);
+  if (mended) return *mended;
+  for (TagResult& tag_result : results) {
+    if (tag_result.edits.empty()) continue;
+    std::vector<TagResult> alone;
+    alone.push_back(tag_result);
+    std::string own_error;
+    if (!apply_and_check(parsed, collect_edits(parsed, alone, runtime), options, &own_error)) {
+      if (tag_result.diagnostic.fixed) {
+        tag_result.diagnostic.message +=
+            "; not rewritten: internal: the rewritten text does not parse (" + own_error + ")";
+      }
+      tag_result.diagnostic.fixed = false;
+      tag_result.edits.clear();
+      internal.push_back(internal_diagnostic(
+          kMendedDoesNotParse, "internal: a fix produced text that does not parse (" + own_error +
+                                   "); the fix is not applied"));
+      internal.back().line = internal.back().end_line = tag_result.diagnostic.line;
+    }
+  }
+  mended = apply_and_check(parsed, collect_edits(parsed, results, runtime), options, &error);
+  if (mended) return *mended;
+  for (TagResult& tag_result : results) {
+    if (tag_result.diagnostic.fixed) {
+      tag_result.diagnostic.message += "; not rewritten: the mended file does not parse";
+    }
+    tag_result.diagnostic.fixed = false;
+    tag_result.edits.clear();
+  }
+  internal.push_back(internal_diagnostic(
+      kMendedDoesNotParse,
+      "internal: the mended source does not parse (" + error + "); the input is returned unchanged"));
+  return std::string(parsed.source.text());
+}
+
+// The original lines the mender would rewrite again in `mended` (empty: a fixed point).
+std::vector<std::pair<uint32_t, std::string>> rewritten_again(
+    std::string_view mended, const std::string& filename, const MendOptions& options,
+    const std::vector<uint32_t>& line_map) {
+  std::vector<std::pair<uint32_t, std::string>> lines;
+  Parsed again(std::string(mended), filename, options.version);
+  if (!again.ok()) return lines;
+  for (const TagResult& second : run_rewrites(again, options)) {
+    if (!second.diagnostic.fixed) continue;
+    uint32_t line = second.diagnostic.line;
+    if (line >= 1 && line <= line_map.size()) line = line_map[line - 1];
+    lines.emplace_back(line, second.diagnostic.rewrite);
+  }
+  return lines;
+}
+
 }  // namespace
 
 MendResult mend_source(std::string_view source, std::string filename, const MendOptions& options) {
@@ -305,72 +364,58 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
   }
   const std::string runtime = "__graphmend_rt__";
   std::vector<TagResult> results = run_rewrites(parsed, options);
+  std::vector<MendDiagnostic> internal;
+  std::string mended = apply_results(parsed, results, options, runtime, internal);
+  std::vector<TextEdit> edits;
+  std::vector<uint32_t> line_map;
+  auto settle = [&] {
+    edits = collect_edits(parsed, results, runtime);
+    std::string error;
+    rewrite::normalize_edits(edits, parsed.source.size(), &error);
+    if (mended == source) edits.clear();
+    line_map = rewrite::build_line_map(source, mended, edits);
+  };
+  settle();
 
-  std::string error;
-  std::optional<std::string> mended =
-      apply_and_check(parsed, collect_edits(parsed, results, runtime), options, &error);
-  if (!mended) {
-    // Find the fixes whose text does not parse on its own and decline them.
-    for (TagResult& tag_result : results) {
-      if (tag_result.edits.empty()) continue;
-      std::vector<TagResult> alone;
-      alone.push_back(tag_result);
-      std::string own_error;
-      if (!apply_and_check(parsed, collect_edits(parsed, alone, runtime), options, &own_error)) {
+  // Idempotence: the mended text must be a fixed point of the mender. A fix whose output
+  // would be rewritten again is not applied (GM902).
+  for (int round = 0; round < 3 && mended != source; ++round) {
+    auto again = rewritten_again(mended, filename, options, line_map);
+    if (again.empty()) break;
+    bool declined_any = false;
+    for (const auto& [line, rewrite_name] : again) {
+      internal.push_back(internal_diagnostic(
+          kNotIdempotent, "internal: mending the mended source rewrites line " +
+                              std::to_string(line) + " again (" + rewrite_name +
+                              "); the fix is not applied"));
+      internal.back().line = internal.back().end_line = line;
+      for (TagResult& tag_result : results) {
+        bool covers = false;
+        for (const TextEdit& edit : tag_result.edits) {
+          covers = covers || (parsed.source.line_col(edit.begin).line <= line &&
+                              line <= parsed.source.line_col(edit.end).line);
+        }
+        if (!covers) continue;
         if (tag_result.diagnostic.fixed) {
           tag_result.diagnostic.message +=
-              "; not rewritten: internal: the rewritten text does not parse (" + own_error + ")";
+              "; not rewritten: internal: its output would be rewritten again";
         }
         tag_result.diagnostic.fixed = false;
         tag_result.edits.clear();
+        declined_any = true;
       }
     }
-    mended = apply_and_check(parsed, collect_edits(parsed, results, runtime), options, &error);
-    if (!mended) {
-      for (TagResult& tag_result : results) {
-        if (tag_result.diagnostic.fixed) {
-          tag_result.diagnostic.message += "; not rewritten: the mended file does not parse";
-        }
-        tag_result.diagnostic.fixed = false;
-        tag_result.edits.clear();
-      }
-      result.diagnostics.push_back(internal_diagnostic(
-          kMendedDoesNotParse, "internal: the mended source does not parse (" + error +
-                                   "); the input is returned unchanged"));
-      mended = std::string(source);
-    }
+    if (!declined_any) break;
+    mended = apply_results(parsed, results, options, runtime, internal);
+    settle();
   }
 
-  std::vector<TextEdit> edits = collect_edits(parsed, results, runtime);
-  std::string normalize_error;
-  rewrite::normalize_edits(edits, parsed.source.size(), &normalize_error);
-  for (TagResult& tag_result : results) {
-    result.diagnostics.push_back(std::move(tag_result.diagnostic));
-  }
-  result.source = std::move(*mended);
+  for (TagResult& tag_result : results) result.diagnostics.push_back(std::move(tag_result.diagnostic));
+  for (MendDiagnostic& d : internal) result.diagnostics.push_back(std::move(d));
+  result.source = std::move(mended);
   result.changed = result.source != source;
-  result.edits = result.changed ? std::move(edits) : std::vector<TextEdit>{};
-  result.line_map = rewrite::build_line_map(source, result.source, result.edits);
-
-  // Idempotence: the mended text must be a fixed point of the mender.
-  if (result.changed) {
-    Parsed again(result.source, filename, options.version);
-    if (again.ok()) {
-      for (const TagResult& second : run_rewrites(again, options)) {
-        if (!second.diagnostic.fixed) continue;
-        uint32_t original_line =
-            second.diagnostic.line >= 1 && second.diagnostic.line <= result.line_map.size()
-                ? result.line_map[second.diagnostic.line - 1]
-                : second.diagnostic.line;
-        result.diagnostics.push_back(internal_diagnostic(
-            kNotIdempotent, "internal: mending the mended source rewrites line " +
-                                std::to_string(original_line) + " again (" +
-                                second.diagnostic.rewrite + ")"));
-        result.diagnostics.back().line = original_line;
-        result.diagnostics.back().end_line = original_line;
-      }
-    }
-  }
+  result.edits = std::move(edits);
+  result.line_map = std::move(line_map);
   return result;
 }
 
