@@ -200,6 +200,58 @@ bool is_user_object(const Context& context, const ast::expr& e) {
   return found;
 }
 
+bool is_standard_stream(const ast::expr& e) {
+  if (const auto* constant = ast::as<ast::Constant>(&e)) {
+    return constant->value.type == ast::ConstantValue::Type::None;
+  }
+  const auto* attribute = ast::as<ast::Attribute>(&e);
+  if (attribute == nullptr || (attribute->attr != "stdout" && attribute->attr != "stderr")) {
+    return false;
+  }
+  const auto* base = ast::as<ast::Name>(attribute->value);
+  return base != nullptr && base->id == "sys";
+}
+
+// The innermost `with` around `node` in `body` whose context managers are not all torch
+// calls (torch.no_grad(), torch.autocast(...)): it may redirect output or change logging.
+const ast::Node* enclosing_foreign_with(const Context& context, const ast::Seq<ast::stmt*>& body,
+                                        const ast::Node& node) {
+  for (const ast::stmt* statement : body) {
+    if (statement->begin > node.begin || statement->end < node.end) continue;
+    const ast::Node* found = nullptr;
+    auto inner = [&](const ast::Seq<ast::stmt*>& nested) {
+      if (!found) found = enclosing_foreign_with(context, nested, node);
+    };
+    auto check_items = [&](const ast::Seq<ast::withitem*>& items, const ast::Seq<ast::stmt*>& nested) {
+      inner(nested);
+      if (found) return;
+      std::string torch_prefix = std::string(context.analysis.torch_name()) + ".";
+      for (const ast::withitem* item : items) {
+        std::string_view text = node_text(context, *item->context_expr);
+        if (context.analysis.torch_name().empty() || text.substr(0, torch_prefix.size()) != torch_prefix) {
+          found = statement;
+          return;
+        }
+      }
+    };
+    if (const auto* s = ast::as<ast::With>(statement)) check_items(s->items, s->body);
+    else if (const auto* s = ast::as<ast::AsyncWith>(statement)) check_items(s->items, s->body);
+    else if (const auto* s = ast::as<ast::If>(statement)) { inner(s->body); inner(s->orelse); }
+    else if (const auto* s = ast::as<ast::For>(statement)) { inner(s->body); inner(s->orelse); }
+    else if (const auto* s = ast::as<ast::While>(statement)) { inner(s->body); inner(s->orelse); }
+    else if (const auto* s = ast::as<ast::Try>(statement)) {
+      inner(s->body);
+      for (const ast::excepthandler* h : s->handlers) {
+        if (const auto* handler = ast::as<ast::ExceptHandler>(h)) inner(handler->body);
+      }
+      inner(s->orelse);
+      inner(s->finalbody);
+    }
+    return found;
+  }
+  return nullptr;
+}
+
 // The comma between the runtime call's head and the original first argument at `offset`:
 // no space when the original already has whitespace there (no trailing blanks).
 std::string separator_before(const Context& context, uint32_t offset) {
@@ -382,6 +434,11 @@ void keep_order(const sema::BreakTag& tag, Context& context, Outcome& outcome) {
   if (context.analysis.resolve_call(*call).kind != sema::CalleeKind::Print) return;
   std::optional<uint32_t> open = after_open_paren(context, *call);
   if (!open) return;
+  // Inside a foreign `with` (a redirection), earlier records would be replayed into it.
+  if (const sema::FunctionInfo* info = context.analysis.function_of(call)) {
+    const auto* body = function_body(info->node);
+    if (body && enclosing_foreign_with(context, *body, *call)) return;
+  }
   std::string head = context.runtime + ".call_now(" + std::string(node_text(context, *call->func));
   if (call->args.size > 0 || call->keywords.size > 0) head += separator_before(context, *open);
   outcome.edits = {{call->begin, *open, head}};
@@ -414,6 +471,16 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
   }
   std::optional<uint32_t> open = after_open_paren(context, *call);
   if (!open) return decline("internal: the call's argument list was not found");
+  if (const sema::FunctionInfo* info = context.analysis.function_of(call)) {
+    if (const auto* body = function_body(info->node)) {
+      if (const ast::Node* with = enclosing_foreign_with(context, *body, *call)) {
+        std::string_view text = node_text(context, *with);
+        text = text.substr(0, text.find_first_of("\r\n"));
+        return decline("the call is inside `" + std::string(text) +
+                       "`, which may redirect its output or change logging until it exits");
+      }
+    }
+  }
 
   Outcome outcome;
   outcome.rewrite = "defer";
@@ -464,7 +531,15 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
       }
       continue;
     }
-    if (keyword->arg == "file") continue;  // a stream, written to at replay
+    if (keyword->arg == "file") {
+      // A stream written to at replay: only the standard ones, which the function cannot
+      // read back (a StringIO it reads later would miss the text).
+      if (!is_standard_stream(*keyword->value)) {
+        return decline("print writes to a stream other than sys.stdout/sys.stderr, which the "
+                       "program may read back before the replay");
+      }
+      continue;
+    }
     std::string problem = handle_argument(*keyword->value, python_string(keyword->arg));
     if (!problem.empty()) return decline(problem);
   }

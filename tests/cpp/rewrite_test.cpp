@@ -438,6 +438,27 @@ TEST(Defer, DeclinedLoggerCallIsLeftAsItIs) {
   EXPECT_TRUE(outcome->edits.empty());
 }
 
+TEST(Defer, DeclinesStreamsOtherThanStdoutAndStderr) {
+  Fixture f(body("    print(x, file=buf)\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::PrintCall),
+            "DECLINED: print writes to a stream other than sys.stdout/sys.stderr, which the program "
+            "may read back before the replay");
+  Fixture g(body("    print(x, file=sys.stderr)\n"), {"x"});
+  EXPECT_EQ(g.run(sema::BreakKind::PrintCall),
+            body("    __graphmend_rt__.defer(('model.py', 5, 'forward'), print, x, file=sys.stderr)\n"));
+}
+
+TEST(Defer, DeclinesInsideAForeignWith) {
+  Fixture f(body("    with contextlib.redirect_stdout(buf):\n        print(x)\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::PrintCall),
+            "DECLINED: the call is inside `with contextlib.redirect_stdout(buf):`, which may redirect "
+            "its output or change logging until it exits");
+  Fixture g(body("    with torch.no_grad():\n        print(x)\n"), {"x"});
+  EXPECT_EQ(g.run(sema::BreakKind::PrintCall),
+            body("    with torch.no_grad():\n        __graphmend_rt__.defer(('model.py', 6, 'forward'), "
+                 "print, x)\n"));
+}
+
 TEST(Defer, DeclinesGenerators) {
   Fixture f(body("    print(v for v in x)\n"), {"x"});
   EXPECT_EQ(f.run(sema::BreakKind::PrintCall).substr(0, 20), "DECLINED: argument `");

@@ -366,6 +366,12 @@ class Model(torch.nn.Module):
         ("print(v for v in x)", "GM102",
          "argument `(v for v in x)` is not a plain value (generator, lambda, await, yield or assignment)"),
         ("print(*n, f'{x}')", "GM102", "an f-string argument follows *args (its position is not known)"),
+        ("print(x, file=n)", "GM102",
+         "print writes to a stream other than sys.stdout/sys.stderr, which the program may read back "
+         "before the replay"),
+        ("with open('log.txt') as f:\n            print(x)", "GM102",
+         "the call is inside `with open('log.txt') as f:`, which may redirect its output or change "
+         "logging until it exits"),
         ("logger.exception('boom')", "GM103",
          "logger.exception records the exception being handled at the call"),
         ("logger.error('boom', exc_info=True)", "GM103",
