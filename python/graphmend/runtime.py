@@ -321,9 +321,17 @@ def _replay_log(site, logger, method, args, kwargs) -> None:
     logger.handle(record)
 
 
+_MODULE_BY_FILE: dict = {}
+
+
 def _module_globals_for(filename: str) -> Optional[dict]:
+    """The globals of the loaded module whose ``__file__`` is ``filename`` (cached)."""
+    module = _MODULE_BY_FILE.get(filename)
+    if module is not None and sys.modules.get(getattr(module, "__name__", None)) is module:
+        return module.__dict__
     for module in list(sys.modules.values()):
         if getattr(module, "__file__", None) == filename:
+            _MODULE_BY_FILE[filename] = module
             return module.__dict__
     return None
 

@@ -377,3 +377,22 @@ def test_eager_warning_uses_the_callers_module_registry():
         namespace["fn"]()
     assert [(str(w.message), w.filename, w.lineno) for w in caught] == [("eager once", "/src/e.py", 2)]
     assert namespace["__warningregistry__"]
+
+
+def test_logger_adapter_and_module_logging_functions(caplog):
+    caplog.set_level(logging.INFO)
+    adapter = logging.LoggerAdapter(logger, {"tag": "t"})
+
+    def fn(x):
+        rt.defer(("/src/a.py", 5, "fn"), adapter.info, "adapted %s", x.sum())
+        rt.defer(("/src/a.py", 6, "fn"), logging.warning, "root %s", "w")
+        return x + 1
+
+    compiled(fn)(torch.ones(2))
+    rt.flush()
+    got = [(r.name, r.levelname, r.getMessage(), r.pathname, r.lineno, r.funcName) for r in caplog.records]
+    assert got == [
+        (logger.name, "INFO", "adapted tensor(2.)", "/src/a.py", 5, "fn"),
+        ("root", "WARNING", "root w", "/src/a.py", 6, "fn"),
+    ]
+    assert caplog.records[0].tag == "t"
