@@ -27,13 +27,21 @@ helpers below where the mender rewrote a graph break:
   raises ``E("msg")`` when ``bool(cond)`` is true (exactly the original). While compiling it
   emits ``torch._assert_async`` with an encoded message; ``translate`` turns the resulting
   ``RuntimeError`` back into ``E("msg")`` at the boundary.
-* ``where_ok`` ([Where]) says whether ``torch.where`` over two branch values gives what the
-  original branch would.
+* ``call_now`` routes a print the mender could not defer: it replays the pending records
+  first, then prints (a graph break, as the original), so the output keeps its order.
+* ``where_ok`` / ``cond`` ([Where]) select between ``torch.where`` / ``torch.cond`` and the
+  original branch.
 
-The only state is the module-global record list (``pending()`` shows it); ``flush`` is the
-only reader. Records made by a compiled call that raised are still replayed by ``flush``
-(the output of the code that ran before the failure, as the original program would have
-printed it), before the translated exception propagates.
+The only state is the module-global record list (``pending()`` shows it, ``discard()``
+drops it). Dynamo applies a traced region's appends only when its graph completes: records
+of the graphs that ran before a failure are replayed by the boundary's ``flush`` before the
+exception propagates, as the original printed them before raising; a ``guard`` that has
+records pending in its own region keeps its Python branch (one graph break) so they are
+not lost.
+
+Known limits: the record list is shared by all threads (concurrent compiled calls may
+interleave their output); a warning turned into an error by a warnings filter raises at
+``flush`` instead of at the call.
 
 Nothing here modifies user objects: records hold clones of tensors and shallow copies of
 lists, tuples and dicts; replay calls the recorded callee with those.
@@ -58,6 +66,7 @@ __all__ = [
     "guard",
     "translate",
     "where_ok",
+    "cond",
     "is_compiling",
     "TRAP_PREFIX",
 ]
