@@ -244,6 +244,22 @@ bool Parser::parse_fstring(std::vector<StringPart>& parts) {
   return true;
 }
 
+// The source of `range` as the text of a self-documenting `{expr=}`. CPython 3.12 allows
+// comments in a multi-line replacement field and cuts every '#' to the end of its line out of
+// that text (a '#' inside a nested string included), so this does the same.
+std::string Parser::debug_text_without_comments(Span range) const {
+  std::string_view text = source_.text().substr(range.begin, range.end - range.begin);
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '#') {
+      while (i < text.size() && text[i] != '\n' && text[i] != '\r') ++i;
+      if (i == text.size()) break;
+    }
+    out.push_back(text[i]);
+  }
+  return out;
+}
+
 // '{' expression ['='] ['!' NAME] [':' format_spec] '}' into *field; with '=', *has_debug
 // is set and *debug holds the expression's text.
 bool Parser::parse_replacement_field(bool raw, ast::FormattedValue** field_out,
@@ -310,7 +326,7 @@ bool Parser::parse_replacement_field(bool raw, ast::FormattedValue** field_out,
     advance();
     has_debug = true;
     uint32_t text_end = peek().begin;
-    debug.text.assign(source_.text().substr(lbrace.end, text_end - lbrace.end));
+    debug.text = debug_text_without_comments({lbrace.end, text_end});
     debug.span = {lbrace.end, text_end};
   }
 

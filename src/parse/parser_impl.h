@@ -228,6 +228,7 @@ class Parser {
   std::vector<ast::comprehension*> comp_scratch_;
   std::vector<ast::CmpOpKind> cmpop_scratch_;
   // --- parse_string.cpp helpers
+  std::string debug_text_without_comments(Span range) const;
   struct StringPart;
   // Decodes a literal body (str, or bytes with `bytes`); records the error on failure.
   bool decode_literal(std::string_view body, uint32_t body_offset, bool raw, bool bytes,
