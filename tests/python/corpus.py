@@ -44,7 +44,10 @@ from typing import Iterable, Sequence
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_REPORT = REPO_ROOT / "build" / "corpus_report.txt"
-DEFAULT_PACKAGES = ("stdlib", "torch", "transformers")
+DEFAULT_PACKAGES = ("stdlib", "torch", "transformers", "site-packages")
+# "site-packages": every other package of the running interpreter's site-packages (torch's and
+# transformers' dependencies such as sympy, networkx, numpy, and the test tools).
+SEPARATE_PACKAGES = ("torch", "transformers")
 
 # Outcomes. The first two are agreement; every other one is a failure of the corpus test.
 MATCH = "match"                # both accept, dumps identical
@@ -101,6 +104,9 @@ def corpus_files(packages: Sequence[str] = DEFAULT_PACKAGES,
         if name == "stdlib":
             root = stdlib or Path(sysconfig.get_paths()["stdlib"])
             found = _python_files(root, skip_dirs=("site-packages", "dist-packages"))
+        elif name == "site-packages":
+            root = Path(sysconfig.get_paths()["purelib"])
+            found = _python_files(root, skip_dirs=SEPARATE_PACKAGES)
         elif os.path.isdir(name):
             root = Path(name)
             found = _python_files(root)
