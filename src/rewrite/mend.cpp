@@ -125,18 +125,21 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context) {
     return result;
   }
   if (!outcome->rewrite.empty()) result.diagnostic.rewrite = outcome->rewrite;
-  if (!outcome->fixed || outcome->edits.empty()) {
+  if (!outcome->fixed) {
     result.diagnostic.message =
         declined(tag, outcome->reason.empty() ? "the rewrite declined" : outcome->reason);
     // A declined rewrite may still edit, to keep the order of side effects (defer.cpp).
-    if (!outcome->fixed) {
-      result.edits = std::move(outcome->edits);
-      result.needs_runtime = outcome->needs_runtime;
-    }
+    result.edits = std::move(outcome->edits);
+    result.needs_runtime = outcome->needs_runtime;
     return result;
   }
   result.diagnostic.fixed = true;
   result.diagnostic.message = tag.message.empty() ? sema::break_summary(tag.kind) : tag.message;
+  // A fix without edits of its own is part of an enclosing statement's fix (an inner if of
+  // a predicated chain); the reason says which.
+  if (outcome->edits.empty() && !outcome->reason.empty()) {
+    result.diagnostic.message += " (" + outcome->reason + ")";
+  }
   result.edits = std::move(outcome->edits);
   result.needs_runtime = outcome->needs_runtime;
   return result;

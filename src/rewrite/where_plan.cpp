@@ -338,6 +338,15 @@ class Planner {
     return found;
   }
 
+  // A helper of this module whose body writes no state outside its locals (no mutating
+  // calls, attribute/subscript stores, global/nonlocal).
+  bool local_function_is_side_effect_free(const sema::Callee& callee) const {
+    const auto* def = ast::as<ast::FunctionDef>(callee.definition);
+    if (def == nullptr) return false;
+    if (contains_kind(def, {Kind::Global, Kind::Nonlocal})) return false;
+    return !analysis_.mutates_state(def->body);
+  }
+
   // Pure apart from calls of submodules / local functions: a torch.cond candidate.
   bool cond_eligible(const ast::expr& e) const {
     if (analysis_.is_pure(e)) return true;
@@ -346,8 +355,11 @@ class Planner {
         auto& call = static_cast<const ast::Call&>(e);
         sema::Callee callee = analysis_.resolve_call(call);
         switch (callee.kind) {
-          case sema::CalleeKind::SelfSubmodule:
           case sema::CalleeKind::LocalFunction:
+            // torch.cond traces both branch functions: a helper with side effects fails it.
+            if (!local_function_is_side_effect_free(callee)) return false;
+            break;
+          case sema::CalleeKind::SelfSubmodule:
           case sema::CalleeKind::TorchFunction: break;
           case sema::CalleeKind::TensorMethod: {
             auto* attr = ast::as<ast::Attribute>(call.func);

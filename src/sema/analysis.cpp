@@ -1548,6 +1548,15 @@ bool AnalysisImpl::pure_rec(const ast::expr* e, int scope, int depth) const {
   if (depth > kMaxDepth) return false;
   auto pure = [&](const ast::expr* x) { return pure_rec(x, scope, depth + 1); };
   auto tensor = [&](const ast::expr* x) { return is_tensor_kind(kind_rec(x, scope, depth + 1)); };
+  auto has_tensor_index = [&](const ast::expr* index) {
+    if (const auto* parts = as<ast::Tuple>(index)) {
+      for (const ast::expr* part : parts->elts) {
+        if (!is<ast::Slice>(part) && tensor(part)) return true;
+      }
+      return false;
+    }
+    return !is<ast::Slice>(index) && tensor(index);
+  };
   switch (e->kind) {
     case ast::Kind::Constant:
     case ast::Kind::Name:
@@ -1560,6 +1569,9 @@ bool AnalysisImpl::pure_rec(const ast::expr* e, int scope, int depth) const {
     case ast::Kind::Subscript: {
       const auto* s = as<ast::Subscript>(e);
       if (s->ctx != ast::ExprContext::Load || !pure(s->value) || !pure(s->slice)) return false;
+      // Indexing with a tensor can raise for some values (out of bounds): a branch on a
+      // tensor condition often guards exactly that, so it is not safe to evaluate eagerly.
+      if (has_tensor_index(s->slice)) return false;
       ValueKind k = kind_rec(s->value, scope, depth + 1);
       if (is_tensor_kind(k) || k == ValueKind::TensorTuple) return true;
       if (const auto* at = as<ast::Attribute>(s->value); at && at->attr == "shape") return true;

@@ -448,20 +448,17 @@ TEST(Where, CondForSubmoduleCalls) {
             "        y = __graphmend_rt__.cond(x.sum() > 0, __gm_true_0, __gm_false_1, (x,))\n"
             "        return y\n");
 
+  // The stub knows no definition of `helper`, so nothing shows it free of side effects;
+  // torch.cond would trace it in both branches, so the rewrite declines. (A helper whose body
+  // is shown side-effect free becomes torch.cond: golden where_cond_return.)
   Result returns = run(
       "def f(x, w):\n"
       "    if x.sum() > 0:\n"
       "        return helper(x, w)\n"
       "    return x\n",
       {});
-  ASSERT_TRUE(returns.fixed) << returns.reason;
-  EXPECT_NE(returns.text.find("def __gm_false_1(x, w):\n        return x.clone()\n"),
-            std::string::npos)
-      << returns.text;
-  EXPECT_NE(returns.text.find("return __graphmend_rt__.cond(x.sum() > 0, __gm_true_0, "
-                              "__gm_false_1, (x, w))"),
-            std::string::npos)
-      << returns.text;
+  EXPECT_FALSE(returns.fixed) << returns.text;
+  EXPECT_NE(returns.reason.find("is not pure"), std::string::npos) << returns.reason;
 }
 
 struct DeclineCase {

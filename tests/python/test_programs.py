@@ -29,23 +29,10 @@ PROGRAMS = sorted(p.stem for p in PROGRAM_DIR.glob("*.py") if p.stem != "__init_
 # "tags", "breaks", "eager", "compiled". The marks are strict: a check that starts passing
 # fails until its entry is removed.
 PENDING = {
-    ("decline_impure_call", "tags"): "mender: torch.cond chosen over a helper with a side effect",
-    ("decline_impure_call", "breaks"): "mender: torch.cond over a side effect fails to compile",
-    ("decline_impure_call", "compiled"): "mender: torch.cond over a side effect fails to compile",
-    ("decline_raising_branch", "tags"): "mender: an indexing branch value may raise",
-    ("decline_raising_branch", "breaks"): "mender: an indexing branch value may raise",
-    ("decline_raising_branch", "eager"): "mender: both branches run; the indexing one raises",
-    ("decline_raising_branch", "compiled"): "mender: both branches run; the indexing one raises",
     ("decline_live_sets", "tags"): "mender: a variable bound to None before the if is merged "
     "(where_ok keeps the branch at run time) instead of declined",
     ("where_buffer_condition", "tags"): "tagger: a registered buffer is not known as a tensor",
     ("where_buffer_condition", "breaks"): "tagger: a registered buffer is not known as a tensor",
-    ("where_elif_chain", "tags"): "mender: the inner if of a predicated chain is reported "
-    "fixed=False",
-    ("where_nested_if", "tags"): "mender: the inner if of a predicated chain is reported "
-    "fixed=False",
-    ("where_elif_returns", "tags"): "mender: the inner if of a predicated chain is reported "
-    "fixed=False",
     ("where_static_prefix", "tags"): "mender: torch.finfo(...) is not known as pure",
     ("where_static_prefix", "breaks"): "mender: torch.finfo(...) is not known as pure",
 }
