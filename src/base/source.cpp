@@ -6,8 +6,7 @@ namespace graphmend {
 
 SourceText::SourceText(std::string text, std::string filename)
     : text_(std::move(text)), filename_(std::move(filename)) {
-  // A UTF-8 byte order mark is not part of line 1: CPython counts columns after it.
-  line_starts_.push_back(text_.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0);
+  line_starts_.push_back(0);
   const size_t n = text_.size();
   for (size_t i = 0; i < n; ++i) {
     char c = text_[i];
@@ -21,7 +20,6 @@ SourceText::SourceText(std::string text, std::string filename)
 }
 
 LineCol SourceText::line_col(uint32_t offset) const {
-  if (offset < line_starts_[0]) return {1, 0};  // inside the byte order mark
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   uint32_t index = static_cast<uint32_t>(it - line_starts_.begin()) - 1;
   return {index + 1, offset - line_starts_[index]};

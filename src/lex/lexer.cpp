@@ -240,8 +240,8 @@ bool Lexer::check_input() {
 void Lexer::run() {
   out_.reserve(n_ / 4 + 16);
   if (!check_input()) return;
-  // A UTF-8 byte order mark at the very start is not part of the program.
-  if (n_ >= 3 && std::memcmp(s_, "\xEF\xBB\xBF", 3) == 0) p_ = 3;
+  // The input is decoded text, as CPython's for a str: a byte order mark is not skipped
+  // (it is an invalid character); callers holding file bytes strip it when decoding.
   implicit_newline_ = n_ > p_ && s_[n_ - 1] != '\n' && s_[n_ - 1] != '\r';
   while (!done_) {
     if (!modes_.empty() && modes_.back().literal) {

@@ -22,7 +22,7 @@
 // CPython's SyntaxError.offset points (offset - 1, as a byte offset) and span.end where
 // end_offset points when CPython reports a range; otherwise the span is empty. In 3.11 mode
 // the f-string content errors point, as 3.11 does, at the token after the string
-// concatenation. A UTF-8 BOM at the start is skipped.
+// concatenation. A UTF-8 BOM is not skipped: the input is decoded text.
 #pragma once
 
 #include <optional>

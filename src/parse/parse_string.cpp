@@ -71,6 +71,39 @@ bool Parser::decode_literal(std::string_view body, uint32_t body_offset, bool ra
 
 ast::expr* Parser::parse_strings() {
   size_t start = mark();
+  bool had_error = failed();
+  ast::expr* result = parse_string_tokens();
+  if (result == nullptr && !had_error && failed() && !options_.version.at_least(3, 12)) {
+    relocate_string_error_311(start);
+  }
+  return result;
+}
+
+// CPython 3.11 decodes literals and parses f-strings in the action of its `strings` rule,
+// after the whole concatenation was consumed: its errors point at the token after it, except
+// the non-ASCII bytes error, which points at the start of the offending token.
+void Parser::relocate_string_error_311(size_t first_token) {
+  Diagnostic& error = *error_;
+  size_t i = first_token;
+  int depth = 0;
+  for (; i + 1 < tokens_.size(); ++i) {
+    TokenKind kind = tokens_[i].kind;
+    if (kind == TokenKind::FStringStart) ++depth;
+    else if (kind == TokenKind::FStringEnd) --depth;
+    else if (depth == 0 && kind != TokenKind::String) break;
+    if (depth == 0 && kind == TokenKind::String &&
+        error.message.rfind("bytes can only contain ASCII", 0) == 0 &&
+        tokens_[i].begin <= error.span.begin && error.span.begin < tokens_[i].end) {
+      error.span = {tokens_[i].begin, tokens_[i].begin};
+      return;
+    }
+  }
+  uint32_t next = tokens_[i].begin;
+  error.span = {next, next};
+}
+
+ast::expr* Parser::parse_string_tokens() {
+  size_t start = mark();
   // Fast path: one plain string token.
   if (at(TokenKind::String) && !at(TokenKind::String, 1) && !at(TokenKind::FStringStart, 1)) {
     const Token& token = advance();

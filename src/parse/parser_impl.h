@@ -228,6 +228,8 @@ class Parser {
   std::vector<ast::comprehension*> comp_scratch_;
   std::vector<ast::CmpOpKind> cmpop_scratch_;
   // --- parse_string.cpp helpers
+  ast::expr* parse_string_tokens();
+  void relocate_string_error_311(size_t first_token);
   std::string debug_text_without_comments(Span range) const;
   struct StringPart;
   // Decodes a literal body (str, or bytes with `bytes`); records the error on failure.

@@ -304,13 +304,9 @@ TEST(Lexer, InputEncoding) {
   EXPECT_EQ(code, codes::kEncodingError);
   EXPECT_NE(error("x = '\xE2\x82'"), "");
   EXPECT_NE(error("x = '\xED\xA0\x80'"), "");  // a surrogate
-  // A byte order mark at the very start is skipped; columns on line 1 count after it.
-  SourceText source("\xEF\xBB\xBFx = 1\n");
-  LexResult r = lex(source);
-  ASSERT_FALSE(r.error);
-  EXPECT_EQ(r.tokens[0].kind, TokenKind::Name);
-  EXPECT_EQ(r.tokens[0].begin, 3u);
-  EXPECT_EQ(source.line_col(r.tokens[0].begin).column, 0u);
+  // The input is decoded text: a byte order mark is an invalid character, as in CPython's
+  // ast.parse of a str starting with U+FEFF (file bytes are stripped of it when decoded).
+  EXPECT_EQ(error("\xEF\xBB\xBFx = 1\n"), "invalid non-printable character U+FEFF @1:0");
 }
 
 // ------------------------------------------------------------------ f-strings
