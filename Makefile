@@ -8,7 +8,7 @@
 #   make asan    sanitizer build in build-asan/ + ctest
 #   make fuzz    libFuzzer: fuzz_parse for FUZZ_SECONDS, fuzz_mend for FUZZ_MEND_SECONDS (clang-14)
 #   make corpus  the differential corpus run alone (CORPUS_ARGS="--limit 500")
-#   make bench   parse speed: C++ parser vs ast.parse over the stdlib
+#   make bench   parse speed (stdlib) and whole-mend speed (transformers) vs ast.parse
 #   make demo    what the front end sees in examples/model.py
 #   make format  clang-format -i over the C++ sources
 #   make clean   remove build trees (keeps .venv); `make distclean` removes .venv too
@@ -155,6 +155,7 @@ corpus: install
 
 bench: install
 	$(PY) bench/parse_speed.py
+	$(PY) bench/mend_speed.py
 
 demo: install
 	$(PY) -m graphmend.demo examples/model.py
