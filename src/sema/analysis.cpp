@@ -957,24 +957,6 @@ const std::unordered_set<std::string_view> kShapeOps = {
     "cuda",    "view_as", "reshape_as", "tril",   "triu",   "masked_fill", "__getitem__",
     "movedim", "swapaxes", "unflatten", "broadcast_to"};
 
-bool is_literal(const ast::expr* e) {
-  switch (e->kind) {
-    case ast::Kind::Constant:
-    case ast::Kind::List:
-    case ast::Kind::Tuple:
-    case ast::Kind::Dict:
-    case ast::Kind::Set:
-    case ast::Kind::JoinedStr:
-    case ast::Kind::ListComp:
-    case ast::Kind::SetComp:
-    case ast::Kind::DictComp:
-    case ast::Kind::GeneratorExp:
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
 ValueKind AnalysisImpl::kind_of(const ast::expr& e) const {

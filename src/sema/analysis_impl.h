@@ -25,6 +25,25 @@ enum class ValueKind : uint8_t {
   DataScalar,   // a Python value computed from tensor data (item(), bool(t), torch.equal)
 };
 
+// A display or literal: its value is built here, never a tensor from elsewhere.
+inline bool is_literal(const ast::expr* e) {
+  switch (e->kind) {
+    case ast::Kind::Constant:
+    case ast::Kind::List:
+    case ast::Kind::Tuple:
+    case ast::Kind::Dict:
+    case ast::Kind::Set:
+    case ast::Kind::JoinedStr:
+    case ast::Kind::ListComp:
+    case ast::Kind::SetComp:
+    case ast::Kind::DictComp:
+    case ast::Kind::GeneratorExp:
+      return true;
+    default:
+      return false;
+  }
+}
+
 inline bool is_tensor_kind(ValueKind k) {
   return k == ValueKind::Tensor || k == ValueKind::BoolTensor;
 }

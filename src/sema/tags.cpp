@@ -45,24 +45,6 @@ ast::Node* mut(const ast::Node* n) { return const_cast<ast::Node*>(n); }
 
 bool is_stmt_kind(ast::Kind k) { return k >= ast::Kind::FunctionDef && k <= ast::Kind::Continue; }
 
-bool is_literal(const ast::expr* e) {
-  switch (e->kind) {
-    case ast::Kind::Constant:
-    case ast::Kind::List:
-    case ast::Kind::Tuple:
-    case ast::Kind::Dict:
-    case ast::Kind::Set:
-    case ast::Kind::JoinedStr:
-    case ast::Kind::ListComp:
-    case ast::Kind::SetComp:
-    case ast::Kind::DictComp:
-    case ast::Kind::GeneratorExp:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool in_list(std::string_view name, std::initializer_list<std::string_view> list) {
   return std::find(list.begin(), list.end(), name) != list.end();
 }
