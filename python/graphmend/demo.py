@@ -145,6 +145,40 @@ def show_timing(source: str, repeats: int) -> None:
           f"({best / ours:.1f}x)" if ours > 0 else "parse time: n/a")
 
 
+def show_breaks(path: Path) -> bool:
+    """Graph breaks of the file's example() model under torch._dynamo.explain, before and
+    after graphmend.mend, and whether outputs and printed text agree. False on a mismatch."""
+    import contextlib
+    import importlib.util
+    import io
+
+    import torch
+
+    spec = importlib.util.spec_from_file_location(f"graphmend_demo_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # inspect.getsource finds classes through sys.modules
+    spec.loader.exec_module(module)
+    if not hasattr(module, "example"):
+        print("(no example() in the file: breaks not measured)")
+        return True
+    model, inputs = module.example()
+    with torch.no_grad():
+        before = graphmend.explain(model, *inputs)
+        mended = graphmend.mend(model)
+        after = graphmend.explain(mended, *inputs)
+        runs = []
+        for candidate in (model, mended):
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                runs.append((candidate(*inputs), printed.getvalue()))
+    print(f"torch._dynamo.explain, original: {before}")
+    print(f"torch._dynamo.explain, mended:   {after}")
+    same_output = torch.equal(runs[0][0], runs[1][0])
+    same_text = runs[0][1] == runs[1][1]
+    print(f"eager outputs identical: {same_output}; printed text identical: {same_text}")
+    return same_output and same_text
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", type=Path, help="a Python source file (e.g. examples/model.py)")
@@ -187,6 +221,14 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # the demo still shows the front end
         print(f"mender failed: {err!r}\n")
         status = 1
+    print()
+    try:
+        if not show_breaks(args.file):
+            status = 1
+    except Exception as err:  # the demo still shows the rest
+        print(f"measuring breaks failed: {err!r}")
+        status = 1
+    print()
     show_timing(source, args.repeats)
     return status
 
