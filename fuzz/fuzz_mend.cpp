@@ -11,10 +11,11 @@
 
 namespace {
 
-void mend_once(std::string_view text, int minor) {
+void mend_once(std::string_view text, int minor, bool trace_all) {
   using namespace graphmend;
   MendOptions options;
   options.version = PythonVersion{3, minor};
+  options.trace_all = trace_all;
   MendResult result = mend_source(text, "<fuzz>", options);
   if (result.error.has_value() && (result.changed || result.source != text)) __builtin_trap();
   if (!result.changed && result.source != text) __builtin_trap();
@@ -31,7 +32,7 @@ void mend_once(std::string_view text, int minor) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  mend_once(text, 11);
-  mend_once(text, 12);
+  mend_once(text, 11, false);
+  mend_once(text, 12, true);
   return 0;
 }

@@ -80,6 +80,7 @@ def mend_source(
     where: bool = True,
     defer: bool = True,
     trap: bool = True,
+    trace_all: bool = False,
 ) -> MendResult:
     """Mends the graph breaks of a module's source text; never raises on bad input.
 
@@ -87,7 +88,10 @@ def mend_source(
     the filename of replayed warnings); pass the file the code will be compiled under.
     ``version`` is the grammar, (3, 11) or (3, 12), default the running interpreter's.
     ``where``, ``defer``, ``trap`` switch the rewrites; a switched-off rewrite reports its
-    breaks as not fixed. Mending the result again changes nothing.
+    breaks as not fixed. ``trace_all`` treats every function and method as traced by
+    Dynamo (library code, whose callers live in other modules); by default only the entry
+    points found in the text and what they reach are mended. Mending the result again
+    changes nothing.
     """
     from . import _check_version, _source_arg
 
@@ -99,6 +103,7 @@ def mend_source(
         where=where,
         defer=defer,
         trap=trap,
+        trace_all=trace_all,
     )
     error = raw.get("error")
     return MendResult(

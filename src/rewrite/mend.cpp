@@ -161,7 +161,10 @@ bool overlaps_any(const std::vector<TextEdit>& edits, const std::vector<TextEdit
 // earlier fix are declined (the outer statement, earlier in source order, wins).
 std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& options) {
   std::vector<TagResult> results;
-  std::unique_ptr<sema::Analysis> analysis = sema::Analysis::run(*parsed.parse.module, parsed.source);
+  sema::AnalysisOptions analysis_options;
+  analysis_options.trace_all = options.trace_all;
+  std::unique_ptr<sema::Analysis> analysis =
+      sema::Analysis::run(*parsed.parse.module, parsed.source, analysis_options);
   if (!analysis) return results;
   std::vector<sema::BreakTag> tags = sema::tag_breaks(*parsed.parse.module, *analysis);
   rewrite::Context context{parsed.source, *parsed.parse.module, *analysis, options};

@@ -19,6 +19,8 @@ struct MendOptions {
   bool where = true;  // [Where] predicated branches (torch.where), incl. torch.cond
   bool defer = true;  // [Defer] print / logging / warnings recorded and replayed
   bool trap = true;   // [Trap] validation guards to in-graph asserts
+  // Library code (the import hook): every function counts as traced.
+  bool trace_all = false;
 };
 
 // One graph-break site and what became of it.

@@ -440,14 +440,16 @@ class ScopeWalker {
 
 // ---------------------------------------------------------------------------------------------
 
-AnalysisImpl::AnalysisImpl(const ast::Module& module, const SourceText& source)
-    : module_(module), source_(source) {
+AnalysisImpl::AnalysisImpl(const ast::Module& module, const SourceText& source,
+                           const AnalysisOptions& options)
+    : module_(module), source_(source), options_(options) {
   ScopeWalker(*this).run(module);
   finalize();
 }
 
-std::unique_ptr<Analysis> Analysis::run(const ast::Module& module, const SourceText& source) {
-  return std::make_unique<AnalysisImpl>(module, source);
+std::unique_ptr<Analysis> Analysis::run(const ast::Module& module, const SourceText& source,
+                                        const AnalysisOptions& options) {
+  return std::make_unique<AnalysisImpl>(module, source, options);
 }
 
 void AnalysisImpl::finalize() {
@@ -601,7 +603,8 @@ int priority(EntryReason r) {
     case EntryReason::CompileCall: return 2;
     case EntryReason::CompileMethod: return 3;
     case EntryReason::ModuleForward: return 4;
-    case EntryReason::Reached: return 5;
+    case EntryReason::Library: return 5;
+    case EntryReason::Reached: return 6;
     case EntryReason::None: break;
   }
   return kNone;
@@ -657,6 +660,9 @@ void AnalysisImpl::find_entries() {
     if (!k.is_module) continue;
     auto it = k.methods.find("forward");
     if (it != k.methods.end()) mark(it->second, EntryReason::ModuleForward);
+  }
+  if (options_.trace_all) {
+    for (const FunctionInfo& f : functions_) mark(f.node, EntryReason::Library);
   }
 }
 

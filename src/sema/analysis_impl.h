@@ -170,7 +170,8 @@ struct Flow {
 
 class AnalysisImpl final : public Analysis {
  public:
-  AnalysisImpl(const ast::Module& module, const SourceText& source);
+  AnalysisImpl(const ast::Module& module, const SourceText& source,
+               const AnalysisOptions& options);
 
   const std::vector<FunctionInfo>& functions() const override { return functions_; }
   const FunctionInfo* function_of(const ast::Node* node) const override;
@@ -227,6 +228,7 @@ class AnalysisImpl final : public Analysis {
 
   const ast::Module& module_;
   const SourceText& source_;
+  AnalysisOptions options_;
   std::vector<FunctionInfo> functions_;
   std::vector<Scope> scopes_;  // [0] module, [i+1] functions_[i]
   std::vector<ClassInfo> classes_;

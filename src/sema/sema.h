@@ -39,6 +39,7 @@ enum class EntryReason : uint8_t {
   CompileCall,       // torch.compile(f) / torch.compile(Model) / torch.compile(model_instance)
   CompileMethod,     // model.compile() where model's class is known
   ModuleForward,     // forward of an nn.Module subclass
+  Library,           // any function, when the module is library code (AnalysisOptions)
   Reached,           // called, directly or not, from an entry point
 };
 
@@ -51,10 +52,17 @@ struct FunctionInfo {
   std::string qualified_name;                 // "Model.forward", "helper"
 };
 
+struct AnalysisOptions {
+  // Library code: its functions are called from models in other modules, so every function
+  // and method counts as traced (no entry point in the module itself need reach it).
+  bool trace_all = false;
+};
+
 class Analysis {
  public:
   // Analyses `module`; the tree and source must outlive the Analysis.
-  static std::unique_ptr<Analysis> run(const ast::Module& module, const SourceText& source);
+  static std::unique_ptr<Analysis> run(const ast::Module& module, const SourceText& source,
+                                       const AnalysisOptions& options = {});
   virtual ~Analysis() = default;
 
   virtual const std::vector<FunctionInfo>& functions() const = 0;

@@ -14,10 +14,11 @@ namespace graphmend::sema {
 namespace {
 
 struct Program {
-  explicit Program(const std::string& text) : source(text, "t.py") {
+  explicit Program(const std::string& text, const AnalysisOptions& options = {})
+      : source(text, "t.py") {
     ParseResult r = parse_module(source, arena);
     module = r.module;
-    if (module != nullptr) analysis = Analysis::run(*module, source);
+    if (module != nullptr) analysis = Analysis::run(*module, source, options);
   }
   SourceText source;
   Arena arena;
@@ -311,6 +312,27 @@ TEST(SemaEntries, CompileDecoratorsAndCalls) {
   EXPECT_EQ(p.function("N.forward")->reason, EntryReason::CompileCall);
   EXPECT_EQ(p.function("K.forward")->reason, EntryReason::CompileMethod);
   EXPECT_FALSE(p.analysis->is_traced(*p.function("main")));
+}
+
+TEST(SemaEntries, TraceAllMakesEveryFunctionTraced) {
+  const std::string text =
+      "import torch\n"
+      "def helper(x):\n"
+      "    return x\n"
+      "class Rotary:\n"
+      "    def update(self, x):\n"
+      "        def inner(y):\n"
+      "            return y\n"
+      "        return inner(x)\n";
+  Program plain(text);
+  EXPECT_FALSE(plain.analysis->is_traced(*plain.function("helper")));
+  EXPECT_FALSE(plain.analysis->is_traced(*plain.function("Rotary.update")));
+  AnalysisOptions library;
+  library.trace_all = true;
+  Program p(text, library);
+  EXPECT_EQ(p.function("helper")->reason, EntryReason::Library);
+  EXPECT_EQ(p.function("Rotary.update")->reason, EntryReason::Library);
+  EXPECT_TRUE(p.analysis->is_traced(*p.function("Rotary.update.<locals>.inner")));
 }
 
 TEST(SemaEntries, SelfSubmoduleReachesForward) {
