@@ -59,6 +59,17 @@ def describe_frame(frame):
     }
 
 
+def model_caller(stack) -> dict:
+    """The innermost frame in a model file, when the break itself lies in a shared helper
+    (transformers/utils, masking_utils, ...): that is the line a reader would mend."""
+    frames = [f for f in stack if "/transformers/models/" in f.filename]
+    innermost = innermost_user_frame(stack)
+    if not frames or innermost is None or frames[-1] is innermost:
+        return {}
+    caller = describe_frame(frames[-1])
+    return {"caller_where": caller["where"], "caller_code": caller["code"]}
+
+
 def describe_break(reason) -> dict:
     text = str(reason.reason)
     first_line = _first_line(text)
@@ -66,6 +77,7 @@ def describe_break(reason) -> dict:
     return {
         "reason": first_line,
         **describe_frame(frame),
+        **model_caller(list(reason.user_stack)),
         "stack": [
             f"{relative_to_package(f.filename)}:{f.lineno} in {f.name}"
             for f in reason.user_stack
@@ -88,9 +100,11 @@ def group_breaks(breaks: list[dict]) -> list[dict]:
     for item in breaks:
         kind = item.get("gb_type") or item["reason"]
         mode = item.get("mode", "graph split")
-        key = (kind, item["where"], mode)
+        key = (kind, item["where"], item.get("caller_where"), mode)
         if key not in groups:
             groups[key] = {"count": 0, "reason": kind, "mode": mode, "where": item["where"], "code": item["code"]}
+            if "caller_where" in item:
+                groups[key].update(caller_where=item["caller_where"], caller_code=item["caller_code"])
         groups[key]["count"] += 1
     return list(groups.values())
 
@@ -146,6 +160,7 @@ class BreakRecorder:
                 # The frame Dynamo was translating: where the graph is split (or skipped).
                 "split_in": code and f"{relative_to_package(code.co_filename)}:{getattr(translator, 'lineno', '?')}",
                 **describe_frame(frame),
+                **model_caller(list(stack)),
                 "stack": [
                     f"{relative_to_package(f.filename)}:{f.lineno} in {f.name}"
                     for f in stack
@@ -280,6 +295,8 @@ def print_summary(records, stream):
             mode = "" if group.get("mode", "graph split") == "graph split" else f" [{group['mode']}]"
             print(f"{'':>17}{group['count']}x {group['where']}: {group['reason'][:100]}{mode}", file=stream)
             print(f"{'':>21}{group['code']}", file=stream)
+            if "caller_where" in group:
+                print(f"{'':>21}called from {group['caller_where']}: {group['caller_code']}", file=stream)
 
 
 def main(argv=None):
