@@ -9,6 +9,8 @@
 #   make fuzz    libFuzzer: fuzz_parse for FUZZ_SECONDS, fuzz_mend for FUZZ_MEND_SECONDS (clang-14)
 #   make corpus  the differential corpus run alone (CORPUS_ARGS="--limit 500")
 #   make bench   parse speed (stdlib) and whole-mend speed (transformers) vs ast.parse
+#   make tf4524  transformers 4.52.4 in .venv/tf-4.52.4 (use with PYTHONPATH=.venv/tf-4.52.4)
+#   make survey  graph breaks of bench/models/zoo.py under both transformers versions
 #   make demo    what the front end sees in examples/model.py
 #   make format  clang-format -i over the C++ sources
 #   make clean   remove build trees (keeps .venv); `make distclean` removes .venv too
@@ -56,7 +58,7 @@ PACKAGE_INPUTS := $(shell find src python tools -type f \( -name '*.cpp' -o -nam
 CXX_SOURCES = $(shell find src tests/cpp fuzz bench -type f \( -name '*.cpp' -o -name '*.h' \) 2>/dev/null)
 
 .PHONY: deps build install test test-cpp test-python asan fuzz fuzz-build corpus bench demo \
-	format clean distclean
+	format clean distclean tf4524 survey
 
 # --------------------------------------------------------------------------------------------
 # Set-up.
@@ -156,6 +158,27 @@ corpus: install
 bench: install
 	$(PY) bench/parse_speed.py
 	$(PY) bench/mend_speed.py
+
+# A second transformers beside the venv's: only the packages 4.52.4 needs in other versions;
+# torch and the rest still come from .venv.
+TF4524 := $(VENV)/tf-4.52.4
+TF4524_STAMP := $(TF4524)/.stamp
+SURVEY_DIR ?= build/survey
+
+$(TF4524_STAMP): requirements-tf4524.txt $(DEPS_STAMP)
+	rm -rf $(TF4524)
+	$(PIP) install -q --no-deps --target $(TF4524) -r requirements-tf4524.txt
+	PYTHONPATH=$(TF4524) $(PY) -c 'import transformers as t; assert t.__version__ == "4.52.4", t.__version__'
+	touch $@
+
+tf4524: $(TF4524_STAMP)
+
+survey: $(TF4524_STAMP)
+	@mkdir -p $(SURVEY_DIR)
+	$(PY) bench/models/survey.py --out $(SURVEY_DIR)/survey-5.23.0.json
+	PYTHONPATH=$(TF4524) $(PY) bench/models/survey.py --out $(SURVEY_DIR)/survey-4.52.4.json
+	$(PY) bench/models/survey_report.py $(SURVEY_DIR)/survey-5.23.0.json \
+	  $(SURVEY_DIR)/survey-4.52.4.json --out $(SURVEY_DIR)/survey.md
 
 demo: install
 	$(PY) -m graphmend.demo examples/model.py

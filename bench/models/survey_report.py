@@ -48,14 +48,14 @@ def root_sites(record) -> list[dict]:
 
 def summary_table(surveys, names) -> list[str]:
     versions = [version_of(s) for s in surveys]
-    header = "| model | " + " | ".join(f"{v}: graphs / breaks (sites)" for v in versions) + " |"
+    header = "| model | " + " | ".join(f"{v}: graphs / breaks (lines)" for v in versions) + " |"
     lines = [header, "|---|" + "---|" * len(versions)]
     tables = [by_model(s) for s in surveys]
     for name in names:
         cells = []
         for table in tables:
             record = table.get(name)
-            sites = {(g["where"], g["reason"]) for g in root_sites(record)}
+            sites = {(g["where"], g.get("caller_where")) for g in root_sites(record)}
             cell = counts_cell(record)
             cells.append(f"{cell} ({len(sites)})" if sites else cell)
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
@@ -115,7 +115,8 @@ How to read the counts:
 - Sites below group the breaks Dynamo logged by root cause (Dynamo's graph-break type and the
   innermost transformers line, with the calling model line where the break is in a helper).
   "Nx": how many graph splits that cause produced; "frame skipped": Dynamo gave up on that
-  frame and ran it eagerly (no graph at all for it).
+  frame and ran it eagerly (no graph at all for it). "(lines)" in the summary: how many
+  distinct source lines cause breaks.
 """
 
 

@@ -447,3 +447,42 @@ def _grounding_dino(generator):
         "input_ids": input_ids,
         "attention_mask": torch.ones_like(input_ids),
     }
+
+
+# --------------------------------------------------------------------------------------------
+# Mixture-of-experts decoders: token routing picks experts with data-dependent indexing.
+
+_MOE_SIZES = dict(
+    vocab_size=VOCAB,
+    hidden_size=32,
+    intermediate_size=64,
+    num_hidden_layers=2,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    max_position_embeddings=64,
+    num_experts_per_tok=2,
+    pad_token_id=0,
+    bos_token_id=1,
+    eos_token_id=2,
+)
+
+
+@_register("qwen2_moe", "Qwen/Qwen1.5-MoE-A2.7B", note="4 routed experts (top-2) + a gated shared expert")
+def _qwen2_moe(generator):
+    config = transformers.Qwen2MoeConfig(
+        **_MOE_SIZES,
+        num_experts=4,
+        moe_intermediate_size=32,
+        shared_expert_intermediate_size=64,
+        decoder_sparse_step=1,
+        tie_word_embeddings=False,
+    )
+    model = transformers.Qwen2MoeForCausalLM(config)
+    return model, {"input_ids": _token_ids(generator, 2, 12), "attention_mask": _padded_mask(2, 12)}
+
+
+@_register("mixtral", "mistralai/Mixtral-8x7B-v0.1", note="4 experts, top-2 routing")
+def _mixtral(generator):
+    config = transformers.MixtralConfig(**_MOE_SIZES, num_local_experts=4)
+    model = transformers.MixtralForCausalLM(config)
+    return model, {"input_ids": _token_ids(generator, 2, 12), "attention_mask": _padded_mask(2, 12)}
