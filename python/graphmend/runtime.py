@@ -64,6 +64,7 @@ __all__ = [
     "discard",
     "pending",
     "guard",
+    "check_tensor_all",
     "translate",
     "where_ok",
     "cond",
@@ -407,6 +408,47 @@ def guard(failed, exc_type, message=None):
         raise exc_type() if message is None else exc_type(message)
 
 
+# The trap header of a failed ``check_tensor_all``: ``translate`` rebuilds the RuntimeError
+# torch._check_tensor_all itself raises.
+_TENSOR_CHECK = ("torch", "_check_tensor_all")
+
+
+def check_tensor_all(cond, message=None):
+    """``torch._check_tensor_all(cond, message)``, without a graph break while compiling.
+
+    Not compiling (or with a message callable, a non-bool or non-tensor ``cond``, or deferred
+    calls pending): exactly ``torch._check_tensor_all``. Compiling: ``torch._assert_async``
+    of ``torch.all(cond)`` with a trap header, so a failure surfaces from the compiled call
+    as a RuntimeError that ``translate`` turns into the RuntimeError
+    ``torch._check_tensor_all`` raises. (``torch._check_tensor_all`` itself reads the
+    tensor on the host with ``.item()``, a graph break.)
+    """
+    torch = sys.modules["torch"]
+    if (
+        is_compiling()
+        and message is None
+        and not _records
+        and _is_tensor(cond)
+        and cond.dtype == torch.bool
+    ):
+        module, qualname = _TENSOR_CHECK
+        torch._assert_async(torch.all(cond), f"{TRAP_PREFIX}[{module}:{qualname}:-1]")
+        return
+    torch._check_tensor_all(cond, message)
+
+
+def _tensor_check_error() -> Optional[BaseException]:
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    try:
+        torch._check_tensor_all(torch.zeros((), dtype=torch.bool))
+    except RuntimeError as exc:
+        exc.__traceback__ = None
+        return exc
+    return None
+
+
 def _check(failed, exc_type, message):
     if failed:
         raise exc_type() if message is None else exc_type(message)
@@ -457,6 +499,8 @@ def translate(exc: BaseException) -> Optional[BaseException]:
             return None
     else:
         message = None
+    if (module, qualname) == _TENSOR_CHECK:
+        return _tensor_check_error()
     cls = _resolve(module, qualname)
     if cls is None or not callable(cls):
         return None

@@ -66,6 +66,7 @@ const char* rewrite_name_for(sema::BreakKind kind) {
     case sema::BreakKind::WarningsCall:
       return "defer";
     case sema::BreakKind::ValidationGuard:
+    case sema::BreakKind::TensorCheck:
       return "trap";
     case sema::BreakKind::DataDependentBranch:
       return "where";

@@ -201,9 +201,29 @@ std::optional<StaticSplit> split_static_prefix(const Context& context, const ast
   return split;
 }
 
+// `torch._check_tensor_all(cond)` reads `cond` on the host (`.item()`); the runtime's
+// `check_tensor_all` asserts in the graph instead while compiling.
+Outcome rewrite_tensor_check(const sema::BreakTag& tag, Context& context) {
+  const auto* call = ast::as<ast::Call>(tag.site);
+  if (call == nullptr) return decline("the check is not a call");
+  if (call->args.size != 1 || !call->keywords.empty()) {
+    return decline(
+        "the check has a message: a message callable runs only on failure, which an in-graph "
+        "assert cannot do");
+  }
+  if (ast::is<ast::Starred>(call->args[0])) return decline("the condition is a starred argument");
+  Outcome outcome;
+  outcome.rewrite = "trap";
+  outcome.needs_runtime = true;
+  outcome.edits.push_back({call->func->begin, call->func->end, context.runtime + ".check_tensor_all"});
+  outcome.fixed = true;
+  return outcome;
+}
+
 }  // namespace
 
 std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context) {
+  if (tag.kind == sema::BreakKind::TensorCheck) return rewrite_tensor_check(tag, context);
   if (tag.kind != sema::BreakKind::ValidationGuard) return std::nullopt;
   const auto* guard = ast::as<ast::If>(tag.statement);
   if (guard == nullptr) return decline("the guard is not an if statement");

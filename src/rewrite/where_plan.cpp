@@ -173,6 +173,8 @@ class Planner {
   int splits = 0;
   bool expensive = false;
   const ast::Return* tail = nullptr;
+  // Facts of the static condition prefix (floating dtypes), for branch-value purity.
+  sema::PurityFacts prefix_facts;
 
   // Builds `tree` from a branch body. False (with `error`) when it cannot be predicated.
   bool build_body(const ast::Seq<ast::stmt*>& body, Tree& tree) {
@@ -195,6 +197,8 @@ class Planner {
     tree.on_false = std::make_unique<Tree>();
     tree.on_true->env = tree.env;
     tree.on_false->env = tree.env;
+    tree.on_true->numeric = tree.numeric;
+    tree.on_false->numeric = tree.numeric;
     if (!build_body(body, *tree.on_true) || !build_body(orelse, *tree.on_false)) return false;
     for (const ast::expr* operand : operands) {
       if (uses_scalar(operand)) {
@@ -307,14 +311,14 @@ class Planner {
   }
 
   // Checks a branch value; false with `error` when it cannot be evaluated unconditionally.
-  bool check_value(const ast::expr& value) {
+  bool check_value(const ast::expr& value, const Tree& tree) {
     if (contains_kind(&value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
       return fail("branch contains yield/await");
     if (contains_kind(&value, {Kind::Lambda})) return fail("branch contains a lambda");
     if (contains_kind(&value, {Kind::NamedExpr}))
       return fail("assignment expression (:=) in a branch");
     if (uses_scalar(&value)) return fail("branch value uses .item()/.tolist() (GM106)");
-    if (analysis_.is_pure(value)) return true;
+    if (analysis_.is_pure(value, facts_of(tree))) return true;
     if (calls_expensive(value) && cond_eligible(value)) {
       expensive = true;
       return true;
@@ -440,8 +444,20 @@ class Planner {
     }
   }
 
+  sema::PurityFacts facts_of(const Tree& tree) const {
+    sema::PurityFacts facts = prefix_facts;
+    facts.numeric_names = tree.numeric;
+    return facts;
+  }
+
   bool add_assignment(std::string_view var, const ast::expr& value, Tree& tree) {
-    if (!check_value(value)) return false;
+    if (!check_value(value, tree)) return false;
+    auto numeric = std::find(tree.numeric.begin(), tree.numeric.end(), var);
+    if (analysis_.is_number(value, facts_of(tree))) {
+      if (numeric == tree.numeric.end()) tree.numeric.emplace_back(var);
+    } else if (numeric != tree.numeric.end()) {
+      tree.numeric.erase(numeric);
+    }
     std::optional<std::string> text = renamed(value, tree);
     if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
     int temp = temps++;
@@ -457,7 +473,7 @@ class Planner {
   }
 
   bool add_return(const ast::expr& value, Tree& tree) {
-    if (!check_value(value)) return false;
+    if (!check_value(value, tree)) return false;
     std::optional<std::string> text = renamed(value, tree);
     if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
     int temp = temps++;
@@ -639,6 +655,7 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
 
   // A static prefix of an `and` chain stays a Python `if`.
   std::vector<const ast::expr*> operands = {node->test};
+  std::vector<const ast::expr*> static_operands;
   std::string prefix;
   if (auto* op = ast::as<ast::BoolOp>(node->test); op && op->op == ast::BoolOpKind::And) {
     operands.assign(op->values.begin(), op->values.end());
@@ -650,6 +667,7 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
       std::string text(node_text(context, *operands[i]));
       prefix += k > 1 || text.find('\n') != std::string::npos ? "(" + text + ")" : text;
     }
+    static_operands.assign(operands.begin(), operands.begin() + static_cast<std::ptrdiff_t>(k));
     operands.erase(operands.begin(), operands.begin() + static_cast<std::ptrdiff_t>(k));
     if (k == 0) operands = {node->test};  // no static prefix: the condition as a whole
     if (!prefix.empty() && contains_kind(node, {Kind::If}) && !node->orelse.empty()) {
@@ -673,6 +691,9 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
     planner_holder = std::make_unique<Planner>(context);
     planner_holder->torch_ = torch;
     planner_holder->tail = attempt == 1 ? follower : nullptr;
+    for (const ast::expr* static_operand : static_operands) {
+      context.analysis.add_floating_dtypes(*static_operand, planner_holder->prefix_facts);
+    }
     root = std::make_unique<Tree>();
     if (!planner_holder->build_split(operands, node->body, node->orelse, *root))
       return decline(planner_holder->error);

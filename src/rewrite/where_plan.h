@@ -29,6 +29,7 @@ struct Assignment {
 struct Tree {
   std::vector<Assignment> assigns;
   std::map<std::string_view, int> env;  // variable -> temp holding its value here
+  std::vector<std::string> numeric;     // variables holding side-effect-free Python numbers
   std::optional<int> returned;          // leaf ending in `return`: the temp of its value
 
   int split_id = -1;        // >= 0: this node branches on cond_tensor

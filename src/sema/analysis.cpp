@@ -1531,10 +1531,102 @@ bool is_dtype_like(const ast::expr* arg, const AnalysisImpl& a, int scope) {
 
 bool AnalysisImpl::is_pure(const ast::expr& e) const { return pure_rec(&e, scope_of(&e), 0); }
 
-bool AnalysisImpl::pure_rec(const ast::expr* e, int scope, int depth) const {
+bool AnalysisImpl::is_pure(const ast::expr& e, const PurityFacts& facts) const {
+  return pure_rec(&e, scope_of(&e), 0, &facts);
+}
+
+bool AnalysisImpl::is_number(const ast::expr& e, const PurityFacts& facts) const {
+  return number_rec(&e, scope_of(&e), 0, facts);
+}
+
+namespace {
+const std::unordered_set<std::string_view> kFloatingDtypes = {
+    "torch.float16", "torch.half",    "torch.bfloat16", "torch.float32",
+    "torch.float",   "torch.float64", "torch.double",
+};
+const std::unordered_set<std::string_view> kFinfoFields = {
+    "max", "min", "eps", "tiny", "smallest_normal", "resolution", "bits",
+};
+}  // namespace
+
+// A literal floating dtype (`torch.float16`) or a dtype expression `facts` show floating.
+bool AnalysisImpl::is_floating_dtype(const ast::expr* e, int scope, const PurityFacts* facts) const {
+  if (kFloatingDtypes.count(qualify(e, scope))) return true;
+  if (facts == nullptr) return false;
+  std::string_view text = source_.text().substr(e->begin, e->end - e->begin);
+  return std::find(facts->floating_dtypes.begin(), facts->floating_dtypes.end(), text) !=
+         facts->floating_dtypes.end();
+}
+
+bool AnalysisImpl::number_rec(const ast::expr* e, int scope, int depth,
+                              const PurityFacts& facts) const {
+  if (e == nullptr || depth > kMaxDepth) return false;
+  switch (e->kind) {
+    case ast::Kind::Constant: {
+      auto type = as<ast::Constant>(e)->value.type;
+      return type == ast::ConstantValue::Type::Int || type == ast::ConstantValue::Type::Float;
+    }
+    case ast::Kind::Name: {
+      const auto& names = facts.numeric_names;
+      return std::find(names.begin(), names.end(), as<ast::Name>(e)->id) != names.end();
+    }
+    case ast::Kind::Attribute: {
+      // torch.finfo(<floating dtype>).max
+      const auto* a = as<ast::Attribute>(e);
+      const auto* call = as<ast::Call>(a->value);
+      if (call == nullptr || !kFinfoFields.count(a->attr) || call->args.size != 1 ||
+          !call->keywords.empty() || qualify(call->func, scope) != "torch.finfo") {
+        return false;
+      }
+      return is_floating_dtype(call->args[0], scope, &facts);
+    }
+    case ast::Kind::UnaryOp: {
+      const auto* u = as<ast::UnaryOp>(e);
+      return (u->op == ast::UnaryOpKind::USub || u->op == ast::UnaryOpKind::UAdd) &&
+             number_rec(u->operand, scope, depth + 1, facts);
+    }
+    case ast::Kind::BinOp: {
+      const auto* b = as<ast::BinOp>(e);
+      return (b->op == ast::OperatorKind::Add || b->op == ast::OperatorKind::Sub ||
+              b->op == ast::OperatorKind::Mult) &&
+             number_rec(b->left, scope, depth + 1, facts) &&
+             number_rec(b->right, scope, depth + 1, facts);
+    }
+    default:
+      return false;
+  }
+}
+
+void AnalysisImpl::add_floating_dtypes(const ast::expr& condition, PurityFacts& facts) const {
+  const auto* c = as<ast::Compare>(&condition);
+  if (c == nullptr || c->ops.size != 1) return;
+  const auto* dtype = as<ast::Attribute>(c->left);
+  if (dtype == nullptr || dtype->attr != "dtype") return;
+  int scope = scope_of(&condition);
+  bool floating = false;
+  if (c->ops[0] == ast::CmpOpKind::Eq) {
+    floating = is_floating_dtype(c->comparators[0], scope, nullptr);
+  } else if (c->ops[0] == ast::CmpOpKind::In) {
+    const ast::Seq<ast::expr*>* options = nullptr;
+    if (const auto* t = as<ast::Tuple>(c->comparators[0])) options = &t->elts;
+    if (const auto* l = as<ast::List>(c->comparators[0])) options = &l->elts;
+    if (const auto* st = as<ast::Set>(c->comparators[0])) options = &st->elts;
+    floating = options != nullptr && options->size > 0;
+    if (options != nullptr) {
+      for (const ast::expr* option : *options) {
+        floating = floating && is_floating_dtype(option, scope, nullptr);
+      }
+    }
+  }
+  if (floating) facts.floating_dtypes.emplace_back(source_.text().substr(dtype->begin, dtype->end - dtype->begin));
+}
+
+bool AnalysisImpl::pure_rec(const ast::expr* e, int scope, int depth,
+                            const PurityFacts* facts) const {
   if (e == nullptr) return true;
   if (depth > kMaxDepth) return false;
-  auto pure = [&](const ast::expr* x) { return pure_rec(x, scope, depth + 1); };
+  if (facts != nullptr && number_rec(e, scope, depth, *facts)) return true;
+  auto pure = [&](const ast::expr* x) { return pure_rec(x, scope, depth + 1, facts); };
   auto tensor = [&](const ast::expr* x) { return is_tensor_kind(kind_rec(x, scope, depth + 1)); };
   auto has_tensor_index = [&](const ast::expr* index) {
     if (const auto* parts = as<ast::Tuple>(index)) {

@@ -181,6 +181,9 @@ class AnalysisImpl final : public Analysis {
   bool is_tensor(const ast::expr& e) const override;
   bool is_data_dependent(const ast::expr& condition) const override;
   bool is_pure(const ast::expr& e) const override;
+  bool is_pure(const ast::expr& e, const PurityFacts& facts) const override;
+  bool is_number(const ast::expr& e, const PurityFacts& facts) const override;
+  void add_floating_dtypes(const ast::expr& condition, PurityFacts& facts) const override;
   std::vector<std::string_view> live_after(const ast::stmt& statement) const override;
   std::vector<std::string_view> assigned_names(const ast::Seq<ast::stmt*>& body) const override;
   bool mutates_state(const ast::Seq<ast::stmt*>& body) const override;
@@ -219,7 +222,10 @@ class AnalysisImpl final : public Analysis {
   ValueKind kind_rec(const ast::expr* e, int scope, int depth) const;
   ValueKind kind_of_name(const ast::Name& name, int scope) const;
   ValueKind call_kind(const ast::Call& call, int scope, int depth) const;
-  bool pure_rec(const ast::expr* e, int scope, int depth) const;
+  bool pure_rec(const ast::expr* e, int scope, int depth,
+                const PurityFacts* facts = nullptr) const;
+  bool number_rec(const ast::expr* e, int scope, int depth, const PurityFacts& facts) const;
+  bool is_floating_dtype(const ast::expr* e, int scope, const PurityFacts* facts) const;
   int self_class_of_scope(int scope, std::string_view receiver) const;
   void compute_def_kinds(Flow& flow) const;
   ValueKind def_kind(const Flow& flow, uint32_t def) const;

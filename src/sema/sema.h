@@ -52,6 +52,15 @@ struct FunctionInfo {
   std::string qualified_name;                 // "Model.forward", "helper"
 };
 
+// Facts a rewrite has established around an expression that make more of it provably pure.
+struct PurityFacts {
+  // Source texts of dtype expressions known to be floating (`x.dtype` under
+  // `if x.dtype == torch.float16 and ...`): torch.finfo of them cannot raise.
+  std::vector<std::string> floating_dtypes;
+  // Names bound to Python numbers computed without side effects (`torch.finfo(d).max - 1000`).
+  std::vector<std::string> numeric_names;
+};
+
 struct AnalysisOptions {
   // Library code: its functions are called from models in other modules, so every function
   // and method counts as traced (no entry point in the module itself need reach it).
@@ -88,6 +97,15 @@ class Analysis {
   // names, attribute reads of tensors, whitelisted torch functions and tensor methods,
   // arithmetic and comparisons on those.
   virtual bool is_pure(const ast::expr& e) const = 0;
+  // is_pure given `facts`: also `torch.finfo(D).max` (and min, eps, tiny...) where D is a
+  // literal floating dtype or one of facts.floating_dtypes, and +, -, * and unary minus
+  // over such numbers, numeric constants and facts.numeric_names.
+  virtual bool is_pure(const ast::expr& e, const PurityFacts& facts) const = 0;
+  // Whether `e` is a Python number that is_pure(e, facts) computes (see above).
+  virtual bool is_number(const ast::expr& e, const PurityFacts& facts) const = 0;
+  // Adds the dtype expressions that `condition` being true shows to be floating:
+  // `x.dtype == torch.float16`, `x.dtype in (torch.float16, torch.bfloat16)`.
+  virtual void add_floating_dtypes(const ast::expr& condition, PurityFacts& facts) const = 0;
 
   // Local variables live on exit from `statement` (read later on some path before being
   // rewritten), in the function containing it.

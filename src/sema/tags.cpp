@@ -21,6 +21,7 @@ const char* break_code(BreakKind kind) {
     case BreakKind::ScalarUse: return "GM106";
     case BreakKind::DynamicShape: return "GM107";
     case BreakKind::TensorSliceBound: return "GM108";
+    case BreakKind::TensorCheck: return "GM109";
   }
   return "GM100";
 }
@@ -35,6 +36,7 @@ const char* break_summary(BreakKind kind) {
     case BreakKind::ScalarUse: return "tensor converted to a Python scalar";
     case BreakKind::DynamicShape: return "data-dependent output shape";
     case BreakKind::TensorSliceBound: return "tensor used as a slice bound";
+    case BreakKind::TensorCheck: return "tensor check";
   }
   return "graph break";
 }
@@ -156,6 +158,10 @@ class Tagger {
       case CalleeKind::TorchFunction: {
         std::string_view name = callee.qualified_name;
         if (name.substr(0, 6) == "torch.") name = name.substr(6);
+        if (name == "_check_tensor_all") {
+          add(BreakKind::TensorCheck, owner, &c, "tensor check " + quote(c));
+          return;
+        }
         if (in_list(name, {"nonzero", "unique", "unique_consecutive", "masked_select",
                            "argwhere"}) ||
             (name == "where" && c.args.size == 1 && c.keywords.empty())) {

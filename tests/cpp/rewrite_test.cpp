@@ -177,6 +177,9 @@ class FakeAnalysis : public sema::Analysis {
     if (const auto* unary = ast::as<ast::UnaryOp>(&condition)) return is_data_dependent(*unary->operand);
     return is_tensor(condition);
   }
+  bool is_pure(const ast::expr& e, const sema::PurityFacts&) const override { return is_pure(e); }
+  bool is_number(const ast::expr&, const sema::PurityFacts&) const override { return false; }
+  void add_floating_dtypes(const ast::expr&, sema::PurityFacts&) const override {}
   bool is_pure(const ast::expr& e) const override {
     // Calls of `impure(...)` anywhere make an expression impure.
     bool pure = true;

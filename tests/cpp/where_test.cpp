@@ -82,6 +82,9 @@ class StubAnalysis : public sema::Analysis {
     if (auto* u = ast::as<ast::UnaryOp>(&c)) return is_data_dependent(*u->operand);
     return is_tensor(c);
   }
+  bool is_pure(const ast::expr& e, const sema::PurityFacts&) const override { return is_pure(e); }
+  bool is_number(const ast::expr&, const sema::PurityFacts&) const override { return false; }
+  void add_floating_dtypes(const ast::expr&, sema::PurityFacts&) const override {}
   bool is_pure(const ast::expr& e) const override {
     bool pure = true;
     walk(&e, [&](const ast::Node* n) {

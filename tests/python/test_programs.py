@@ -33,8 +33,6 @@ PENDING = {
     "(where_ok keeps the branch at run time) instead of declined",
     ("where_buffer_condition", "tags"): "tagger: a registered buffer is not known as a tensor",
     ("where_buffer_condition", "breaks"): "tagger: a registered buffer is not known as a tensor",
-    ("where_static_prefix", "tags"): "mender: torch.finfo(...) is not known as pure",
-    ("where_static_prefix", "breaks"): "mender: torch.finfo(...) is not known as pure",
 }
 
 
