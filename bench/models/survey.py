@@ -100,12 +100,17 @@ def group_breaks(breaks: list[dict]) -> list[dict]:
     for item in breaks:
         kind = item.get("gb_type") or item["reason"]
         mode = item.get("mode", "graph split")
-        key = (kind, item["where"], item.get("caller_where"), mode)
+        key = (kind, item["where"], mode)
         if key not in groups:
             groups[key] = {"count": 0, "reason": kind, "mode": mode, "where": item["where"], "code": item["code"]}
-            if "caller_where" in item:
-                groups[key].update(caller_where=item["caller_where"], caller_code=item["caller_code"])
-        groups[key]["count"] += 1
+        group = groups[key]
+        group["count"] += 1
+        # A resumed frame's stack may start below the model code: its caller is unknown.
+        if "caller_where" in item:
+            callers = group.setdefault("callers", [])
+            caller = {"where": item["caller_where"], "code": item["caller_code"]}
+            if caller not in callers:
+                callers.append(caller)
     return list(groups.values())
 
 
@@ -295,8 +300,8 @@ def print_summary(records, stream):
             mode = "" if group.get("mode", "graph split") == "graph split" else f" [{group['mode']}]"
             print(f"{'':>17}{group['count']}x {group['where']}: {group['reason'][:100]}{mode}", file=stream)
             print(f"{'':>21}{group['code']}", file=stream)
-            if "caller_where" in group:
-                print(f"{'':>21}called from {group['caller_where']}: {group['caller_code']}", file=stream)
+            for caller in group.get("callers", []):
+                print(f"{'':>21}called from {caller['where']}: {caller['code']}", file=stream)
 
 
 def main(argv=None):

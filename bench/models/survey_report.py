@@ -55,7 +55,7 @@ def summary_table(surveys, names) -> list[str]:
         cells = []
         for table in tables:
             record = table.get(name)
-            sites = {(g["where"], g.get("caller_where")) for g in root_sites(record)}
+            sites = {g["where"] for g in root_sites(record)}
             cell = counts_cell(record)
             cells.append(f"{cell} ({len(sites)})" if sites else cell)
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
@@ -80,8 +80,8 @@ def model_section(name, surveys) -> list[str]:
             mode = "" if group.get("mode", "graph split") == "graph split" else f", {group['mode']}"
             lines.append(f"- {group['count']}x `{group['where']}` {group['reason']}{mode}")
             lines.append(f"  `{group['code']}`")
-            if "caller_where" in group:
-                lines.append(f"  (from `{group['caller_where']}`: `{group['caller_code']}`)")
+            for caller in group.get("callers", []):
+                lines.append(f"  (from `{caller['where']}`: `{caller['code']}`)")
         if record and root_sites(record):
             lines.append("")
     return lines
