@@ -140,3 +140,6 @@ __all__ += [
     "BreakInfo",
 ]
 from ._mend_source import MendDiagnostic, MendResult, mend_source  # noqa: E402,F401
+from .hook import GraphMendWarning, ImportHook, install, uninstall  # noqa: E402
+
+__all__ += ["mend_source", "install", "uninstall", "ImportHook", "GraphMendWarning"]

@@ -36,6 +36,8 @@ import types
 import weakref
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from .hook import mended_at_import
+
 __all__ = [
     "mend",
     "compile",
@@ -438,11 +440,19 @@ def _is_library_module(module_name: Optional[str]) -> bool:
 
 
 def _library_roots() -> List[str]:
+    """Folders of the never-mended packages (a single-file module such as
+    ``typing_extensions`` is its file minus ``.py``: its folder is all of site-packages)."""
     roots = [os.path.dirname(os.path.abspath(__file__))]
     for name in _NEVER_MEND_PACKAGES:
         module = sys.modules.get(name)
-        if module is not None and getattr(module, "__file__", None):
-            roots.append(os.path.dirname(os.path.abspath(module.__file__)))
+        filename = getattr(module, "__file__", None) if module is not None else None
+        if not filename:
+            continue
+        filename = os.path.abspath(filename)
+        if os.path.basename(filename).startswith("__init__."):
+            roots.append(os.path.dirname(filename))
+        else:
+            roots.append(os.path.splitext(filename)[0])
     stdlib = sysconfig.get_paths().get("stdlib")
     if stdlib:
         roots.append(os.path.abspath(stdlib))
@@ -456,11 +466,14 @@ def _is_library_file(filename: str) -> bool:
     if not filename or filename.startswith("<"):
         return False
     path = os.path.abspath(filename)
+    stem = os.path.splitext(path)[0]
+    roots = _library_roots()
     if "site-packages" in path.split(os.sep):
-        return any(path.startswith(root + os.sep) for root in _library_roots()[:-1]) or any(
-            part in _NEVER_MEND_PACKAGES for part in path.split(os.sep)
-        )
-    return any(path.startswith(root + os.sep) for root in _library_roots())
+        roots = roots[:-1]  # the stdlib root may contain site-packages
+    return any(path.startswith(root + os.sep) or stem == root for root in roots) or (
+        "site-packages" in path.split(os.sep)
+        and any(part in _NEVER_MEND_PACKAGES for part in path.split(os.sep))
+    )
 
 
 def _skip_reason(fn: Any) -> Optional[str]:
@@ -470,6 +483,8 @@ def _skip_reason(fn: Any) -> Optional[str]:
         return f"library code ({fn.__module__})"
     if _is_library_file(fn.__code__.co_filename):
         return f"library code ({fn.__code__.co_filename})"
+    if mended_at_import(fn.__code__.co_filename):
+        return "mended at import (graphmend.install)"
     code = fn.__code__
     if code.co_name == "<lambda>":
         return "a lambda (mend the function that defines it)"

@@ -232,8 +232,40 @@ uint32_t statement_start(const ast::stmt* statement) {
   return start;
 }
 
+// A statement that can share its line with `import ...; ` in front of it.
+bool is_simple_statement(const ast::stmt* statement) {
+  switch (statement->kind) {
+    case ast::Kind::FunctionDef:
+    case ast::Kind::AsyncFunctionDef:
+    case ast::Kind::ClassDef:
+    case ast::Kind::For:
+    case ast::Kind::AsyncFor:
+    case ast::Kind::While:
+    case ast::Kind::If:
+    case ast::Kind::With:
+    case ast::Kind::AsyncWith:
+    case ast::Kind::Match:
+    case ast::Kind::Try:
+    case ast::Kind::TryStar:
+      return false;
+    default:
+      return true;
+  }
+}
+
+bool touches_any(const std::vector<TextEdit>& edits, uint32_t begin, uint32_t end) {
+  for (const TextEdit& edit : edits) {
+    if (edit.begin <= end && edit.end >= begin) return true;
+  }
+  return false;
+}
+
 // The edit inserting the runtime import after the docstring and `from __future__` imports.
-TextEdit runtime_import_edit(const Parsed& parsed, std::string_view runtime) {
+// In front of the next statement on its own line (`import ...; import torch`) when that
+// statement is simple and no other edit touches it, so no line moves and the mended module
+// keeps the original's line numbers; otherwise on a line of its own.
+TextEdit runtime_import_edit(const Parsed& parsed, std::string_view runtime,
+                             const std::vector<TextEdit>& other_edits) {
   const ast::Module& module = *parsed.parse.module;
   const SourceText& source = parsed.source;
   std::string line = "import " + std::string(kRuntimeModule) + " as " + std::string(runtime);
@@ -241,6 +273,15 @@ TextEdit runtime_import_edit(const Parsed& parsed, std::string_view runtime) {
   while (skipped < module.body.size &&
          ((skipped == 0 && is_docstring(module.body[0])) || is_future_import(module.body[skipped]))) {
     ++skipped;
+  }
+  if (skipped < module.body.size) {
+    const ast::stmt* next = module.body[skipped];
+    uint32_t begin = statement_start(next);
+    if (is_simple_statement(next) &&
+        source.line_start(source.line_col(begin).line) == begin &&
+        !touches_any(other_edits, begin, next->end)) {
+      return TextEdit{begin, begin, line + "; "};
+    }
   }
   uint32_t offset = 0;
   if (skipped > 0) {
@@ -281,7 +322,7 @@ std::vector<TextEdit> collect_edits(const Parsed& parsed, const std::vector<TagR
     needs_runtime = needs_runtime || result.needs_runtime;
   }
   if (needs_runtime && !imports_runtime(*parsed.parse.module, runtime)) {
-    edits.push_back(runtime_import_edit(parsed, runtime));
+    edits.push_back(runtime_import_edit(parsed, runtime, edits));
   }
   return edits;
 }

@@ -1,0 +1,426 @@
+"""The import hook: mends library packages (``transformers``...) as their modules are imported.
+
+    handle = graphmend.install(packages=["transformers"])
+    import transformers            # every transformers module is mended as it loads
+    ...
+    handle.uninstall()             # or graphmend.uninstall(), or `with graphmend.install(...):`
+
+How: ``importlib.machinery.SourceFileLoader.get_code`` is the one place every source module
+passes through, whether it was found by ``sys.meta_path`` or loaded by a hand-made loader
+(``importlib.util.spec_from_file_location``, ``SourceFileLoader(...).load_module()``). The
+hook wraps that method: for a module of a listed package it returns the code of the mended
+source instead of the ``.pyc``. Library code has its callers in other modules, so it is
+mended with ``trace_all`` (every function counts as traced by Dynamo); mended code behaves
+like the original when it runs eagerly, so code that is never compiled loses nothing.
+
+Mended code is compiled under the original file name with every line number mapped back to
+the original line, so tracebacks, ``inspect`` and Dynamo's break reports point at the file
+on disk. Its deferred side effects replay at a compile boundary: call the model through
+``graphmend.compile`` (which leaves hook-mended functions as they are), or call
+``graphmend.runtime.flush()`` after a ``torch.compile``'d call.
+
+The cache: the code object of each mended module (and its diagnostics) is stored with
+``marshal`` under ``cache_dir`` (default ``$GRAPHMEND_CACHE_DIR`` or
+``~/.cache/graphmend``), keyed by a digest of the source bytes, the file's path, the
+interpreter's bytecode magic, GraphMend's version and build, and the rewrite options. A
+change to any of those is a different key, so a stale entry is never read. Entries are
+written to a temporary file and renamed into place (atomic on POSIX), so concurrent
+processes see a whole entry or none; an entry that does not load is ignored and rewritten.
+
+Never mended: ``torch`` and its companions, the standard library, GraphMend itself.
+A module that fails to mend is imported unchanged with a ``GraphMendWarning`` saying why.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+import hashlib
+import importlib.machinery
+import importlib.util
+import marshal
+import os
+import sys
+import tempfile
+import threading
+import time
+import warnings
+from typing import Dict, Iterable, List, Optional, Tuple
+
+__all__ = ["install", "uninstall", "ImportHook", "HookStats", "GraphMendWarning", "mended_at_import"]
+
+
+class GraphMendWarning(UserWarning):
+    """A module of a hooked package was imported unchanged (the message says why)."""
+
+
+@dataclasses.dataclass
+class HookStats:
+    """What a hook did: modules mended now, loaded from the cache, left unchanged because
+    they failed to mend, and the seconds spent in the hook (mending, cache I/O, compiling)."""
+
+    mended: int = 0
+    cache_hits: int = 0
+    failed: int = 0
+    seconds: float = 0.0
+
+    def __str__(self) -> str:
+        return (
+            f"{self.mended} module(s) mended, {self.cache_hits} from the cache, "
+            f"{self.failed} failed, {self.seconds * 1000:.1f} ms in the hook"
+        )
+
+
+_CACHE_FORMAT = 1
+_lock = threading.RLock()
+_hooks: List["ImportHook"] = []
+_original_get_code = None
+# Files whose module code came from the hook: ``graphmend.mend`` leaves their functions alone.
+_mended_files: Dict[str, "ImportHook"] = {}
+
+
+def mended_at_import(filename: str) -> bool:
+    """Whether the code of ``filename`` was mended by an import hook."""
+    return os.path.abspath(filename) in _mended_files
+
+
+def default_cache_dir() -> str:
+    explicit = os.environ.get("GRAPHMEND_CACHE_DIR")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "graphmend")
+
+
+@functools.lru_cache(maxsize=None)
+def _build_id() -> str:
+    """GraphMend's version and a digest of what decides the mended code: the compiled core
+    and the runtime module that mended code calls."""
+    from . import __version__, _core
+
+    digest = hashlib.sha256(__version__.encode())
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in (_core.__file__, os.path.join(here, "runtime.py"), __file__):
+        with open(path, "rb") as handle:
+            digest.update(handle.read())
+    return digest.hexdigest()
+
+
+def _check_packages(packages: Iterable[str]) -> Tuple[str, ...]:
+    from .api import _NEVER_MEND_PACKAGES
+
+    names = tuple(dict.fromkeys(packages))
+    if not names:
+        raise ValueError("graphmend.install: name at least one package")
+    for name in names:
+        if not isinstance(name, str) or not name or name.startswith("."):
+            raise ValueError(f"graphmend.install: {name!r} is not an absolute package name")
+        top = name.split(".", 1)[0]
+        if top in _NEVER_MEND_PACKAGES or top in sys.stdlib_module_names:
+            raise ValueError(
+                f"graphmend.install: {name!r} is never mended (torch and its companions, "
+                "the standard library and GraphMend itself are left alone)"
+            )
+    return names
+
+
+class ImportHook:
+    """One ``install`` call: its packages, options, cache and statistics. Also a context
+    manager that uninstalls it on exit."""
+
+    def __init__(
+        self,
+        packages: Tuple[str, ...],
+        options: Dict[str, bool],
+        cache_dir: Optional[str],
+    ) -> None:
+        self.packages = packages
+        self.options = options
+        self.cache_dir = cache_dir
+        self.stats = HookStats()
+        self.diagnostics: Dict[str, list] = {}  # filename -> [Diagnostic] of mended modules
+        self._folders = _package_folders(packages)
+
+    # -- which modules ---------------------------------------------------------------------
+
+    def covers(self, fullname: Optional[str], path: str) -> bool:
+        from .api import _is_library_file
+
+        if not path.endswith(".py"):
+            return False
+        listed = bool(fullname) and any(
+            fullname == name or fullname.startswith(name + ".") for name in self.packages
+        )
+        if not listed:
+            path = os.path.abspath(path)
+            listed = any(path.startswith(folder + os.sep) for folder in self._folders)
+        return listed and not _is_library_file(path)
+
+    # -- mending ---------------------------------------------------------------------------
+
+    def code_for(self, fullname: str, path: str, data: bytes):
+        """The code object of the mended module, or None (with a warning) when it cannot be
+        mended."""
+        start = time.perf_counter()
+        try:
+            key = self._key(path, data)
+            entry = self._load(key)
+            if entry is not None:
+                self.stats.cache_hits += 1
+            else:
+                entry = _mend_module(path, data, self.options)
+                self.stats.mended += 1
+                self._store(key, entry)
+            code, diagnostics = entry
+            self.diagnostics[os.path.abspath(path)] = [_diagnostic(path, d) for d in diagnostics]
+            _mended_files[os.path.abspath(path)] = self
+            return code
+        except _Unmendable as exc:
+            self.stats.failed += 1
+            warnings.warn(
+                f"graphmend: {fullname} ({path}) imported unchanged: {exc}",
+                GraphMendWarning,
+                stacklevel=2,
+            )
+            return None
+        finally:
+            self.stats.seconds += time.perf_counter() - start
+
+    def report(self):
+        """A ``MendReport`` of every module this hook mended (diagnostics only)."""
+        from .api import MendReport
+
+        out = MendReport()
+        for diagnostics in self.diagnostics.values():
+            out.diagnostics.extend(diagnostics)
+        return out
+
+    # -- the cache -------------------------------------------------------------------------
+
+    def _key(self, path: str, data: bytes) -> str:
+        digest = hashlib.sha256()
+        for part in (
+            str(_CACHE_FORMAT),
+            os.path.abspath(path),
+            importlib.util.MAGIC_NUMBER.hex(),
+            sys.implementation.cache_tag or "",
+            _build_id(),
+            repr(sorted(self.options.items())),
+        ):
+            digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+        digest.update(data)
+        return digest.hexdigest()
+
+    def _entry_path(self, key: str) -> str:
+        return os.path.join(self.cache_dir, key[:2], key + ".gmc")
+
+    def _load(self, key: str):
+        if self.cache_dir is None:
+            return None
+        try:
+            with open(self._entry_path(key), "rb") as handle:
+                blob = handle.read()
+            stored_key, code, diagnostics = marshal.loads(blob)
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+        if stored_key != key:
+            return None
+        return code, diagnostics
+
+    def _store(self, key: str, entry) -> None:
+        if self.cache_dir is None:
+            return
+        target = self._entry_path(key)
+        try:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            blob = marshal.dumps((key, entry[0], entry[1]))
+            fd, temp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(blob)
+                os.replace(temp, target)
+            except BaseException:
+                os.unlink(temp)
+                raise
+        except OSError:
+            pass  # a read-only or full cache only costs the next start its mending
+
+    # -- lifetime --------------------------------------------------------------------------
+
+    def uninstall(self) -> None:
+        """Stops mending for this hook's packages (modules already imported stay mended)."""
+        with _lock:
+            if self in _hooks:
+                _hooks.remove(self)
+            if not _hooks:
+                _unpatch_loader()
+
+    @property
+    def installed(self) -> bool:
+        return self in _hooks
+
+    def __enter__(self) -> "ImportHook":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.uninstall()
+
+    def __repr__(self) -> str:
+        state = "installed" if self.installed else "uninstalled"
+        return f"<graphmend.ImportHook {state} packages={list(self.packages)} {self.stats}>"
+
+
+class _Unmendable(Exception):
+    pass
+
+
+def _package_folders(packages: Tuple[str, ...]) -> List[str]:
+    """The folders of the packages that can be found without importing them (top-level
+    packages only: finding a subpackage would import its parent)."""
+    folders = []
+    for name in packages:
+        if "." in name:
+            continue
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            folders.append(os.path.abspath(folder))
+    return folders
+
+
+def _mend_module(path: str, data: bytes, options: Dict[str, bool]):
+    """(code, diagnostics) of the mended module; diagnostics as plain tuples for marshal."""
+    from . import decode_source
+    from ._mend_source import mend_source
+
+    try:
+        text = decode_source(data, path).decode("utf-8", "surrogatepass")
+    except (SyntaxError, UnicodeDecodeError) as exc:
+        raise _Unmendable(f"the source does not decode: {exc}") from None
+    result = mend_source(text, path, trace_all=True, **options)
+    if result.error is not None:
+        raise _Unmendable(f"the source does not parse: {result.error}")
+    try:
+        code = _compile_mended(result.source, list(result.line_map), path)
+    except (SyntaxError, ValueError) as exc:
+        raise _Unmendable(f"the mended source does not compile: {exc}") from None
+    diagnostics = tuple(
+        (d.code, d.line, d.column, d.end_line, d.end_column, d.message, d.fixed, d.rewrite)
+        for d in result.diagnostics
+    )
+    return code, diagnostics
+
+
+def _compile_mended(source: str, line_map: List[int], path: str):
+    """Code of the mended text with the original's line numbers: compiled from the text when
+    no line moved (the common case, and the fast one), else through a tree whose positions
+    are mapped back."""
+    from .api import _map_positions
+
+    if line_map == list(range(1, len(line_map) + 1)):
+        return compile(source, path, "exec", dont_inherit=True)
+    tree = ast.parse(source, path)
+    _map_positions(tree, line_map)
+    return compile(tree, path, "exec", dont_inherit=True)
+
+
+def _diagnostic(path: str, fields: tuple):
+    from .api import Diagnostic
+
+    code, line, column, end_line, end_column, message, fixed, rewrite = fields
+    return Diagnostic(code, path, line, column, end_line, end_column, message, fixed, rewrite)
+
+
+# ---------------------------------------------------------------------------------------------
+# The patched loader.
+
+
+def _hook_for(fullname: Optional[str], path: str) -> Optional[ImportHook]:
+    for hook in reversed(_hooks):
+        if hook.covers(fullname, path):
+            return hook
+    return None
+
+
+def _get_code(self, fullname):
+    """``SourceFileLoader.get_code`` with the hook: the mended code for a hooked package's
+    module, the loader's own answer for everything else."""
+    hook = None
+    if _hooks:
+        try:
+            path = self.get_filename(fullname)
+        except ImportError:
+            path = ""
+        hook = _hook_for(fullname, path) if path else None
+    if hook is not None:
+        try:
+            data = self.get_data(path)
+        except OSError:
+            data = None
+        if data is not None:
+            code = hook.code_for(fullname, path, data)
+            if code is not None:
+                return code
+    return _original_get_code(self, fullname)
+
+
+def _patch_loader() -> None:
+    global _original_get_code
+    if _original_get_code is None:
+        _original_get_code = importlib.machinery.SourceFileLoader.get_code
+        importlib.machinery.SourceFileLoader.get_code = _get_code
+
+
+def _unpatch_loader() -> None:
+    global _original_get_code
+    if _original_get_code is not None:
+        # The attribute is inherited from SourceLoader; removing the override restores it.
+        if importlib.machinery.SourceFileLoader.__dict__.get("get_code") is _get_code:
+            del importlib.machinery.SourceFileLoader.get_code
+        _original_get_code = None
+
+
+def install(
+    packages: Iterable[str],
+    *,
+    where: bool = True,
+    defer: bool = True,
+    trap: bool = True,
+    cache_dir: Optional[str] = "",
+) -> ImportHook:
+    """Mends the modules of ``packages`` (and their subpackages) as they are imported, until
+    the returned hook is uninstalled (``hook.uninstall()``, ``graphmend.uninstall()``, or the
+    end of a ``with graphmend.install(...):`` block).
+
+    Modules imported before ``install`` stay as they are: a listed package that is already
+    imported gets a ``GraphMendWarning`` (its submodules imported later are mended).
+    ``cache_dir``: ``""`` for the default (``$GRAPHMEND_CACHE_DIR`` or
+    ``~/.cache/graphmend``), ``None`` for no cache. ``where``, ``defer``, ``trap`` switch the
+    rewrites as in ``graphmend.mend``.
+    """
+    names = _check_packages(packages)
+    if cache_dir == "":
+        cache_dir = default_cache_dir()
+    hook = ImportHook(names, {"where": where, "defer": defer, "trap": trap}, cache_dir)
+    loaded = [name for name in names if name in sys.modules]
+    if loaded:
+        warnings.warn(
+            f"graphmend.install: {', '.join(loaded)} already imported; modules imported "
+            "before install stay unmended (install the hook before importing them)",
+            GraphMendWarning,
+            stacklevel=2,
+        )
+    with _lock:
+        _hooks.append(hook)
+        _patch_loader()
+    return hook
+
+
+def uninstall() -> None:
+    """Removes every hook ``install`` added."""
+    with _lock:
+        _hooks.clear()
+        _unpatch_loader()
