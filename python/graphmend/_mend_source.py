@@ -9,7 +9,7 @@ with one diagnostic per break site. Mended code imports ``graphmend.runtime`` as
 from __future__ import annotations
 
 import dataclasses
-from typing import List, Optional, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 from . import _core
 
@@ -81,6 +81,7 @@ def mend_source(
     defer: bool = True,
     trap: bool = True,
     trace_all: bool = False,
+    only_lines: Optional[Sequence[int]] = None,
 ) -> MendResult:
     """Mends the graph breaks of a module's source text; never raises on bad input.
 
@@ -90,8 +91,10 @@ def mend_source(
     ``where``, ``defer``, ``trap`` switch the rewrites; a switched-off rewrite reports its
     breaks as not fixed. ``trace_all`` treats every function and method as traced by
     Dynamo (library code, whose callers live in other modules); by default only the entry
-    points found in the text and what they reach are mended. Mending the result again
-    changes nothing.
+    points found in the text and what they reach are mended. ``only_lines`` (runtime-aware
+    mode) rewrites only the breaks whose source range contains one of these 1-based lines
+    (where Dynamo broke when the program ran); the others are reported as declined. Mending
+    the result again changes nothing.
     """
     from . import _check_version, _source_arg
 
@@ -104,6 +107,7 @@ def mend_source(
         defer=defer,
         trap=trap,
         trace_all=trace_all,
+        only_lines=sorted({int(line) for line in only_lines or ()}),
     )
     error = raw.get("error")
     return MendResult(

@@ -245,9 +245,11 @@ nb::dict mend_diagnostic_dict(const MendDiagnostic& d) {
 // line_map, edits ((begin, end, replacement) byte ranges of the input) and error (a dict
 // like a diagnostic when the input does not parse, else None).
 nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle version,
-                             bool where, bool defer, bool trap, bool trace_all) {
+                             bool where, bool defer, bool trap, bool trace_all,
+                             std::vector<uint32_t> only_lines) {
   MendOptions options;
   options.trace_all = trace_all;
+  options.only_lines = std::move(only_lines);
   options.version = python_version(version);
   options.where = where;
   options.defer = defer;
@@ -353,6 +355,7 @@ NB_MODULE(_core, m) {
         nb::arg("filename").none() = nb::none(), nb::kw_only(),
         nb::arg("version").none() = nb::none(), nb::arg("where") = true, nb::arg("defer") = true,
         nb::arg("trap") = true, nb::arg("trace_all") = false,
+        nb::arg("only_lines") = std::vector<uint32_t>{},
         "Mends graph breaks in source; returns a dict with source, changed, diagnostics, "
         "line_map, edits and error (None unless the input does not parse).");
   m.attr("SUPPORTED_VERSIONS") = nb::make_tuple(nb::make_tuple(3, 11), nb::make_tuple(3, 12));

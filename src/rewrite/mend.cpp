@@ -99,6 +99,15 @@ std::string declined(const sema::BreakTag& tag, std::string_view reason) {
   return message;
 }
 
+// Whether the runtime-aware line filter (empty: none) selects the break at `d`.
+bool selected_by_lines(const MendDiagnostic& d, const std::vector<uint32_t>& only_lines) {
+  if (only_lines.empty()) return true;
+  for (uint32_t line : only_lines) {
+    if (d.line <= line && line <= std::max(d.line, d.end_line)) return true;
+  }
+  return false;
+}
+
 TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context) {
   const ast::Node* anchor = tag.site ? tag.site : static_cast<const ast::Node*>(tag.statement);
   TagResult result;
@@ -114,6 +123,10 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context) {
     result.diagnostic.message =
         declined(tag, std::string("out of scope: no rewrite handles a ") +
                           sema::break_summary(tag.kind));
+    return result;
+  }
+  if (!selected_by_lines(result.diagnostic, context.options.only_lines)) {
+    result.diagnostic.message = declined(tag, "Dynamo did not break here in the profiling run");
     return result;
   }
   if (!rewrite_enabled(tag.kind, context.options)) {
@@ -390,7 +403,19 @@ std::vector<std::pair<uint32_t, std::string>> rewritten_again(
   std::vector<std::pair<uint32_t, std::string>> lines;
   Parsed again(std::string(mended), filename, options.version);
   if (!again.ok()) return lines;
-  for (const TagResult& second : run_rewrites(again, options)) {
+  MendOptions second_options = options;
+  if (!options.only_lines.empty()) {
+    // The filter names original lines; the second pass sees mended ones.
+    second_options.only_lines.clear();
+    for (uint32_t i = 0; i < line_map.size(); ++i) {
+      if (std::find(options.only_lines.begin(), options.only_lines.end(), line_map[i]) !=
+          options.only_lines.end()) {
+        second_options.only_lines.push_back(i + 1);
+      }
+    }
+    if (second_options.only_lines.empty()) return lines;
+  }
+  for (const TagResult& second : run_rewrites(again, second_options)) {
     if (!second.diagnostic.fixed) continue;
     uint32_t line = second.diagnostic.line;
     if (line >= 1 && line <= line_map.size()) line = line_map[line - 1];

@@ -21,6 +21,10 @@ struct MendOptions {
   bool trap = true;   // [Trap] validation guards to in-graph asserts
   // Library code (the import hook): every function counts as traced.
   bool trace_all = false;
+  // Runtime-aware mode: when not empty, only breaks whose source range contains one of
+  // these 1-based lines (where Dynamo broke in a profiling run) are rewritten; the others
+  // are reported as declined.
+  std::vector<uint32_t> only_lines;
 };
 
 // One graph-break site and what became of it.

@@ -664,15 +664,15 @@ TEST(Mend, InsertsTheRuntimeImportAndMapsLines) {
   EXPECT_EQ(result.source,
             "\"\"\"Doc.\"\"\"\n"
             "from __future__ import annotations\n"
-            "import graphmend.runtime as __graphmend_rt__\n"
-            "import torch\n"
+            "import graphmend.runtime as __graphmend_rt__; import torch\n"
             "\n"
             "@torch.compile\n"
             "def f(x: torch.Tensor):\n"
             "    __graphmend_rt__.defer(('m.py', 7, 'f'), print, \"x\", x)  # note\n"
             "    __graphmend_rt__.guard(x.sum() < 0, ValueError, \"negative\")\n"
             "    return x\n");
-  std::vector<uint32_t> expected = {1, 2, 3, 3, 4, 5, 6, 7, 8, 10, 11};
+  // The import shares the line of `import torch`: no line moves before the guard.
+  std::vector<uint32_t> expected = {1, 2, 3, 4, 5, 6, 7, 8, 10, 11};
   EXPECT_EQ(result.line_map, expected);
   ASSERT_EQ(result.diagnostics.size(), 2u);
   EXPECT_EQ(result.diagnostics[0].code, "GM102");
@@ -721,9 +721,17 @@ TEST(Mend, ImportGoesBeforeDecoratorsWithoutDocstring) {
 
 TEST(Mend, CrLfFilesKeepTheirLineBreaks) {
   MendResult result =
-      mend("import torch\r\n@torch.compile\r\ndef f(x: torch.Tensor):\r\n    print(x)\r\n");
+      mend("try:\r\n    import torch\r\nexcept ImportError:\r\n    torch = None\r\n"
+           "@torch.compile\r\ndef f(x: torch.Tensor):\r\n    print(x)\r\n");
   EXPECT_NE(result.source.find("import graphmend.runtime as __graphmend_rt__\r\n"), std::string::npos);
   EXPECT_EQ(result.source.find("\n\n"), std::string::npos);
+}
+
+TEST(Mend, RuntimeImportSharesTheFirstSimpleStatementsLine) {
+  MendResult result = mend("import torch\n@torch.compile\ndef f(x: torch.Tensor):\n    print(x)\n");
+  EXPECT_EQ(result.source.rfind("import graphmend.runtime as __graphmend_rt__; import torch\n", 0), 0u);
+  std::vector<uint32_t> identity = {1, 2, 3, 4, 5};
+  EXPECT_EQ(result.line_map, identity);
 }
 
 TEST(Mend, NoTracedCodeNoChange) {
