@@ -76,6 +76,7 @@ _CACHE_FORMAT = 1
 _lock = threading.RLock()
 _hooks: List["ImportHook"] = []
 _original_get_code = None
+_original_was_own = False  # whether SourceFileLoader itself defined get_code before the patch
 # Files whose module code came from the hook: ``graphmend.mend`` leaves their functions alone.
 _mended_files: Dict[str, "ImportHook"] = {}
 
@@ -176,10 +177,11 @@ class ImportHook:
             self.diagnostics[os.path.abspath(path)] = [_diagnostic(path, d) for d in diagnostics]
             _mended_files[os.path.abspath(path)] = self
             return code
-        except _Unmendable as exc:
+        except Exception as exc:  # noqa: BLE001 (a bug in the mender must not break the import)
             self.stats.failed += 1
+            reason = str(exc) if isinstance(exc, _Unmendable) else f"{type(exc).__name__}: {exc}"
             warnings.warn(
-                f"graphmend: {fullname} ({path}) imported unchanged: {exc}",
+                f"graphmend: {fullname} ({path}) imported unchanged: {reason}",
                 GraphMendWarning,
                 stacklevel=2,
             )
@@ -364,22 +366,31 @@ def _get_code(self, fullname):
             code = hook.code_for(fullname, path, data)
             if code is not None:
                 return code
-    return _original_get_code(self, fullname)
+    original = _original_get_code or importlib.machinery.SourceLoader.get_code
+    return original(self, fullname)
 
 
 def _patch_loader() -> None:
-    global _original_get_code
+    global _original_get_code, _original_was_own
     if _original_get_code is None:
-        _original_get_code = importlib.machinery.SourceFileLoader.get_code
-        importlib.machinery.SourceFileLoader.get_code = _get_code
+        loader = importlib.machinery.SourceFileLoader
+        # Another tool may have patched get_code first: remember whether to put it back.
+        _original_was_own = "get_code" in loader.__dict__
+        _original_get_code = loader.get_code
+        loader.get_code = _get_code
 
 
 def _unpatch_loader() -> None:
     global _original_get_code
     if _original_get_code is not None:
-        # The attribute is inherited from SourceLoader; removing the override restores it.
-        if importlib.machinery.SourceFileLoader.__dict__.get("get_code") is _get_code:
-            del importlib.machinery.SourceFileLoader.get_code
+        loader = importlib.machinery.SourceFileLoader
+        # When something patched it after us, its wrapper stays (and still reaches _get_code,
+        # which falls through to the inherited method once no hook is left).
+        if loader.__dict__.get("get_code") is _get_code:
+            if _original_was_own:
+                loader.get_code = _original_get_code
+            else:
+                del loader.get_code  # the inherited SourceLoader.get_code shows through again
         _original_get_code = None
 
 
