@@ -175,6 +175,8 @@ class ImportHook:
                 self._store(key, entry)
             code, diagnostics = entry
             self.diagnostics[os.path.abspath(path)] = [_diagnostic(path, d) for d in diagnostics]
+            if code is None:
+                return None  # nothing to rewrite: the loader's own code (and .pyc) serves
             _mended_files[os.path.abspath(path)] = self
             return code
         except Exception as exc:  # noqa: BLE001 (a bug in the mender must not break the import)
@@ -294,7 +296,8 @@ def _package_folders(packages: Tuple[str, ...]) -> List[str]:
 
 
 def _mend_module(path: str, data: bytes, options: Dict[str, bool]):
-    """(code, diagnostics) of the mended module; diagnostics as plain tuples for marshal."""
+    """(code, diagnostics) of the mended module, code None when nothing changed;
+    diagnostics as plain tuples for marshal."""
     from . import decode_source
     from ._mend_source import mend_source
 
@@ -305,14 +308,16 @@ def _mend_module(path: str, data: bytes, options: Dict[str, bool]):
     result = mend_source(text, path, trace_all=True, **options)
     if result.error is not None:
         raise _Unmendable(f"the source does not parse: {result.error}")
-    try:
-        code = _compile_mended(result.source, list(result.line_map), path)
-    except (SyntaxError, ValueError) as exc:
-        raise _Unmendable(f"the mended source does not compile: {exc}") from None
     diagnostics = tuple(
         (d.code, d.line, d.column, d.end_line, d.end_column, d.message, d.fixed, d.rewrite)
         for d in result.diagnostics
     )
+    if not result.changed:
+        return None, diagnostics
+    try:
+        code = _compile_mended(result.source, list(result.line_map), path)
+    except (SyntaxError, ValueError) as exc:
+        raise _Unmendable(f"the mended source does not compile: {exc}") from None
     return code, diagnostics
 
 
