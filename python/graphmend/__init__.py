@@ -120,10 +120,13 @@ def tokenize(source: Union[str, bytes], *, version: Version = None):
 # imported only when these are called.
 from .api import (  # noqa: E402
     BreakInfo,
+    CaptureOptionsEnabled,
+    CompileReport,
     ExplainReport,
     MendNote,
     MendReport,
     compile,
+    compile_report,
     explain,
     mend,
     mend_report,
@@ -138,6 +141,9 @@ __all__ += [
     "MendNote",
     "ExplainReport",
     "BreakInfo",
+    "compile_report",
+    "CompileReport",
+    "CaptureOptionsEnabled",
 ]
 from ._mend_source import MendDiagnostic, MendResult, mend_source  # noqa: E402,F401
 from .hook import GraphMendWarning, ImportHook, install, uninstall  # noqa: E402

@@ -23,16 +23,19 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import copy
 import dataclasses
 import dis
 import functools
 import inspect
 import linecache
+import logging
 import os
 import sys
 import sysconfig
 import types
+import warnings
 import weakref
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -47,6 +50,9 @@ __all__ = [
     "Diagnostic",
     "ExplainReport",
     "BreakInfo",
+    "CompileReport",
+    "CaptureOptionsEnabled",
+    "compile_report",
 ]
 
 _RUNTIME_NAME = "__graphmend_rt__"
@@ -133,7 +139,7 @@ def _identity_result(source: str) -> Dict[str, Any]:
     }
 
 
-def _mend_text(source: str, filename: str, options: Dict[str, bool]) -> Any:
+def _mend_text(source: str, filename: str, options: Dict[str, Any]) -> Any:
     """Calls the mender: ``graphmend.mend_source`` when the package has it, else the binding,
     else (an extension without the mender) returns the text unchanged."""
     import graphmend
@@ -165,7 +171,7 @@ class _MendedFile:
     mended_tree: Optional[ast.Module]  # line numbers already mapped to the original
 
 
-_FILE_CACHE: Dict[Tuple[str, str, Tuple[Tuple[str, bool], ...]], _MendedFile] = {}
+_FILE_CACHE: Dict[Tuple[str, str, Tuple[Tuple[str, Any], ...]], _MendedFile] = {}
 
 
 def _diagnostics_of(result: Any, filename: str) -> List[Diagnostic]:
@@ -237,7 +243,19 @@ def _with_entry_points(text: str, tree: ast.Module) -> str:
     return text + ("" if text.endswith("\n") else "\n") + lines
 
 
-def _mend_file(filename: str, text: str, options: Dict[str, bool]) -> _MendedFile:
+def _file_options(filename: str, options: Dict[str, Any]) -> Dict[str, Any]:
+    """The mender's options for one file. Runtime-aware mode passes ``only_lines`` as a map
+    from file name to the lines Dynamo broke on there; a file it never broke in gets line 0,
+    which no break site contains, so nothing in it is rewritten (an empty filter would mean
+    no filter)."""
+    lines_by_file = options.get("only_lines")
+    if lines_by_file is None:
+        return options
+    return {**options, "only_lines": tuple(sorted(lines_by_file.get(filename, ()))) or (0,)}
+
+
+def _mend_file(filename: str, text: str, options: Dict[str, Any]) -> _MendedFile:
+    options = _file_options(filename, options)
     key = (filename, text, tuple(sorted(options.items())))
     cached = _FILE_CACHE.get(key)
     if cached is not None:
@@ -496,7 +514,7 @@ def _skip_reason(fn: Any) -> Optional[str]:
 
 
 class _Mender:
-    def __init__(self, options: Dict[str, bool]):
+    def __init__(self, options: Dict[str, Any]):
         self.options = options
         self.report = MendReport()
         self.functions: Dict[int, Any] = {}  # id(original) -> mended (or original)
@@ -834,13 +852,18 @@ def mend(
     the report. ``report=True`` returns ``(mended, MendReport)``; ``mend_report(mended)``
     finds the report later. ``where``, ``defer``, ``trap`` switch the rewrites.
     """
-    mender = _Mender(_options(where, defer, trap))
+    result, mend_rep = _mend_with(obj, _options(where, defer, trap))
+    return (result, mend_rep) if report else result
+
+
+def _mend_with(obj: Any, options: Dict[str, Any]) -> Tuple[Any, MendReport]:
+    mender = _Mender(options)
     result = _mend_object(mender, obj)
     if result is not obj:
         _attach_report(result, mender.report)
     else:
         _REPORTS_BY_ID[id(obj)] = mender.report
-    return (result, mender.report) if report else result
+    return result, mender.report
 
 
 def _mend_object(mender: _Mender, obj: Any) -> Any:
@@ -902,12 +925,16 @@ def _mended_module_class(mender: _Mender, klass: type) -> type:
 # The compile boundary.
 
 
-def _call_at_boundary(call: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-    """Runs ``call`` and then replays the side effects deferred inside it; turns a trap's
-    RuntimeError back into the exception the original program raises."""
+def _call_at_boundary(
+    call: Callable[..., Any], args: tuple, kwargs: dict, config: Optional[Dict[str, bool]] = None
+) -> Any:
+    """Runs ``call`` (under the Dynamo ``config`` options runtime-aware mode chose) and then
+    replays the side effects deferred inside it; turns a trap's RuntimeError back into the
+    exception the original program raises."""
     runtime = _runtime()
     try:
-        return call(*args, **kwargs)
+        with _dynamo_config(config):
+            return call(*args, **kwargs)
     except RuntimeError as exc:
         original = runtime.translate(exc)
         if original is None:
@@ -917,13 +944,37 @@ def _call_at_boundary(call: Callable[..., Any], args: tuple, kwargs: dict) -> An
         runtime.flush()
 
 
-def compile(obj: Any, **torch_compile_kwargs: Any) -> Any:  # noqa: A001 (graphmend.compile)
+def _dynamo_config(options: Optional[Dict[str, bool]]) -> Any:
+    if not options:
+        return contextlib.nullcontext()
+    import torch._dynamo
+
+    return torch._dynamo.config.patch(**options)
+
+
+def compile(  # noqa: A001 (graphmend.compile)
+    obj: Any,
+    *,
+    example_inputs: Any = None,
+    example_kwargs: Optional[Dict[str, Any]] = None,
+    capture: Any = "auto",
+    **torch_compile_kwargs: Any,
+) -> Any:
     """``torch.compile(graphmend.mend(obj), **torch_compile_kwargs)`` with the runtime
     boundary: after each call (return or raise) the deferred prints, log records and warnings
     are replayed in order, and a failed trap raises the original exception.
 
     A function or method gives a function; a module instance gives the ``OptimizedModule``
     ``torch.compile`` returns (its ``forward`` runs the boundary, outside the traced frame).
+
+    With ``example_inputs`` (a tuple of positional arguments, or one tensor) and/or
+    ``example_kwargs``, the mode is runtime-aware: ``obj`` is run once under
+    ``torch._dynamo.explain`` and only the sites Dynamo broke on are mended; when the breaks
+    left are Python scalars or data-dependent output shapes and ``capture`` is ``"auto"``
+    (or True), Dynamo's ``capture_scalar_outputs`` / ``capture_dynamic_output_shape_ops`` are
+    tried and kept, for this compile's calls only, when they remove breaks and keep the
+    outputs; enabling them warns ``CaptureOptionsEnabled``. ``capture=False`` never enables
+    them. ``compile_report(compiled)`` returns the ``CompileReport``.
     """
     import torch
 
@@ -932,14 +983,32 @@ def compile(obj: Any, **torch_compile_kwargs: Any) -> Any:  # noqa: A001 (graphm
             "graphmend.compile takes a function, a method or a module instance; "
             "for a class, compile an instance of graphmend.mend(cls)"
         )
-    mended = mend(obj)
+    if capture not in ("auto", True, False):
+        raise ValueError(f"capture must be 'auto', True or False, not {capture!r}")
+    if example_inputs is None and example_kwargs is None:
+        return _compiled(obj, mend(obj), None, torch_compile_kwargs)
+    if isinstance(example_inputs, torch.Tensor) or not isinstance(example_inputs, (tuple, list)):
+        example_inputs = () if example_inputs is None else (example_inputs,)
+    mended, report = _runtime_aware(obj, tuple(example_inputs), dict(example_kwargs or {}), capture)
+    compiled = _compiled(obj, mended, report.capture_options, torch_compile_kwargs)
+    _attach_compile_report(compiled, report)
+    _announce(report)
+    return compiled
+
+
+def _compiled(
+    obj: Any, mended: Any, config: Optional[Dict[str, bool]], torch_compile_kwargs: Dict[str, Any]
+) -> Any:
+    """``torch.compile`` of ``mended`` behind the compile boundary."""
+    import torch
+
     compiled = torch.compile(mended, **torch_compile_kwargs)
     if isinstance(compiled, torch.nn.Module):
         inner_forward = compiled.forward
 
         @functools.wraps(inner_forward)
         def forward(*args: Any, **kwargs: Any) -> Any:
-            return _call_at_boundary(inner_forward, args, kwargs)
+            return _call_at_boundary(inner_forward, args, kwargs, config)
 
         compiled.forward = forward
         _attach_report(compiled, mend_report(mended) or MendReport())
@@ -948,7 +1017,7 @@ def compile(obj: Any, **torch_compile_kwargs: Any) -> Any:  # noqa: A001 (graphm
     target = obj.__func__ if isinstance(obj, types.MethodType) else obj
 
     def boundary(*args: Any, **kwargs: Any) -> Any:
-        return _call_at_boundary(compiled, args, kwargs)
+        return _call_at_boundary(compiled, args, kwargs, config)
 
     try:
         functools.update_wrapper(boundary, target)
@@ -1051,7 +1120,26 @@ def explain(obj: Any, *args: Any, **kwargs: Any) -> ExplainReport:
     ``torch._dynamo.reset()``) and reports its graphs and breaks, each break with GraphMend's
     tag code when ``mend_source`` reports a break site on that line. ``obj`` is measured as
     given: pass ``graphmend.mend(obj)`` to measure the mended program."""
+    output, _ = _run_explain(obj, args, kwargs)
+    return _explain_report(output)[0]
+
+
+def _run_explain(
+    obj: Any, args: tuple, kwargs: dict, *, keep_result: bool = False
+) -> Tuple[Any, Any]:
+    """Dynamo's explain output for one call, with the compile boundary's flush and
+    translate, and (``keep_result``) the call's result, which explain itself drops: a probe
+    around ``obj`` keeps it (Dynamo inlines the probe, which adds no graph or break)."""
     import torch._dynamo
+
+    results: List[Any] = []
+    target = obj
+    if keep_result:
+
+        def target(*a: Any, **k: Any) -> Any:
+            result = obj(*a, **k)
+            results.append(result)
+            return result
 
     torch._dynamo.reset()
     runtime = None
@@ -1060,7 +1148,7 @@ def explain(obj: Any, *args: Any, **kwargs: Any) -> ExplainReport:
     except ImportError:
         pass
     try:
-        output = torch._dynamo.explain(obj)(*args, **kwargs)
+        output = torch._dynamo.explain(target)(*args, **kwargs)
     except RuntimeError as exc:
         original = runtime.translate(exc) if runtime is not None else None
         if original is None:
@@ -1069,23 +1157,271 @@ def explain(obj: Any, *args: Any, **kwargs: Any) -> ExplainReport:
     finally:
         if runtime is not None:
             runtime.flush()
+    return output, (results[0] if results else None)
+
+
+def _explain_report(output: Any) -> Tuple[ExplainReport, List[str]]:
+    """The report of Dynamo's explain output, and each break's whole reason text."""
     breaks = []
+    reasons = []
     for reason in output.break_reasons:
         filename, line = _user_frame(reason)
         tag = _tag_for(filename, line)
+        text = str(getattr(reason, "reason", reason))
+        reasons.append(text)
         breaks.append(
             BreakInfo(
                 filename=filename,
                 line=line,
-                reason=_first_line_of(getattr(reason, "reason", reason)),
+                reason=_first_line_of(text),
                 code=tag.code if tag else "",
                 fixed=tag.fixed if tag else None,
                 message=tag.message if tag else "",
             )
         )
-    return ExplainReport(
+    report = ExplainReport(
         graph_count=int(output.graph_count),
         graph_break_count=int(output.graph_break_count),
         breaks=breaks,
         op_count=int(getattr(output, "op_count", 0) or 0),
+    )
+    return report, reasons
+
+
+# ---------------------------------------------------------------------------------------------
+# Runtime-aware compile: mend where Dynamo broke, and Dynamo's capture options where no
+# rewrite can help.
+
+
+class CaptureOptionsEnabled(UserWarning):
+    """``graphmend.compile`` enabled Dynamo capture options for one compile (the message names
+    them and the break sites that called for them; ``compile_report`` has the details)."""
+
+
+# Signs, in Dynamo's whole reason text, of a break a capture option removes (Dynamo's own
+# hint names the option; the rest are its break types for .item()/.tolist() and nonzero).
+_CAPTURE_SIGNS: Dict[str, Tuple[str, ...]] = {
+    "capture_scalar_outputs": (
+        "capture_scalar_outputs",
+        "Tensor.item()",
+        "tolist",
+        "Data dependent operator",
+    ),
+    "capture_dynamic_output_shape_ops": (
+        "capture_dynamic_output_shape_ops",
+        "Dynamic shape operator",
+        "nonzero",
+    ),
+}
+
+_PROFILE_SEED = 0
+
+
+@dataclasses.dataclass
+class CompileReport:
+    """What runtime-aware ``graphmend.compile`` measured and decided.
+
+    ``breaks_before``: Dynamo's breaks in the original program on the example inputs;
+    ``breaks_after``: those of what the compiled object runs (mended, with the capture
+    options enabled). ``mend`` is the ``MendReport`` of the line-filtered mending (``mended``
+    lists the sites rewritten; sites Dynamo did not break on are declined). ``capture_options``
+    maps each enabled Dynamo option to True, ``capture_reasons`` maps it to the breaks that
+    called for it, and ``rejected`` maps each option called for but not enabled to why."""
+
+    breaks_before: List[BreakInfo]
+    breaks_after: List[BreakInfo]
+    mend: MendReport
+    capture_options: Dict[str, bool] = dataclasses.field(default_factory=dict)
+    capture_reasons: Dict[str, List[BreakInfo]] = dataclasses.field(default_factory=dict)
+    rejected: Dict[str, str] = dataclasses.field(default_factory=dict)
+
+    @property
+    def mended(self) -> List[Diagnostic]:
+        return self.mend.fixed
+
+    def __str__(self) -> str:
+        lines = [
+            f"graphmend.compile: {len(self.breaks_before)} break(s) in the profiling run, "
+            f"{len(self.breaks_after)} left; {len(self.mended)} site(s) mended"
+        ]
+        lines += [f"  mended {d.filename}:{d.line} {d.code}" for d in self.mended]
+        for option, breaks in self.capture_reasons.items():
+            sites = ", ".join(str(b) for b in breaks)
+            lines.append(f"  enabled torch._dynamo.config.{option} for: {sites}")
+        lines += [f"  not enabled {o}: {why}" for o, why in self.rejected.items()]
+        lines += [f"  left: {b}" for b in self.breaks_after]
+        return "\n".join(lines)
+
+
+def compile_report(compiled: Any) -> Optional[CompileReport]:
+    """The ``CompileReport`` of an object runtime-aware ``graphmend.compile`` returned (None
+    for anything else)."""
+    report = getattr(compiled, "__graphmend_compile_report__", None)
+    return report if isinstance(report, CompileReport) else None
+
+
+def _attach_compile_report(compiled: Any, report: CompileReport) -> None:
+    object.__setattr__(compiled, "__graphmend_compile_report__", report)
+
+
+@dataclasses.dataclass
+class _Run:
+    report: ExplainReport
+    reasons: List[str]  # each break's whole reason text
+    output: Any = None
+
+    @property
+    def breaks(self) -> List[BreakInfo]:
+        return self.report.breaks
+
+
+class _Profiler:
+    """Runs the example call as if each run were the first: the RNG is seeded and the
+    module's buffers (BatchNorm statistics, counters) are restored before each run, and the
+    caller's RNG state and buffers are restored at the end."""
+
+    def __init__(self, obj: Any, args: tuple, kwargs: dict):
+        self.obj, self.args, self.kwargs = obj, args, kwargs
+        owner = obj.__self__ if isinstance(obj, types.MethodType) else obj
+        self.buffers = list(owner.buffers()) if _looks_like_torch_module(owner) else []
+        self.saved: List[Any] = []
+        self.rng = contextlib.ExitStack()
+
+    def __enter__(self) -> "_Profiler":
+        import torch
+
+        self.rng.enter_context(torch.random.fork_rng())
+        self.saved = [b.detach().clone() for b in self.buffers]
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._fresh()
+        self.rng.close()
+
+    def _fresh(self) -> None:
+        import torch
+
+        with torch.no_grad():
+            for buffer, saved in zip(self.buffers, self.saved):
+                buffer.copy_(saved)
+        torch.manual_seed(_PROFILE_SEED)
+
+    def explain(self, target: Any, *, keep_result: bool = False) -> _Run:
+        self._fresh()
+        output, result = _run_explain(target, self.args, self.kwargs, keep_result=keep_result)
+        report, reasons = _explain_report(output)
+        return _Run(report, reasons, result)
+
+    def eager(self) -> Any:
+        self._fresh()
+        return _call_at_boundary(self.obj, self.args, self.kwargs)
+
+
+def _break_lines(breaks: List[BreakInfo]) -> Dict[str, Tuple[int, ...]]:
+    """File -> the lines Dynamo broke on there (the mender's per-file line filter)."""
+    lines: Dict[str, set] = {}
+    for info in breaks:
+        if info.filename and info.line:
+            lines.setdefault(info.filename, set()).add(info.line)
+    return {filename: tuple(sorted(found)) for filename, found in lines.items()}
+
+
+def _runtime_aware(
+    obj: Any, args: tuple, kwargs: dict, capture: Any
+) -> Tuple[Any, CompileReport]:
+    with _Profiler(obj, args, kwargs) as profiler:
+        before = profiler.explain(obj)
+        options = {**_options(True, True, True), "only_lines": _break_lines(before.breaks)}
+        mended, mend_rep = _mend_with(obj, options)
+        after = profiler.explain(mended) if mend_rep.fixed else before
+        report = CompileReport(before.breaks, after.breaks, mend_rep)
+        _choose_capture(profiler, mended, after, capture, report)
+    return mended, report
+
+
+def _capture_calls(run: _Run) -> Dict[str, List[BreakInfo]]:
+    """Capture option -> the breaks of ``run`` it could remove (options already on are
+    left out: they cannot help)."""
+    import torch._dynamo
+
+    calls: Dict[str, List[BreakInfo]] = {}
+    for info, text in zip(run.breaks, run.reasons):
+        for option, signs in _CAPTURE_SIGNS.items():
+            if getattr(torch._dynamo.config, option) or not any(s in text for s in signs):
+                continue
+            calls.setdefault(option, []).append(info)
+    return calls
+
+
+def _choose_capture(
+    profiler: _Profiler, mended: Any, after: _Run, capture: Any, report: CompileReport
+) -> None:
+    """Tries the capture options the remaining breaks call for, all together, and records
+    them in ``report`` as enabled or rejected."""
+    import torch._dynamo
+
+    calls = _capture_calls(after)
+    if not calls:
+        return
+    if capture is False:
+        report.rejected = {option: "not tried: capture=False" for option in calls}
+        return
+    options = {option: True for option in calls}
+    expected = profiler.eager()
+    try:
+        with torch._dynamo.config.patch(**options):
+            trial = profiler.explain(mended, keep_result=True)
+    except Exception as exc:  # Dynamo fails inside these options on real models
+        why = f"Dynamo raised {type(exc).__name__}: {_first_line_of(exc) or 'no message'}"
+    else:
+        if len(trial.breaks) >= len(after.breaks):
+            why = f"{len(trial.breaks)} break(s) with it, {len(after.breaks)} without: no fewer"
+        elif not _same_output(trial.output, expected):
+            why = "the outputs differ from the eager program's on the example inputs"
+        else:
+            report.capture_options = options
+            report.capture_reasons = calls
+            report.breaks_after = trial.breaks
+            return
+    report.rejected = {option: why for option in calls}
+
+
+def _same_output(a: Any, b: Any) -> bool:
+    """Equal results: tensors of one shape and dtype with equal (float: close) values,
+    through tuples, lists and dicts; anything else by ``==``."""
+    import torch
+
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+            return False
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return False
+        if a.is_floating_point() or a.is_complex():
+            return bool(torch.allclose(a, b, equal_nan=True))
+        return bool(torch.equal(a, b))
+    if isinstance(a, (tuple, list)) and type(a) is type(b):
+        return len(a) == len(b) and all(_same_output(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_output(a[k], b[k]) for k in a)
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+def _announce(report: CompileReport) -> None:
+    """One INFO log record always; a ``CaptureOptionsEnabled`` warning when options were
+    enabled (they change how Dynamo traces, so the user must hear of it)."""
+    logging.getLogger("graphmend").info("%s", report)
+    if not report.capture_options:
+        return
+    parts = []
+    for option, breaks in report.capture_reasons.items():
+        sites = ", ".join(f"{os.path.basename(b.filename)}:{b.line}" for b in breaks)
+        parts.append(f"torch._dynamo.config.{option} (breaks at {sites})")
+    warnings.warn(
+        "graphmend.compile enabled " + "; ".join(parts) + " for this compile's calls only; "
+        "graphmend.compile_report(compiled) has the details",
+        CaptureOptionsEnabled,
+        stacklevel=3,
     )

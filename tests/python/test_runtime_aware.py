@@ -1,0 +1,208 @@
+"""Runtime-aware ``graphmend.compile(obj, example_inputs=...)``: Dynamo's profiling run
+decides which sites are mended and whether Dynamo's capture options are enabled.
+
+The programs live in tests/python/programs_runtime/ (mending reads source); their lines are
+found by ``# SITE:`` markers.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+
+import pytest
+import torch
+import torch._dynamo
+from torch._dynamo.testing import CompileCounter
+
+import graphmend
+from graphmend import api
+from programs_runtime import helpers, no_gain, scalars, two_branches
+
+CAPTURE_OPTIONS = ("capture_scalar_outputs", "capture_dynamic_output_shape_ops")
+
+
+def site(module, marker):
+    """(file, line) of the line marked ``# SITE: <marker>`` in ``module``."""
+    with open(module.__file__) as f:
+        for number, line in enumerate(f, 1):
+            if line.rstrip().endswith(f"# SITE: {marker}"):
+                return module.__file__, number
+    raise AssertionError(f"no site {marker!r} in {module.__file__}")
+
+
+def sites(items):
+    return {(i.filename, i.line) for i in items}
+
+
+def config():
+    return {name: getattr(torch._dynamo.config, name) for name in CAPTURE_OPTIONS}
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    api._FILE_CACHE.clear()
+    torch._dynamo.reset()
+    before = config()
+    yield
+    torch._dynamo.reset()
+    assert config() == before, "a capture option leaked into the global config"
+
+
+def compile_quietly(obj, *args, **kwargs):
+    """Compiles with CaptureOptionsEnabled turned into an error: it must not be warned."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", graphmend.CaptureOptionsEnabled)
+        return graphmend.compile(obj, *args, **kwargs)
+
+
+# -- mending only where Dynamo broke -----------------------------------------------------------
+
+
+def test_only_the_reached_sites_are_mended():
+    compiled = compile_quietly(two_branches.run, example_inputs=(torch.ones(4),), backend="eager")
+    report = graphmend.compile_report(compiled)
+    reached, printed = site(two_branches, "reached"), site(two_branches, "print")
+    unreached, helper = site(two_branches, "unreached"), site(helpers, "helper")
+
+    assert {reached, printed} <= sites(report.breaks_before)
+    assert sites(report.mended) == {reached, printed}
+    declined = {(d.filename, d.line): d for d in report.mend.declined}
+    for unvisited in (unreached, helper):  # the helper's file had no break: nothing rewritten
+        assert "Dynamo did not break here in the profiling run" in declined[unvisited].message
+    assert not sites(report.breaks_after) & {reached, printed}
+    assert len(report.breaks_after) < len(report.breaks_before)
+    assert report.capture_options == {} and report.rejected == {}
+
+
+def test_without_examples_every_site_is_mended():
+    compiled = graphmend.compile(two_branches.run, backend="eager")
+    assert graphmend.compile_report(compiled) is None
+    fixed = sites(graphmend.mend_report(compiled).fixed)
+    assert site(two_branches, "unreached") in fixed and site(helpers, "helper") in fixed
+
+
+@pytest.mark.parametrize(
+    "x, deep",
+    [
+        (torch.ones(4), False),
+        (-torch.ones(4), False),
+        (torch.ones(4), True),  # mean > 1, max > 5 after +10
+        (torch.full((4,), 0.25), True),  # mean <= 1
+        (-torch.ones(4), True),
+    ],
+)
+def test_outputs_and_prints_equal_the_original(capsys, x, deep):
+    compiled = graphmend.compile(two_branches.run, example_inputs=(torch.ones(4),), backend="eager")
+    capsys.readouterr()  # the profiling runs print too
+    expected = two_branches.run(x, deep)
+    expected_out = capsys.readouterr().out
+    got = compiled(x, deep)
+    assert torch.equal(got, expected)
+    assert capsys.readouterr().out == expected_out
+
+
+def test_one_info_record_and_no_output(capsys, caplog):
+    with caplog.at_level(logging.INFO, logger="graphmend"):
+        compile_quietly(two_branches.run, example_inputs=(torch.ones(4),), backend="eager")
+    records = [r for r in caplog.records if r.name == "graphmend"]
+    assert len(records) == 1 and records[0].levelno == logging.INFO
+    assert "2 site(s) mended" in records[0].getMessage()
+    assert capsys.readouterr().out == "y0 tensor(2.)\n" * 2  # the program's own, per run
+
+
+# -- capture options ---------------------------------------------------------------------------
+
+
+def test_item_enables_capture_scalar_outputs_for_the_calls_only():
+    x = torch.tensor([1.0, -2.0, 3.0])
+    counter = CompileCounter()
+    with pytest.warns(graphmend.CaptureOptionsEnabled, match="capture_scalar_outputs") as caught:
+        compiled = graphmend.compile(scalars.scaled, example_inputs=(x,), backend=counter)
+    assert "scalars.py:" in str(caught[0].message)
+    report = graphmend.compile_report(compiled)
+    item = site(scalars, "item")
+    assert report.capture_options == {"capture_scalar_outputs": True}
+    assert sites(report.capture_reasons["capture_scalar_outputs"]) == {item}
+    assert item in sites(report.breaks_before)
+    assert len(report.breaks_after) < len(report.breaks_before)
+    assert report.rejected == {}
+
+    assert torch._dynamo.config.capture_scalar_outputs is False
+    assert torch.allclose(compiled(x), scalars.scaled(x))
+    assert torch._dynamo.config.capture_scalar_outputs is False
+    assert counter.frame_count == 1  # traced under the option: one frame, no break
+
+
+def test_mask_module_enables_dynamic_shapes_and_keeps_state():
+    torch.manual_seed(1)
+    model = scalars.Masked()
+    x = torch.randn(3, 4)
+    rng = torch.get_rng_state()
+    with pytest.warns(graphmend.CaptureOptionsEnabled, match="capture_dynamic_output_shape_ops"):
+        compiled = graphmend.compile(model, example_inputs=x, backend="eager")
+    assert torch.equal(torch.get_rng_state(), rng)
+    assert model.calls.item() == 0  # buffers restored after the profiling runs
+    report = graphmend.compile_report(compiled)
+    assert report.capture_options == {"capture_dynamic_output_shape_ops": True}
+    assert site(scalars, "module mask") in sites(report.capture_reasons["capture_dynamic_output_shape_ops"])
+    assert isinstance(compiled, torch.nn.Module)
+
+    got = compiled(x)
+    assert config() == {name: False for name in CAPTURE_OPTIONS}
+    assert torch.allclose(got, model(x))
+
+
+def test_capture_false_never_enables():
+    x = torch.tensor([1.0, -2.0, 3.0])
+    compiled = compile_quietly(scalars.positives, example_inputs=(x,), capture=False, backend="eager")
+    report = graphmend.compile_report(compiled)
+    assert report.capture_options == {}
+    assert "capture=False" in report.rejected["capture_dynamic_output_shape_ops"]
+    assert len(report.breaks_after) == len(report.breaks_before) == 1
+    assert torch.allclose(compiled(x), scalars.positives(x))
+
+
+def test_no_fewer_breaks_is_rejected():
+    x = torch.ones(8)
+    compiled = compile_quietly(no_gain.clamp_count, example_inputs=(x,), backend="eager")
+    report = graphmend.compile_report(compiled)
+    assert report.capture_options == {}
+    assert "no fewer" in report.rejected["capture_scalar_outputs"]
+    assert site(no_gain, "item") in sites(report.breaks_after)
+
+
+def test_different_outputs_are_rejected(monkeypatch):
+    monkeypatch.setattr(api, "_same_output", lambda a, b: False)
+    x = torch.tensor([1.0, -2.0, 3.0])
+    compiled = compile_quietly(scalars.scaled, example_inputs=(x,), backend="eager")
+    report = graphmend.compile_report(compiled)
+    assert report.capture_options == {}
+    assert "outputs differ" in report.rejected["capture_scalar_outputs"]
+
+
+def test_dynamo_raising_under_the_option_is_rejected(monkeypatch):
+    real = api._run_explain
+
+    def failing(obj, args, kwargs, **options):
+        if torch._dynamo.config.capture_scalar_outputs:
+            raise AssertionError("guard on data-dependent symbol u0")
+        return real(obj, args, kwargs, **options)
+
+    monkeypatch.setattr(api, "_run_explain", failing)
+    x = torch.tensor([1.0, -2.0, 3.0])
+    compiled = compile_quietly(scalars.scaled, example_inputs=(x,), backend="eager")
+    report = graphmend.compile_report(compiled)
+    assert report.capture_options == {}
+    assert report.rejected["capture_scalar_outputs"] == (
+        "Dynamo raised AssertionError: guard on data-dependent symbol u0"
+    )
+    assert torch.allclose(compiled(x), scalars.scaled(x))
+
+
+def test_same_output():
+    t = torch.tensor([1.0, 2.0])
+    assert api._same_output((t, {"a": 1}), (t.clone(), {"a": 1}))
+    assert not api._same_output(t, t + 1)
+    assert not api._same_output(t, t.double())
+    assert not api._same_output([t], (t,))
