@@ -39,7 +39,7 @@ import warnings
 import weakref
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .hook import mended_at_import
+from .hook import import_diagnostics, mended_at_import
 
 __all__ = [
     "mend",
@@ -1103,12 +1103,14 @@ def _user_frame(reason: Any) -> Tuple[str, int]:
 def _tag_for(filename: str, line: int) -> Optional[Diagnostic]:
     if not filename or not line:
         return None
-    lines = linecache.getlines(filename)
-    if not lines:
-        return None
-    mended = _mend_file(filename, "".join(lines), _options(True, True, True))
+    diagnostics = import_diagnostics(filename)  # library code mended by the import hook
+    if diagnostics is None:
+        lines = linecache.getlines(filename)
+        if not lines:
+            return None
+        diagnostics = _mend_file(filename, "".join(lines), _options(True, True, True)).diagnostics
     best = None
-    for d in mended.diagnostics:
+    for d in diagnostics:
         if d.line <= line <= max(d.end_line, d.line) and d.code.startswith("GM1"):
             if best is None or (d.end_line - d.line) < (best.end_line - best.line):
                 best = d

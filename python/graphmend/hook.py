@@ -86,6 +86,12 @@ def mended_at_import(filename: str) -> bool:
     return os.path.abspath(filename) in _mended_files
 
 
+def import_diagnostics(filename: str) -> Optional[list]:
+    """The diagnostics of ``filename`` when an import hook mended it (else None)."""
+    hook = _mended_files.get(os.path.abspath(filename))
+    return None if hook is None else hook.diagnostics.get(os.path.abspath(filename))
+
+
 def default_cache_dir() -> str:
     explicit = os.environ.get("GRAPHMEND_CACHE_DIR")
     if explicit:
