@@ -11,6 +11,8 @@
 #   make bench   parse speed (stdlib) and whole-mend speed (transformers) vs ast.parse
 #   make tf4524  transformers 4.52.4 in .venv/tf-4.52.4 (use with PYTHONPATH=.venv/tf-4.52.4)
 #   make survey  graph breaks of bench/models/zoo.py under both transformers versions
+#   make models  the model suite (breaks, outputs, cold start, latency) on both versions -> docs/RESULTS.md
+#   make models-gpu  the same with --device cuda (build/models/results-*-cuda.json)
 #   make demo    what the front end sees in examples/model.py
 #   make format  clang-format -i over the C++ sources
 #   make clean   remove build trees (keeps .venv); `make distclean` removes .venv too
@@ -179,6 +181,40 @@ survey: $(TF4524_STAMP)
 	PYTHONPATH=$(TF4524) $(PY) bench/models/survey.py --out $(SURVEY_DIR)/survey-4.52.4.json
 	$(PY) bench/models/survey_report.py $(SURVEY_DIR)/survey-5.23.0.json \
 	  $(SURVEY_DIR)/survey-4.52.4.json --out $(SURVEY_DIR)/survey.md
+
+# --------------------------------------------------------------------------------------------
+# The model suite (bench/models/suite.py): original vs mended arms, both transformers versions.
+# MODELS_ARGS passes options to `suite.py run` (e.g. --models bart,t5 --repeats 5).
+
+MODELS_DIR ?= build/models
+MODELS_ARGS ?=
+TF_VENV_VERSION := 5.23.0
+BENCH_STAMP := $(VENV)/.bench-stamp
+
+.PHONY: models models-gpu models-report
+
+$(BENCH_STAMP): requirements-bench.txt $(DEPS_STAMP)
+	$(PIP) install -q -r requirements-bench.txt
+	touch $@
+
+models: install $(TF4524_STAMP) $(BENCH_STAMP)
+	@mkdir -p $(MODELS_DIR)
+	$(PY) bench/models/suite.py run $(MODELS_ARGS) --out $(MODELS_DIR)/results-$(TF_VENV_VERSION).json
+	PYTHONPATH=$(TF4524) $(PY) bench/models/suite.py run $(MODELS_ARGS) \
+	  --out $(MODELS_DIR)/results-4.52.4.json
+	$(MAKE) models-report
+
+models-gpu: install $(TF4524_STAMP) $(BENCH_STAMP)
+	@mkdir -p $(MODELS_DIR)
+	$(PY) bench/models/suite.py run --device cuda $(MODELS_ARGS) \
+	  --out $(MODELS_DIR)/results-$(TF_VENV_VERSION)-cuda.json
+	PYTHONPATH=$(TF4524) $(PY) bench/models/suite.py run --device cuda $(MODELS_ARGS) \
+	  --out $(MODELS_DIR)/results-4.52.4-cuda.json
+	$(MAKE) models-report
+
+# Every result JSON in MODELS_DIR (CPU and GPU) -> docs/RESULTS.md and docs/results.png.
+models-report: $(BENCH_STAMP)
+	$(PY) bench/models/suite.py report $$(ls -r $(MODELS_DIR)/results-*.json) --out docs/RESULTS.md
 
 demo: install
 	$(PY) -m graphmend.demo examples/model.py

@@ -1,0 +1,521 @@
+"""The model suite: each zoo model compiled as it is ("original") and with transformers
+mended at import by GraphMend ("mended"), with identical weights and inputs.
+
+    python bench/models/suite.py run --models bart,biogpt --repeats 5 --out r.json
+    python bench/models/suite.py report r-5.23.0.json r-4.52.4.json --out docs/RESULTS.md
+    python bench/models/suite.py arm --model bart --arm mended --out DIR   # one arm, one process
+
+`run` starts one fresh process per model and arm (so every arm imports transformers anew),
+each with its own empty `TORCHINDUCTOR_CACHE_DIR`: original, mended with an empty GraphMend
+cache (cold), mended again with the cache the cold run filled (warm). It then compares the
+outputs and weights the arms saved. `arm` measures: the cold start (process start to the
+first compiled output), steady-state latency and throughput, GraphMend's own time, graph
+breaks (`torch._dynamo.explain` and a counting backend) and the eager and compiled outputs.
+"""
+
+import time
+
+STARTED = time.perf_counter()  # first: the cold start includes every import below
+
+import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import hashlib  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import platform  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import traceback  # noqa: E402
+import warnings  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ARMS = ("original", "mended")
+# Compiled outputs are compared with the original arm's eager output within these.
+TOLERANCES = {
+    "float32": {"rtol": 1e-4, "atol": 1e-5},
+    "float16": {"rtol": 1e-2, "atol": 1e-3},
+    "bfloat16": {"rtol": 1.6e-2, "atol": 1e-2},
+}
+# The parent writes its launch time here, so the child can add interpreter start-up.
+LAUNCH_ENV = "GRAPHMEND_SUITE_LAUNCHED"
+
+
+# ---------------------------------------------------------------------------------------------
+# One arm, in its own process.
+
+
+def arm_main(args) -> dict:
+    launched = float(os.environ[LAUNCH_ENV]) if LAUNCH_ENV in os.environ else None
+    record = {"model": args.model, "arm": args.arm, "backend": args.backend, "device": args.device}
+    hook = None
+    marks = {}
+    if args.arm == "mended":
+        import graphmend
+
+        marks["graphmend_import_s"] = time.perf_counter() - STARTED
+        hook = graphmend.install(["transformers"], cache_dir=args.graphmend_cache)
+    import torch
+    import torch._dynamo  # both arms pay this import before the timed torch.compile call
+
+    sys.path.insert(0, HERE)
+    import survey  # noqa: F401  (survey imports zoo, and zoo imports transformers)
+    import zoo
+
+    marks["imports_s"] = time.perf_counter() - STARTED
+    warnings.filterwarnings("ignore")
+    if args.device == "cpu":
+        torch.set_num_threads(args.threads)
+    model, kwargs = zoo.build(args.model, seed=0)
+    model, kwargs = model.to(args.device), {k: _to(v, args.device) for k, v in kwargs.items()}
+    marks["built_s"] = time.perf_counter() - STARTED
+    sync = torch.cuda.synchronize if args.device == "cuda" else (lambda: None)
+
+    wrap_started = time.perf_counter()
+    if hook is not None:
+        with _timed(graphmend.api, "mend") as mend_time:
+            compiled = graphmend.compile(model, backend=args.backend)
+    else:
+        compiled = torch.compile(model, backend=args.backend)
+    record["compile_wrap_s"] = time.perf_counter() - wrap_started
+
+    call_started = time.perf_counter()
+    with torch.no_grad():
+        compiled_out = compiled(**kwargs)
+    sync()
+    now = time.perf_counter()
+    record["first_call_s"] = now - call_started
+    record["cold_start_s"] = now - STARTED
+    record["cold_start_from_launch_s"] = time.time() - launched if launched else None
+    record["marks"] = marks
+    hook_seconds = hook.stats.seconds if hook else 0.0  # before anything else imports modules
+
+    record["environment"] = _environment(args.device)
+    record["setup"] = survey._describe_setup(model, kwargs)
+    flush = _flusher(hook)
+    with torch.no_grad():
+        eager_out = model(**kwargs)
+    flush()
+    record["weights_sha256"] = state_dict_digest(model)
+    record["inputs_sha256"] = _digest(_flatten(kwargs))
+    os.makedirs(args.out, exist_ok=True)
+    tag = f"{args.model}-{args.arm}"
+    for kind, value in (("eager", eager_out), ("compiled", compiled_out)):
+        path = os.path.join(args.out, f"{tag}-{kind}.pt")
+        torch.save(_flatten(value), path)
+        record[f"{kind}_output"] = path
+
+    if args.repeats > 0:
+        record["steady"] = steady_state(compiled, kwargs, args.repeats, sync)
+    if hook is not None:
+        record["graphmend"] = {
+            "hook_s": hook_seconds,
+            "compile_mend_s": mend_time[0],
+            "import_s": marks["graphmend_import_s"],
+            # The hook's time, mending inside graphmend.compile and importing graphmend.
+            "total_s": hook_seconds + mend_time[0] + marks["graphmend_import_s"],
+            "mended": hook.stats.mended,
+            "cache_hits": hook.stats.cache_hits,
+            "failed": hook.stats.failed,
+        }
+    if not args.skip_breaks:
+        target = graphmend.mend(model) if hook is not None else model
+        record["breaks"] = break_counts(target, kwargs, flush)
+    return record
+
+
+@contextlib.contextmanager
+def _timed(owner, name):
+    """Adds up the time spent in `owner.name` while the block runs: graphmend.compile's own
+    mending, apart from torch.compile's set-up (which both arms pay)."""
+    original, total = getattr(owner, name), [0.0]
+
+    def timed(*args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            total[0] += time.perf_counter() - started
+
+    setattr(owner, name, timed)
+    try:
+        yield total
+    finally:
+        setattr(owner, name, original)
+
+
+def _to(value, device):
+    return value.to(device) if hasattr(value, "to") else value
+
+
+def _flusher(hook):
+    if hook is None:
+        return lambda: None
+    from graphmend import runtime
+
+    return runtime.flush
+
+
+WARMUP_CALLS, WARMUP_S = 3, 1.0
+
+
+def steady_state(compiled, kwargs, repeats: int, sync) -> dict:
+    """Median latency of `repeats` timed calls after warm-up, and throughput over as many
+    calls back to back."""
+    import torch
+
+    with torch.no_grad():
+        # The first calls after a compilation can be slow for a while (lazy set-up, compile
+        # workers winding down): warm up for a few calls and at least WARMUP_S.
+        started, calls = time.perf_counter(), 0
+        while calls < WARMUP_CALLS or (time.perf_counter() - started < WARMUP_S and calls < 200):
+            compiled(**kwargs)
+            sync()
+            calls += 1
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            compiled(**kwargs)
+            sync()
+            times.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        for _ in range(repeats):
+            compiled(**kwargs)
+        sync()
+        elapsed = time.perf_counter() - started
+    batch = _batch_size(kwargs)
+    return {
+        "repeats": repeats,
+        "median_ms": statistics.median(times) * 1000,
+        "min_ms": min(times) * 1000,
+        "max_ms": max(times) * 1000,
+        "batch": batch,
+        "throughput_per_s": repeats * batch / elapsed,
+    }
+
+
+def _batch_size(kwargs) -> int:
+    for value in kwargs.values():
+        if hasattr(value, "shape") and len(value.shape) > 0:
+            return int(value.shape[0])
+    return 1
+
+
+def break_counts(model, kwargs, flush) -> dict:
+    """Explain and the counting backend, each after a Dynamo reset (as survey.py does)."""
+    import torch
+    import survey
+
+    result = {}
+    for step, measure in (("explain", survey.explain), ("counting_backend", survey.count_graphs)):
+        torch._dynamo.utils.counters.clear()
+        started = time.perf_counter()
+        try:
+            result[step] = measure(model, kwargs)
+        except Exception as error:  # one failing measurement is a result
+            result[step] = {"error": survey._error_text(error)}
+        flush()
+        result[step]["seconds"] = time.perf_counter() - started
+    for key in ("breaks", "logged_breaks"):  # full stacks are in survey.py's JSON; keep it small
+        for item in result.get("explain", {}).get(key, []) + result.get("counting_backend", {}).get(key, []):
+            item.pop("reason_full", None)
+    return result
+
+
+def _flatten(value, prefix="out", out=None, depth=0) -> dict:
+    """Every tensor reachable in a model output (ModelOutput, tuples, caches) by path."""
+    import torch
+
+    out = {} if out is None else out
+    if isinstance(value, torch.Tensor):
+        out[prefix] = value.detach().cpu()
+    elif depth > 8 or value is None or isinstance(value, (str, bytes, int, float, bool)):
+        pass
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(item, f"{prefix}.{key}", out, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            _flatten(item, f"{prefix}.{index}", out, depth + 1)
+    elif hasattr(value, "__dict__"):  # cache objects
+        for key, item in vars(value).items():
+            _flatten(item, f"{prefix}.{key}", out, depth + 1)
+    return out
+
+
+def _digest(tensors: dict) -> str:
+    import torch
+
+    digest = hashlib.sha256()
+    for name in sorted(tensors):
+        tensor = tensors[name].detach().cpu().contiguous()
+        digest.update(f"{name}:{tensor.dtype}:{list(tensor.shape)}\0".encode())
+        digest.update(tensor.reshape(-1).view(torch.uint8).numpy().tobytes())
+    return digest.hexdigest()
+
+
+def state_dict_digest(model) -> str:
+    return _digest(dict(model.state_dict()))
+
+
+def _environment(device: str) -> dict:
+    import torch
+    import transformers
+
+    env = {
+        "transformers": transformers.__version__,
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+        "cpu": _cpu_name(),
+        "cpu_count": os.cpu_count(),
+        "torch_threads": torch.get_num_threads(),
+    }
+    if device == "cuda":
+        env["gpu"] = torch.cuda.get_device_name()
+    return env
+
+
+def _cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+# ---------------------------------------------------------------------------------------------
+# The parent: every model, three arm runs each, then the comparisons.
+
+
+def run_arm(args, model: str, arm: str, graphmend_cache: str, out_dir: str, label: str, quick=False) -> dict:
+    """One arm in a fresh process with a fresh Inductor cache; an error is a result."""
+    json_path = os.path.join(out_dir, f"{model}-{label}.json")
+    command = [
+        sys.executable, os.path.abspath(__file__), "arm", "--model", model, "--arm", arm,
+        "--backend", args.backend, "--device", args.device, "--threads", str(args.threads),
+        "--repeats", str(0 if quick else args.repeats), "--graphmend-cache", graphmend_cache,
+        "--out", os.path.join(out_dir, label), "--json", json_path,
+    ]  # fmt: skip
+    if quick:
+        command.append("--skip-breaks")
+    with tempfile.TemporaryDirectory(prefix="inductor-") as inductor_cache:
+        env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=inductor_cache)
+        env[LAUNCH_ENV] = repr(time.time())
+        started = time.perf_counter()
+        try:
+            done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            return {"error": f"timed out after {args.timeout} s", "wall_s": time.perf_counter() - started}
+    wall = time.perf_counter() - started
+    if done.returncode != 0 or not os.path.exists(json_path):
+        return {"error": (done.stderr or done.stdout)[-3000:], "returncode": done.returncode, "wall_s": wall}
+    with open(json_path) as handle:
+        record = json.load(handle)
+    record["wall_s"] = wall
+    return record
+
+
+def compare_outputs(original: dict, mended: dict) -> dict:
+    """Mended eager vs original eager exactly; both compiled outputs vs the original eager
+    within the dtype's tolerance."""
+    import torch
+
+    reference = torch.load(original["eager_output"])
+    result = {"eager_exact": _exact(reference, torch.load(mended["eager_output"]))}
+    for arm, record in (("original", original), ("mended", mended)):
+        result[f"compiled_{arm}"] = _close(reference, torch.load(record["compiled_output"]))
+    result["equal"] = result["eager_exact"]["equal"] and all(
+        result[f"compiled_{arm}"]["equal"] for arm in ARMS
+    )
+    return result
+
+
+def _exact(reference: dict, other: dict) -> dict:
+    import torch
+
+    if reference.keys() != other.keys():
+        return {"equal": False, "why": f"different outputs: {sorted(reference.keys() ^ other.keys())[:5]}"}
+    equal = all(torch.equal(reference[k], other[k]) for k in reference)
+    result = {"equal": equal, "tensors": len(reference)}
+    if not equal:
+        result["max_abs_diff"] = _max_diff(reference, other)
+    return result
+
+
+def _close(reference: dict, other: dict) -> dict:
+    import torch
+
+    if reference.keys() != other.keys():
+        return {"equal": False, "why": f"different outputs: {sorted(reference.keys() ^ other.keys())[:5]}"}
+    failing = []
+    for key, ref in reference.items():
+        tol = TOLERANCES.get(str(ref.dtype).replace("torch.", ""), {"rtol": 0.0, "atol": 0.0})
+        got = other[key]
+        same = ref.shape == got.shape and (
+            torch.allclose(got.double(), ref.double(), equal_nan=True, **tol)
+            if ref.is_floating_point()
+            else torch.equal(ref, got)
+        )
+        if not same:
+            failing.append(key)
+    return {
+        "equal": not failing,
+        "exact": all(torch.equal(reference[k], other[k]) for k in reference),
+        "max_abs_diff": _max_diff(reference, other),
+        "failing": failing[:5],
+    }
+
+
+def _max_diff(reference: dict, other: dict) -> float:
+    worst = 0.0
+    for key, ref in reference.items():
+        got = other[key]
+        if ref.shape != got.shape:
+            return float("inf")
+        if ref.numel():
+            worst = max(worst, (got.double() - ref.double()).abs().nan_to_num(nan=float("inf")).max().item())
+    return worst
+
+
+def run_model(args, model: str, out_dir: str) -> dict:
+    cache = os.path.join(out_dir, "graphmend-cache", model)  # empty: the cold arm fills it
+    original = run_arm(args, model, "original", cache, out_dir, "original")
+    mended = run_arm(args, model, "mended", cache, out_dir, "mended-cold")
+    warm = run_arm(args, model, "mended", cache, out_dir, "mended-warm", quick=True)
+    entry = {"model": model, "original": original, "mended": mended, "mended_warm": warm}
+    if "error" not in original and "error" not in mended:
+        try:
+            entry["outputs"] = compare_outputs(original, mended)
+        except Exception as error:
+            entry["outputs"] = {"equal": False, "error": "".join(traceback.format_exception_only(error))}
+        entry["weights_equal"] = original["weights_sha256"] == mended["weights_sha256"]
+    return entry
+
+
+def run_main(args) -> dict:
+    sys.path.insert(0, HERE)
+    import zoo
+
+    names = args.models.split(",") if args.models else list(zoo.MODELS)
+    unknown = [n for n in names if n not in zoo.MODELS]
+    if unknown:
+        raise SystemExit(f"unknown models {unknown}; known: {', '.join(zoo.MODELS)}")
+    out = args.out or f"results-{zoo.TF_VERSION}.json"
+    out_dir = args.work_dir or os.path.splitext(out)[0] + ".d"
+    os.makedirs(out_dir, exist_ok=True)
+    started = time.perf_counter()
+    entries = []
+    for name in names:
+        entries.append(run_model(args, name, out_dir))
+        print(_summary_line(entries[-1]), file=sys.stderr, flush=True)
+        _write(out, _result(args, zoo.TF_VERSION, entries, started, argv=sys.argv))  # partial results survive
+    return _result(args, zoo.TF_VERSION, entries, started, argv=sys.argv)
+
+
+def _result(args, tf_version, entries, started, argv) -> dict:
+    return {
+        "transformers": tf_version,
+        "device": args.device,
+        "backend": args.backend,
+        "repeats": args.repeats,
+        "tolerances": TOLERANCES,
+        "command": " ".join(_display_argv(argv)),
+        "pythonpath": os.environ.get("PYTHONPATH", ""),
+        "seconds": time.perf_counter() - started,
+        "models": entries,
+    }
+
+
+def _display_argv(argv):
+    script = os.path.relpath(os.path.abspath(argv[0]))
+    return ["python", script, *argv[1:]]
+
+
+def _summary_line(entry: dict) -> str:
+    parts = [f"{entry['model']:>15}:"]
+    for arm in ("original", "mended"):
+        record = entry[arm]
+        if "error" in record:
+            parts.append(f"{arm} ERROR ({record['error'].strip().splitlines()[-1][:80] if record['error'].strip() else '?'})")
+            continue
+        explain = record.get("breaks", {}).get("explain", {})
+        parts.append(
+            f"{arm} breaks={explain.get('graph_break_count', '?')} cold={record['cold_start_s']:.1f}s"
+            f" median={record.get('steady', {}).get('median_ms', float('nan')):.2f}ms"
+        )
+    if "outputs" in entry:
+        parts.append(f"outputs_equal={entry['outputs']['equal']} weights_equal={entry['weights_equal']}")
+    warm = entry["mended_warm"]
+    if "graphmend" in warm:
+        parts.append(f"hook warm={warm['graphmend']['total_s'] * 1000:.0f}ms")
+    return " ".join(parts)
+
+
+def _write(path: str, result: dict) -> None:
+    directory = os.path.dirname(path)
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    with open(path, "w") as handle:
+        json.dump(result, handle, indent=1)
+        handle.write("\n")
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="mode", required=True)
+
+    def common(p):
+        p.add_argument("--backend", default="inductor", help="torch.compile backend (inductor, eager)")
+        p.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+        p.add_argument("--repeats", type=int, default=20, help="timed calls (0: no steady state)")
+        # One thread by default: on a small shared machine OpenMP's barriers stall whenever
+        # another process holds a core, which swamps millisecond latencies.
+        p.add_argument("--threads", type=int, default=1, help="torch threads on the CPU (default 1)")
+
+    arm = sub.add_parser("arm", help="one model, one arm, in this process")
+    arm.add_argument("--model", required=True)
+    arm.add_argument("--arm", required=True, choices=ARMS)
+    arm.add_argument("--graphmend-cache", default=None, help="the hook's cache (default: none)")
+    arm.add_argument("--out", required=True, help="folder for the saved outputs")
+    arm.add_argument("--json", help="write the record here (default: stdout)")
+    arm.add_argument("--skip-breaks", action="store_true", help="no explain / counting backend")
+    common(arm)
+
+    run = sub.add_parser("run", help="every model, each arm in a fresh process")
+    run.add_argument("--models", help="comma-separated names (default: all of zoo.MODELS)")
+    run.add_argument("--out", help="result JSON (default: results-<transformers version>.json)")
+    run.add_argument("--work-dir", help="saved outputs and caches (default: next to --out)")
+    run.add_argument("--timeout", type=float, default=1200, help="seconds per arm")
+    common(run)
+
+    report = sub.add_parser("report", help="docs/RESULTS.md and a plot from result JSONs")
+    report.add_argument("results", nargs="+")
+    report.add_argument("--out", default="docs/RESULTS.md")
+    report.add_argument("--plot", default=None, help="PNG (default: results.png beside --out)")
+
+    args = parser.parse_args(argv)
+    if args.mode == "arm":
+        record = arm_main(args)
+        if args.json:
+            _write(args.json, record)
+        else:
+            print(json.dumps(record, indent=1))
+    elif args.mode == "run":
+        result = run_main(args)
+        _write(args.out or f"results-{result['transformers']}.json", result)
+    else:
+        sys.path.insert(0, HERE)
+        import suite_report
+
+        suite_report.write(args.results, args.out, args.plot or os.path.join(os.path.dirname(args.out), "results.png"))
+
+
+if __name__ == "__main__":
+    main()

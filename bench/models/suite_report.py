@@ -1,0 +1,328 @@
+"""docs/RESULTS.md and docs/results.png from the model suite's result JSONs
+(`python bench/models/suite.py report results-5.23.0.json results-4.52.4.json`)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+
+# The GraphMend paper (arXiv 2509.16248) as far as our notes go: zoo name -> what it reports
+# for the checkpoint our model scales down. Models not listed: no per-model count in our notes.
+PAPER = {
+    "biogpt": "biogpt: fixed to 0",
+    "blenderbot": "blenderbot-400M-distill: fixed to 0",
+    "t5": "flan-t5-large: fixed to 0",
+    "phi3": "Phi-4-mini: fixed to 0",
+    "pegasus": "tiny PegasusForCausalLM: fixed to 0",
+    "longformer": "5 -> 2 or 3",
+}
+PAPER_TOTALS = (
+    "The paper's later version: 27 models, 147 breaks, 107 fixed, 21 models fully fixed; "
+    "it also lists moe-minicpm (fixed to 0), which the zoo does not build. Per-model counts "
+    "for the other zoo models are not in our notes, so that column says n/a rather than guess."
+)
+
+
+def load(paths):
+    results = []
+    for path in paths:
+        with open(path) as handle:
+            result = json.load(handle)
+        result["path"] = path
+        results.append(result)
+    return results
+
+
+# ---------------------------------------------------------------------------------------------
+# Cells.
+
+
+def _ok(record) -> bool:
+    return bool(record) and "error" not in record
+
+
+def _breaks(record):
+    """(explain breaks, counting-backend breaks) of one arm, None where not measured."""
+    breaks = (record or {}).get("breaks", {})
+    explain = breaks.get("explain", {}).get("graph_break_count")
+    graphs = breaks.get("counting_backend", {}).get("graphs")
+    return explain, (graphs - 1 if isinstance(graphs, int) else None)
+
+
+def _n(value):
+    return "?" if value is None else str(value)
+
+
+def breaks_cell(entry) -> str:
+    before, after = _breaks(entry["original"]), _breaks(entry["mended"])
+    return f"{_n(before[0])} -> {_n(after[0])}; {_n(before[1])} -> {_n(after[1])}"
+
+
+def reasons_cell(entry) -> str:
+    breaks = entry["mended"].get("breaks", {}) if _ok(entry["mended"]) else {}
+    groups = breaks.get("counting_backend", {}).get("grouped") or breaks.get("explain", {}).get("grouped") or []
+    if not groups:
+        return "none" if breaks else "?"
+    parts = []
+    for group in groups:
+        mode = "" if group.get("mode", "graph split") == "graph split" else f" [{group['mode']}]"
+        reason = group["reason"].replace("|", "\\|")[:70]
+        parts.append(f"{group['count']}x `{group['where']}`: {reason}{mode}")
+    return "<br>".join(parts)
+
+
+def outputs_cell(entry) -> str:
+    outputs = entry.get("outputs")
+    if not outputs:
+        return "?"
+    if "error" in outputs:
+        return "error: " + outputs["error"].strip().splitlines()[-1][:60]
+    eager = outputs["eager_exact"]
+    eager_text = "eager exact" if eager["equal"] else f"eager differs (max abs {eager.get('max_abs_diff', '?'):.1e})"
+    compiled = [outputs[f"compiled_{arm}"] for arm in ("original", "mended")]
+    worst = max(c.get("max_abs_diff", math.inf) for c in compiled)
+    within = all(c["equal"] for c in compiled)
+    verdict = "yes" if outputs["equal"] and entry.get("weights_equal") else "**no**"
+    weights = "" if entry.get("weights_equal") else ", weights differ"
+    compiled_text = f"compiled {'within tol' if within else 'OUT of tol'}, max abs {worst:.1e}"
+    return f"{verdict} ({eager_text}; {compiled_text}{weights})"
+
+
+def _ratio(mended, original) -> str:
+    if mended is None or original is None or not original:
+        return "?"
+    return f"{mended / original:.2f}"
+
+
+def _get(record, *keys):
+    for key in keys:
+        if not isinstance(record, dict) or key not in record:
+            return None
+        record = record[key]
+    return record
+
+
+def cold_cell(entry) -> str:
+    original, mended = _get(entry["original"], "cold_start_s"), _get(entry["mended"], "cold_start_s")
+    if original is None or mended is None:
+        return "?"
+    return f"{original:.1f} / {mended:.1f} ({_ratio(mended, original)})"
+
+
+def steady_cell(entry) -> str:
+    original = _get(entry["original"], "steady", "median_ms")
+    mended = _get(entry["mended"], "steady", "median_ms")
+    if original is None or mended is None:
+        return "?"
+    return f"{original:.2f} / {mended:.2f} ({_ratio(mended, original)})"
+
+
+def throughput_cell(entry) -> str:
+    return _ratio(
+        _get(entry["mended"], "steady", "throughput_per_s"), _get(entry["original"], "steady", "throughput_per_s")
+    )
+
+
+def cost_cell(entry) -> str:
+    parts = []
+    for arm in ("mended", "mended_warm"):
+        total, cold = _get(entry[arm], "graphmend", "total_s"), _get(entry[arm], "cold_start_s")
+        parts.append("?" if total is None or not cold else f"{total * 1000:.0f} ms ({100 * total / cold:.0f}%)")
+    return " / ".join(parts)
+
+
+def errors(entry) -> list[str]:
+    out = []
+    for arm in ("original", "mended", "mended_warm"):
+        error = (entry.get(arm) or {}).get("error")
+        if error:
+            lines = error.strip().splitlines() or ["?"]
+            out.append(f"{entry['model']} ({arm}): {lines[-1][:200]}")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The document.
+
+HEADER = (
+    "| model | breaks before -> after (explain; counting backend) | breaks left after mending "
+    "| outputs equal | cold start original / mended, s (ratio) | steady-state latency original "
+    "/ mended, ms median (ratio) | throughput ratio | GraphMend cost, cold / warm cache "
+    "(% of that cold start) | paper |\n|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def version_section(result) -> list[str]:
+    device = result.get("device", "cpu")
+    env = _environment(result)
+    where = env.get("gpu") if device == "cuda" else f"CPU, {result.get('backend', 'inductor')}"
+    lines = [f"### transformers {result['transformers']} ({where})", "", HEADER]
+    problems = []
+    for entry in result["models"]:
+        row = [
+            entry["model"],
+            breaks_cell(entry),
+            reasons_cell(entry),
+            outputs_cell(entry),
+            cold_cell(entry),
+            steady_cell(entry),
+            throughput_cell(entry),
+            cost_cell(entry),
+            PAPER.get(entry["model"], "n/a"),
+        ]
+        lines.append("| " + " | ".join(row) + " |")
+        problems += errors(entry)
+    totals = _totals(result)
+    lines += ["", totals]
+    if problems:
+        lines += ["", "Errors:", ""] + [f"- {p}" for p in problems]
+    lines += ["", f"Run in {result.get('seconds', 0) / 60:.0f} min: `{_command(result)}`", ""]
+    return lines
+
+
+def _totals(result) -> str:
+    before = after = fixed_models = measured = 0
+    for entry in result["models"]:
+        b, a = _breaks(entry["original"])[0], _breaks(entry["mended"])[0]
+        if b is None or a is None:
+            continue
+        measured += 1
+        before, after = before + b, after + a
+        fixed_models += b > 0 and a == 0
+    broken = sum(1 for e in result["models"] if (_breaks(e["original"])[0] or 0) > 0)
+    return (
+        f"Totals (explain): {before} breaks before, {after} after ({before - after} removed) over "
+        f"{measured} models; models that break: {broken}, fully fixed: {fixed_models}."
+    )
+
+
+def _command(result) -> str:
+    prefix = f"PYTHONPATH={result['pythonpath']} " if result.get("pythonpath") else ""
+    return prefix + result.get("command", "?")
+
+
+def _environment(result) -> dict:
+    for entry in result["models"]:
+        for arm in ("original", "mended"):
+            env = (entry.get(arm) or {}).get("environment")
+            if env:
+                return env
+    return {}
+
+
+def machine_lines(results) -> list[str]:
+    env = next((_environment(r) for r in results if _environment(r)), {})
+    lines = [
+        f"- CPU: {env.get('cpu', '?')}, {env.get('cpu_count', '?')} cores; torch threads in the "
+        f"timed runs: {env.get('torch_threads', '?')}",
+        f"- torch {env.get('torch', '?')}, Python {env.get('python', '?')}",
+    ]
+    gpus = sorted({_environment(r).get("gpu") for r in results if r.get("device") == "cuda"} - {None})
+    if gpus:
+        lines.append(f"- GPU: {', '.join(gpus)}")
+    return lines
+
+
+def document(results, plot_name) -> str:
+    cpu = [r for r in results if r.get("device", "cpu") == "cpu"]
+    gpu = [r for r in results if r.get("device") == "cuda"]
+    tolerances = results[0].get("tolerances", {})
+    tol_text = "; ".join(f"{k}: rtol={v['rtol']:g}, atol={v['atol']:g}" for k, v in tolerances.items())
+    lines = [
+        "# Model suite results",
+        "",
+        "Each model of `bench/models/zoo.py` in two arms with identical weights and inputs "
+        "(`zoo.build(name, seed=0)`; the state_dict digests are compared): **original** is "
+        "`torch.compile(model)`; **mended** installs `graphmend.install([\"transformers\"])` "
+        "before transformers is imported and compiles with `graphmend.compile(model)`. Every arm "
+        "runs in a fresh process with an empty `TORCHINDUCTOR_CACHE_DIR`; the mended arm runs "
+        "twice, with an empty GraphMend cache (cold) and with the cache the cold run filled (warm).",
+        "",
+        "- **breaks**: `torch._dynamo.explain` break count; and FX graphs handed to a counting "
+        "backend minus one. Left after mending: the counting backend's breaks grouped by "
+        "innermost transformers line (`Nx file:line: reason`).",
+        "- **outputs equal**: the mended arm's eager output against the original's, exactly "
+        f"(`torch.equal`); both compiled outputs against the original eager output within {tol_text}.",
+        "- **cold start**: process start (the first statement, before importing torch) to the "
+        "first compiled output: imports, the hook, building the model, compiling and the first call.",
+        "- **steady state**: median of the timed calls after warm-up, under `torch.no_grad()`; "
+        "throughput is examples/s over as many calls back to back (ratio mended / original, "
+        "above 1 is faster). Latency ratios are mended / original (below 1 is faster).",
+        "- **GraphMend cost**: time in the import hook (mending or cache reads) + "
+        "`graphmend.compile`'s mending + importing graphmend, in ms and as a share of that "
+        "arm's cold start.",
+        "",
+        "Machine:",
+        "",
+        *machine_lines(results),
+        "",
+    ]
+    if cpu:
+        lines += ["## CPU (Inductor)", ""]
+        for result in cpu:
+            lines += version_section(result)
+    if gpu:
+        lines += ["## GPU", ""]
+        for result in gpu:
+            lines += version_section(result)
+    lines += [
+        "## The paper",
+        "",
+        "The paper column gives the GraphMend paper's (arXiv 2509.16248) result for the real "
+        "checkpoint a zoo model scales down, where our notes have one. " + PAPER_TOTALS,
+        "",
+        f"![breaks and ratios]({plot_name})",
+        "",
+        "Reproduce: `make models` (both transformers versions, CPU) or `make models-gpu`; then "
+        f"`python bench/models/suite.py report {' '.join(os.path.basename(r['path']) for r in results)}`.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def plot(results, path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(len(results), 2, figsize=(14, 3.6 * len(results)), squeeze=False)
+    for row, result in zip(axes, results):
+        names = [e["model"] for e in result["models"]]
+        xs = range(len(names))
+        before = [_breaks(e["original"])[0] or 0 for e in result["models"]]
+        after = [_breaks(e["mended"])[0] or 0 for e in result["models"]]
+        label = f"transformers {result['transformers']} ({result.get('device', 'cpu')})"
+        row[0].bar([x - 0.2 for x in xs], before, 0.4, label="original")
+        row[0].bar([x + 0.2 for x in xs], after, 0.4, label="mended")
+        row[0].set_title(f"graph breaks (explain), {label}")
+        steady = [_num(_ratio(_get(e["mended"], "steady", "median_ms"), _get(e["original"], "steady", "median_ms"))) for e in result["models"]]
+        cold = [_num(_ratio(_get(e["mended"], "cold_start_s"), _get(e["original"], "cold_start_s"))) for e in result["models"]]
+        row[1].bar([x - 0.2 for x in xs], steady, 0.4, label="steady-state latency")
+        row[1].bar([x + 0.2 for x in xs], cold, 0.4, label="cold start")
+        row[1].axhline(1.0, color="grey", linewidth=0.8)
+        row[1].set_title(f"mended / original (below 1: faster), {label}")
+        for axis in row:
+            axis.set_xticks(list(xs), names, rotation=45, ha="right", fontsize=8)
+            axis.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _num(text) -> float:
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def write(paths, out, plot_path) -> None:
+    results = load(paths)
+    directory = os.path.dirname(out)
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    plot(results, plot_path)
+    with open(out, "w") as handle:
+        handle.write(document(results, os.path.relpath(plot_path, directory or ".")))

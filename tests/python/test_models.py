@@ -1,0 +1,109 @@
+"""The model suite's fast subset: a few zoo models, each arm in its own process through
+`bench/models/suite.py arm` with the eager backend (no Inductor), under the venv's
+transformers (5.x). Asserts break counts before and after mending, the reason of the break
+GraphMend leaves, equal outputs and identical weights. The full suite: `make models`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("transformers")
+
+from conftest import REPO_ROOT  # noqa: E402
+
+SUITE = REPO_ROOT / "bench" / "models" / "suite.py"
+sys.path.insert(0, str(SUITE.parent))
+import suite  # noqa: E402  (light: torch is imported only inside its functions)
+
+
+def _environment() -> dict:
+    """The venv's own transformers: drop another version's folder from PYTHONPATH."""
+    env = dict(os.environ)
+    paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and "/tf-" not in p]
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    env.pop("TORCHINDUCTOR_CACHE_DIR", None)
+    return env
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    return tmp_path_factory.mktemp("models")
+
+
+def run_arm(workdir, model: str, arm: str) -> dict:
+    out = workdir / f"{model}-{arm}"
+    command = [
+        sys.executable, str(SUITE), "arm", "--model", model, "--arm", arm, "--backend", "eager",
+        "--repeats", "2", "--graphmend-cache", str(workdir / "graphmend-cache"),
+        "--out", str(out), "--json", str(out) + ".json",
+    ]  # fmt: skip
+    done = subprocess.run(command, env=_environment(), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    with open(str(out) + ".json") as handle:
+        return json.load(handle)
+
+
+@pytest.fixture(scope="module")
+def arms(workdir):
+    cache: dict = {}
+
+    def get(model: str):
+        if model not in cache:
+            cache[model] = {arm: run_arm(workdir, model, arm) for arm in suite.ARMS}
+        return cache[model]
+
+    return get
+
+
+def explain_breaks(record: dict) -> int:
+    return record["breaks"]["explain"]["graph_break_count"]
+
+
+def counted_breaks(record: dict) -> int:
+    return record["breaks"]["counting_backend"]["graphs"] - 1
+
+
+def check_same_model(original: dict, mended: dict) -> None:
+    assert original["weights_sha256"] == mended["weights_sha256"]
+    assert original["inputs_sha256"] == mended["inputs_sha256"]
+    outputs = suite.compare_outputs(original, mended)
+    assert outputs["eager_exact"]["equal"], outputs
+    assert outputs["equal"], outputs
+    assert mended["graphmend"]["failed"] == 0
+
+
+@pytest.mark.parametrize("model", ["bart", "grounding_dino"])
+def test_breaks_removed(arms, model):
+    original, mended = arms(model)["original"], arms(model)["mended"]
+    assert original["environment"]["transformers"].startswith("5."), original["environment"]
+    assert explain_breaks(original) > 0 and counted_breaks(original) > 0
+    assert explain_breaks(mended) == 0, mended["breaks"]["explain"]["breaks"]
+    assert counted_breaks(mended) == 0, mended["breaks"]["counting_backend"]["grouped"]
+    check_same_model(original, mended)
+
+
+def test_clap_keeps_its_dynamic_shape_break(arms):
+    """torch.where(mask)[0] has a data-dependent shape: no rewrite can keep it in one graph."""
+    original, mended = arms("clap")["original"], arms("clap")["mended"]
+    assert explain_breaks(original) == 1
+    assert explain_breaks(mended) == 1
+    for record in (original, mended):
+        (reason,) = record["breaks"]["explain"]["breaks"]
+        assert reason["reason"].startswith("Dynamic shape operator"), reason
+        assert reason["where"].startswith("transformers/models/clap/modeling_clap.py:"), reason
+        assert "torch.where(" in reason["code"], reason
+    assert mended["breaks"]["explain"]["breaks"][0]["where"] == original["breaks"]["explain"]["breaks"][0]["where"]
+    check_same_model(original, mended)
+
+
+def test_arm_record_has_the_measurements(arms):
+    mended = arms("bart")["mended"]
+    assert 0 < mended["first_call_s"] < mended["cold_start_s"]
+    assert mended["steady"]["repeats"] == 2 and mended["steady"]["median_ms"] > 0
+    assert mended["graphmend"]["mended"] + mended["graphmend"]["cache_hits"] > 0
+    assert mended["setup"]["dtype"] == "float16"
