@@ -471,10 +471,13 @@ def _library_roots() -> List[str]:
             roots.append(os.path.dirname(filename))
         else:
             roots.append(os.path.splitext(filename)[0])
-    stdlib = sysconfig.get_paths().get("stdlib")
-    if stdlib:
-        roots.append(os.path.abspath(stdlib))
     return roots
+
+
+@functools.lru_cache(maxsize=None)
+def _stdlib_root() -> Optional[str]:
+    stdlib = sysconfig.get_paths().get("stdlib")  # slow: expands config variables
+    return os.path.abspath(stdlib) if stdlib else None
 
 
 def _is_library_file(filename: str) -> bool:
@@ -485,24 +488,25 @@ def _is_library_file(filename: str) -> bool:
         return False
     path = os.path.abspath(filename)
     stem = os.path.splitext(path)[0]
+    parts = path.split(os.sep)
     roots = _library_roots()
-    if "site-packages" in path.split(os.sep):
-        roots = roots[:-1]  # the stdlib root may contain site-packages
-    return any(path.startswith(root + os.sep) or stem == root for root in roots) or (
-        "site-packages" in path.split(os.sep)
-        and any(part in _NEVER_MEND_PACKAGES for part in path.split(os.sep))
-    )
+    if "site-packages" in parts:
+        if any(part in _NEVER_MEND_PACKAGES for part in parts):
+            return True
+    elif _stdlib_root():
+        roots.append(_stdlib_root())  # not for site-packages, which may lie inside the stdlib
+    return any(path.startswith(root + os.sep) or stem == root for root in roots)
 
 
 def _skip_reason(fn: Any) -> Optional[str]:
     if not isinstance(fn, types.FunctionType):
         return f"not a Python function ({type(fn).__name__})"
+    if mended_at_import(fn.__code__.co_filename):  # first: the cheapest test
+        return "mended at import (graphmend.install)"
     if _is_library_module(getattr(fn, "__module__", None)):
         return f"library code ({fn.__module__})"
     if _is_library_file(fn.__code__.co_filename):
         return f"library code ({fn.__code__.co_filename})"
-    if mended_at_import(fn.__code__.co_filename):
-        return "mended at import (graphmend.install)"
     code = fn.__code__
     if code.co_name == "<lambda>":
         return "a lambda (mend the function that defines it)"

@@ -82,7 +82,8 @@ _mended_files: Dict[str, "ImportHook"] = {}
 
 
 def mended_at_import(filename: str) -> bool:
-    """Whether the code of ``filename`` was mended by an import hook."""
+    """Whether an import hook mended ``filename`` at import (or found nothing to rewrite in
+    it): ``graphmend.mend`` leaves its functions alone."""
     return os.path.abspath(filename) in _mended_files
 
 
@@ -181,10 +182,9 @@ class ImportHook:
                 self._store(key, entry)
             code, diagnostics = entry
             self.diagnostics[os.path.abspath(path)] = [_diagnostic(path, d) for d in diagnostics]
-            if code is None:
-                return None  # nothing to rewrite: the loader's own code (and .pyc) serves
+            # Mended or found with nothing to rewrite: either way the hook's verdict stands.
             _mended_files[os.path.abspath(path)] = self
-            return code
+            return code  # None: nothing to rewrite, the loader's own code (and .pyc) serves
         except Exception as exc:  # noqa: BLE001 (a bug in the mender must not break the import)
             self.stats.failed += 1
             reason = str(exc) if isinstance(exc, _Unmendable) else f"{type(exc).__name__}: {exc}"
