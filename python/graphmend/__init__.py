@@ -146,6 +146,6 @@ __all__ += [
     "CaptureOptionsEnabled",
 ]
 from ._mend_source import MendDiagnostic, MendResult, mend_source  # noqa: E402,F401
-from .hook import GraphMendWarning, ImportHook, install, uninstall  # noqa: E402
+from .hook import GraphMendWarning, ImportHook, install, prepare, uninstall  # noqa: E402
 
-__all__ += ["mend_source", "install", "uninstall", "ImportHook", "GraphMendWarning"]
+__all__ += ["mend_source", "install", "uninstall", "prepare", "ImportHook", "GraphMendWarning"]

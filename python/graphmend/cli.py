@@ -53,6 +53,15 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--list-packages", action="store_true", help="print the packages that would be hooked and exit")
     run.add_argument("script", help="the Python file to run")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to the script")
+    warm = commands.add_parser(
+        "warm",
+        help="mend packages into the hook's cache ahead of time",
+        description="Mend every source file of PACKAGE into the import hook's cache (like "
+        "compileall for .pyc), so the first start with the hook does no mending work.",
+    )
+    warm.add_argument("packages", nargs="+", metavar="PACKAGE")
+    warm.add_argument("--cache-dir", default="", help="the hook's cache (default: $GRAPHMEND_CACHE_DIR or ~/.cache/graphmend)")
+    warm.add_argument("--jobs", type=int, default=None, help="processes (default: one per CPU)")
     return parser
 
 
@@ -79,13 +88,10 @@ def _never_hooked(name: str) -> bool:
 
 
 def _source_files(spec) -> Iterable[str]:
+    from .hook import _source_files as files_below
+
     if spec.submodule_search_locations:
-        for folder in spec.submodule_search_locations:
-            for root, dirs, files in os.walk(folder):
-                dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-                for name in sorted(files):
-                    if name.endswith(".py"):
-                        yield os.path.join(root, name)
+        yield from files_below(spec.submodule_search_locations)
     elif spec.origin and spec.origin.endswith(".py"):
         yield spec.origin
 
@@ -222,8 +228,24 @@ def run(options: argparse.Namespace) -> int:
     return 0
 
 
+def warm(options: argparse.Namespace) -> int:
+    from .hook import default_cache_dir, prepare
+
+    try:
+        stats = prepare(options.packages, cache_dir=options.cache_dir, jobs=options.jobs)
+    except ValueError as exc:
+        sys.stderr.write(f"python -m graphmend warm: {exc}\n")
+        return 2
+    where = options.cache_dir or default_cache_dir()
+    print(f"graphmend warm: {stats.mended} file(s) mended, {stats.cache_hits} already cached, "
+          f"{stats.failed} failed, in {stats.seconds:.1f} s ({where})")
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     options = _parser().parse_args(argv)
     if options.command == "run":
         return run(options)
+    if options.command == "warm":
+        return warm(options)
     return 2  # argparse has already refused anything else

@@ -48,7 +48,15 @@ import time
 import warnings
 from typing import Dict, Iterable, List, Optional, Tuple
 
-__all__ = ["install", "uninstall", "ImportHook", "HookStats", "GraphMendWarning", "mended_at_import"]
+__all__ = [
+    "install",
+    "uninstall",
+    "prepare",
+    "ImportHook",
+    "HookStats",
+    "GraphMendWarning",
+    "mended_at_import",
+]
 
 
 class GraphMendWarning(UserWarning):
@@ -172,15 +180,7 @@ class ImportHook:
         mended."""
         start = time.perf_counter()
         try:
-            key = self._key(path, data)
-            entry = self._load(key)
-            if entry is not None:
-                self.stats.cache_hits += 1
-            else:
-                entry = _mend_module(path, data, self.options)
-                self.stats.mended += 1
-                self._store(key, entry)
-            code, diagnostics = entry
+            code, diagnostics = self._entry(path, data)
             self.diagnostics[os.path.abspath(path)] = [_diagnostic(path, d) for d in diagnostics]
             # Mended or found with nothing to rewrite: either way the hook's verdict stands.
             _mended_files[os.path.abspath(path)] = self
@@ -196,6 +196,18 @@ class ImportHook:
             return None
         finally:
             self.stats.seconds += time.perf_counter() - start
+
+    def _entry(self, path: str, data: bytes):
+        """(code, diagnostics) of a module: from the cache, else mended now and stored."""
+        key = self._key(path, data)
+        entry = self._load(key)
+        if entry is not None:
+            self.stats.cache_hits += 1
+            return entry
+        entry = _mend_module(path, data, self.options)
+        self.stats.mended += 1
+        self._store(key, entry)
+        return entry
 
     def report(self):
         """A ``MendReport`` of every module this hook mended (diagnostics only)."""
@@ -299,6 +311,64 @@ def _package_folders(packages: Tuple[str, ...]) -> List[str]:
         for folder in (spec.submodule_search_locations or []) if spec else []:
             folders.append(os.path.abspath(folder))
     return folders
+
+
+def _source_files(folders: Iterable[str]) -> Iterable[str]:
+    """Every ``.py`` file below ``folders``, in a stable order."""
+    for folder in folders:
+        for root, dirs, files in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    yield os.path.join(root, name)
+
+
+def _prepare_files(job) -> Tuple[int, int, int]:
+    """Fills the cache for some files (one worker's share of ``prepare``)."""
+    packages, options, cache_dir, paths = job
+    hook = ImportHook(packages, options, cache_dir)
+    for path in paths:
+        try:
+            with open(path, "rb") as handle:
+                hook._entry(path, handle.read())
+        except Exception:  # noqa: BLE001 (the import will warn about this file, with why)
+            hook.stats.failed += 1
+    return hook.stats.mended, hook.stats.cache_hits, hook.stats.failed
+
+
+def prepare(
+    packages: Iterable[str],
+    *,
+    where: bool = True,
+    defer: bool = True,
+    trap: bool = True,
+    cache_dir: Optional[str] = "",
+    jobs: Optional[int] = None,
+) -> HookStats:
+    """Mends every source file of ``packages`` into the cache ahead of time, as
+    ``compileall`` writes ``.pyc`` files, so that the first start of a program with the hook
+    does no mending work. The options must be those the hook will be installed with.
+    ``jobs`` processes share the work (default: one per CPU)."""
+    names = _check_packages(packages)
+    if cache_dir == "":
+        cache_dir = default_cache_dir()
+    if cache_dir is None:
+        raise ValueError("graphmend.prepare: a cache directory is needed")
+    options = {"where": where, "defer": defer, "trap": trap}
+    started = time.perf_counter()
+    paths = list(_source_files(_package_folders(names)))
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(paths) or 1))
+    shares = [(names, options, cache_dir, paths[i::jobs]) for i in range(jobs)]
+    if jobs == 1:
+        results = [_prepare_files(shares[0])]
+    else:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            results = pool.map(_prepare_files, shares)
+    stats = HookStats(*(sum(column) for column in zip(*results)))
+    stats.seconds = time.perf_counter() - started
+    return stats
 
 
 def _mend_module(path: str, data: bytes, options: Dict[str, bool]):

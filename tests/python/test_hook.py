@@ -537,3 +537,36 @@ def test_transformers_bart_mended_at_import(tmp_path):
     assert plain["breaks"] > 0
     assert hooked["breaks"] == 0
     assert torch.equal(plain["logits"], hooked["logits"])
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_prepare_fills_the_cache_so_the_first_start_mends_nothing(pkgroot, tmp_path, jobs):
+    name = make_package(pkgroot, {"model.py": MODEL_SRC})
+    cache = tmp_path / "cache"
+    stats = graphmend.prepare([name], cache_dir=str(cache), jobs=jobs)
+    assert (stats.mended, stats.cache_hits, stats.failed) == (2, 0, 0)
+    child = run_child(pkgroot, name, cache)
+    assert child["stats"] == {"mended": 0, "cache_hits": 2, "failed": 0}
+    assert child["mended"]
+    again = graphmend.prepare([name], cache_dir=str(cache), jobs=jobs)
+    assert (again.mended, again.cache_hits, again.failed) == (0, 2, 0)
+
+
+def test_prepare_refuses_no_cache_and_never_mended_packages():
+    with pytest.raises(ValueError, match="cache"):
+        graphmend.prepare(["somepackage"], cache_dir=None)
+    with pytest.raises(ValueError, match="never mended"):
+        graphmend.prepare(["torch"], cache_dir="unused")
+
+
+def test_warm_command_fills_the_cache(pkgroot, tmp_path):
+    name = make_package(pkgroot, {"model.py": MODEL_SRC})
+    cache = tmp_path / "cache"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(pkgroot), os.environ.get("PYTHONPATH", "")]))
+    command = [sys.executable, "-m", "graphmend", "warm", name, "--cache-dir", str(cache)]
+    first = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert first.returncode == 0, first.stderr
+    assert "2 file(s) mended, 0 already cached, 0 failed" in first.stdout
+    assert run_child(pkgroot, name, cache)["stats"] == {"mended": 0, "cache_hits": 2, "failed": 0}
+    refused = subprocess.run([*command[:4], "torch"], capture_output=True, text=True, env=env, timeout=120)
+    assert refused.returncode == 2 and "never mended" in refused.stderr
