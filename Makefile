@@ -13,7 +13,8 @@
 #   make survey  graph breaks of bench/models/zoo.py under both transformers versions
 #   make models  the model suite (breaks, outputs, cold start, latency) on both versions -> docs/RESULTS.md
 #   make models-gpu  the same with --device cuda (build/models/results-*-cuda.json)
-#   make demo    what the front end sees in examples/model.py
+#   make demo    examples/model.py through the front end and the mender, then a transformers
+#                model's breaks and latency before and after mending (bench/models/demo.py)
 #   make format  clang-format -i over the C++ sources
 #   make clean   remove build trees (keeps .venv); `make distclean` removes .venv too
 SHELL := /bin/bash
@@ -216,8 +217,12 @@ models-gpu: install $(TF4524_STAMP) $(BENCH_STAMP)
 models-report: $(BENCH_STAMP)
 	$(PY) bench/models/suite.py report $$(ls -r $(MODELS_DIR)/results-*.json) --out docs/RESULTS.md
 
+# The example model's breaks, then the real job: a transformers model (BART, float16) compiled
+# with Inductor as it is and with transformers mended at import, side by side.
+DEMO_ARGS ?=
 demo: install
 	$(PY) -m graphmend.demo examples/model.py
+	$(PY) bench/models/demo.py $(DEMO_ARGS)
 
 format:
 	$(call apt_ensure,clang-format)

@@ -18,3 +18,18 @@ def test_demo_on_the_example_model():
     assert "eager outputs identical: True; printed text identical: True" in out
     breaks = [int(n) for n in re.findall(r"explain, (?:original|mended): +\d+ graph\(s\), (\d+) break", out)]
     assert len(breaks) == 2 and breaks[1] < breaks[0], out
+
+
+def test_demo_on_a_transformers_model():
+    """The second half of `make demo` (quick form: eager backend, few repeats): BART's
+    float16 overflow guard breaks the original and is gone after mending."""
+    run = subprocess.run([sys.executable, "bench/models/demo.py", "--backend", "eager", "--repeats", "3",
+                          "--work-dir", "build/demo-test"],
+                         cwd=REPO, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    out = run.stdout
+    before, after = map(int, re.search(r"graph breaks \(explain\) +(\d+) +(\d+)", out).groups())
+    assert before > 0 and after == 0, out
+    assert "outputs equal: True (eager outputs identical: True" in out, out
+    assert "modeling_bart.py:304" in out and "GM101 fixed (where)" in out, out
+    assert "breaks left after mending: none" in out, out
