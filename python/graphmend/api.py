@@ -217,32 +217,6 @@ def _map_positions(tree: ast.AST, line_map: List[int]) -> None:
                     node.end_col_offset = node.col_offset
 
 
-def _torch_name(tree: ast.Module) -> Optional[str]:
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Import):
-            for alias in stmt.names:
-                if alias.name == "torch":
-                    return alias.asname or "torch"
-    return None
-
-
-def _with_entry_points(text: str, tree: ast.Module) -> str:
-    """``text`` plus a ``torch.compile(f)`` line for every module-level function.
-
-    ``mend_source`` mends what Dynamo traces: entry points it finds in the text (compile
-    calls and decorators, ``forward`` methods) and what they reach. ``mend(obj)`` knows
-    more: whatever it rebuilds is traced, since the object is handed to ``torch.compile``.
-    The appended lines make module-level functions entry points; they come after the last
-    line, so no original line moves, and only the functions ``mend`` reaches are rebuilt.
-    """
-    torch_name = _torch_name(tree)
-    names = [s.name for s in tree.body if isinstance(s, _DEF_NODES)]
-    if torch_name is None or not names:
-        return text
-    lines = "".join(f"{torch_name}.compile({name})\n" for name in dict.fromkeys(names))
-    return text + ("" if text.endswith("\n") else "\n") + lines
-
-
 def _file_options(filename: str, options: Dict[str, Any]) -> Dict[str, Any]:
     """The mender's options for one file. Runtime-aware mode passes ``only_lines`` as a map
     from file name to the lines Dynamo broke on there; a file it never broke in gets line 0,
@@ -270,7 +244,10 @@ def _mend_file(filename: str, text: str, options: Dict[str, Any]) -> _MendedFile
     except (SyntaxError, ValueError) as exc:
         error = f"the source does not parse: {exc}"
     if error is None:
-        result = _mend_text(_with_entry_points(text, original_tree), filename, options)
+        # Whatever ``mend`` rebuilds is traced (the object goes to torch.compile), however its
+        # file spells it (a forward of a subclass of an imported nn.Module subclass, a helper):
+        # mend as library code, every function traced; only the functions reached are used.
+        result = _mend_text(text, filename, {**options, "trace_all": True})
         diagnostics = _diagnostics_of(result, filename)
         failure = _field(result, "error", None)
         if failure:
