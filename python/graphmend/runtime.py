@@ -365,8 +365,9 @@ def _replay_warning(site, module_globals, message, category=None, stacklevel=1, 
     else:
         module = filename[:-3] if filename.endswith(".py") else filename
         registry = {}
-    warnings.warn_explicit(message, category, filename, lineno, module, registry, module_globals,
-                           source)
+    # No module_globals, as warnings.warn passes none: with them, warn_explicit reads the
+    # module's source through its loader on every call, before the registry says "seen".
+    warnings.warn_explicit(message, category, filename, lineno, module, registry, None, source)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -364,6 +364,35 @@ def test_where_ok_traces_without_break():
     assert explained.graph_break_count == 0
 
 
+def test_replayed_warning_does_not_read_the_source_each_time():
+    # warnings.warn passes no module globals to warn_explicit; with them, CPython asks the
+    # module's loader for its source on every call, even when the registry has seen it.
+    import sys
+    import types
+
+    reads = []
+
+    class Loader:
+        def get_source(self, name):
+            reads.append(name)
+            return "x = 1\n" * 5
+
+    module = types.ModuleType("fake_module_for_source_reads")
+    module.__file__ = "/src/fake_reads.py"
+    module.__loader__ = Loader()
+    sys.modules[module.__name__] = module
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("default")
+            for _ in range(3):
+                rt._records.append((("/src/fake_reads.py", 3, "f"), warnings.warn, ("dup",), {}, ()))
+                rt.flush()
+        assert len([w for w in caught if w.filename == "/src/fake_reads.py"]) == 1
+        assert reads == []
+    finally:
+        del sys.modules[module.__name__]
+
+
 def test_eager_warning_uses_the_callers_module_registry():
     namespace = {"__name__": "graphmend_eager_ns", "rt": rt, "warnings": warnings}
     exec(
