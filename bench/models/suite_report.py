@@ -245,6 +245,18 @@ def machine_lines(results) -> list[str]:
     return lines
 
 
+# What the numbers say: written by hand after a run, kept beside the generator so that a new
+# report keeps it (re-read it against the new tables when the numbers move).
+ANALYSIS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "analysis.md")
+
+
+def analysis_lines() -> list[str]:
+    if not os.path.exists(ANALYSIS):
+        return []
+    with open(ANALYSIS, encoding="utf-8") as handle:
+        return [handle.read().rstrip("\n"), ""]
+
+
 def document(results, plot_name) -> str:
     cpu = [r for r in results if r.get("device", "cpu") == "cpu"]
     gpu = [r for r in results if r.get("device") == "cuda"]
@@ -280,6 +292,7 @@ def document(results, plot_name) -> str:
         "",
         *machine_lines(results),
         "",
+        *analysis_lines(),
     ]
     if cpu:
         lines += ["## CPU (Inductor)", ""]
