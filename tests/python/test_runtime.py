@@ -6,8 +6,11 @@ the runtime contract is pinned independently of the C++ rewrites.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
+import sys
+import types
 import warnings
 
 import pytest
@@ -241,26 +244,37 @@ def test_warnings_replayed_with_site():
     ]
 
 
+@contextlib.contextmanager
+def loaded_module(name: str, filename: str, loader=None):
+    """A module object in sys.modules for the duration, as an import would leave it."""
+    module = types.ModuleType(name)
+    module.__file__ = filename
+    if loader is not None:
+        module.__loader__ = loader
+    sys.modules[name] = module
+    try:
+        yield module
+    finally:
+        del sys.modules[name]
+
+
+def replay_warning_times(times: int, filename: str):
+    """Records and replays warnings.warn("dup") from line 3 of ``filename``, ``times`` times,
+    under the "default" filter; returns the warnings shown for that file."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        for _ in range(times):
+            rt._records.append(((filename, 3, "f"), warnings.warn, ("dup",), {}, ()))
+            rt.flush()
+    return [w for w in caught if w.filename == filename]
+
+
 def test_warning_registry_of_the_module_dedupes():
     # "default" action: once per (message, category, line) per module registry.
-    import sys
-    import types
-
-    module = types.ModuleType("fake_module_for_warnings")
-    module.__file__ = "/src/fake_module.py"
-    sys.modules[module.__name__] = module
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("default")
-            for _ in range(2):
-                rt._records.append((("/src/fake_module.py", 3, "f"), warnings.warn, ("dup",), {}, ()))
-                rt.flush()
-        replayed = [w for w in caught if w.filename == "/src/fake_module.py"]
-        assert len(replayed) == 1
+    with loaded_module("fake_module_for_warnings", "/src/fake_module.py") as module:
+        assert len(replay_warning_times(2, "/src/fake_module.py")) == 1
         assert "__warningregistry__" in module.__dict__
         assert module.__dict__["__warningregistry__"]
-    finally:
-        del sys.modules[module.__name__]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -367,9 +381,6 @@ def test_where_ok_traces_without_break():
 def test_replayed_warning_does_not_read_the_source_each_time():
     # warnings.warn passes no module globals to warn_explicit; with them, CPython asks the
     # module's loader for its source on every call, even when the registry has seen it.
-    import sys
-    import types
-
     reads = []
 
     class Loader:
@@ -377,20 +388,9 @@ def test_replayed_warning_does_not_read_the_source_each_time():
             reads.append(name)
             return "x = 1\n" * 5
 
-    module = types.ModuleType("fake_module_for_source_reads")
-    module.__file__ = "/src/fake_reads.py"
-    module.__loader__ = Loader()
-    sys.modules[module.__name__] = module
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("default")
-            for _ in range(3):
-                rt._records.append((("/src/fake_reads.py", 3, "f"), warnings.warn, ("dup",), {}, ()))
-                rt.flush()
-        assert len([w for w in caught if w.filename == "/src/fake_reads.py"]) == 1
-        assert reads == []
-    finally:
-        del sys.modules[module.__name__]
+    with loaded_module("fake_module_for_source_reads", "/src/fake_reads.py", Loader()):
+        assert len(replay_warning_times(3, "/src/fake_reads.py")) == 1
+    assert reads == []
 
 
 def test_eager_warning_uses_the_callers_module_registry():
