@@ -21,6 +21,8 @@ import sys
 import types
 from typing import Iterable, List, Optional, Sequence
 
+from .hook import never_mended
+
 __all__ = ["main", "imported_packages", "model_packages"]
 
 # A cheap sign that a package defines models: a subclass of nn.Module (however spelled) or
@@ -81,12 +83,6 @@ def imported_packages(source: str, filename: str = "<script>") -> List[str]:
     return list(dict.fromkeys(names))
 
 
-def _never_hooked(name: str) -> bool:
-    from .api import _NEVER_MEND_PACKAGES
-
-    return name in _NEVER_MEND_PACKAGES or name in sys.stdlib_module_names or name == "__future__"
-
-
 def _source_files(spec) -> Iterable[str]:
     from .hook import _source_files as files_below
 
@@ -122,7 +118,7 @@ def model_packages(source: str, filename: str = "<script>") -> List[str]:
     return [
         name
         for name in imported_packages(source, filename)
-        if not _never_hooked(name) and _defines_modules(name)
+        if not never_mended(name) and _defines_modules(name)
     ]
 
 

@@ -123,17 +123,23 @@ def _build_id() -> str:
     return digest.hexdigest()
 
 
-def _check_packages(packages: Iterable[str]) -> Tuple[str, ...]:
+def never_mended(name: str) -> bool:
+    """Whether package ``name`` is one the hook refuses: torch and its companions, the
+    standard library, GraphMend itself."""
     from .api import _NEVER_MEND_PACKAGES
 
+    top = name.split(".", 1)[0]
+    return top in _NEVER_MEND_PACKAGES or top in sys.stdlib_module_names
+
+
+def _check_packages(packages: Iterable[str]) -> Tuple[str, ...]:
     names = tuple(dict.fromkeys(packages))
     if not names:
         raise ValueError("graphmend.install: name at least one package")
     for name in names:
         if not isinstance(name, str) or not name or name.startswith("."):
             raise ValueError(f"graphmend.install: {name!r} is not an absolute package name")
-        top = name.split(".", 1)[0]
-        if top in _NEVER_MEND_PACKAGES or top in sys.stdlib_module_names:
+        if never_mended(name):
             raise ValueError(
                 f"graphmend.install: {name!r} is never mended (torch and its companions, "
                 "the standard library and GraphMend itself are left alone)"
@@ -350,11 +356,9 @@ def prepare(
     does no mending work. The options must be those the hook will be installed with.
     ``jobs`` processes share the work (default: one per CPU)."""
     names = _check_packages(packages)
-    if cache_dir == "":
-        cache_dir = default_cache_dir()
+    options, cache_dir = _settings(where, defer, trap, cache_dir)
     if cache_dir is None:
         raise ValueError("graphmend.prepare: a cache directory is needed")
-    options = {"where": where, "defer": defer, "trap": trap}
     started = time.perf_counter()
     paths = list(_source_files(_package_folders(names)))
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(paths) or 1))
@@ -369,6 +373,14 @@ def prepare(
     stats = HookStats(*(sum(column) for column in zip(*results)))
     stats.seconds = time.perf_counter() - started
     return stats
+
+
+def _settings(where: bool, defer: bool, trap: bool, cache_dir: Optional[str]):
+    """(rewrite options, cache folder) of ``install`` and ``prepare``: ``""`` is the default
+    folder, None no cache."""
+    from .api import _options
+
+    return _options(where, defer, trap), default_cache_dir() if cache_dir == "" else cache_dir
 
 
 def _mend_module(path: str, data: bytes, options: Dict[str, bool]):
@@ -494,9 +506,7 @@ def install(
     rewrites as in ``graphmend.mend``.
     """
     names = _check_packages(packages)
-    if cache_dir == "":
-        cache_dir = default_cache_dir()
-    hook = ImportHook(names, {"where": where, "defer": defer, "trap": trap}, cache_dir)
+    hook = ImportHook(names, *_settings(where, defer, trap, cache_dir))
     loaded = [name for name in names if name in sys.modules]
     if loaded:
         warnings.warn(
