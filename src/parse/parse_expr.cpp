@@ -318,9 +318,11 @@ ast::expr* Parser::check_forgot_comma(ast::expr* body, size_t start) {
     if (word == "match" || word == "case" || word == "type" || word == "_") return body;
     if (body->kind == ast::Kind::Name && (word == "print" || word == "exec")) return body;
   }
-  if (!inside_brackets()) return body;
+  if (in_comma_probe_ || !inside_brackets()) return body;
   Checkpoint cp = checkpoint();
+  in_comma_probe_ = true;
   ast::expr* next = parse_expression();
+  in_comma_probe_ = false;
   restore(cp);
   if (next == nullptr) return body;
   return fail({body->begin, next->end}, "invalid syntax. Perhaps you forgot a comma?");

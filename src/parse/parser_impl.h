@@ -223,6 +223,9 @@ class Parser {
     return out;
   }
   int nesting_ = 0;
+  // Inside the forgot-comma probe: its expression is CPython's expression_without_invalid,
+  // so no nested probe (nested probes made the parse exponential in bracket depth).
+  bool in_comma_probe_ = false;
   std::vector<ast::expr*> expr_scratch_;
   std::vector<ast::keyword*> keyword_scratch_;
   std::vector<ast::comprehension*> comp_scratch_;
