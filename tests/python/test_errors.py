@@ -325,3 +325,18 @@ def mutated_snippet(draw) -> str:
 @given(mutated_snippet())
 def test_mutated_snippets_agree_with_cpython(source):
     assert_agrees_with_cpython(source)
+
+
+def test_forgot_comma_probe_is_not_exponential_in_bracket_depth():
+    """A fuzzer input (deep brackets in a broken f-string call) on which the parser once
+    re-probed for a forgotten comma at every bracket depth and timed out; the error must be
+    CPython's."""
+    source = (os.path.dirname(__file__) + "/data/forgot_comma_deep_brackets.bin")
+    with open(source, "rb") as handle:
+        data = handle.read()
+    with pytest.raises(SyntaxError) as ours:
+        graphmend.parse_check(data)
+    with pytest.raises(SyntaxError) as theirs:
+        ast.parse(data)
+    assert (ours.value.lineno, ours.value.offset, ours.value.msg) == (
+        theirs.value.lineno, theirs.value.offset, theirs.value.msg)
