@@ -12,6 +12,7 @@
 #   make tf4524  transformers 4.52.4 in .venv/tf-4.52.4 (use with PYTHONPATH=.venv/tf-4.52.4)
 #   make survey  graph breaks of bench/models/zoo.py under both transformers versions
 #   make models  the model suite (breaks, outputs, cold start, latency) on both versions -> docs/RESULTS.md
+#   make models-steady  the suite's steady-state rounds alone, into the existing results
 #   make models-gpu  the same with --device cuda (build/models/results-*-cuda.json)
 #   make demo    examples/model.py through the front end and the mender, then a transformers
 #                model's breaks and latency before and after mending (bench/models/demo.py)
@@ -192,7 +193,7 @@ MODELS_ARGS ?=
 TF_VENV_VERSION := 5.23.0
 BENCH_STAMP := $(VENV)/.bench-stamp
 
-.PHONY: models models-gpu models-report
+.PHONY: models models-gpu models-report models-steady
 
 $(BENCH_STAMP): requirements-bench.txt $(DEPS_STAMP)
 	$(PIP) install -q -r requirements-bench.txt
@@ -211,6 +212,12 @@ models-gpu: install $(TF4524_STAMP) $(BENCH_STAMP)
 	  --out $(MODELS_DIR)/results-$(TF_VENV_VERSION)-cuda.json
 	PYTHONPATH=$(TF4524) $(PY) bench/models/suite.py run --device cuda $(MODELS_ARGS) \
 	  --out $(MODELS_DIR)/results-4.52.4-cuda.json
+	$(MAKE) models-report
+
+# Only the steady-state rounds again (several processes per arm), into the CPU result JSONs.
+models-steady: install $(TF4524_STAMP) $(BENCH_STAMP)
+	$(PY) bench/models/suite.py steady $(MODELS_ARGS) $(MODELS_DIR)/results-$(TF_VENV_VERSION).json
+	PYTHONPATH=$(TF4524) $(PY) bench/models/suite.py steady $(MODELS_ARGS) $(MODELS_DIR)/results-4.52.4.json
 	$(MAKE) models-report
 
 # Every result JSON in MODELS_DIR (CPU and GPU) -> docs/RESULTS.md and docs/results.png.

@@ -8,7 +8,11 @@ mended at import by GraphMend ("mended"), with identical weights and inputs.
 `run` starts one fresh process per model and arm (so every arm imports transformers anew),
 each with its own empty `TORCHINDUCTOR_CACHE_DIR`: original, mended with an empty GraphMend
 cache (cold), mended again with the cache the cold run filled (warm). It then compares the
-outputs and weights the arms saved. `arm` measures: the cold start (process start to the
+outputs and weights the arms saved, and measures the steady state again in `--steady-rounds`
+more processes per arm, original and mended alternating (ABBA order), each from its arm's
+now filled Inductor cache: sub-millisecond latencies settle differently from one process to
+the next, so one process per arm cannot show a ratio, and the median across processes can.
+`steady RESULTS.json` runs those rounds alone for an earlier result. `arm` measures: the cold start (process start to the
 first compiled output), steady-state latency and throughput, GraphMend's own time, graph
 breaks (`torch._dynamo.explain` and a counting backend) and the eager and compiled outputs.
 """
@@ -85,6 +89,10 @@ def arm_main(args) -> dict:
         compiled_out = compiled(**kwargs)
     sync()
     now = time.perf_counter()
+    if args.steady_only:
+        record["first_call_s"] = now - call_started
+        record["steady"] = steady_state(compiled, kwargs, args.repeats, sync)
+        return record
     record["first_call_s"] = now - call_started
     record["cold_start_s"] = now - STARTED
     record["cold_start_from_launch_s"] = time.time() - launched if launched else None
@@ -291,8 +299,12 @@ def _cpu_name() -> str:
 # The parent: every model, three arm runs each, then the comparisons.
 
 
-def run_arm(args, model: str, arm: str, graphmend_cache: str, out_dir: str, label: str, quick=False) -> dict:
-    """One arm in a fresh process with a fresh Inductor cache; an error is a result."""
+def run_arm(
+    args, model: str, arm: str, graphmend_cache: str, out_dir: str, label: str,
+    quick=False, steady_only=False, inductor_cache=None,
+) -> dict:
+    """One arm in a fresh process, with a fresh Inductor cache unless `inductor_cache` names
+    one to use (and keep); an error is a result."""
     json_path = os.path.join(out_dir, f"{model}-{label}.json")
     command = [
         sys.executable, os.path.abspath(__file__), "arm", "--model", model, "--arm", arm,
@@ -302,7 +314,11 @@ def run_arm(args, model: str, arm: str, graphmend_cache: str, out_dir: str, labe
     ]  # fmt: skip
     if quick:
         command.append("--skip-breaks")
-    with tempfile.TemporaryDirectory(prefix="inductor-") as inductor_cache:
+    if steady_only:
+        command.append("--steady-only")
+    with contextlib.ExitStack() as stack:
+        if inductor_cache is None:
+            inductor_cache = stack.enter_context(tempfile.TemporaryDirectory(prefix="inductor-"))
         env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=inductor_cache)
         env[LAUNCH_ENV] = repr(time.time())
         started = time.perf_counter()
@@ -317,6 +333,23 @@ def run_arm(args, model: str, arm: str, graphmend_cache: str, out_dir: str, labe
         record = json.load(handle)
     record["wall_s"] = wall
     return record
+
+
+def steady_rounds(args, model: str, out_dir: str) -> dict:
+    """The steady state of each arm in `args.steady_rounds` more processes, the arms
+    alternating ABBA so a drift of the machine falls on both alike. Each arm keeps one
+    Inductor cache across its processes (its first process fills it)."""
+    cache = os.path.join(out_dir, "graphmend-cache", model)
+    rounds = {arm: [] for arm in ARMS}
+    with tempfile.TemporaryDirectory(prefix="inductor-rounds-") as root:
+        for index in range(args.steady_rounds):
+            for arm in ARMS if index % 2 == 0 else ARMS[::-1]:
+                record = run_arm(
+                    args, model, arm, cache, out_dir, f"steady-{arm}-{index}",
+                    steady_only=True, inductor_cache=os.path.join(root, arm),
+                )  # fmt: skip
+                rounds[arm].append(record["steady"] if "steady" in record else {"error": record["error"][-500:]})
+    return rounds
 
 
 def compare_outputs(original: dict, mended: dict) -> dict:
@@ -392,6 +425,8 @@ def run_model(args, model: str, out_dir: str) -> dict:
     mended = run_arm(args, model, "mended", cache, out_dir, "mended-cold")
     warm = run_arm(args, model, "mended", cache, out_dir, "mended-warm", quick=True)
     entry = {"model": model, "original": original, "mended": mended, "mended_warm": warm}
+    if args.repeats > 0 and args.steady_rounds > 0:
+        entry["steady_rounds"] = steady_rounds(args, model, out_dir)
     if "error" not in original and "error" not in mended:
         try:
             entry["outputs"] = compare_outputs(original, mended)
@@ -412,6 +447,35 @@ def compare_main(args) -> None:
                 entry["outputs"] = compare_outputs(original, mended)
         result["tolerances"] = TOLERANCES
         _write(path, result)
+
+
+def steady_main(args) -> None:
+    """Adds (or replaces) the steady-state rounds of result JSONs made by `run` with the
+    transformers version this process imports."""
+    sys.path.insert(0, HERE)
+    import zoo
+
+    for path in args.results:
+        with open(path) as handle:
+            result = json.load(handle)
+        if result["transformers"] != zoo.TF_VERSION:
+            raise SystemExit(f"{path} is for transformers {result['transformers']}, this is {zoo.TF_VERSION}")
+        out_dir = os.path.splitext(path)[0] + ".d"
+        wanted = set(args.models.split(",")) if args.models else None
+        for entry in result["models"]:
+            if wanted is None or entry["model"] in wanted:
+                entry["steady_rounds"] = steady_rounds(args, entry["model"], out_dir)
+                print(f"{entry['model']:>15}: {_rounds_line(entry['steady_rounds'])}", file=sys.stderr, flush=True)
+                _write(path, result)
+        result["steady_rounds_command"] = " ".join(_display_argv(sys.argv))
+        _write(path, result)
+
+
+def _rounds_line(rounds: dict) -> str:
+    def median(record):
+        return f"{record['median_ms']:.2f}" if "median_ms" in record else "error"
+
+    return " ".join(f"{arm}=[{', '.join(median(r) for r in rounds[arm])}] ms" for arm in ARMS)
 
 
 def run_main(args) -> dict:
@@ -440,6 +504,7 @@ def _result(args, tf_version, entries, started, argv) -> dict:
         "device": args.device,
         "backend": args.backend,
         "repeats": args.repeats,
+        "steady_rounds": args.steady_rounds,
         "tolerances": TOLERANCES,
         "command": " ".join(_display_argv(argv)),
         "pythonpath": os.environ.get("PYTHONPATH", ""),
@@ -504,6 +569,7 @@ def main(argv=None):
     arm.add_argument("--out", required=True, help="folder for the saved outputs")
     arm.add_argument("--json", help="write the record here (default: stdout)")
     arm.add_argument("--skip-breaks", action="store_true", help="no explain / counting backend")
+    arm.add_argument("--steady-only", action="store_true", help="compile, then the steady state only")
     common(arm)
 
     run = sub.add_parser("run", help="every model, each arm in a fresh process")
@@ -511,7 +577,15 @@ def main(argv=None):
     run.add_argument("--out", help="result JSON (default: results-<transformers version>.json)")
     run.add_argument("--work-dir", help="saved outputs and caches (default: next to --out)")
     run.add_argument("--timeout", type=float, default=1200, help="seconds per arm")
+    run.add_argument("--steady-rounds", type=int, default=3, help="steady-state processes per arm")
     common(run)
+
+    steady = sub.add_parser("steady", help="(re)measure the steady-state rounds of result JSONs")
+    steady.add_argument("results", nargs="+")
+    steady.add_argument("--models", help="comma-separated names (default: every model in the file)")
+    steady.add_argument("--timeout", type=float, default=1200, help="seconds per process")
+    steady.add_argument("--steady-rounds", type=int, default=3, help="steady-state processes per arm")
+    common(steady)
 
     compare = sub.add_parser("compare", help="recompute the output comparisons of result JSONs")
     compare.add_argument("results", nargs="+")
@@ -533,6 +607,8 @@ def main(argv=None):
         _write(args.out or f"results-{result['transformers']}.json", result)
     elif args.mode == "compare":
         compare_main(args)
+    elif args.mode == "steady":
+        steady_main(args)
     else:
         sys.path.insert(0, HERE)
         import suite_report
