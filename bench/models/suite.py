@@ -10,8 +10,8 @@ each with its own empty `TORCHINDUCTOR_CACHE_DIR`: original, mended with an empt
 cache (cold), mended again with the cache the cold run filled (warm). It then compares the
 outputs and weights the arms saved, and measures the steady state again in `--steady-rounds`
 more processes per arm, original and mended alternating (ABBA order), each from its arm's
-now filled Inductor cache: sub-millisecond latencies settle differently from one process to
-the next, so one process per arm cannot show a ratio, and the median across processes can.
+own Inductor cache: a process settles at one of two speeds about 2x apart whichever code it
+runs, so one process per arm cannot show a ratio; the fastest of several can.
 `steady RESULTS.json` runs those rounds alone for an earlier result. `arm` measures: the cold start (process start to the
 first compiled output), steady-state latency and throughput, GraphMend's own time, graph
 breaks (`torch._dynamo.explain` and a counting backend) and the eager and compiled outputs.

@@ -117,7 +117,8 @@ def _build_id() -> str:
 
     digest = hashlib.sha256(__version__.encode())
     here = os.path.dirname(os.path.abspath(__file__))
-    for path in (_core.__file__, os.path.join(here, "runtime.py"), __file__):
+    sources = [os.path.join(here, name) for name in ("runtime.py", "linetable.py")]
+    for path in (_core.__file__, *sources, __file__):
         with open(path, "rb") as handle:
             digest.update(handle.read())
     return digest.hexdigest()
@@ -410,13 +411,17 @@ def _mend_module(path: str, data: bytes, options: Dict[str, bool]):
 
 
 def _compile_mended(source: str, line_map: List[int], path: str):
-    """Code of the mended text with the original's line numbers: compiled from the text when
-    no line moved (the common case, and the fast one), else through a tree whose positions
-    are mapped back."""
-    from .api import _map_positions
+    """Code of the mended text with the original's line numbers: compiled from the text, then
+    renumbered where lines moved (``linetable``); on a Python whose location table format
+    that module does not know, compiled from a tree whose positions are mapped back."""
+    from .linetable import SUPPORTED, remap_lines
 
     if line_map == list(range(1, len(line_map) + 1)):
         return compile(source, path, "exec", dont_inherit=True)
+    if SUPPORTED:
+        return remap_lines(compile(source, path, "exec", dont_inherit=True), line_map)
+    from .api import _map_positions
+
     tree = ast.parse(source, path)
     _map_positions(tree, line_map)
     return compile(tree, path, "exec", dont_inherit=True)

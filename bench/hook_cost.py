@@ -1,0 +1,90 @@
+"""What the import hook costs a process that imports transformers and builds a model, with an
+empty and with a filled GraphMend cache, and with the two ways of giving mended code the
+original line numbers (renumbering the compiled code, and the tree path it replaced).
+
+    .venv/bin/python bench/hook_cost.py --model bart --repeats 5
+
+Each measurement is a fresh process (modules are imported once per process); the variants
+alternate, and the table shows medians. Output: a Markdown table on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+CHILD = r"""
+import json, sys, time
+started = time.perf_counter()
+import graphmend, graphmend.hook as hook_module, graphmend.linetable
+graphmend.linetable.SUPPORTED = {renumber}
+seconds = {{"mend": 0.0, "compile": 0.0}}
+def timed(name, function):
+    def wrapper(*args, **kwargs):
+        t = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            seconds[name] += time.perf_counter() - t
+    return wrapper
+hook_module._mend_module = timed("mend", hook_module._mend_module)
+hook_module._compile_mended = timed("compile", hook_module._compile_mended)
+hook = graphmend.install(["transformers"], cache_dir={cache!r})
+sys.path.insert(0, {models!r})
+import zoo
+zoo.build({model!r}, seed=0)
+print(json.dumps({{
+    "hook_s": hook.stats.seconds, "mend_s": seconds["mend"] - seconds["compile"],
+    "compile_s": seconds["compile"], "mended": hook.stats.mended,
+    "cache_hits": hook.stats.cache_hits, "process_s": time.perf_counter() - started,
+}}))
+"""
+
+VARIANTS = (
+    ("empty cache, renumbered code", True, "empty"),
+    ("empty cache, tree path", False, "empty"),
+    ("filled cache", True, "filled"),
+)
+
+
+def measure(model: str, renumber: bool, cache: str) -> dict:
+    code = CHILD.format(renumber=renumber, cache=cache, models=os.path.join(HERE, "models"), model=model)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", default="bart", help="a bench/models/zoo.py model")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    runs = {name: [] for name, _, _ in VARIANTS}
+    with tempfile.TemporaryDirectory(prefix="graphmend-cost-") as root:
+        filled = os.path.join(root, "filled")
+        measure(args.model, True, filled)  # fills it
+        for index in range(args.repeats):
+            for name, renumber, cache in VARIANTS:
+                folder = filled if cache == "filled" else os.path.join(root, f"empty-{index}-{renumber}")
+                runs[name].append(measure(args.model, renumber, folder))
+    print(f"Model `{args.model}`, {args.repeats} fresh processes per row, medians (seconds).\n")
+    print("| cache and line numbers | hook | mending (C++) | compiling to bytecode | modules mended / from cache | whole process |")
+    print("|---|---|---|---|---|---|")
+    for name, records in runs.items():
+        def median(key):
+            return statistics.median(r[key] for r in records)
+
+        print(
+            f"| {name} | {median('hook_s'):.3f} | {median('mend_s'):.3f} | {median('compile_s'):.3f} "
+            f"| {records[0]['mended']} / {records[0]['cache_hits']} | {median('process_s'):.2f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

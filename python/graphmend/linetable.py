@@ -1,0 +1,140 @@
+"""Moves the line numbers of compiled code from the mended text's lines to the original's.
+
+Mended text is compiled under the original file name, but a rewrite that adds or removes
+lines shifts every line after it. Parsing the text to a tree, renumbering every node and
+compiling the tree is exact but slow (three passes over a large module in Python); this
+module compiles the text directly and renumbers the code objects instead:
+
+* a code object whose lines all moved by the same amount (most functions of a mended
+  module: those before, between or after the rewritten ones) only gets a new
+  ``co_firstlineno``, because its location table stores lines relative to that;
+* the others (the rewritten functions, and the module and class bodies around them) get
+  their location table re-encoded with every line mapped, in the format CPython 3.11-3.14
+  uses (``Objects/locations.md``).
+
+The result has the same positions, instruction by instruction, as compiling the renumbered
+tree (``tests/python/test_linetable.py`` checks it on real mended modules).
+"""
+
+from __future__ import annotations
+
+import sys
+from operator import itemgetter
+from types import CodeType
+from typing import List, Optional, Sequence, Tuple
+
+__all__ = ["SUPPORTED", "remap_lines"]
+
+# The location table format these versions share; other versions take the tree path.
+SUPPORTED = (3, 11) <= sys.version_info[:2] <= (3, 14)
+
+_NO_COLUMNS = 13
+_LONG_FORM = 14
+_NO_LOCATION = 15
+_MAX_ENTRY_UNITS = 8
+
+Position = Tuple[Optional[int], Optional[int], Optional[int], Optional[int]]
+
+
+class _LineMap:
+    """Mended line -> original line, and which lines share one offset."""
+
+    def __init__(self, line_map: Sequence[int]) -> None:
+        self.mapped = [0] + [int(original) or line for line, original in enumerate(line_map, 1)]
+        # segment[line]: lines with the same segment number moved by the same amount.
+        self.segment = [0] * len(self.mapped)
+        for line in range(2, len(self.mapped)):
+            same = self.mapped[line] - line == self.mapped[line - 1] - (line - 1)
+            self.segment[line] = self.segment[line - 1] + (0 if same else 1)
+
+    def __call__(self, line: int) -> int:
+        return self.mapped[line] if 1 <= line < len(self.mapped) else line
+
+    def shift(self, first: int, last: int) -> Optional[int]:
+        """The one amount every line in first..last moved by, or None."""
+        if not (1 <= first <= last < len(self.mapped)) or self.segment[first] != self.segment[last]:
+            return None
+        return self.mapped[first] - first
+
+
+def remap_lines(code: CodeType, line_map: Sequence[int]) -> CodeType:
+    """``code`` compiled from mended text, with every line number mapped through
+    ``line_map`` (``line_map[i - 1]`` is the original line of mended line ``i``; 0 keeps
+    the line)."""
+    return _remap(code, _LineMap(line_map))
+
+
+def _remap(code: CodeType, lines: _LineMap) -> CodeType:
+    consts = tuple(_remap(c, lines) if isinstance(c, CodeType) else c for c in code.co_consts)
+    positions = list(code.co_positions())
+    # An instruction with a start line has an end line, so these two bound every line used.
+    first = min(filter(None, map(itemgetter(0), positions)), default=code.co_firstlineno)
+    last = max(filter(None, map(itemgetter(1), positions)), default=first)
+    shift = lines.shift(min(first, code.co_firstlineno), max(last, code.co_firstlineno))
+    if shift is not None:
+        return code.replace(co_firstlineno=code.co_firstlineno + shift, co_consts=consts)
+    first_line = lines(code.co_firstlineno)
+    mapped = [_map_position(position, lines) for position in positions]
+    return code.replace(
+        co_firstlineno=first_line, co_linetable=_encode(mapped, first_line), co_consts=consts
+    )
+
+
+def _map_position(position: Position, lines: _LineMap) -> Position:
+    """As the tree path maps a node: both lines mapped, the end never before the start, and
+    on one line the end column never before the start column."""
+    start, end, column, end_column = position
+    if start is None:
+        return position
+    start = lines(start)
+    end = start if end is None else max(lines(end), start)
+    if end == start and column is not None and end_column is not None and end_column < column:
+        end_column = column
+    return start, end, column, end_column
+
+
+def _encode(positions: List[Position], first_line: int) -> bytes:
+    """A location table for one position per code unit."""
+    out = bytearray()
+    previous_line = first_line
+    index = 0
+    while index < len(positions):
+        position = positions[index]
+        units = 1
+        while (
+            units < _MAX_ENTRY_UNITS
+            and index + units < len(positions)
+            and positions[index + units] == position
+        ):
+            units += 1
+        previous_line = _encode_entry(out, position, units, previous_line)
+        index += units
+    return bytes(out)
+
+
+def _encode_entry(out: bytearray, position: Position, units: int, previous_line: int) -> int:
+    start, end, column, end_column = position
+    if start is None:
+        out.append(0x80 | (_NO_LOCATION << 3) | (units - 1))
+        return previous_line
+    if column is None and end_column is None and end in (None, start):
+        out.append(0x80 | (_NO_COLUMNS << 3) | (units - 1))
+        _write_signed(out, start - previous_line)
+        return start
+    out.append(0x80 | (_LONG_FORM << 3) | (units - 1))
+    _write_signed(out, start - previous_line)
+    _write_varint(out, (end if end is not None else start) - start)
+    _write_varint(out, 0 if column is None else column + 1)
+    _write_varint(out, 0 if end_column is None else end_column + 1)
+    return start
+
+
+def _write_varint(out: bytearray, value: int) -> None:
+    while value >= 64:
+        out.append(0x40 | (value & 63))
+        value >>= 6
+    out.append(value)
+
+
+def _write_signed(out: bytearray, value: int) -> None:
+    _write_varint(out, (-value << 1) | 1 if value < 0 else value << 1)
