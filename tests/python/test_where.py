@@ -7,14 +7,13 @@ or "cond") and optionally GRAD = True (run with gradients enabled). Each
 where_decline_*.py defines DECLINES: for each [Where] site in source order, a piece of the
 reason it is declined with.
 
-Checks: the mended text equals the golden ``<name>.py.mended`` (GRAPHMEND_UPDATE_GOLDEN=1
+Checks: the mended text equals the golden ``<name>.py.mended`` (``pytest --update-goldens``
 rewrites them), mending is idempotent, the mended program returns what the original does
 (eager, and compiled with backend="eager"), break counts before/after, and declines.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import types
 import warnings
@@ -27,7 +26,6 @@ from graphmend import _core
 import graphmend.runtime as runtime
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "mend"
-UPDATE = os.environ.get("GRAPHMEND_UPDATE_GOLDEN") == "1"
 DECLINED = sorted(GOLDEN.glob("where_decline_*.py"))
 FIXED = sorted(p for p in GOLDEN.glob("where_*.py") if p not in DECLINED)
 WHERE_REWRITES = ("where", "cond")
@@ -90,13 +88,14 @@ def _reset_dynamo():
 
 
 @pytest.mark.parametrize("path", FIXED + DECLINED, ids=ids(FIXED + DECLINED))
-def test_golden_text(path: Path):
+def test_golden_text(path: Path, update_goldens: bool):
     source = path.read_text()
     result = mend(source, path.name)
     assert result["error"] is None
     golden = path.with_name(path.name + ".mended")
-    if UPDATE or not golden.exists():
+    if update_goldens:
         golden.write_text(result["source"])
+    assert golden.exists(), f"{golden.name} is missing: run pytest --update-goldens"
     assert result["source"] == golden.read_text()
     # Mending the mended text changes nothing and reports no internal error.
     codes = [d["code"] for d in result["diagnostics"]]
