@@ -9,7 +9,7 @@ module compiles the text directly and renumbers the code objects instead:
   module: those before, between or after the rewritten ones) only gets a new
   ``co_firstlineno``, because its location table stores lines relative to that;
 * the others (the rewritten functions, and the module and class bodies around them) get
-  their location table re-encoded with every line mapped, in the format CPython 3.11-3.14
+  their location table re-encoded with every line mapped, in the format CPython 3.11-3.13
   uses (``Objects/locations.md``).
 
 The result has the same positions, instruction by instruction, as compiling the renumbered
@@ -26,7 +26,7 @@ from typing import List, Optional, Sequence, Tuple
 __all__ = ["SUPPORTED", "remap_lines"]
 
 # The location table format these versions share; other versions take the tree path.
-SUPPORTED = (3, 11) <= sys.version_info[:2] <= (3, 14)
+SUPPORTED = (3, 11) <= sys.version_info[:2] <= (3, 13)
 
 _NO_COLUMNS = 13
 _LONG_FORM = 14
