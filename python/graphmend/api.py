@@ -1341,8 +1341,6 @@ def _choose_capture(
 ) -> None:
     """Tries the capture options the remaining breaks call for, all together, and records
     them in ``report`` as enabled or rejected."""
-    import torch._dynamo
-
     calls = _capture_calls(after)
     if not calls:
         return
@@ -1352,7 +1350,7 @@ def _choose_capture(
     options = {option: True for option in calls}
     expected = profiler.eager()
     try:
-        with torch._dynamo.config.patch(**options):
+        with _dynamo_config(options):
             trial = profiler.explain(mended, keep_result=True)
     except Exception as exc:  # Dynamo fails inside these options on real models
         why = f"Dynamo raised {type(exc).__name__}: {_first_line_of(exc) or 'no message'}"
