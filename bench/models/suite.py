@@ -11,10 +11,12 @@ cache (cold), mended again with the cache the cold run filled (warm). It then co
 outputs and weights the arms saved, and measures the steady state again in `--steady-rounds`
 more processes per arm, original and mended alternating (ABBA order), each from its arm's
 own Inductor cache: a process settles at one of two speeds about 2x apart whichever code it
-runs, so one process per arm cannot show a ratio; the fastest of several can.
-`steady RESULTS.json` runs those rounds alone for an earlier result. `arm` measures: the cold start (process start to the
-first compiled output), steady-state latency and throughput, GraphMend's own time, graph
-breaks (`torch._dynamo.explain` and a counting backend) and the eager and compiled outputs.
+runs, so one process per arm cannot show a ratio; the fastest of several can. `steady
+RESULTS.json` runs those rounds alone for an earlier result.
+
+`arm` measures: the cold start (process start to the first compiled output), steady-state
+latency and throughput, GraphMend's own time, graph breaks (`torch._dynamo.explain` and a
+counting backend) and the eager and compiled outputs.
 """
 
 import time
@@ -89,11 +91,10 @@ def arm_main(args) -> dict:
         compiled_out = compiled(**kwargs)
     sync()
     now = time.perf_counter()
+    record["first_call_s"] = now - call_started
     if args.steady_only:
-        record["first_call_s"] = now - call_started
         record["steady"] = steady_state(compiled, kwargs, args.repeats, sync)
         return record
-    record["first_call_s"] = now - call_started
     record["cold_start_s"] = now - STARTED
     record["cold_start_from_launch_s"] = time.time() - launched if launched else None
     record["marks"] = marks
@@ -472,10 +473,10 @@ def steady_main(args) -> None:
 
 
 def _rounds_line(rounds: dict) -> str:
-    def median(record):
+    def shown(record):
         return f"{record['median_ms']:.2f}" if "median_ms" in record else "error"
 
-    return " ".join(f"{arm}=[{', '.join(median(r) for r in rounds[arm])}] ms" for arm in ARMS)
+    return " ".join(f"{arm}=[{', '.join(shown(r) for r in rounds[arm])}] ms" for arm in ARMS)
 
 
 def run_main(args) -> dict:
