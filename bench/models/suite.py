@@ -336,11 +336,16 @@ def run_arm(
     return record
 
 
+def _graphmend_cache(out_dir: str, model: str) -> str:
+    """The hook's cache of one model's mended arms: the cold run fills it, the rest read it."""
+    return os.path.join(out_dir, "graphmend-cache", model)
+
+
 def steady_rounds(args, model: str, out_dir: str) -> dict:
     """The steady state of each arm in `args.steady_rounds` more processes, the arms
     alternating ABBA so a drift of the machine falls on both alike. Each arm keeps one
     Inductor cache across its processes (its first process fills it)."""
-    cache = os.path.join(out_dir, "graphmend-cache", model)
+    cache = _graphmend_cache(out_dir, model)
     rounds = {arm: [] for arm in ARMS}
     with tempfile.TemporaryDirectory(prefix="inductor-rounds-") as root:
         for index in range(args.steady_rounds):
@@ -421,7 +426,7 @@ def _max_diff(reference: dict, other: dict) -> float:
 
 
 def run_model(args, model: str, out_dir: str) -> dict:
-    cache = os.path.join(out_dir, "graphmend-cache", model)  # empty: the cold arm fills it
+    cache = _graphmend_cache(out_dir, model)  # empty: the cold arm fills it
     original = run_arm(args, model, "original", cache, out_dir, "original")
     mended = run_arm(args, model, "mended", cache, out_dir, "mended-cold")
     warm = run_arm(args, model, "mended", cache, out_dir, "mended-warm", quick=True)

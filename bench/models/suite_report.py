@@ -96,9 +96,12 @@ def outputs_cell(entry) -> str:
 
 
 def _ratio(mended, original) -> str:
-    if mended is None or original is None or not original:
-        return "?"
-    return f"{mended / original:.2f}"
+    quotient = _quotient(mended, original)
+    return "?" if quotient is None else f"{quotient:.2f}"
+
+
+def _quotient(mended, original):
+    return None if mended is None or not original else mended / original
 
 
 def _get(record, *keys):
@@ -134,7 +137,6 @@ def steady_summary(entry) -> dict:
             "ratio_range": (min(within), max(within)),
             "throughput_ratio": max(p["throughput_per_s"] for p in mended)
             / max(p["throughput_per_s"] for p in original),
-            "processes": len(within),
         }
     original = _get(entry["original"], "steady", "median_ms")
     mended = _get(entry["mended"], "steady", "median_ms")
@@ -147,7 +149,6 @@ def steady_summary(entry) -> dict:
         "throughput_ratio": _quotient(
             _get(entry["mended"], "steady", "throughput_per_s"), _get(entry["original"], "steady", "throughput_per_s")
         ),
-        "processes": 1,
     }
 
 
@@ -165,10 +166,6 @@ def steady_cell(entry) -> str:
 def throughput_cell(entry) -> str:
     ratio = steady_summary(entry).get("throughput_ratio")
     return "?" if ratio is None else f"{ratio:.2f}"
-
-
-def _quotient(mended, original):
-    return None if mended is None or not original else mended / original
 
 
 def cost_cell(entry) -> str:
