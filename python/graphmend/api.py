@@ -970,20 +970,28 @@ def compile(  # noqa: A001 (graphmend.compile)
         return _compiled(obj, mend(obj), None, torch_compile_kwargs)
     if isinstance(example_inputs, torch.Tensor) or not isinstance(example_inputs, (tuple, list)):
         example_inputs = () if example_inputs is None else (example_inputs,)
-    mended, report = _runtime_aware(obj, tuple(example_inputs), dict(example_kwargs or {}), capture)
-    compiled = _compiled(obj, mended, report.capture_options, torch_compile_kwargs)
+    mended, report, trial = _runtime_aware(
+        obj, tuple(example_inputs), dict(example_kwargs or {}), capture, torch_compile_kwargs
+    )
+    compiled = _compiled(obj, mended, report.capture_options, torch_compile_kwargs, trial)
     _attach_compile_report(compiled, report)
     _announce(report)
     return compiled
 
 
 def _compiled(
-    obj: Any, mended: Any, config: Optional[Dict[str, bool]], torch_compile_kwargs: Dict[str, Any]
+    obj: Any,
+    mended: Any,
+    config: Optional[Dict[str, bool]],
+    torch_compile_kwargs: Dict[str, Any],
+    compiled: Any = None,
 ) -> Any:
-    """``torch.compile`` of ``mended`` behind the compile boundary."""
+    """``torch.compile`` of ``mended`` behind the compile boundary (``compiled``: that
+    ``torch.compile`` result, when runtime-aware mode already made and ran it)."""
     import torch
 
-    compiled = torch.compile(mended, **torch_compile_kwargs)
+    if compiled is None:
+        compiled = torch.compile(mended, **torch_compile_kwargs)
     if isinstance(compiled, torch.nn.Module):
         inner_forward = compiled.forward
 
@@ -1252,6 +1260,7 @@ class _Run:
     report: ExplainReport
     reasons: List[str]  # each break's whole reason text
     output: Any = None
+    compiled: Any = None  # the torch.compile result a capture trial ran
 
     @property
     def breaks(self) -> List[BreakInfo]:
@@ -1296,8 +1305,11 @@ class _Profiler:
         return _Run(report, reasons, result)
 
     def eager(self) -> Any:
+        return self.call(self.obj)
+
+    def call(self, target: Any, config: Optional[Dict[str, bool]] = None) -> Any:
         self._fresh()
-        return _call_at_boundary(self.obj, self.args, self.kwargs)
+        return _call_at_boundary(target, self.args, self.kwargs, config)
 
 
 def _break_lines(breaks: List[BreakInfo]) -> Dict[str, Tuple[int, ...]]:
@@ -1310,16 +1322,18 @@ def _break_lines(breaks: List[BreakInfo]) -> Dict[str, Tuple[int, ...]]:
 
 
 def _runtime_aware(
-    obj: Any, args: tuple, kwargs: dict, capture: Any
-) -> Tuple[Any, CompileReport]:
+    obj: Any, args: tuple, kwargs: dict, capture: Any, torch_compile_kwargs: Dict[str, Any]
+) -> Tuple[Any, CompileReport, Any]:
+    """The mended object, the report and, when capture options were enabled, the
+    ``torch.compile`` of the mended object that was run under them (None otherwise)."""
     with _Profiler(obj, args, kwargs) as profiler:
         before = profiler.explain(obj)
         options = {**_options(True, True, True), "only_lines": _break_lines(before.breaks)}
         mended, mend_rep = _mend_with(obj, options)
         after = profiler.explain(mended) if mend_rep.fixed else before
         report = CompileReport(before.breaks, after.breaks, mend_rep)
-        _choose_capture(profiler, mended, after, capture, report)
-    return mended, report
+        trial = _choose_capture(profiler, mended, after, capture, report, torch_compile_kwargs)
+    return mended, report, trial
 
 
 def _capture_calls(run: _Run) -> Dict[str, List[BreakInfo]]:
@@ -1337,34 +1351,69 @@ def _capture_calls(run: _Run) -> Dict[str, List[BreakInfo]]:
 
 
 def _choose_capture(
-    profiler: _Profiler, mended: Any, after: _Run, capture: Any, report: CompileReport
-) -> None:
+    profiler: _Profiler,
+    mended: Any,
+    after: _Run,
+    capture: Any,
+    report: CompileReport,
+    torch_compile_kwargs: Dict[str, Any],
+) -> Any:
     """Tries the capture options the remaining breaks call for, all together, and records
-    them in ``report`` as enabled or rejected."""
+    them in ``report`` as enabled or rejected. Returns the ``torch.compile`` of ``mended``
+    that ran under the enabled options (None when none were enabled)."""
     calls = _capture_calls(after)
     if not calls:
-        return
+        return None
     if capture is False:
         report.rejected = {option: "not tried: capture=False" for option in calls}
-        return
+        return None
     options = {option: True for option in calls}
     expected = profiler.eager()
+    trial, why = _capture_trial(profiler, mended, options, after, expected, torch_compile_kwargs)
+    if why:
+        report.rejected = {option: why for option in calls}
+        return None
+    report.capture_options = options
+    report.capture_reasons = calls
+    report.breaks_after = trial.breaks
+    return trial.compiled
+
+
+def _capture_trial(
+    profiler: _Profiler,
+    mended: Any,
+    options: Dict[str, bool],
+    after: _Run,
+    expected: Any,
+    torch_compile_kwargs: Dict[str, Any],
+) -> Tuple[Optional[_Run], str]:
+    """Runs ``mended`` under ``options``: under ``explain``, then compiled with the caller's
+    backend, since a backend can fail on graphs Dynamo captures under them (Inductor's bmm
+    lowering guards on an unbacked size). Returns the explain run, with the compiled object
+    in ``compiled``, and "" when the options are worth keeping; otherwise why not."""
+    import torch
+
     try:
         with _dynamo_config(options):
             trial = profiler.explain(mended, keep_result=True)
     except Exception as exc:  # Dynamo fails inside these options on real models
-        why = f"Dynamo raised {type(exc).__name__}: {_first_line_of(exc) or 'no message'}"
-    else:
-        if len(trial.breaks) >= len(after.breaks):
-            why = f"{len(trial.breaks)} break(s) with it, {len(after.breaks)} without: no fewer"
-        elif not _same_output(trial.output, expected):
-            why = "the outputs differ from the eager program's on the example inputs"
-        else:
-            report.capture_options = options
-            report.capture_reasons = calls
-            report.breaks_after = trial.breaks
-            return
-    report.rejected = {option: why for option in calls}
+        return None, f"Dynamo raised {_exception_line(exc)}"
+    if len(trial.breaks) >= len(after.breaks):
+        return None, f"{len(trial.breaks)} break(s) with it, {len(after.breaks)} without: no fewer"
+    if not _same_output(trial.output, expected):
+        return None, "the outputs differ from the eager program's on the example inputs"
+    try:
+        trial.compiled = torch.compile(mended, **torch_compile_kwargs)
+        output = profiler.call(trial.compiled, options)
+    except Exception as exc:
+        return None, f"the compiled program raised {_exception_line(exc)}"
+    if not _same_output(output, expected):
+        return None, "the compiled program's outputs differ from the eager program's"
+    return trial, ""
+
+
+def _exception_line(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {_first_line_of(exc) or 'no message'}"
 
 
 def _same_output(a: Any, b: Any) -> bool:

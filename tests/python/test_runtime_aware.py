@@ -153,6 +153,32 @@ def test_mask_module_enables_dynamic_shapes_and_keeps_state():
     assert torch.allclose(got, model(x))
 
 
+def test_a_backend_failing_under_the_option_is_rejected():
+    # explain's own backend captures it in one graph; Inductor cannot lower it. The options
+    # must not be enabled, and the compiled object must run as torch.compile's would.
+    x, values = torch.randn(2, 6, 8), torch.randn(2, 5, 8)
+    is_global = torch.zeros(2, 6, dtype=torch.bool)
+    is_global[:, 0] = True
+    compiled = compile_quietly(scalars.global_scores, example_inputs=(x, is_global, values))
+    report = graphmend.compile_report(compiled)
+    assert report.capture_options == {}
+    why = report.rejected["capture_scalar_outputs"]
+    assert why.startswith("the compiled program raised") and "GuardOnDataDependentSymNode" in why
+    assert site(scalars, "unbacked size") in sites(report.breaks_after)
+    assert torch.allclose(compiled(x, is_global, values), scalars.global_scores(x, is_global, values))
+
+
+def test_enabled_options_reuse_the_compiled_trial():
+    x = torch.tensor([1.0, -2.0, 3.0])
+    counter = CompileCounter()
+    with pytest.warns(graphmend.CaptureOptionsEnabled):
+        compiled = graphmend.compile(scalars.scaled, example_inputs=(x,), backend=counter)
+    assert counter.frame_count == 1  # the trial call compiled it, under the option
+    compiled(x)
+    compiled(x * 2)
+    assert counter.frame_count == 1  # no recompilation for the user's calls
+
+
 def test_capture_false_never_enables():
     x = torch.tensor([1.0, -2.0, 3.0])
     compiled = compile_quietly(scalars.positives, example_inputs=(x,), capture=False, backend="eager")

@@ -23,3 +23,12 @@ class Masked(torch.nn.Module):
         self.calls += 1
         h = self.lin(x)
         return h[h > 0].sum() + h.mean()  # SITE: module mask
+
+
+def global_scores(x, is_global, values):
+    # Dynamo captures this under capture_scalar_outputs, but Inductor's bmm lowering
+    # guards on the unbacked size `count` and fails (torch 2.13).
+    count = is_global.long().sum(dim=1).max()
+    picked = x.new_zeros(x.shape[0], count, x.shape[2])  # SITE: unbacked size
+    picked[:, :, :] = 1.0
+    return torch.bmm(picked, values.transpose(1, 2)).sum()
