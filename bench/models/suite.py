@@ -10,9 +10,8 @@ each with its own empty `TORCHINDUCTOR_CACHE_DIR`: original, mended with an empt
 cache (cold), mended again with the cache the cold run filled (warm). It then compares the
 outputs and weights the arms saved, and measures the steady state again in `--steady-rounds`
 more processes per arm, original and mended alternating (ABBA order), each from its arm's
-own Inductor cache: a process settles at one of two speeds about 2x apart whichever code it
-runs, so one process per arm cannot show a ratio; the fastest of several can. `steady
-RESULTS.json` runs those rounds alone for an earlier result.
+own Inductor cache, so a ratio never rests on one process per arm. `steady RESULTS.json`
+runs those rounds alone for an earlier result.
 
 `arm` measures: the cold start (process start to the first compiled output), steady-state
 latency and throughput, GraphMend's own time, graph breaks (`torch._dynamo.explain` and a
@@ -93,7 +92,8 @@ def arm_main(args) -> dict:
     now = time.perf_counter()
     record["first_call_s"] = now - call_started
     if args.steady_only:
-        record["steady"] = steady_state(compiled, kwargs, args.repeats, sync)
+        turns = Turns(args.turns, args.cpu) if args.turns else None
+        record["steady"] = steady_state(compiled, kwargs, args.repeats, args.steady_seconds, sync, turns)
         return record
     record["cold_start_s"] = now - STARTED
     record["cold_start_from_launch_s"] = time.time() - launched if launched else None
@@ -116,7 +116,7 @@ def arm_main(args) -> dict:
         record[f"{kind}_output"] = path
 
     if args.repeats > 0:
-        record["steady"] = steady_state(compiled, kwargs, args.repeats, sync)
+        record["steady"] = steady_state(compiled, kwargs, args.repeats, args.steady_seconds, sync)
     if hook is not None:
         record["graphmend"] = {
             "hook_s": hook_seconds,
@@ -166,42 +166,80 @@ def _flusher(hook):
     return runtime.flush
 
 
-WARMUP_CALLS, WARMUP_S = 3, 1.0
+WARMUP_CALLS = 3
+SLICE_S = 0.05  # one turn of a paired round
 
 
-def steady_state(compiled, kwargs, repeats: int, sync) -> dict:
-    """Median latency of `repeats` timed calls after warm-up, and throughput over as many
-    calls back to back."""
+def steady_state(compiled, kwargs, repeats: int, seconds: float, sync, turns=None) -> dict:
+    """Median latency of the calls made in `seconds` after warm-up (at least `repeats`
+    calls), and throughput over calls back to back for half as long. With `turns` (a paired
+    round), the calls are made in SLICE_S turns taken with the other arm's process, and
+    throughput is examples over the summed call times."""
     import torch
 
     with torch.no_grad():
-        # The first calls after a compilation can be slow for a while (lazy set-up, compile
-        # workers winding down): warm up for a few calls and at least WARMUP_S.
-        started, calls = time.perf_counter(), 0
-        while calls < WARMUP_CALLS or (time.perf_counter() - started < WARMUP_S and calls < 200):
-            compiled(**kwargs)
-            sync()
-            calls += 1
-        times = []
-        for _ in range(repeats):
+        # The first calls after a compilation are slow for a while (lazy set-up, compile
+        # workers winding down): warm up for a few calls and at least half of `seconds`.
+        _calls_for(compiled, kwargs, sync, WARMUP_CALLS, seconds / 2)
+        if turns is None:
+            times = _calls_for(compiled, kwargs, sync, repeats, seconds)
             started = time.perf_counter()
-            compiled(**kwargs)
+            calls = len(_calls_for(compiled, kwargs, lambda: None, repeats, seconds / 2))
             sync()
-            times.append(time.perf_counter() - started)
-        started = time.perf_counter()
-        for _ in range(repeats):
-            compiled(**kwargs)
-        sync()
-        elapsed = time.perf_counter() - started
+            elapsed = time.perf_counter() - started
+        else:
+            times = turns.take(lambda: _calls_for(compiled, kwargs, sync, 1, SLICE_S), seconds)
+            calls, elapsed = len(times), sum(times)
     batch = _batch_size(kwargs)
     return {
-        "repeats": repeats,
+        "repeats": len(times),
+        "window_s": seconds,
+        "paired": turns is not None,
         "median_ms": statistics.median(times) * 1000,
         "min_ms": min(times) * 1000,
         "max_ms": max(times) * 1000,
         "batch": batch,
-        "throughput_per_s": repeats * batch / elapsed,
+        "throughput_per_s": calls * batch / elapsed,
     }
+
+
+class Turns:
+    """This process's end of a paired round's token ring: two processes, pinned to one CPU,
+    measure in turns, each starting a slice when the other hands it the token, so both arms
+    are measured through the same seconds of the machine. `spec` is "INBOX,OUTBOX,READY"
+    (inherited pipe descriptors)."""
+
+    def __init__(self, spec: str, cpu: int):
+        self.inbox, self.outbox, self.ready = (int(fd) for fd in spec.split(","))
+        self.cpu = cpu
+
+    def take(self, one_slice, seconds: float) -> list:
+        os.sched_setaffinity(0, {self.cpu})  # this thread: torch runs on one thread
+        os.write(self.ready, b"r")
+        os.close(self.ready)
+        times = []
+        for _ in range(max(1, round(seconds / SLICE_S))):
+            if not os.read(self.inbox, 1):
+                raise RuntimeError("the other process of the paired round stopped")
+            times += one_slice()
+            try:
+                os.write(self.outbox, b"t")
+            except BrokenPipeError:  # the other process took its last turn and exited
+                pass
+        return times
+
+
+def _calls_for(compiled, kwargs, sync, at_least: int, seconds: float) -> list:
+    """Calls `compiled` until it has been called `at_least` times and `seconds` have passed;
+    returns each call's duration (through `sync`)."""
+    times = []
+    started = time.perf_counter()
+    while len(times) < at_least or time.perf_counter() - started < seconds:
+        call_started = time.perf_counter()
+        compiled(**kwargs)
+        sync()
+        times.append(time.perf_counter() - call_started)
+    return times
 
 
 def _batch_size(kwargs) -> int:
@@ -306,34 +344,61 @@ def run_arm(
 ) -> dict:
     """One arm in a fresh process, with a fresh Inductor cache unless `inductor_cache` names
     one to use (and keep); an error is a result."""
-    json_path = os.path.join(out_dir, f"{model}-{label}.json")
-    command = [
-        sys.executable, os.path.abspath(__file__), "arm", "--model", model, "--arm", arm,
-        "--backend", args.backend, "--device", args.device, "--threads", str(args.threads),
-        "--repeats", str(0 if quick else args.repeats), "--graphmend-cache", graphmend_cache,
-        "--out", os.path.join(out_dir, label), "--json", json_path,
-    ]  # fmt: skip
-    if quick:
-        command.append("--skip-breaks")
-    if steady_only:
-        command.append("--steady-only")
     with contextlib.ExitStack() as stack:
         if inductor_cache is None:
             inductor_cache = stack.enter_context(tempfile.TemporaryDirectory(prefix="inductor-"))
+        process = ArmProcess(
+            args, model, arm, graphmend_cache, out_dir, label, inductor_cache, quick=quick, steady_only=steady_only
+        )
+        return process.result(args.timeout)
+
+
+class ArmProcess:
+    """One arm's process, started; `result` waits for its record (an error is a result)."""
+
+    def __init__(
+        self, args, model, arm, graphmend_cache, out_dir, label, inductor_cache,
+        quick=False, steady_only=False, turns=None,
+    ):  # fmt: skip
+        self.json_path = os.path.join(out_dir, f"{model}-{label}.json")
+        command = [
+            sys.executable, os.path.abspath(__file__), "arm", "--model", model, "--arm", arm,
+            "--backend", args.backend, "--device", args.device, "--threads", str(args.threads),
+            "--repeats", str(0 if quick else args.repeats), "--steady-seconds", str(args.steady_seconds),
+            "--graphmend-cache", graphmend_cache,
+            "--out", os.path.join(out_dir, label), "--json", self.json_path,
+        ]  # fmt: skip
+        if quick:
+            command.append("--skip-breaks")
+        if steady_only:
+            command.append("--steady-only")
+        if turns:
+            command += ["--turns", ",".join(map(str, turns)), "--cpu", str(args.pair_cpu)]
         env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=inductor_cache)
         env[LAUNCH_ENV] = repr(time.time())
-        started = time.perf_counter()
+        self.output = tempfile.TemporaryFile("w+")  # a file, not a pipe: two children at once
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            command, env=env, stdout=self.output, stderr=subprocess.STDOUT, text=True, pass_fds=turns or ()
+        )
+
+    def result(self, timeout: float) -> dict:
         try:
-            done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=args.timeout)
+            returncode = self.process.wait(timeout=max(1.0, timeout - (time.perf_counter() - self.started)))
         except subprocess.TimeoutExpired:
-            return {"error": f"timed out after {args.timeout} s", "wall_s": time.perf_counter() - started}
-    wall = time.perf_counter() - started
-    if done.returncode != 0 or not os.path.exists(json_path):
-        return {"error": (done.stderr or done.stdout)[-3000:], "returncode": done.returncode, "wall_s": wall}
-    with open(json_path) as handle:
-        record = json.load(handle)
-    record["wall_s"] = wall
-    return record
+            self.process.kill()
+            self.process.wait()
+            return {"error": f"timed out after {timeout} s", "wall_s": time.perf_counter() - self.started}
+        wall = time.perf_counter() - self.started
+        self.output.seek(0)
+        text = self.output.read()
+        self.output.close()
+        if returncode != 0 or not os.path.exists(self.json_path):
+            return {"error": text[-3000:], "returncode": returncode, "wall_s": wall}
+        with open(self.json_path) as handle:
+            record = json.load(handle)
+        record["wall_s"] = wall
+        return record
 
 
 def _graphmend_cache(out_dir: str, model: str) -> str:
@@ -342,20 +407,56 @@ def _graphmend_cache(out_dir: str, model: str) -> str:
 
 
 def steady_rounds(args, model: str, out_dir: str) -> dict:
-    """The steady state of each arm in `args.steady_rounds` more processes, the arms
-    alternating ABBA so a drift of the machine falls on both alike. Each arm keeps one
-    Inductor cache across its processes (its first process fills it)."""
+    """The steady state of each arm in `args.steady_rounds` paired rounds. In a round an
+    original and a mended process start together, compile (each arm keeps one Inductor cache
+    across its processes), warm up, and then measure in turns on one CPU (`Turns`), so a
+    change in the machine's speed falls on both arms alike; which arm takes the first turn
+    alternates."""
     cache = _graphmend_cache(out_dir, model)
     rounds = {arm: [] for arm in ARMS}
     with tempfile.TemporaryDirectory(prefix="inductor-rounds-") as root:
         for index in range(args.steady_rounds):
-            for arm in ARMS if index % 2 == 0 else ARMS[::-1]:
-                record = run_arm(
-                    args, model, arm, cache, out_dir, f"steady-{arm}-{index}",
-                    steady_only=True, inductor_cache=os.path.join(root, arm),
-                )  # fmt: skip
+            order = ARMS if index % 2 == 0 else ARMS[::-1]
+            records = _paired_round(args, model, cache, out_dir, index, root, order)
+            for arm in ARMS:
+                record = records[arm]
                 rounds[arm].append(record["steady"] if "steady" in record else {"error": record["error"][-500:]})
     return rounds
+
+
+def _paired_round(args, model, cache, out_dir, index, root, order) -> dict:
+    """Starts both arms with a token ring between them, hands the first turn to `order[0]`
+    once both are warm, and returns each arm's record."""
+    import select
+
+    first_in, second_out = os.pipe()  # the second arm hands the token to the first
+    second_in, first_out = os.pipe()
+    ready_in, ready_out = os.pipe()
+    token = os.dup(second_out)  # the parent hands out the first turn
+    ends = {order[0]: (first_in, first_out, ready_out), order[1]: (second_in, second_out, ready_out)}
+    processes = {
+        arm: ArmProcess(
+            args, model, arm, cache, out_dir, f"steady-{arm}-{index}", os.path.join(root, arm),
+            steady_only=True, turns=ends[arm],
+        )  # fmt: skip
+        for arm in order
+    }
+    for fd in (first_in, first_out, second_in, second_out, ready_out):
+        os.close(fd)  # the children hold these; a child's exit then reads as end of file
+    ready, deadline = 0, time.perf_counter() + args.timeout
+    while ready < 2 and time.perf_counter() < deadline:
+        if select.select([ready_in], [], [], 1.0)[0]:
+            got = os.read(ready_in, 2)
+            ready += len(got)
+            if not got:
+                break  # both children gone
+        elif any(p.process.poll() is not None for p in processes.values()):
+            break
+    if ready == 2:
+        os.write(token, b"t")
+    os.close(token)
+    os.close(ready_in)
+    return {arm: process.result(args.timeout) for arm, process in processes.items()}
 
 
 def compare_outputs(original: dict, mended: dict) -> dict:
@@ -474,6 +575,7 @@ def steady_main(args) -> None:
                 print(f"{entry['model']:>15}: {_rounds_line(entry['steady_rounds'])}", file=sys.stderr, flush=True)
                 _write(path, result)
         result["steady_rounds_command"] = " ".join(_display_argv(sys.argv))
+        result["steady_seconds"] = args.steady_seconds
         _write(path, result)
 
 
@@ -510,6 +612,7 @@ def _result(args, tf_version, entries, started, argv) -> dict:
         "device": args.device,
         "backend": args.backend,
         "repeats": args.repeats,
+        "steady_seconds": args.steady_seconds,
         "steady_rounds": args.steady_rounds,
         "tolerances": TOLERANCES,
         "command": " ".join(_display_argv(argv)),
@@ -556,14 +659,21 @@ def _write(path: str, result: dict) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def main(argv=None):
+def main_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="mode", required=True)
 
     def common(p):
         p.add_argument("--backend", default="inductor", help="torch.compile backend (inductor, eager)")
         p.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
-        p.add_argument("--repeats", type=int, default=20, help="timed calls (0: no steady state)")
+        p.add_argument("--repeats", type=int, default=20, help="timed calls at least (0: no steady state)")
+        # Seconds, not a few dozen calls: on the 2-core VM calls run at one of two speeds about
+        # 2x apart (Pegasus: 0.15 or 0.29 ms) for milliseconds to seconds at a time, whichever
+        # code runs, so a median over a few milliseconds of calls lands on either.
+        p.add_argument(
+            "--steady-seconds", type=float, default=2.0,
+            help="latency window; warm-up and throughput take half as long each (default 2)",
+        )  # fmt: skip
         # One thread by default: on a small shared machine OpenMP's barriers stall whenever
         # another process holds a core, which swamps millisecond latencies.
         p.add_argument("--threads", type=int, default=1, help="torch threads on the CPU (default 1)")
@@ -576,6 +686,8 @@ def main(argv=None):
     arm.add_argument("--json", help="write the record here (default: stdout)")
     arm.add_argument("--skip-breaks", action="store_true", help="no explain / counting backend")
     arm.add_argument("--steady-only", action="store_true", help="compile, then the steady state only")
+    arm.add_argument("--turns", help="paired round: INBOX,OUTBOX,READY pipe descriptors (see Turns)")
+    arm.add_argument("--cpu", type=int, default=0, help="paired round: the CPU to measure on")
     common(arm)
 
     run = sub.add_parser("run", help="every model, each arm in a fresh process")
@@ -583,14 +695,22 @@ def main(argv=None):
     run.add_argument("--out", help="result JSON (default: results-<transformers version>.json)")
     run.add_argument("--work-dir", help="saved outputs and caches (default: next to --out)")
     run.add_argument("--timeout", type=float, default=1200, help="seconds per arm")
-    run.add_argument("--steady-rounds", type=int, default=3, help="steady-state processes per arm")
+    run.add_argument("--steady-rounds", type=int, default=3, help="paired steady-state rounds")
+    run.add_argument(
+        "--pair-cpu", type=int, default=max(os.sched_getaffinity(0)),
+        help="the CPU a paired round measures on (default: the last)",
+    )  # fmt: skip
     common(run)
 
     steady = sub.add_parser("steady", help="(re)measure the steady-state rounds of result JSONs")
     steady.add_argument("results", nargs="+")
     steady.add_argument("--models", help="comma-separated names (default: every model in the file)")
     steady.add_argument("--timeout", type=float, default=1200, help="seconds per process")
-    steady.add_argument("--steady-rounds", type=int, default=3, help="steady-state processes per arm")
+    steady.add_argument("--steady-rounds", type=int, default=3, help="paired steady-state rounds")
+    steady.add_argument(
+        "--pair-cpu", type=int, default=max(os.sched_getaffinity(0)),
+        help="the CPU a paired round measures on (default: the last)",
+    )  # fmt: skip
     common(steady)
 
     compare = sub.add_parser("compare", help="recompute the output comparisons of result JSONs")
@@ -601,7 +721,11 @@ def main(argv=None):
     report.add_argument("--out", default="docs/RESULTS.md")
     report.add_argument("--plot", default=None, help="PNG (default: results.png beside --out)")
 
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv=None):
+    args = main_parser().parse_args(argv)
     if args.mode == "arm":
         record = arm_main(args)
         if args.json:

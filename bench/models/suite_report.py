@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import statistics
 
 # The GraphMend paper (arXiv 2509.16248) as far as our notes go: zoo name -> what it reports
 # for the checkpoint our model scales down. Models not listed: no per-model count in our notes.
@@ -121,22 +122,21 @@ def cold_cell(entry) -> str:
 
 def steady_summary(entry) -> dict:
     """Steady-state latency of each arm and the mended / original ratios. With the suite's
-    steady rounds (several processes per arm): each arm's fastest process (the lowest of its
-    processes' medians), because a process settles at one of two speeds about 2x apart
-    whichever code it runs, and the ratios within each round, lowest to highest. Without
-    them: the one process per arm."""
+    steady rounds (several processes per arm): the median over each arm's processes of their
+    latency medians and throughputs, and the ratios within each round, lowest to highest.
+    Without them: the one process per arm."""
     rounds = entry.get("steady_rounds")
     if rounds and all(r and all("median_ms" in p for p in r) for r in rounds.values()):
         original, mended = rounds["original"], rounds["mended"]
-        fastest = {arm: min(rounds[arm], key=lambda p: p["median_ms"]) for arm in rounds}
+        latency = {arm: statistics.median(p["median_ms"] for p in rounds[arm]) for arm in rounds}
+        throughput = {arm: statistics.median(p["throughput_per_s"] for p in rounds[arm]) for arm in rounds}
         within = [m["median_ms"] / o["median_ms"] for o, m in zip(original, mended)]
         return {
-            "original_ms": fastest["original"]["median_ms"],
-            "mended_ms": fastest["mended"]["median_ms"],
-            "ratio": fastest["mended"]["median_ms"] / fastest["original"]["median_ms"],
+            "original_ms": latency["original"],
+            "mended_ms": latency["mended"],
+            "ratio": latency["mended"] / latency["original"],
             "ratio_range": (min(within), max(within)),
-            "throughput_ratio": max(p["throughput_per_s"] for p in mended)
-            / max(p["throughput_per_s"] for p in original),
+            "throughput_ratio": throughput["mended"] / throughput["original"],
         }
     original = _get(entry["original"], "steady", "median_ms")
     mended = _get(entry["mended"], "steady", "median_ms")
@@ -237,6 +237,8 @@ def version_section(result) -> list[str]:
     if problems:
         lines += ["", "Errors:", ""] + [f"- {p}" for p in problems]
     lines += ["", f"Run in {result.get('seconds', 0) / 60:.0f} min: `{_command(result)}`", ""]
+    if result.get("steady_rounds_command"):
+        lines += [f"Steady-state rounds measured again: `{_command(result, 'steady_rounds_command')}`", ""]
     return lines
 
 
@@ -256,9 +258,9 @@ def _totals(result) -> str:
     )
 
 
-def _command(result) -> str:
+def _command(result, key="command") -> str:
     prefix = f"PYTHONPATH={result['pythonpath']} " if result.get("pythonpath") else ""
-    return prefix + result.get("command", "?")
+    return prefix + result.get(key, "?")
 
 
 def _environment(result) -> dict:
@@ -319,15 +321,16 @@ def document(results, plot_name) -> str:
         "the mended arm's compiled output is within it of the original arm's.",
         "- **cold start**: process start (the first statement, before importing torch) to the "
         "first compiled output: imports, the hook, building the model, compiling and the first call.",
-        "- **steady state**: in each process, the median of the timed calls after warm-up, under "
-        "`torch.no_grad()`, and throughput as examples/s over as many calls back to back. Measured in "
-        "several *rounds*: each round starts one original and one mended process one after the "
-        "other (the order alternating: original first, then mended first, ...), each arm reusing "
-        "its own Inductor cache. Latency is each arm's fastest process (the lowest of its "
-        "processes' medians): a process settles at one of two speeds about 2x apart whichever "
-        "code it runs, so the fastest process is what each arm's code can do. The ratio is "
-        "mended / original of those (below 1 is faster), then the lowest and highest ratio "
-        "within one round. Throughput ratio: each arm's best process (above 1 is faster).",
+        "- **steady state**: measured in *paired rounds*. A round starts one original and one "
+        "mended process together; each compiles from its arm's own Inductor cache and warms up "
+        "for at least 1 s, then the two take turns on one CPU, 50 ms each, for 2 s of calls "
+        "each, so a change in the machine's speed falls on both alike. Latency: the median call "
+        "under `torch.no_grad()` in each process, then the median over each arm's processes; "
+        "the ratio is mended / original of those (below 1 is faster), then the lowest and "
+        "highest ratio within one round. Throughput: examples over the summed call times, "
+        "same ratio (above 1 is faster). Why: on this machine calls run at one of two speeds "
+        "about 2x apart for milliseconds to seconds at a time, whichever code runs; a few "
+        "dozen calls per process, or arms measured one after the other, land on either.",
         "- **GraphMend cost**: time in the import hook (mending or cache reads) + "
         "`graphmend.compile`'s mending + importing graphmend, in ms and as a share of that "
         "arm's cold start.",

@@ -39,7 +39,7 @@ def run_arm(workdir, model: str, arm: str) -> dict:
     out = workdir / f"{model}-{arm}"
     command = [
         sys.executable, str(SUITE), "arm", "--model", model, "--arm", arm, "--backend", "eager",
-        "--repeats", "2", "--graphmend-cache", str(workdir / "graphmend-cache"),
+        "--repeats", "2", "--steady-seconds", "0", "--graphmend-cache", str(workdir / "graphmend-cache"),
         "--out", str(out), "--json", str(out) + ".json",
     ]  # fmt: skip
     done = subprocess.run(command, env=_environment(), capture_output=True, text=True, timeout=600)
@@ -107,3 +107,23 @@ def test_arm_record_has_the_measurements(arms):
     assert mended["steady"]["repeats"] == 2 and mended["steady"]["median_ms"] > 0
     assert mended["graphmend"]["mended"] + mended["graphmend"]["cache_hits"] > 0
     assert mended["setup"]["dtype"] == "float16"
+
+
+def test_paired_round_measures_both_arms_in_turns(workdir, monkeypatch):
+    """A paired steady round: both arms' processes start together and measure in turns on
+    one CPU; each arm gets its own record."""
+    for key, value in _environment().items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
+    args = suite.main_parser().parse_args(
+        ["steady", "unused.json", "--backend", "eager", "--steady-rounds", "2", "--steady-seconds", "0.2"]
+    )
+    out_dir = workdir / "paired"
+    out_dir.mkdir()
+    rounds = suite.steady_rounds(args, "pegasus", str(out_dir))
+    for arm in suite.ARMS:
+        assert len(rounds[arm]) == 2, rounds
+        for record in rounds[arm]:
+            assert record.get("paired") is True, record
+            # 0.2 s in 0.05 s turns: four turns, at least one call in each
+            assert record["repeats"] >= 4 and record["median_ms"] > 0
