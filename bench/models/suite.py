@@ -597,16 +597,39 @@ def run_main(args) -> dict:
     out = args.out or f"results-{zoo.TF_VERSION}.json"
     out_dir = args.work_dir or os.path.splitext(out)[0] + ".d"
     os.makedirs(out_dir, exist_ok=True)
+    previous = _previous(out, zoo.TF_VERSION) if args.update else None
     started = time.perf_counter()
     entries = []
     for name in names:
         entries.append(run_model(args, name, out_dir))
         print(_summary_line(entries[-1]), file=sys.stderr, flush=True)
-        _write(out, _result(args, zoo.TF_VERSION, entries, started, argv=sys.argv))  # partial results survive
-    return _result(args, zoo.TF_VERSION, entries, started, argv=sys.argv)
+        _write(out, _result(args, zoo.TF_VERSION, entries, started, sys.argv, previous))  # partial results survive
+    return _result(args, zoo.TF_VERSION, entries, started, sys.argv, previous)
 
 
-def _result(args, tf_version, entries, started, argv) -> dict:
+def _previous(path: str, tf_version: str):
+    """The result `run --update` adds to (None when there is none yet)."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as handle:
+        previous = json.load(handle)
+    if previous["transformers"] != tf_version:
+        raise SystemExit(f"{path} is for transformers {previous['transformers']}, this is {tf_version}")
+    return previous
+
+
+def _result(args, tf_version, entries, started, argv, previous=None) -> dict:
+    """The result JSON; with `previous` (`run --update`), that result with these models'
+    entries replaced or added and this run listed under "updates"."""
+    if previous is not None:
+        ran = {entry["model"]: entry for entry in entries}
+        models = [ran.pop(entry["model"], entry) for entry in previous["models"]] + list(ran.values())
+        update = {
+            "command": " ".join(_display_argv(argv)),
+            "models": [entry["model"] for entry in entries],
+            "seconds": time.perf_counter() - started,
+        }
+        return {**previous, "models": models, "updates": previous.get("updates", []) + [update]}
     return {
         "transformers": tf_version,
         "device": args.device,
@@ -694,6 +717,10 @@ def main_parser() -> argparse.ArgumentParser:
     run.add_argument("--models", help="comma-separated names (default: all of zoo.MODELS)")
     run.add_argument("--out", help="result JSON (default: results-<transformers version>.json)")
     run.add_argument("--work-dir", help="saved outputs and caches (default: next to --out)")
+    run.add_argument(
+        "--update", action="store_true",
+        help="add these models to --out (or replace them there) instead of writing a new result",
+    )  # fmt: skip
     run.add_argument("--timeout", type=float, default=1200, help="seconds per arm")
     run.add_argument("--steady-rounds", type=int, default=3, help="paired steady-state rounds")
     run.add_argument(

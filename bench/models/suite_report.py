@@ -17,6 +17,7 @@ PAPER = {
     "phi3": "Phi-4-mini: fixed to 0",
     "pegasus": "tiny PegasusForCausalLM: fixed to 0",
     "longformer": "5 -> 2 or 3",
+    "longformer_local": "5 -> 2 or 3",
 }
 PAPER_TOTALS = (
     "The paper's later version: 27 models, 147 breaks, 107 fixed, 21 models fully fixed; "
@@ -237,6 +238,9 @@ def version_section(result) -> list[str]:
     if problems:
         lines += ["", "Errors:", ""] + [f"- {p}" for p in problems]
     lines += ["", f"Run in {result.get('seconds', 0) / 60:.0f} min: `{_command(result)}`", ""]
+    for update in result.get("updates", []):
+        command = _command({**result, "command": update["command"]})
+        lines += [f"Added or run again in {update['seconds'] / 60:.0f} min ({', '.join(update['models'])}): `{command}`", ""]
     if result.get("steady_rounds_command"):
         lines += [f"Steady-state rounds measured again: `{_command(result, 'steady_rounds_command')}`", ""]
     return lines

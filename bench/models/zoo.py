@@ -260,6 +260,30 @@ LONGFORMER_SEQUENCE = 11  # not a multiple of the window: the padding path runs
 
 @_register("longformer", "allenai/longformer-base-4096", note="sliding window 4, length 11, one global token")
 def _longformer(generator):
+    model = _longformer_model()
+    global_attention = torch.zeros(2, LONGFORMER_SEQUENCE, dtype=torch.long)
+    global_attention[:, 0] = 1
+    return model, {
+        "input_ids": _token_ids(generator, 2, LONGFORMER_SEQUENCE),
+        "attention_mask": _padded_mask(2, LONGFORMER_SEQUENCE),
+        "global_attention_mask": global_attention,
+    }
+
+
+@_register(
+    "longformer_local",
+    "allenai/longformer-base-4096",
+    note="as longformer, called without a global attention mask (local attention only)",
+)
+def _longformer_local(generator):
+    model = _longformer_model()
+    return model, {
+        "input_ids": _token_ids(generator, 2, LONGFORMER_SEQUENCE),
+        "attention_mask": _padded_mask(2, LONGFORMER_SEQUENCE),
+    }
+
+
+def _longformer_model():
     config = transformers.LongformerConfig(
         vocab_size=VOCAB,
         hidden_size=32,
@@ -273,14 +297,7 @@ def _longformer(generator):
         eos_token_id=2,
         sep_token_id=2,
     )
-    model = transformers.LongformerModel(config, add_pooling_layer=False)
-    global_attention = torch.zeros(2, LONGFORMER_SEQUENCE, dtype=torch.long)
-    global_attention[:, 0] = 1
-    return model, {
-        "input_ids": _token_ids(generator, 2, LONGFORMER_SEQUENCE),
-        "attention_mask": _padded_mask(2, LONGFORMER_SEQUENCE),
-        "global_attention_mask": global_attention,
-    }
+    return transformers.LongformerModel(config, add_pooling_layer=False)
 
 
 @_register("layoutlmv3", "microsoft/layoutlmv3-base", note="text + layout, no image")

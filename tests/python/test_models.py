@@ -127,3 +127,18 @@ def test_paired_round_measures_both_arms_in_turns(workdir, monkeypatch):
             assert record.get("paired") is True, record
             # 0.2 s in 0.05 s turns: four turns, at least one call in each
             assert record["repeats"] >= 4 and record["median_ms"] > 0
+
+
+def test_run_update_replaces_and_adds_models():
+    args = suite.main_parser().parse_args(["run", "--update"])
+    previous = {
+        "transformers": "5.x",
+        "command": "python suite.py run",
+        "models": [{"model": "t5", "v": 1}, {"model": "bart", "v": 1}],
+    }
+    entries = [{"model": "bart", "v": 2}, {"model": "longformer_local", "v": 2}]
+    result = suite._result(args, "5.x", entries, 0.0, ["suite.py", "run", "--update"], previous)
+    assert [(e["model"], e["v"]) for e in result["models"]] == [("t5", 1), ("bart", 2), ("longformer_local", 2)]
+    assert result["command"] == "python suite.py run"  # the first run's, kept
+    (update,) = result["updates"]
+    assert update["models"] == ["bart", "longformer_local"] and update["command"].endswith("run --update")
