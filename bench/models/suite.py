@@ -8,10 +8,10 @@ mended at import by GraphMend ("mended"), with identical weights and inputs.
 `run` starts one fresh process per model and arm (so every arm imports transformers anew),
 each with its own empty `TORCHINDUCTOR_CACHE_DIR`: original, mended with an empty GraphMend
 cache (cold), mended again with the cache the cold run filled (warm). It then compares the
-outputs and weights the arms saved, and measures the steady state again in `--steady-rounds`
-more processes per arm, original and mended alternating (ABBA order), each from its arm's
-own Inductor cache, so a ratio never rests on one process per arm. `steady RESULTS.json`
-runs those rounds alone for an earlier result.
+outputs and weights the arms saved, and measures the steady state in `--steady-rounds`
+paired rounds: an original and a mended process, each from its arm's own Inductor cache,
+measure in turns on one CPU, so both see the machine at the same speed (`steady_rounds`).
+`steady RESULTS.json` runs those rounds alone for an earlier result.
 
 `arm` measures: the cold start (process start to the first compiled output), steady-state
 latency and throughput, GraphMend's own time, graph breaks (`torch._dynamo.explain` and a

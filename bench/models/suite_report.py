@@ -123,21 +123,21 @@ def cold_cell(entry) -> str:
 
 def steady_summary(entry) -> dict:
     """Steady-state latency of each arm and the mended / original ratios. With the suite's
-    steady rounds (several processes per arm): the median over each arm's processes of their
-    latency medians and throughputs, and the ratios within each round, lowest to highest.
-    Without them: the one process per arm."""
+    paired rounds (one original and one mended process measured in turns): each arm's median
+    over its processes, and the median, lowest and highest of the rounds' own ratios (the
+    machine's speed changes between rounds, alike for both processes of one round). Without
+    them: the one process per arm."""
     rounds = entry.get("steady_rounds")
     if rounds and all(r and all("median_ms" in p for p in r) for r in rounds.values()):
-        original, mended = rounds["original"], rounds["mended"]
-        latency = {arm: statistics.median(p["median_ms"] for p in rounds[arm]) for arm in rounds}
-        throughput = {arm: statistics.median(p["throughput_per_s"] for p in rounds[arm]) for arm in rounds}
-        within = [m["median_ms"] / o["median_ms"] for o, m in zip(original, mended)]
+        pairs = list(zip(rounds["original"], rounds["mended"]))
+        latency = [m["median_ms"] / o["median_ms"] for o, m in pairs]
+        throughput = [m["throughput_per_s"] / o["throughput_per_s"] for o, m in pairs]
         return {
-            "original_ms": latency["original"],
-            "mended_ms": latency["mended"],
-            "ratio": latency["mended"] / latency["original"],
-            "ratio_range": (min(within), max(within)),
-            "throughput_ratio": throughput["mended"] / throughput["original"],
+            "original_ms": statistics.median(p["median_ms"] for p in rounds["original"]),
+            "mended_ms": statistics.median(p["median_ms"] for p in rounds["mended"]),
+            "ratio": statistics.median(latency),
+            "ratio_range": (min(latency), max(latency)),
+            "throughput_ratio": statistics.median(throughput),
         }
     original = _get(entry["original"], "steady", "median_ms")
     mended = _get(entry["mended"], "steady", "median_ms")
@@ -329,12 +329,13 @@ def document(results, plot_name) -> str:
         "mended process together; each compiles from its arm's own Inductor cache and warms up "
         "for at least 1 s, then the two take turns on one CPU, 50 ms each, for 2 s of calls "
         "each, so a change in the machine's speed falls on both alike. Latency: the median call "
-        "under `torch.no_grad()` in each process, then the median over each arm's processes; "
-        "the ratio is mended / original of those (below 1 is faster), then the lowest and "
-        "highest ratio within one round. Throughput: examples over the summed call times, "
-        "same ratio (above 1 is faster). Why: on this machine calls run at one of two speeds "
-        "about 2x apart for milliseconds to seconds at a time, whichever code runs; a few "
-        "dozen calls per process, or arms measured one after the other, land on either.",
+        "under `torch.no_grad()` in each process, then the median over each arm's processes. "
+        "The ratio is mended / original within each round (below 1 is faster): the median of "
+        "the rounds' ratios, then their lowest and highest. Throughput: examples over the "
+        "summed call times, the median of the rounds' ratios (above 1 is faster). Why: on this "
+        "machine calls run at one of two speeds about 2x apart for milliseconds to seconds at "
+        "a time, whichever code runs; a few dozen calls per process, or arms measured one "
+        "after the other, land on either.",
         "- **GraphMend cost**: time in the import hook (mending or cache reads) + "
         "`graphmend.compile`'s mending + importing graphmend, in ms and as a share of that "
         "arm's cold start.",
