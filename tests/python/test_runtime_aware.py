@@ -199,12 +199,22 @@ def test_no_fewer_breaks_is_rejected():
 
 
 def test_different_outputs_are_rejected(monkeypatch):
-    monkeypatch.setattr(api, "_same_output", lambda a, b: False)
+    monkeypatch.setattr(api, "_same_output", lambda a, b, compiled=False: False)
     x = torch.tensor([1.0, -2.0, 3.0])
     compiled = compile_quietly(scalars.scaled, example_inputs=(x,), backend="eager")
     report = graphmend.compile_report(compiled)
     assert report.capture_options == {}
-    assert "outputs differ" in report.rejected["capture_scalar_outputs"]
+    assert report.rejected["capture_scalar_outputs"].startswith("the outputs differ")
+
+
+def test_different_compiled_outputs_are_rejected(monkeypatch):
+    real = api._same_output
+    monkeypatch.setattr(api, "_same_output", lambda a, b, compiled=False: not compiled and real(a, b))
+    x = torch.tensor([1.0, -2.0, 3.0])
+    compiled = compile_quietly(scalars.scaled, example_inputs=(x,), backend="eager")
+    report = graphmend.compile_report(compiled)
+    assert report.capture_options == {}
+    assert report.rejected["capture_scalar_outputs"].startswith("the compiled program's outputs differ")
 
 
 def test_dynamo_raising_under_the_option_is_rejected(monkeypatch):
@@ -232,3 +242,9 @@ def test_same_output():
     assert not api._same_output(t, t + 1)
     assert not api._same_output(t, t.double())
     assert not api._same_output([t], (t,))
+    # a backend's rounding: within its tolerance only when comparing a compiled output
+    assert not api._same_output(t, t * (1 + 5e-5))
+    assert api._same_output(t, t * (1 + 5e-5), compiled=True)
+    assert not api._same_output(t, t * (1 + 1e-3), compiled=True)
+    half = t.half()
+    assert api._same_output(half, half * (1 + 5e-3), compiled=True)
