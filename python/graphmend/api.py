@@ -28,6 +28,7 @@ import copy
 import dataclasses
 import dis
 import functools
+import importlib
 import inspect
 import linecache
 import logging
@@ -767,9 +768,7 @@ def _arg_count(code: types.CodeType) -> int:
 
 
 def _runtime() -> types.ModuleType:
-    import graphmend.runtime as runtime
-
-    return runtime
+    return sys.modules.get("graphmend.runtime") or importlib.import_module("graphmend.runtime")
 
 
 _NN_MODULE: Optional[type] = None
@@ -911,9 +910,12 @@ def _call_at_boundary(
 ) -> Any:
     """Runs ``call`` (under the Dynamo ``config`` options runtime-aware mode chose) and then
     replays the side effects deferred inside it; turns a trap's RuntimeError back into the
-    exception the original program raises."""
+    exception the original program raises. It runs on every call of a compiled object, so
+    it does no more than that (no context manager without options)."""
     runtime = _runtime()
     try:
+        if not config:
+            return call(*args, **kwargs)
         with _dynamo_config(config):
             return call(*args, **kwargs)
     except RuntimeError as exc:
