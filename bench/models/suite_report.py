@@ -338,7 +338,9 @@ def document(results, plot_name) -> str:
         "after the other, land on either.",
         "- **GraphMend cost**: time in the import hook (mending or cache reads) + "
         "`graphmend.compile`'s mending + importing graphmend, in ms and as a share of that "
-        "arm's cold start.",
+        "arm's cold start. Garbage collections that happen to run inside the hook are left "
+        "out (the interpreter collects whoever allocates last; a full collection over "
+        "torch's heap takes 0.2-0.3 s, and both arms spend 1.4-2.8 s collecting in all).",
         "",
         "Machine:",
         "",

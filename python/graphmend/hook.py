@@ -36,6 +36,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
+import gc
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -66,18 +67,46 @@ class GraphMendWarning(UserWarning):
 @dataclasses.dataclass
 class HookStats:
     """What a hook did: modules mended now, loaded from the cache, left unchanged because
-    they failed to mend, and the seconds spent in the hook (mending, cache I/O, compiling)."""
+    they failed to mend, and the seconds spent in the hook (mending, cache I/O, compiling).
+    ``gc_seconds`` is the part of ``seconds`` spent in garbage collections that ran inside
+    the hook: the interpreter collects when allocations pass a threshold, whoever allocates
+    last, so a full collection over a large heap (torch's) lands in the hook or next to it
+    by chance; ``seconds - gc_seconds`` is the hook's own work."""
 
     mended: int = 0
     cache_hits: int = 0
     failed: int = 0
     seconds: float = 0.0
+    gc_seconds: float = 0.0
 
     def __str__(self) -> str:
         return (
             f"{self.mended} module(s) mended, {self.cache_hits} from the cache, "
             f"{self.failed} failed, {self.seconds * 1000:.1f} ms in the hook"
+            f" ({self.gc_seconds * 1000:.1f} ms of it in garbage collections)"
         )
+
+
+class _CollectionTimer:
+    """Adds up the time of the garbage collections that run while it is entered."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._started: Optional[float] = None
+
+    def __enter__(self) -> "_CollectionTimer":
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        elif self._started is not None:
+            self.seconds += time.perf_counter() - self._started
+            self._started = None
 
 
 _CACHE_FORMAT = 1
@@ -186,8 +215,10 @@ class ImportHook:
         """The code object of the mended module, or None (with a warning) when it cannot be
         mended."""
         start = time.perf_counter()
+        collections = _CollectionTimer()
         try:
-            code, diagnostics = self._entry(path, data)
+            with collections:
+                code, diagnostics = self._entry(path, data)
             self.diagnostics[os.path.abspath(path)] = [_diagnostic(path, d) for d in diagnostics]
             # Mended or found with nothing to rewrite: either way the hook's verdict stands.
             _mended_files[os.path.abspath(path)] = self
@@ -203,6 +234,7 @@ class ImportHook:
             return None
         finally:
             self.stats.seconds += time.perf_counter() - start
+            self.stats.gc_seconds += collections.seconds
 
     def _entry(self, path: str, data: bytes):
         """(code, diagnostics) of a module: from the cache, else mended now and stored."""

@@ -7,6 +7,7 @@ fresh interpreters (subprocesses inherit os.environ, so they import the same gra
 
 from __future__ import annotations
 
+import gc
 import importlib
 import importlib.machinery
 import importlib.util
@@ -385,6 +386,7 @@ def child_command(root, package, cache):
 def child_result(proc_stdout: str) -> dict:
     result = json.loads(proc_stdout.strip().splitlines()[-1])
     result["stats"].pop("seconds")
+    result["stats"].pop("gc_seconds")
     return result
 
 
@@ -570,3 +572,30 @@ def test_warm_command_fills_the_cache(pkgroot, tmp_path):
     assert run_child(pkgroot, name, cache)["stats"] == {"mended": 0, "cache_hits": 2, "failed": 0}
     refused = subprocess.run([*command[:4], "torch"], capture_output=True, text=True, env=env, timeout=120)
     assert refused.returncode == 2 and "never mended" in refused.stderr
+
+
+def test_collection_timer_counts_only_collections_while_entered():
+    from graphmend.hook import _CollectionTimer
+
+    callbacks = list(gc.callbacks)
+    with _CollectionTimer() as timer:
+        gc.collect()
+    inside = timer.seconds
+    assert inside > 0
+    gc.collect()
+    assert timer.seconds == inside
+    assert gc.callbacks == callbacks
+
+
+def test_hook_stats_set_apart_collections_inside_the_hook(pkgroot, tmp_path):
+    name = make_package(pkgroot, {"model.py": MODEL_SRC})
+    threshold = gc.get_threshold()
+    gc.set_threshold(1)  # a collection at nearly every allocation, so some run in the hook
+    try:
+        with graphmend.install([name], cache_dir=str(tmp_path / "cache")) as hook:
+            importlib.import_module(name + ".model")
+    finally:
+        gc.set_threshold(*threshold)
+    assert hook.stats.mended == 2
+    assert 0 < hook.stats.gc_seconds < hook.stats.seconds
+    assert "in garbage collections" in str(hook.stats)
