@@ -173,7 +173,7 @@ def cost_cell(entry) -> str:
     parts = []
     for arm in ("mended", "mended_warm"):
         total, cold = _get(entry[arm], "graphmend", "total_s"), _get(entry[arm], "cold_start_s")
-        parts.append("?" if total is None or not cold else f"{total * 1000:.0f} ms ({100 * total / cold:.0f}%)")
+        parts.append("?" if total is None or not cold else f"{total * 1000:.0f} ms ({100 * total / cold:.1f}%)")
     if warm_missed(entry):
         parts[-1] += " (missed)"
     return " / ".join(parts)
@@ -238,11 +238,11 @@ def version_section(result) -> list[str]:
     if problems:
         lines += ["", "Errors:", ""] + [f"- {p}" for p in problems]
     lines += ["", f"Run in {result.get('seconds', 0) / 60:.0f} min: `{_command(result)}`", ""]
+    if result.get("steady_rounds_command"):
+        lines += [f"Steady-state rounds measured again (the models then in the file): `{_command(result, 'steady_rounds_command')}`", ""]
     for update in result.get("updates", []):
         command = _command({**result, "command": update["command"]})
         lines += [f"Added or run again in {update['seconds'] / 60:.0f} min ({', '.join(update['models'])}): `{command}`", ""]
-    if result.get("steady_rounds_command"):
-        lines += [f"Steady-state rounds measured again: `{_command(result, 'steady_rounds_command')}`", ""]
     return lines
 
 
@@ -339,8 +339,9 @@ def document(results, plot_name) -> str:
         "- **GraphMend cost**: time in the import hook (mending or cache reads) + "
         "`graphmend.compile`'s mending + importing graphmend, in ms and as a share of that "
         "arm's cold start. Garbage collections that happen to run inside the hook are left "
-        "out (the interpreter collects whoever allocates last; a full collection over "
-        "torch's heap takes 0.2-0.3 s, and both arms spend 1.4-2.8 s collecting in all).",
+        "out where the hook recorded them (rows run since it does): the interpreter collects "
+        "whoever allocates last; a full collection over torch's heap takes 0.2-0.3 s, and "
+        "both arms spend 1.4-2.8 s collecting in all.",
         "",
         "Machine:",
         "",
