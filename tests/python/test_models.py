@@ -101,6 +101,20 @@ def test_clap_keeps_its_dynamic_shape_break(arms):
     check_same_model(original, mended)
 
 
+def test_longformer_without_global_attention_keeps_only_its_item(arms):
+    """The padding warning is deferred; the `.item()` on "is there any global token" stays:
+    its answer decides the shapes of the branches after it."""
+    original, mended = arms("longformer_local")["original"], arms("longformer_local")["mended"]
+    assert explain_breaks(original) == 4
+    assert explain_breaks(mended) == 2
+    left = mended["breaks"]["explain"]["breaks"]
+    assert {(b["where"].rsplit(":", 1)[0], b["reason"].split(" with ")[0]) for b in left} == {
+        ("transformers/models/longformer/modeling_longformer.py", "Unsupported Tensor.item() call")
+    }
+    assert any(b["reason"].startswith("logging.Logger") for b in original["breaks"]["explain"]["breaks"])
+    check_same_model(original, mended)
+
+
 def test_arm_record_has_the_measurements(arms):
     mended = arms("bart")["mended"]
     assert 0 < mended["first_call_s"] < mended["cold_start_s"]
