@@ -422,30 +422,32 @@ def steady_rounds(args, model: str, out_dir: str) -> dict:
     with tempfile.TemporaryDirectory(prefix="inductor-rounds-") as root:
         for index in range(args.steady_rounds):
             order = ARMS if index % 2 == 0 else ARMS[::-1]
-            records = _paired_round(args, model, cache, out_dir, index, root, order)
+            sides = [(arm, f"steady-{arm}-{index}", os.path.join(root, arm)) for arm in order]
+            records = dict(zip(order, _paired_round(args, model, cache, out_dir, sides)))
             for arm in ARMS:
-                record = records[arm]
-                rounds[arm].append(record["steady"] if "steady" in record else {"error": record["error"][-500:]})
+                rounds[arm].append(_steady_of(records[arm]))
     return rounds
 
 
-def _paired_round(args, model, cache, out_dir, index, root, order) -> dict:
-    """Starts both arms with a token ring between them, hands the first turn to `order[0]`
-    once both are warm, and returns each arm's record."""
+def _steady_of(record: dict) -> dict:
+    return record["steady"] if "steady" in record else {"error": record["error"][-500:]}
+
+
+def _paired_round(args, model, cache, out_dir, sides) -> list:
+    """Starts two arm processes, `sides` = [(arm, label, Inductor cache)] in turn order, with
+    a token ring between them; hands the first turn to the first once both are warm, and
+    returns their records in that order."""
     import select
 
-    first_in, second_out = os.pipe()  # the second arm hands the token to the first
+    first_in, second_out = os.pipe()  # the second process hands the token to the first
     second_in, first_out = os.pipe()
     ready_in, ready_out = os.pipe()
     token = os.dup(second_out)  # the parent hands out the first turn
-    ends = {order[0]: (first_in, first_out, ready_out), order[1]: (second_in, second_out, ready_out)}
-    processes = {
-        arm: ArmProcess(
-            args, model, arm, cache, out_dir, f"steady-{arm}-{index}", os.path.join(root, arm),
-            steady_only=True, turns=ends[arm],
-        )  # fmt: skip
-        for arm in order
-    }
+    ends = [(first_in, first_out, ready_out), (second_in, second_out, ready_out)]
+    processes = [
+        ArmProcess(args, model, arm, cache, out_dir, label, inductor_cache, steady_only=True, turns=turns)
+        for (arm, label, inductor_cache), turns in zip(sides, ends)
+    ]
     for fd in (first_in, first_out, second_in, second_out, ready_out):
         os.close(fd)  # the children hold these; a child's exit then reads as end of file
     ready, deadline = 0, time.perf_counter() + args.timeout
@@ -455,13 +457,36 @@ def _paired_round(args, model, cache, out_dir, index, root, order) -> dict:
             ready += len(got)
             if not got:
                 break  # both children gone
-        elif any(p.process.poll() is not None for p in processes.values()):
+        elif any(p.process.poll() is not None for p in processes):
             break
     if ready == 2:
         os.write(token, b"t")
     os.close(token)
     os.close(ready_in)
-    return {arm: process.result(args.timeout) for arm, process in processes.items()}
+    return [process.result(args.timeout) for process in processes]
+
+
+def calibrate_main(args) -> dict:
+    """Paired rounds of one arm against itself: what the paired design reads when nothing
+    differs (the ratio is the second process's latency over the first's)."""
+    out_dir = tempfile.mkdtemp(prefix="calibrate-")
+    cache = args.graphmend_cache or _graphmend_cache(out_dir, args.model)
+    rounds = []
+    with tempfile.TemporaryDirectory(prefix="inductor-calibrate-") as root:
+        for index in range(args.steady_rounds):
+            sides = [(args.arm, f"calibrate-{side}-{index}", os.path.join(root, side)) for side in "ab"]
+            first, second = (_steady_of(r) for r in _paired_round(args, args.model, cache, out_dir, sides))
+            ratio = _quotient(second.get("median_ms"), first.get("median_ms"))
+            rounds.append({"first": first, "second": second, "ratio": ratio})
+            shown = [f"{r['median_ms']:.4f}" if "median_ms" in r else "error" for r in (first, second)]
+            print(f"round {index}: {' / '.join(shown)} ms, ratio {ratio}", file=sys.stderr, flush=True)
+    ratios = sorted(r["ratio"] for r in rounds if r["ratio"] is not None)
+    return {"model": args.model, "arm": args.arm, "rounds": rounds, "ratios": ratios,
+            "median_ratio": statistics.median(ratios) if ratios else None}  # fmt: skip
+
+
+def _quotient(a, b):
+    return a / b if a is not None and b else None
 
 
 def compare_outputs(original: dict, mended: dict) -> dict:
@@ -706,6 +731,13 @@ def main_parser() -> argparse.ArgumentParser:
         # another process holds a core, which swamps millisecond latencies.
         p.add_argument("--threads", type=int, default=1, help="torch threads on the CPU (default 1)")
 
+    def pairing(p, rounds):
+        p.add_argument("--steady-rounds", type=int, default=rounds, help="paired steady-state rounds")
+        p.add_argument(
+            "--pair-cpu", type=int, default=max(os.sched_getaffinity(0)),
+            help="the CPU a paired round measures on (default: the last)",
+        )  # fmt: skip
+
     arm = sub.add_parser("arm", help="one model, one arm, in this process")
     arm.add_argument("--model", required=True)
     arm.add_argument("--arm", required=True, choices=ARMS)
@@ -727,23 +759,23 @@ def main_parser() -> argparse.ArgumentParser:
         help="add these models to --out (or replace them there) instead of writing a new result",
     )  # fmt: skip
     run.add_argument("--timeout", type=float, default=1200, help="seconds per arm")
-    run.add_argument("--steady-rounds", type=int, default=3, help="paired steady-state rounds")
-    run.add_argument(
-        "--pair-cpu", type=int, default=max(os.sched_getaffinity(0)),
-        help="the CPU a paired round measures on (default: the last)",
-    )  # fmt: skip
+    pairing(run, rounds=3)
     common(run)
 
     steady = sub.add_parser("steady", help="(re)measure the steady-state rounds of result JSONs")
     steady.add_argument("results", nargs="+")
     steady.add_argument("--models", help="comma-separated names (default: every model in the file)")
     steady.add_argument("--timeout", type=float, default=1200, help="seconds per process")
-    steady.add_argument("--steady-rounds", type=int, default=3, help="paired steady-state rounds")
-    steady.add_argument(
-        "--pair-cpu", type=int, default=max(os.sched_getaffinity(0)),
-        help="the CPU a paired round measures on (default: the last)",
-    )  # fmt: skip
+    pairing(steady, rounds=3)
     common(steady)
+
+    calibrate = sub.add_parser("calibrate", help="paired rounds of one arm against itself (an A/A check)")
+    calibrate.add_argument("--model", required=True)
+    calibrate.add_argument("--arm", default="original", choices=ARMS)
+    calibrate.add_argument("--graphmend-cache", default=None, help="the hook's cache (default: a new one)")
+    calibrate.add_argument("--timeout", type=float, default=1200, help="seconds per process")
+    pairing(calibrate, rounds=4)
+    common(calibrate)
 
     compare = sub.add_parser("compare", help="recompute the output comparisons of result JSONs")
     compare.add_argument("results", nargs="+")
@@ -771,6 +803,8 @@ def main(argv=None):
         compare_main(args)
     elif args.mode == "steady":
         steady_main(args)
+    elif args.mode == "calibrate":
+        print(json.dumps(calibrate_main(args), indent=1))
     else:
         sys.path.insert(0, HERE)
         import suite_report

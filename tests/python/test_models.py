@@ -156,3 +156,16 @@ def test_run_update_replaces_and_adds_models():
     assert result["command"] == "python suite.py run"  # the first run's, kept
     (update,) = result["updates"]
     assert update["models"] == ["bart", "longformer_local"] and update["command"].endswith("run --update")
+
+
+def test_calibrate_pairs_one_arm_with_itself(monkeypatch):
+    for key, value in _environment().items():
+        monkeypatch.setenv(key, value)
+    args = suite.main_parser().parse_args(
+        ["calibrate", "--model", "pegasus", "--backend", "eager", "--steady-rounds", "1", "--steady-seconds", "0.2"]
+    )
+    result = suite.calibrate_main(args)
+    (only,) = result["rounds"]
+    assert only["first"]["paired"] and only["second"]["paired"]
+    assert only["ratio"] == only["second"]["median_ms"] / only["first"]["median_ms"]
+    assert result["median_ratio"] == only["ratio"]
