@@ -469,10 +469,10 @@ def _paired_round(args, model, cache, out_dir, sides) -> list:
 def calibrate_main(args) -> dict:
     """Paired rounds of one arm against itself: what the paired design reads when nothing
     differs (the ratio is the second process's latency over the first's)."""
-    out_dir = tempfile.mkdtemp(prefix="calibrate-")
-    cache = args.graphmend_cache or _graphmend_cache(out_dir, args.model)
     rounds = []
-    with tempfile.TemporaryDirectory(prefix="inductor-calibrate-") as root:
+    with tempfile.TemporaryDirectory(prefix="calibrate-") as out_dir:
+        cache = args.graphmend_cache or _graphmend_cache(out_dir, args.model)
+        root = os.path.join(out_dir, "inductor")
         for index in range(args.steady_rounds):
             sides = [(args.arm, f"calibrate-{side}-{index}", os.path.join(root, side)) for side in "ab"]
             first, second = (_steady_of(r) for r in _paired_round(args, args.model, cache, out_dir, sides))

@@ -123,12 +123,17 @@ def test_arm_record_has_the_measurements(arms):
     assert mended["setup"]["dtype"] == "float16"
 
 
-def test_paired_round_measures_both_arms_in_turns(workdir, monkeypatch):
-    """A paired steady round: both arms' processes start together and measure in turns on
-    one CPU; each arm gets its own record."""
+@pytest.fixture
+def suite_environment(monkeypatch):
+    """This process's environment as `_environment` makes it, for the suite's own launches."""
     for key, value in _environment().items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
+
+
+def test_paired_round_measures_both_arms_in_turns(workdir, suite_environment):
+    """A paired steady round: both arms' processes start together and measure in turns on
+    one CPU; each arm gets its own record."""
     args = suite.main_parser().parse_args(
         ["steady", "unused.json", "--backend", "eager", "--steady-rounds", "2", "--steady-seconds", "0.2"]
     )
@@ -158,9 +163,7 @@ def test_run_update_replaces_and_adds_models():
     assert update["models"] == ["bart", "longformer_local"] and update["command"].endswith("run --update")
 
 
-def test_calibrate_pairs_one_arm_with_itself(monkeypatch):
-    for key, value in _environment().items():
-        monkeypatch.setenv(key, value)
+def test_calibrate_pairs_one_arm_with_itself(suite_environment):
     args = suite.main_parser().parse_args(
         ["calibrate", "--model", "pegasus", "--backend", "eager", "--steady-rounds", "1", "--steady-seconds", "0.2"]
     )
