@@ -469,6 +469,9 @@ def _paired_round(args, model, cache, out_dir, sides) -> list:
 def calibrate_main(args) -> dict:
     """Paired rounds of one arm against itself: what the paired design reads when nothing
     differs (the ratio is the second process's latency over the first's)."""
+    sys.path.insert(0, HERE)
+    from suite_report import _quotient
+
     rounds = []
     with tempfile.TemporaryDirectory(prefix="calibrate-") as out_dir:
         cache = args.graphmend_cache or _graphmend_cache(out_dir, args.model)
@@ -483,10 +486,6 @@ def calibrate_main(args) -> dict:
     ratios = sorted(r["ratio"] for r in rounds if r["ratio"] is not None)
     return {"model": args.model, "arm": args.arm, "rounds": rounds, "ratios": ratios,
             "median_ratio": statistics.median(ratios) if ratios else None}  # fmt: skip
-
-
-def _quotient(a, b):
-    return a / b if a is not None and b else None
 
 
 def compare_outputs(original: dict, mended: dict) -> dict:
@@ -593,10 +592,7 @@ def steady_main(args) -> None:
     import zoo
 
     for path in args.results:
-        with open(path) as handle:
-            result = json.load(handle)
-        if result["transformers"] != zoo.TF_VERSION:
-            raise SystemExit(f"{path} is for transformers {result['transformers']}, this is {zoo.TF_VERSION}")
+        result = _load_result(path, zoo.TF_VERSION)
         out_dir = os.path.splitext(path)[0] + ".d"
         wanted = set(args.models.split(",")) if args.models else None
         for entry in result["models"]:
@@ -639,13 +635,16 @@ def run_main(args) -> dict:
 
 def _previous(path: str, tf_version: str):
     """The result `run --update` adds to (None when there is none yet)."""
-    if not os.path.exists(path):
-        return None
+    return _load_result(path, tf_version) if os.path.exists(path) else None
+
+
+def _load_result(path: str, tf_version: str) -> dict:
+    """A result JSON, refused unless it was made with the transformers this process imports."""
     with open(path) as handle:
-        previous = json.load(handle)
-    if previous["transformers"] != tf_version:
-        raise SystemExit(f"{path} is for transformers {previous['transformers']}, this is {tf_version}")
-    return previous
+        result = json.load(handle)
+    if result["transformers"] != tf_version:
+        raise SystemExit(f"{path} is for transformers {result['transformers']}, this is {tf_version}")
+    return result
 
 
 def _result(args, tf_version, entries, started, argv, previous=None) -> dict:
@@ -732,6 +731,7 @@ def main_parser() -> argparse.ArgumentParser:
         p.add_argument("--threads", type=int, default=1, help="torch threads on the CPU (default 1)")
 
     def pairing(p, rounds):
+        p.add_argument("--timeout", type=float, default=1200, help="seconds per process")
         p.add_argument("--steady-rounds", type=int, default=rounds, help="paired steady-state rounds")
         p.add_argument(
             "--pair-cpu", type=int, default=max(os.sched_getaffinity(0)),
@@ -758,14 +758,12 @@ def main_parser() -> argparse.ArgumentParser:
         "--update", action="store_true",
         help="add these models to --out (or replace them there) instead of writing a new result",
     )  # fmt: skip
-    run.add_argument("--timeout", type=float, default=1200, help="seconds per arm")
     pairing(run, rounds=3)
     common(run)
 
     steady = sub.add_parser("steady", help="(re)measure the steady-state rounds of result JSONs")
     steady.add_argument("results", nargs="+")
     steady.add_argument("--models", help="comma-separated names (default: every model in the file)")
-    steady.add_argument("--timeout", type=float, default=1200, help="seconds per process")
     pairing(steady, rounds=3)
     common(steady)
 
@@ -773,7 +771,6 @@ def main_parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--model", required=True)
     calibrate.add_argument("--arm", default="original", choices=ARMS)
     calibrate.add_argument("--graphmend-cache", default=None, help="the hook's cache (default: a new one)")
-    calibrate.add_argument("--timeout", type=float, default=1200, help="seconds per process")
     pairing(calibrate, rounds=4)
     common(calibrate)
 
