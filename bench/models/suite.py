@@ -37,6 +37,9 @@ import warnings  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ARMS = ("original", "mended")
+# Arms between the two, for `calibrate --against`: the hook with plain torch.compile, and
+# torch.compile of graphmend.mend(model) without graphmend.compile's boundary.
+STEP_ARMS = ("hooked", "mend_only")
 # Compiled outputs are compared with the original arm's eager output within these.
 TOLERANCES = {
     "float32": {"rtol": 1e-4, "atol": 1e-5},
@@ -56,7 +59,7 @@ def arm_main(args) -> dict:
     record = {"model": args.model, "arm": args.arm, "backend": args.backend, "device": args.device}
     hook = None
     marks = {}
-    if args.arm == "mended":
+    if args.arm != "original":
         import graphmend
 
         marks["graphmend_import_s"] = time.perf_counter() - STARTED
@@ -78,9 +81,11 @@ def arm_main(args) -> dict:
     sync = torch.cuda.synchronize if args.device == "cuda" else (lambda: None)
 
     wrap_started = time.perf_counter()
-    if hook is not None:
+    if args.arm == "mended":
         with _timed(graphmend.api, "mend") as mend_time:
             compiled = graphmend.compile(model, backend=args.backend)
+    elif args.arm == "mend_only":
+        compiled = torch.compile(graphmend.mend(model), backend=args.backend)
     else:
         compiled = torch.compile(model, backend=args.backend)
     record["compile_wrap_s"] = time.perf_counter() - wrap_started
@@ -121,7 +126,7 @@ def arm_main(args) -> dict:
 
     if args.repeats > 0:
         record["steady"] = steady_state(compiled, kwargs, args.repeats, args.steady_seconds, sync)
-    if hook is not None:
+    if args.arm == "mended":
         record["graphmend"] = {
             "hook_s": hook_seconds,
             "hook_gc_s": hook.stats.gc_seconds,
@@ -134,7 +139,7 @@ def arm_main(args) -> dict:
             "failed": hook.stats.failed,
         }
     if not args.skip_breaks:
-        target = graphmend.mend(model) if hook is not None else model
+        target = graphmend.mend(model) if args.arm in ("mended", "mend_only") else model
         record["breaks"] = break_counts(target, kwargs, flush)
     return record
 
@@ -468,23 +473,28 @@ def _paired_round(args, model, cache, out_dir, sides) -> list:
 
 def calibrate_main(args) -> dict:
     """Paired rounds of one arm against itself: what the paired design reads when nothing
-    differs (the ratio is the second process's latency over the first's)."""
+    differs; or, with `--against`, against another arm, to split a difference between the
+    original and mended arms into steps (STEP_ARMS). The ratio is the second arm's latency
+    over the first's; which takes the first turn alternates."""
     sys.path.insert(0, HERE)
     from suite_report import _quotient
 
+    arms = (args.arm, args.against or args.arm)
     rounds = []
     with tempfile.TemporaryDirectory(prefix="calibrate-") as out_dir:
         cache = args.graphmend_cache or _graphmend_cache(out_dir, args.model)
         root = os.path.join(out_dir, "inductor")
         for index in range(args.steady_rounds):
-            sides = [(args.arm, f"calibrate-{side}-{index}", os.path.join(root, side)) for side in "ab"]
-            first, second = (_steady_of(r) for r in _paired_round(args, args.model, cache, out_dir, sides))
+            sides = [(arm, f"calibrate-{side}-{index}", os.path.join(root, side)) for arm, side in zip(arms, "ab")]
+            order = sides if index % 2 == 0 else sides[::-1]
+            records = dict(zip((label for _, label, _ in order), _paired_round(args, args.model, cache, out_dir, order)))
+            first, second = (_steady_of(records[label]) for _, label, _ in sides)
             ratio = _quotient(second.get("median_ms"), first.get("median_ms"))
             rounds.append({"first": first, "second": second, "ratio": ratio})
             shown = [f"{r['median_ms']:.4f}" if "median_ms" in r else "error" for r in (first, second)]
             print(f"round {index}: {' / '.join(shown)} ms, ratio {ratio}", file=sys.stderr, flush=True)
     ratios = sorted(r["ratio"] for r in rounds if r["ratio"] is not None)
-    return {"model": args.model, "arm": args.arm, "rounds": rounds, "ratios": ratios,
+    return {"model": args.model, "arms": list(arms), "rounds": rounds, "ratios": ratios,
             "median_ratio": statistics.median(ratios) if ratios else None}  # fmt: skip
 
 
@@ -740,7 +750,7 @@ def main_parser() -> argparse.ArgumentParser:
 
     arm = sub.add_parser("arm", help="one model, one arm, in this process")
     arm.add_argument("--model", required=True)
-    arm.add_argument("--arm", required=True, choices=ARMS)
+    arm.add_argument("--arm", required=True, choices=ARMS + STEP_ARMS)
     arm.add_argument("--graphmend-cache", default=None, help="the hook's cache (default: none)")
     arm.add_argument("--out", required=True, help="folder for the saved outputs")
     arm.add_argument("--json", help="write the record here (default: stdout)")
@@ -767,9 +777,15 @@ def main_parser() -> argparse.ArgumentParser:
     pairing(steady, rounds=3)
     common(steady)
 
-    calibrate = sub.add_parser("calibrate", help="paired rounds of one arm against itself (an A/A check)")
+    calibrate = sub.add_parser(
+        "calibrate", help="paired rounds of one arm against itself (an A/A check) or another arm"
+    )
     calibrate.add_argument("--model", required=True)
-    calibrate.add_argument("--arm", default="original", choices=ARMS)
+    calibrate.add_argument("--arm", default="original", choices=ARMS + STEP_ARMS)
+    calibrate.add_argument(
+        "--against", choices=ARMS + STEP_ARMS,
+        help="the second process's arm (default: --arm); ratios are second / first",
+    )  # fmt: skip
     calibrate.add_argument("--graphmend-cache", default=None, help="the hook's cache (default: a new one)")
     pairing(calibrate, rounds=4)
     common(calibrate)

@@ -116,6 +116,12 @@ class MendReport:
     def declined(self) -> List[Diagnostic]:
         return [d for d in self.diagnostics if not d.fixed]
 
+    @property
+    def rebuilt(self) -> bool:
+        """Whether ``mend`` built a function, class or wrapper that differs from the
+        original's; False means its copy behaves exactly as the original."""
+        return any(n.status == "mended" for n in self.notes)
+
     def __str__(self) -> str:
         lines = [
             f"graphmend: {len(self.fixed)} break site(s) fixed, {len(self.declined)} left, "
@@ -846,6 +852,14 @@ def _mend_with(obj: Any, options: Dict[str, Any]) -> Tuple[Any, MendReport]:
     return result, mender.report
 
 
+def _mend_for_compile(obj: Any, options: Dict[str, Any]) -> Tuple[Any, MendReport]:
+    """What ``compile`` hands to ``torch.compile``: the mended copy, or ``obj`` itself when
+    the copy would be identical (all it reaches was mended at import, or has nothing to
+    rewrite): an extra class level and a copied ``__dict__`` are not free on every call."""
+    mended, mend_rep = _mend_with(obj, options)
+    return (mended if mend_rep.rebuilt else obj), mend_rep
+
+
 def _mend_object(mender: _Mender, obj: Any) -> Any:
     if isinstance(obj, types.MethodType):
         owner = obj.__self__
@@ -949,6 +963,8 @@ def compile(  # noqa: A001 (graphmend.compile)
 
     A function or method gives a function; a module instance gives the ``OptimizedModule``
     ``torch.compile`` returns (its ``forward`` runs the boundary, outside the traced frame).
+    When mending rebuilds nothing (everything ``obj`` reaches was mended at import, or has
+    nothing to rewrite), ``obj`` itself is compiled rather than an identical copy.
 
     With ``example_inputs`` (a tuple of positional arguments, or one tensor) and/or
     ``example_kwargs``, the mode is runtime-aware: ``obj`` is run once under
@@ -969,13 +985,14 @@ def compile(  # noqa: A001 (graphmend.compile)
     if capture not in ("auto", True, False):
         raise ValueError(f"capture must be 'auto', True or False, not {capture!r}")
     if example_inputs is None and example_kwargs is None:
-        return _compiled(obj, mend(obj), None, torch_compile_kwargs)
+        target, mend_rep = _mend_for_compile(obj, _options(True, True, True))
+        return _compiled(obj, target, mend_rep, None, torch_compile_kwargs)
     if isinstance(example_inputs, torch.Tensor) or not isinstance(example_inputs, (tuple, list)):
         example_inputs = () if example_inputs is None else (example_inputs,)
     mended, report, trial = _runtime_aware(
         obj, tuple(example_inputs), dict(example_kwargs or {}), capture, torch_compile_kwargs
     )
-    compiled = _compiled(obj, mended, report.capture_options, torch_compile_kwargs, trial)
+    compiled = _compiled(obj, mended, report.mend, report.capture_options, torch_compile_kwargs, trial)
     _attach_compile_report(compiled, report)
     _announce(report)
     return compiled
@@ -984,6 +1001,7 @@ def compile(  # noqa: A001 (graphmend.compile)
 def _compiled(
     obj: Any,
     mended: Any,
+    mend_rep: MendReport,
     config: Optional[Dict[str, bool]],
     torch_compile_kwargs: Dict[str, Any],
     compiled: Any = None,
@@ -1002,7 +1020,7 @@ def _compiled(
             return _call_at_boundary(inner_forward, args, kwargs, config)
 
         compiled.forward = forward
-        _attach_report(compiled, mend_report(mended) or MendReport())
+        _attach_report(compiled, mend_rep)
         return compiled
 
     target = obj.__func__ if isinstance(obj, types.MethodType) else obj
@@ -1015,7 +1033,7 @@ def _compiled(
     except (AttributeError, TypeError):
         pass
     boundary.__graphmend_compiled__ = compiled
-    boundary.__graphmend_report__ = mend_report(mended) or MendReport()
+    boundary.__graphmend_report__ = mend_rep
     return boundary
 
 
@@ -1331,7 +1349,7 @@ def _runtime_aware(
     with _Profiler(obj, args, kwargs) as profiler:
         before = profiler.explain(obj)
         options = {**_options(True, True, True), "only_lines": _break_lines(before.breaks)}
-        mended, mend_rep = _mend_with(obj, options)
+        mended, mend_rep = _mend_for_compile(obj, options)
         after = profiler.explain(mended) if mend_rep.fixed else before
         report = CompileReport(before.breaks, after.breaks, mend_rep)
         trial = _choose_capture(profiler, mended, after, capture, report, torch_compile_kwargs)

@@ -368,6 +368,22 @@ def test_compiled_module_replays_prints_after_the_call(capsys):
     assert printed.count("\n") == 3
 
 
+def test_compile_takes_the_object_itself_when_mending_rebuilds_nothing():
+    torch.manual_seed(0)
+    plain = T.Plain()  # only library submodules: the copy would be identical
+    compiled = graphmend.compile(plain, backend="eager")
+    assert compiled._orig_mod is plain
+    assert not graphmend.mend_report(compiled).rebuilt
+    program = _program("defer_print_order")
+    needs_mending = program.ENTRY()
+    compiled = graphmend.compile(needs_mending, backend="eager")
+    assert compiled._orig_mod is not needs_mending
+    assert type(compiled._orig_mod).__graphmend_original__ is type(needs_mending)
+    assert graphmend.mend_report(compiled).rebuilt
+    function = graphmend.compile(T.unchanged_function, backend="eager")
+    assert function.__graphmend_compiled__._torchdynamo_orig_callable is T.unchanged_function
+
+
 def test_compiled_trap_raises_the_original_exception():
     program = _program("trap_value_error")
     compiled = graphmend.compile(program.ENTRY, backend="eager")

@@ -193,6 +193,31 @@ def test_graphmend_mend_skips_functions_mended_at_import(pkgroot, tmp_path):
     assert [n.reason for n in report.notes] == ["mended at import (graphmend.install)"]
 
 
+def test_compile_of_a_hooked_module_compiles_it_without_a_copy(pkgroot, tmp_path, capsys):
+    source = MODEL_SRC + (
+        "\n\nclass Stepper(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        return step(x)\n"
+    )
+    hooked = make_package(pkgroot, {"model.py": source})
+    plain = make_package(pkgroot, {"model.py": source})
+    graphmend.install([hooked], cache_dir=str(tmp_path / "cache"))
+    mended = importlib.import_module(hooked + ".model")
+    original = importlib.import_module(plain + ".model")
+    torch._dynamo.reset()
+    model = mended.Stepper()
+    compiled = graphmend.compile(model, backend="eager")
+    assert compiled._orig_mod is model  # nothing left to rebuild: no copy
+    for v in INPUTS:
+        capsys.readouterr()
+        want = original.step(torch.tensor(v))
+        want_out = capsys.readouterr().out
+        got = compiled(torch.tensor(v))
+        assert torch.equal(got, want)
+        assert capsys.readouterr().out == want_out  # replayed at the boundary
+    assert graphmend.runtime.pending() == []
+
+
 def test_file_loaded_by_hand_inside_a_hooked_package_is_mended(pkgroot, tmp_path):
     hooked = make_package(pkgroot, {"extra.py": MODEL_SRC})
     plain = make_package(pkgroot, {"extra.py": MODEL_SRC})
