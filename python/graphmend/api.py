@@ -919,26 +919,30 @@ def _mended_module_class(mender: _Mender, klass: type) -> type:
 # The compile boundary.
 
 
-def _call_at_boundary(
-    call: Callable[..., Any], args: tuple, kwargs: dict, config: Optional[Dict[str, bool]] = None
-) -> Any:
-    """Runs ``call`` (under the Dynamo ``config`` options runtime-aware mode chose) and then
-    replays the side effects deferred inside it; turns a trap's RuntimeError back into the
-    exception the original program raises. It runs on every call of a compiled object, so
-    it does no more than that (no context manager without options)."""
+def _boundary(call: Callable[..., Any], config: Optional[Dict[str, bool]] = None) -> Callable[..., Any]:
+    """``call`` behind the compile boundary: run (under the Dynamo ``config`` options
+    runtime-aware mode chose), then replay the side effects deferred inside it; a trap's
+    RuntimeError becomes the exception the original program raises. It runs on every call
+    of a compiled object, so everything it needs is bound once, here."""
     runtime = _runtime()
-    try:
-        if not config:
-            return call(*args, **kwargs)
-        with _dynamo_config(config):
-            return call(*args, **kwargs)
-    except RuntimeError as exc:
-        original = runtime.translate(exc)
-        if original is None:
-            raise
-        raise original from None
-    finally:
-        runtime.flush()
+    pending, flush, translate = runtime._records, runtime.flush, runtime.translate
+
+    def bounded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            if not config:
+                return call(*args, **kwargs)
+            with _dynamo_config(config):
+                return call(*args, **kwargs)
+        except RuntimeError as exc:
+            original = translate(exc)
+            if original is None:
+                raise
+            raise original from None
+        finally:
+            if pending:  # most calls defer nothing
+                flush()
+
+    return bounded
 
 
 def _dynamo_config(options: Optional[Dict[str, bool]]) -> Any:
@@ -1013,21 +1017,13 @@ def _compiled(
     if compiled is None:
         compiled = torch.compile(mended, **torch_compile_kwargs)
     if isinstance(compiled, torch.nn.Module):
-        inner_forward = compiled.forward
-
-        @functools.wraps(inner_forward)
-        def forward(*args: Any, **kwargs: Any) -> Any:
-            return _call_at_boundary(inner_forward, args, kwargs, config)
-
-        compiled.forward = forward
+        compiled.forward = functools.wraps(compiled.forward)(_boundary(compiled.forward, config))
         _attach_report(compiled, mend_rep)
         return compiled
 
     target = obj.__func__ if isinstance(obj, types.MethodType) else obj
 
-    def boundary(*args: Any, **kwargs: Any) -> Any:
-        return _call_at_boundary(compiled, args, kwargs, config)
-
+    boundary = _boundary(compiled, config)
     try:
         functools.update_wrapper(boundary, target)
     except (AttributeError, TypeError):
@@ -1329,7 +1325,7 @@ class _Profiler:
 
     def call(self, target: Any, config: Optional[Dict[str, bool]] = None) -> Any:
         self._fresh()
-        return _call_at_boundary(target, self.args, self.kwargs, config)
+        return _boundary(target, config)(*self.args, **self.kwargs)
 
 
 def _break_lines(breaks: List[BreakInfo]) -> Dict[str, Tuple[int, ...]]:

@@ -51,6 +51,7 @@ class FakeRuntime:
     def __init__(self):
         self.flushes = 0
         self.events = []
+        self._records = ["pending"]  # the boundary flushes only when a record is pending
 
     def flush(self):
         self.flushes += 1
