@@ -111,6 +111,13 @@ _BART_SIZES = dict(
 )
 
 
+def _bart_family(prefix: str, generator):
+    """`<prefix>ForConditionalGeneration` at the shared BART-family sizes, with seq2seq inputs."""
+    config = getattr(transformers, f"{prefix}Config")(**_BART_SIZES)
+    model = getattr(transformers, f"{prefix}ForConditionalGeneration")(config)
+    return model, _seq2seq_inputs(generator)
+
+
 # --------------------------------------------------------------------------------------------
 # Encoder-decoder text models.
 
@@ -144,8 +151,7 @@ def _t5(generator):
     note="float16: the encoder's inf/nan clamp runs only for float16 activations",
 )
 def _bart(generator):
-    config = transformers.BartConfig(**_BART_SIZES)
-    return transformers.BartForConditionalGeneration(config), _seq2seq_inputs(generator)
+    return _bart_family("Bart", generator)
 
 
 @_register("marian", "Helsinki-NLP/opus-mt-en-de", note="static sinusoidal positions, scaled embeddings")
@@ -169,6 +175,26 @@ def _blenderbot(generator):
     )
     model = transformers.BlenderbotForConditionalGeneration(config)
     return model, _seq2seq_inputs(generator)
+
+
+@_register(
+    "plbart",
+    "uclanlp/plbart-base",
+    default_dtype=torch.float16,
+    note="float16: the BART family's inf/nan clamp, written with isfinite",
+)
+def _plbart(generator):
+    return _bart_family("PLBart", generator)
+
+
+@_register("mbart", "facebook/mbart-large-50", note="pre-norm BART with a final layer norm")
+def _mbart(generator):
+    return _bart_family("MBart", generator)
+
+
+@_register("m2m100", "facebook/nllb-200-distilled-600M", note="NLLB's architecture: sinusoidal positions")
+def _m2m100(generator):
+    return _bart_family("M2M100", generator)
 
 
 # --------------------------------------------------------------------------------------------

@@ -77,7 +77,7 @@ def check_same_model(original: dict, mended: dict) -> None:
     assert mended["graphmend"]["failed"] == 0
 
 
-@pytest.mark.parametrize("model", ["bart", "grounding_dino"])
+@pytest.mark.parametrize("model", ["bart", "plbart", "grounding_dino"])
 def test_breaks_removed(arms, model):
     original, mended = arms(model)["original"], arms(model)["mended"]
     assert original["environment"]["transformers"].startswith("5."), original["environment"]
@@ -161,6 +161,27 @@ def test_run_update_replaces_and_adds_models():
     assert result["command"] == "python suite.py run"  # the first run's, kept
     (update,) = result["updates"]
     assert update["models"] == ["bart", "longformer_local"] and update["command"].endswith("run --update")
+
+
+def test_calibrate_against_pairs_two_arms_in_alternating_turns(suite_environment, monkeypatch):
+    turn_orders = []
+    real = suite._paired_round
+
+    def paired_round(args, model, cache, out_dir, sides):
+        turn_orders.append([arm for arm, _, _ in sides])
+        return real(args, model, cache, out_dir, sides)
+
+    monkeypatch.setattr(suite, "_paired_round", paired_round)
+    args = suite.main_parser().parse_args(
+        ["calibrate", "--model", "pegasus", "--backend", "eager", "--arm", "hooked", "--against", "mend_only",
+         "--steady-rounds", "2", "--steady-seconds", "0.2"]
+    )  # fmt: skip
+    result = suite.calibrate_main(args)
+    assert result["arms"] == ["hooked", "mend_only"]
+    assert turn_orders == [["hooked", "mend_only"], ["mend_only", "hooked"]]
+    for one in result["rounds"]:  # second / first is mend_only / hooked in both orders
+        assert one["first"]["paired"] and one["second"]["paired"]
+        assert one["ratio"] == one["second"]["median_ms"] / one["first"]["median_ms"]
 
 
 def test_calibrate_pairs_one_arm_with_itself(suite_environment):
