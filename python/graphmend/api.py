@@ -919,7 +919,9 @@ def _mended_module_class(mender: _Mender, klass: type) -> type:
 # The compile boundary.
 
 
-def _boundary(call: Callable[..., Any], config: Optional[Dict[str, bool]] = None) -> Callable[..., Any]:
+def _boundary(
+    call: Callable[..., Any], config: Optional[Dict[str, bool]] = None
+) -> Callable[..., Any]:
     """``call`` behind the compile boundary: run (under the Dynamo ``config`` options
     runtime-aware mode chose), then replay the side effects deferred inside it; a trap's
     RuntimeError becomes the exception the original program raises. It runs on every call
@@ -996,7 +998,9 @@ def compile(  # noqa: A001 (graphmend.compile)
     mended, report, trial = _runtime_aware(
         obj, tuple(example_inputs), dict(example_kwargs or {}), capture, torch_compile_kwargs
     )
-    compiled = _compiled(obj, mended, report.mend, report.capture_options, torch_compile_kwargs, trial)
+    compiled = _compiled(
+        obj, mended, report.mend, report.capture_options, torch_compile_kwargs, trial
+    )
     _attach_compile_report(compiled, report)
     _announce(report)
     return compiled
