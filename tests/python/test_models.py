@@ -169,7 +169,10 @@ def test_calibrate_against_pairs_two_arms_in_alternating_turns(suite_environment
 
     def paired_round(args, model, cache, out_dir, sides):
         turn_orders.append([arm for arm, _, _ in sides])
-        return real(args, model, cache, out_dir, sides)
+        records = real(args, model, cache, out_dir, sides)
+        for (arm, _, _), record in zip(sides, records):
+            record["steady"]["ran"] = arm  # which arm's process measured it
+        return records
 
     monkeypatch.setattr(suite, "_paired_round", paired_round)
     args = suite.main_parser().parse_args(
@@ -180,6 +183,7 @@ def test_calibrate_against_pairs_two_arms_in_alternating_turns(suite_environment
     assert result["arms"] == ["hooked", "mend_only"]
     assert turn_orders == [["hooked", "mend_only"], ["mend_only", "hooked"]]
     for one in result["rounds"]:  # second / first is mend_only / hooked in both orders
+        assert (one["first"]["ran"], one["second"]["ran"]) == ("hooked", "mend_only")
         assert one["first"]["paired"] and one["second"]["paired"]
         assert one["ratio"] == one["second"]["median_ms"] / one["first"]["median_ms"]
 
