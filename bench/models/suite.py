@@ -426,12 +426,18 @@ def steady_rounds(args, model: str, out_dir: str) -> dict:
     rounds = {arm: [] for arm in ARMS}
     with tempfile.TemporaryDirectory(prefix="inductor-rounds-") as root:
         for index in range(args.steady_rounds):
-            order = ARMS if index % 2 == 0 else ARMS[::-1]
-            sides = [(arm, f"steady-{arm}-{index}", os.path.join(root, arm)) for arm in order]
-            records = dict(zip(order, _paired_round(args, model, cache, out_dir, sides)))
-            for arm in ARMS:
-                rounds[arm].append(_steady_of(records[arm]))
+            sides = [(arm, f"steady-{arm}-{index}", os.path.join(root, arm)) for arm in ARMS]
+            for arm, record in zip(ARMS, _round_in_turns(args, model, cache, out_dir, sides, index)):
+                rounds[arm].append(_steady_of(record))
     return rounds
+
+
+def _round_in_turns(args, model, cache, out_dir, sides, index) -> list:
+    """`_paired_round` of `sides`, the first turn alternating with the round's `index`;
+    the records come back in `sides` order either way."""
+    if index % 2 == 0:
+        return _paired_round(args, model, cache, out_dir, sides)
+    return _paired_round(args, model, cache, out_dir, sides[::-1])[::-1]
 
 
 def _steady_of(record: dict) -> dict:
@@ -486,9 +492,8 @@ def calibrate_main(args) -> dict:
         root = os.path.join(out_dir, "inductor")
         for index in range(args.steady_rounds):
             sides = [(arm, f"calibrate-{side}-{index}", os.path.join(root, side)) for arm, side in zip(arms, "ab")]
-            order = sides if index % 2 == 0 else sides[::-1]
-            records = dict(zip((label for _, label, _ in order), _paired_round(args, args.model, cache, out_dir, order)))
-            first, second = (_steady_of(records[label]) for _, label, _ in sides)
+            records = _round_in_turns(args, args.model, cache, out_dir, sides, index)
+            first, second = (_steady_of(record) for record in records)
             ratio = _quotient(second.get("median_ms"), first.get("median_ms"))
             rounds.append({"first": first, "second": second, "ratio": ratio})
             shown = [f"{r['median_ms']:.4f}" if "median_ms" in r else "error" for r in (first, second)]
