@@ -30,6 +30,7 @@ import dis
 import functools
 import importlib
 import inspect
+import itertools
 import linecache
 import logging
 import os
@@ -974,11 +975,13 @@ def compile(  # noqa: A001 (graphmend.compile)
 
     With ``example_inputs`` (a tuple of positional arguments, or one tensor) and/or
     ``example_kwargs``, the mode is runtime-aware: ``obj`` is run once under
-    ``torch._dynamo.explain`` and only the sites Dynamo broke on are mended; when the breaks
-    left are Python scalars or data-dependent output shapes and ``capture`` is ``"auto"``
-    (or True), Dynamo's ``capture_scalar_outputs`` / ``capture_dynamic_output_shape_ops`` are
-    tried and kept, for this compile's calls only, when they remove breaks and keep the
-    outputs; enabling them warns ``CaptureOptionsEnabled``. ``capture=False`` never enables
+    ``torch._dynamo.explain`` and only the sites Dynamo broke on are mended; when breaks
+    remain that no rewrite fixes and ``capture`` is ``"auto"`` (or True), the Dynamo options
+    they call for (``capture_scalar_outputs`` for Python scalars,
+    ``capture_dynamic_output_shape_ops`` for data-dependent output shapes,
+    ``nested_graph_breaks`` for breaks below the compiled frame) are tried and the fewest
+    that remove breaks and keep the outputs are kept, for this compile's calls only;
+    enabling any warns ``CaptureOptionsEnabled``. ``capture=False`` never enables
     them. ``compile_report(compiled)`` returns the ``CompileReport``.
     """
     import torch
@@ -1205,7 +1208,7 @@ def _explain_report(output: Any) -> Tuple[ExplainReport, List[str]]:
 
 
 class CaptureOptionsEnabled(UserWarning):
-    """``graphmend.compile`` enabled Dynamo capture options for one compile (the message names
+    """``graphmend.compile`` enabled Dynamo options for one compile (the message names
     them and the break sites that called for them; ``compile_report`` has the details)."""
 
 
@@ -1224,6 +1227,12 @@ _CAPTURE_SIGNS: Dict[str, Tuple[str, ...]] = {
         "nonzero",
     ),
 }
+
+# Dynamo's option that resumes tracing inside the function a break happened in, instead of
+# splitting every caller at its call: called for by a break below the compiled frame.
+_NESTED_OPTION = "nested_graph_breaks"
+
+_NO_FEWER = ": no fewer"
 
 _PROFILE_SEED = 0
 
@@ -1279,6 +1288,7 @@ def _attach_compile_report(compiled: Any, report: CompileReport) -> None:
 class _Run:
     report: ExplainReport
     reasons: List[str]  # each break's whole reason text
+    depths: List[int]  # each break's number of user frames (more than 1: a nested frame)
     output: Any = None
     compiled: Any = None  # the torch.compile result a capture trial ran
 
@@ -1322,7 +1332,8 @@ class _Profiler:
         self._fresh()
         output, result = _run_explain(target, self.args, self.kwargs, keep_result=keep_result)
         report, reasons = _explain_report(output)
-        return _Run(report, reasons, result)
+        depths = [len(getattr(r, "user_stack", None) or ()) for r in output.break_reasons]
+        return _Run(report, reasons, depths, result)
 
     def eager(self) -> Any:
         return self.call(self.obj)
@@ -1357,16 +1368,20 @@ def _runtime_aware(
 
 
 def _capture_calls(run: _Run) -> Dict[str, List[BreakInfo]]:
-    """Capture option -> the breaks of ``run`` it could remove (options already on are
-    left out: they cannot help)."""
+    """Dynamo option -> the breaks of ``run`` it could remove (options already on, or that
+    this torch lacks, are left out: they cannot help)."""
     import torch._dynamo
 
+    def available(option: str) -> bool:
+        return getattr(torch._dynamo.config, option, True) is False
+
     calls: Dict[str, List[BreakInfo]] = {}
-    for info, text in zip(run.breaks, run.reasons):
+    for info, text, depth in zip(run.breaks, run.reasons, run.depths):
         for option, signs in _CAPTURE_SIGNS.items():
-            if getattr(torch._dynamo.config, option) or not any(s in text for s in signs):
-                continue
-            calls.setdefault(option, []).append(info)
+            if available(option) and any(s in text for s in signs):
+                calls.setdefault(option, []).append(info)
+        if depth > 1 and available(_NESTED_OPTION):
+            calls.setdefault(_NESTED_OPTION, []).append(info)
     return calls
 
 
@@ -1378,25 +1393,80 @@ def _choose_capture(
     report: CompileReport,
     torch_compile_kwargs: Dict[str, Any],
 ) -> Any:
-    """Tries the capture options the remaining breaks call for, all together, and records
-    them in ``report`` as enabled or rejected. Returns the ``torch.compile`` of ``mended``
-    that ran under the enabled options (None when none were enabled)."""
+    """Tries the Dynamo options the remaining breaks call for (see ``_OptionSearch``) and
+    records them in ``report`` as enabled or rejected. Returns the ``torch.compile`` of
+    ``mended`` that ran under the enabled options (None when none were enabled)."""
     calls = _capture_calls(after)
     if not calls:
         return None
     if capture is False:
         report.rejected = {option: "not tried: capture=False" for option in calls}
         return None
-    options = {option: True for option in calls}
-    expected = profiler.eager()
-    trial, why = _capture_trial(profiler, mended, options, after, expected, torch_compile_kwargs)
-    if why:
-        report.rejected = {option: why for option in calls}
+    search = _OptionSearch(profiler, mended, after, torch_compile_kwargs)
+    best = search.fewest_options(search.largest_kept(tuple(calls)))
+    if best is None:
+        report.rejected = search.rejected
         return None
-    report.capture_options = options
-    report.capture_reasons = calls
+    subset, trial = best
+    report.capture_options = dict.fromkeys(subset, True)
+    report.capture_reasons = {option: calls[option] for option in subset}
+    report.rejected = {o: why for o, why in search.rejected.items() if o not in subset}
     report.breaks_after = trial.breaks
     return trial.compiled
+
+
+_Kept = Tuple[Tuple[str, ...], "_Run"]  # options worth keeping, and their trial
+
+
+class _OptionSearch:
+    """Finds the Dynamo options to enable. All those called for are tried together first;
+    while no combination is worth keeping and one failed (raised, or changed the outputs),
+    every combination of one option fewer is tried: the first size with one worth keeping
+    wins (of several, the one with the fewest breaks). Then each option is dropped in turn
+    while the rest still remove as many breaks, so one that adds nothing is not enabled.
+    An option rejected keeps the first reason found."""
+
+    def __init__(self, profiler: _Profiler, mended: Any, after: _Run, compile_kwargs: Any):
+        self.profiler, self.mended, self.after = profiler, mended, after
+        self.compile_kwargs = compile_kwargs
+        self.expected = profiler.eager()
+        self.rejected: Dict[str, str] = {}
+
+    def trial(self, subset: Tuple[str, ...]) -> Tuple[Optional[_Run], str]:
+        options = dict.fromkeys(subset, True)
+        run, why = _capture_trial(
+            self.profiler, self.mended, options, self.after, self.expected, self.compile_kwargs
+        )
+        for option in subset if run is None else ():
+            others = ", ".join(o for o in subset if o != option)
+            self.rejected.setdefault(option, f"{why} (tried with {others})" if others else why)
+        return run, why
+
+    def largest_kept(self, called: Tuple[str, ...]) -> Optional[_Kept]:
+        for size in range(len(called), 0, -1):
+            kept, failed = [], False
+            for subset in itertools.combinations(called, size):
+                run, why = self.trial(subset)
+                if run is not None:
+                    kept.append((subset, run))
+                elif not why.endswith(_NO_FEWER):
+                    failed = True
+            if kept:
+                return min(kept, key=lambda k: len(k[1].breaks))
+            if not failed:  # they ran and removed nothing: fewer options will not either
+                return None
+        return None
+
+    def fewest_options(self, best: Optional[_Kept]) -> Optional[_Kept]:
+        for option in best[0] if best else ():
+            if len(best[0]) == 1:
+                break
+            subset = tuple(o for o in best[0] if o != option)
+            run, _ = self.trial(subset)
+            if run is not None and len(run.breaks) <= len(best[1].breaks):
+                best = (subset, run)
+                self.rejected[option] = f"not needed: {len(run.breaks)} break(s) without it too"
+        return best
 
 
 def _capture_trial(
@@ -1419,7 +1489,7 @@ def _capture_trial(
     except Exception as exc:  # Dynamo fails inside these options on real models
         return None, f"Dynamo raised {_exception_line(exc)}"
     if len(trial.breaks) >= len(after.breaks):
-        return None, f"{len(trial.breaks)} break(s) with it, {len(after.breaks)} without: no fewer"
+        return None, f"{len(trial.breaks)} break(s) with it, {len(after.breaks)} without{_NO_FEWER}"
     if not _same_output(trial.output, expected):
         return None, "the outputs differ from the eager program's on the example inputs"
     try:

@@ -17,9 +17,9 @@ from torch._dynamo.testing import CompileCounter
 
 import graphmend
 from graphmend import api
-from programs_runtime import helpers, no_gain, scalars, two_branches
+from programs_runtime import helpers, nested, no_gain, scalars, two_branches
 
-CAPTURE_OPTIONS = ("capture_scalar_outputs", "capture_dynamic_output_shape_ops")
+CAPTURE_OPTIONS = ("capture_scalar_outputs", "capture_dynamic_output_shape_ops", "nested_graph_breaks")
 
 
 def site(module, marker):
@@ -232,6 +232,77 @@ def test_dynamo_raising_under_the_option_is_rejected(monkeypatch):
         "Dynamo raised AssertionError: guard on data-dependent symbol u0"
     )
     assert torch.allclose(compiled(x), scalars.scaled(x))
+
+
+# -- nested graph breaks and the search over options -------------------------------------------
+
+
+@pytest.mark.parametrize("x", [torch.ones(4), -torch.ones(4), torch.full((4,), 0.1)])
+def test_a_break_in_a_helper_enables_nested_graph_breaks_only(x):
+    counter = CompileCounter()
+    with pytest.warns(graphmend.CaptureOptionsEnabled, match="nested_graph_breaks") as caught:
+        compiled = graphmend.compile(nested.outer, example_inputs=(torch.ones(4),), backend=counter)
+    assert "nested.py:" in str(caught[0].message)
+    report = graphmend.compile_report(compiled)
+    item = site(nested, "nested item")
+    assert report.capture_options == {"nested_graph_breaks": True}
+    assert sites(report.capture_reasons["nested_graph_breaks"]) == {item}
+    # Called for by the .item(), but it removes nothing the nested option does not.
+    assert report.rejected["capture_scalar_outputs"].startswith("not needed")
+    assert len(report.breaks_before) == 2 and sites(report.breaks_after) == {item}
+
+    assert torch.equal(compiled(x), nested.outer(x))  # each branch of the helper
+    assert config() == {name: False for name in CAPTURE_OPTIONS}
+
+
+def test_options_failing_together_are_tried_one_fewer(monkeypatch):
+    real = api._run_explain
+
+    def failing(obj, args, kwargs, **options):
+        dynamo = torch._dynamo.config
+        if dynamo.capture_scalar_outputs and dynamo.nested_graph_breaks:
+            raise AssertionError("guard on data-dependent symbol u0")
+        return real(obj, args, kwargs, **options)
+
+    monkeypatch.setattr(api, "_run_explain", failing)
+    with pytest.warns(graphmend.CaptureOptionsEnabled):
+        compiled = graphmend.compile(nested.outer, example_inputs=(torch.ones(4),), backend="eager")
+    report = graphmend.compile_report(compiled)
+    assert report.capture_options == {"nested_graph_breaks": True}
+    assert report.rejected["capture_scalar_outputs"] == (
+        "Dynamo raised AssertionError: guard on data-dependent symbol u0 "
+        "(tried with nested_graph_breaks)"
+    )
+    x = -torch.ones(4)
+    assert torch.equal(compiled(x), nested.outer(x))
+
+
+def test_options_that_remove_nothing_together_end_the_search(monkeypatch):
+    tried = []
+
+    def no_fewer(profiler, mended, options, after, expected, kwargs):
+        tried.append(tuple(options))
+        return None, f"{len(after.breaks)} break(s) with it, {len(after.breaks)} without: no fewer"
+
+    monkeypatch.setattr(api, "_capture_trial", no_fewer)
+    compiled = compile_quietly(nested.outer, example_inputs=(torch.ones(4),), backend="eager")
+    report = graphmend.compile_report(compiled)
+    assert tried == [("capture_scalar_outputs", "nested_graph_breaks")]
+    assert report.capture_options == {}
+    assert set(report.rejected) == {"capture_scalar_outputs", "nested_graph_breaks"}
+    assert all("no fewer" in why for why in report.rejected.values())
+
+
+def test_capture_false_never_enables_nested_graph_breaks():
+    compiled = compile_quietly(
+        nested.outer, example_inputs=(torch.ones(4),), capture=False, backend="eager"
+    )
+    report = graphmend.compile_report(compiled)
+    assert report.capture_options == {}
+    assert report.rejected["nested_graph_breaks"] == "not tried: capture=False"
+    assert len(report.breaks_after) == 2
+    x = torch.ones(4)
+    assert torch.equal(compiled(x), nested.outer(x))
 
 
 def test_same_output():
