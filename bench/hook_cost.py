@@ -3,6 +3,11 @@ empty and with a filled GraphMend cache, and with the two ways of giving mended 
 original line numbers (renumbering the compiled code, and the tree path it replaced).
 
     .venv/bin/python bench/hook_cost.py --model bart --repeats 5
+    .venv/bin/python bench/hook_cost.py --baseline /tmp/graphmend-old   # + an earlier build
+
+`--baseline DIR` adds a row for an earlier build of graphmend installed there
+(`pip install --no-deps --target DIR <checkout>`), with an empty cache, so that a change to
+the mender is measured side by side with what it replaces.
 
 Each measurement is a fresh process (modules are imported once per process); the variants
 alternate, and the table shows medians. Output: a Markdown table on stdout.
@@ -54,9 +59,13 @@ VARIANTS = (
 )
 
 
-def measure(model: str, renumber: bool, cache: str) -> dict:
+def measure(model: str, renumber: bool, cache: str, build: str | None = None) -> dict:
+    """One fresh process; `build`: a folder holding another graphmend, imported first."""
     code = CHILD.format(renumber=renumber, cache=cache, models=os.path.join(HERE, "models"), model=model)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    env = dict(os.environ)
+    if build:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (build, env.get("PYTHONPATH"))))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -64,15 +73,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", default="bart", help="a bench/models/zoo.py model")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--baseline", help="a folder with an earlier graphmend build (see above)")
     args = parser.parse_args()
-    runs = {name: [] for name, _, _ in VARIANTS}
+    variants = [(name, renumber, cache, None) for name, renumber, cache in VARIANTS]
+    if args.baseline:
+        variants.append((f"empty cache, renumbered code, build in {args.baseline}", True, "empty", args.baseline))
+    runs = {variant[0]: [] for variant in variants}
     with tempfile.TemporaryDirectory(prefix="graphmend-cost-") as root:
         filled = os.path.join(root, "filled")
         measure(args.model, True, filled)  # fills it
         for index in range(args.repeats):
-            for name, renumber, cache in VARIANTS:
-                folder = filled if cache == "filled" else os.path.join(root, f"empty-{index}-{renumber}")
-                runs[name].append(measure(args.model, renumber, folder))
+            for position, (name, renumber, cache, build) in enumerate(variants):
+                folder = filled if cache == "filled" else os.path.join(root, f"empty-{index}-{position}")
+                runs[name].append(measure(args.model, renumber, folder, build))
     print(f"Model `{args.model}`, {args.repeats} fresh processes per row, medians (seconds).\n")
     print("| cache and line numbers | hook | mending (C++) | compiling to bytecode | modules mended / from cache | whole process |")
     print("|---|---|---|---|---|---|")

@@ -13,6 +13,12 @@ paired rounds: an original and a mended process, each from its arm's own Inducto
 measure in turns on one CPU, so both see the machine at the same speed (`steady_rounds`).
 `steady RESULTS.json` runs those rounds alone for an earlier result.
 
+Where the mended arm still breaks, `run` adds the runtime arm: runtime-aware
+`graphmend.compile(model, example_kwargs=inputs)` over the mended transformers, which may
+enable Dynamo options for the breaks left; its breaks are counted under those options, its
+outputs compared, and, when it enabled any, paired rounds measure it against the mended arm.
+`runtime RESULTS.json` runs that arm alone for an earlier result.
+
 `arm` measures: the cold start (process start to the first compiled output), steady-state
 latency and throughput, GraphMend's own time, graph breaks (`torch._dynamo.explain` and a
 counting backend) and the eager and compiled outputs.
@@ -40,6 +46,10 @@ ARMS = ("original", "mended")
 # Arms between the two, for `calibrate --against`: the hook with plain torch.compile, and
 # torch.compile of graphmend.mend(model) without graphmend.compile's boundary.
 STEP_ARMS = ("hooked", "mend_only")
+# The mended arm with runtime-aware graphmend.compile: it profiles the model on its inputs and
+# may enable Dynamo options for the breaks mending leaves (`runtime`, run where breaks are left).
+RUNTIME_ARM = "runtime"
+ALL_ARMS = ARMS + STEP_ARMS + (RUNTIME_ARM,)
 # Compiled outputs are compared with the original arm's eager output within these.
 TOLERANCES = {
     "float32": {"rtol": 1e-4, "atol": 1e-5},
@@ -84,6 +94,9 @@ def arm_main(args) -> dict:
     if args.arm == "mended":
         with _timed(graphmend.api, "mend") as mend_time:
             compiled = graphmend.compile(model, backend=args.backend)
+    elif args.arm == RUNTIME_ARM:
+        compiled = graphmend.compile(model, example_kwargs=kwargs, backend=args.backend)
+        record[RUNTIME_ARM] = _runtime_report(graphmend.compile_report(compiled))
     elif args.arm == "mend_only":
         compiled = torch.compile(graphmend.mend(model), backend=args.backend)
     else:
@@ -139,9 +152,22 @@ def arm_main(args) -> dict:
             "failed": hook.stats.failed,
         }
     if not args.skip_breaks:
-        target = graphmend.mend(model) if args.arm in ("mended", "mend_only") else model
-        record["breaks"] = break_counts(target, kwargs, flush)
+        target = graphmend.mend(model) if args.arm in ("mended", "mend_only", RUNTIME_ARM) else model
+        options = record.get(RUNTIME_ARM, {}).get("enabled", [])
+        with torch._dynamo.config.patch(dict.fromkeys(options, True)):  # what the arm runs
+            record["breaks"] = break_counts(target, kwargs, flush)
     return record
+
+
+def _runtime_report(report) -> dict:
+    """The runtime arm's CompileReport: breaks as `explain` reasons, the options enabled."""
+    return {
+        "enabled": sorted(report.capture_options),
+        "rejected": report.rejected,
+        "reasons_before": len(report.breaks_before),
+        "reasons_after": len(report.breaks_after),
+        "left": [str(info) for info in report.breaks_after],
+    }
 
 
 @contextlib.contextmanager
@@ -350,16 +376,18 @@ def _cpu_name() -> str:
 
 def run_arm(
     args, model: str, arm: str, graphmend_cache: str, out_dir: str, label: str,
-    quick=False, steady_only=False, inductor_cache=None,
+    quick=False, steady_only=False, inductor_cache=None, steady=True,
 ) -> dict:
     """One arm in a fresh process, with a fresh Inductor cache unless `inductor_cache` names
-    one to use (and keep); an error is a result."""
+    one to use (and keep); an error is a result. `quick`: no steady state and no break
+    counts; `steady=False`: no steady state."""
     with contextlib.ExitStack() as stack:
         if inductor_cache is None:
             inductor_cache = stack.enter_context(tempfile.TemporaryDirectory(prefix="inductor-"))
         process = ArmProcess(
-            args, model, arm, graphmend_cache, out_dir, label, inductor_cache, quick=quick, steady_only=steady_only
-        )
+            args, model, arm, graphmend_cache, out_dir, label, inductor_cache, quick=quick,
+            steady_only=steady_only, steady=steady,
+        )  # fmt: skip
         return process.result(args.timeout)
 
 
@@ -368,13 +396,13 @@ class ArmProcess:
 
     def __init__(
         self, args, model, arm, graphmend_cache, out_dir, label, inductor_cache,
-        quick=False, steady_only=False, turns=None,
+        quick=False, steady_only=False, turns=None, steady=True,
     ):  # fmt: skip
         self.json_path = os.path.join(out_dir, f"{model}-{label}.json")
         command = [
             sys.executable, os.path.abspath(__file__), "arm", "--model", model, "--arm", arm,
             "--backend", args.backend, "--device", args.device, "--threads", str(args.threads),
-            "--repeats", str(0 if quick else args.repeats), "--steady-seconds", str(args.steady_seconds),
+            "--repeats", str(args.repeats if steady and not quick else 0), "--steady-seconds", str(args.steady_seconds),
             "--graphmend-cache", graphmend_cache,
             "--out", os.path.join(out_dir, label), "--json", self.json_path,
         ]  # fmt: skip
@@ -480,26 +508,31 @@ def _paired_round(args, model, cache, out_dir, sides) -> list:
 def calibrate_main(args) -> dict:
     """Paired rounds of one arm against itself: what the paired design reads when nothing
     differs; or, with `--against`, against another arm, to split a difference between the
-    original and mended arms into steps (STEP_ARMS). The ratio is the second arm's latency
+    original and mended arms into steps (STEP_ARMS)."""
+    with tempfile.TemporaryDirectory(prefix="calibrate-") as out_dir:
+        cache = args.graphmend_cache or _graphmend_cache(out_dir, args.model)
+        arms = (args.arm, args.against or args.arm)
+        return {"model": args.model, **_rounds_between(args, args.model, arms, cache, out_dir)}
+
+
+def _rounds_between(args, model, arms, cache, out_dir) -> dict:
+    """`args.steady_rounds` paired rounds of two arms; the ratio is the second arm's latency
     over the first's; which takes the first turn alternates."""
     sys.path.insert(0, HERE)
     from suite_report import _quotient
 
-    arms = (args.arm, args.against or args.arm)
     rounds = []
-    with tempfile.TemporaryDirectory(prefix="calibrate-") as out_dir:
-        cache = args.graphmend_cache or _graphmend_cache(out_dir, args.model)
-        root = os.path.join(out_dir, "inductor")
+    with tempfile.TemporaryDirectory(prefix="inductor-between-") as root:
         for index in range(args.steady_rounds):
-            sides = [(arm, f"calibrate-{side}-{index}", os.path.join(root, side)) for arm, side in zip(arms, "ab")]
-            records = _round_in_turns(args, args.model, cache, out_dir, sides, index)
+            sides = [(arm, f"between-{side}-{index}", os.path.join(root, side)) for arm, side in zip(arms, "ab")]
+            records = _round_in_turns(args, model, cache, out_dir, sides, index)
             first, second = (_steady_of(record) for record in records)
             ratio = _quotient(second.get("median_ms"), first.get("median_ms"))
             rounds.append({"first": first, "second": second, "ratio": ratio})
             shown = [f"{r['median_ms']:.4f}" if "median_ms" in r else "error" for r in (first, second)]
             print(f"round {index}: {' / '.join(shown)} ms, ratio {ratio}", file=sys.stderr, flush=True)
     ratios = sorted(r["ratio"] for r in rounds if r["ratio"] is not None)
-    return {"model": args.model, "arms": list(arms), "rounds": rounds, "ratios": ratios,
+    return {"arms": list(arms), "rounds": rounds, "ratios": ratios,
             "median_ratio": statistics.median(ratios) if ratios else None}  # fmt: skip
 
 
@@ -584,7 +617,67 @@ def run_model(args, model: str, out_dir: str) -> dict:
         except Exception as error:
             entry["outputs"] = {"equal": False, "error": "".join(traceback.format_exception_only(error))}
         entry["weights_equal"] = original["weights_sha256"] == mended["weights_sha256"]
+        if breaks_left(entry):
+            runtime_entry(args, entry, out_dir)
     return entry
+
+
+def breaks_left(entry) -> bool:
+    """Whether the mended arm of a model's entry still breaks (explain)."""
+    count = entry["mended"].get("breaks", {}).get("explain", {}).get("graph_break_count")
+    return bool(count)
+
+
+def runtime_entry(args, entry: dict, out_dir: str) -> None:
+    """Adds the runtime arm to a model's entry: its record (breaks counted under the options
+    it enabled), its outputs against the original arm's eager output, and, when it enabled
+    options, paired steady-state rounds of the mended arm against it (ratio runtime / mended)."""
+    model = entry["model"]
+    cache = _graphmend_cache(out_dir, model)  # the mended arms filled it
+    record = run_arm(args, model, RUNTIME_ARM, cache, out_dir, RUNTIME_ARM, steady=False)
+    entry[RUNTIME_ARM] = record
+    if "error" in record or "error" in entry["original"]:
+        return
+    import torch
+
+    reference = torch.load(entry["original"]["eager_output"])
+    entry["runtime_outputs"] = {
+        "eager_exact": _exact(reference, torch.load(record["eager_output"])),
+        "compiled": _close(reference, torch.load(record["compiled_output"])),
+    }
+    if record[RUNTIME_ARM]["enabled"] and args.repeats > 0 and args.steady_rounds > 0:
+        entry["runtime_rounds"] = _rounds_between(args, model, ("mended", RUNTIME_ARM), cache, out_dir)
+
+
+def runtime_main(args) -> None:
+    """Adds (or replaces) the runtime arm of result JSONs made by `run` with the transformers
+    version this process imports: for the models named, or else those with breaks left."""
+    sys.path.insert(0, HERE)
+    import zoo
+
+    for path in args.results:
+        result = _load_result(path, zoo.TF_VERSION)
+        out_dir = os.path.splitext(path)[0] + ".d"
+        wanted = set(args.models.split(",")) if args.models else None
+        for entry in result["models"]:
+            if (entry["model"] in wanted) if wanted else breaks_left(entry):
+                runtime_entry(args, entry, out_dir)
+                print(f"{entry['model']:>15}: {_runtime_line(entry)}", file=sys.stderr, flush=True)
+                _write(path, result)
+        result["runtime_command"] = " ".join(_display_argv(sys.argv))
+        _write(path, result)
+
+
+def _runtime_line(entry: dict) -> str:
+    record = entry[RUNTIME_ARM]
+    if "error" in record:
+        return "runtime ERROR " + (record["error"].strip().splitlines() or ["?"])[-1][:80]
+    explain = record.get("breaks", {}).get("explain", {})
+    ratio = entry.get("runtime_rounds", {}).get("median_ratio")
+    return (
+        f"runtime breaks={explain.get('graph_break_count', '?')} enabled={record[RUNTIME_ARM]['enabled']}"
+        f" outputs_equal={entry.get('runtime_outputs', {}).get('compiled', {}).get('equal')} ratio={ratio}"
+    )
 
 
 def compare_main(args) -> None:
@@ -755,7 +848,7 @@ def main_parser() -> argparse.ArgumentParser:
 
     arm = sub.add_parser("arm", help="one model, one arm, in this process")
     arm.add_argument("--model", required=True)
-    arm.add_argument("--arm", required=True, choices=ARMS + STEP_ARMS)
+    arm.add_argument("--arm", required=True, choices=ALL_ARMS)
     arm.add_argument("--graphmend-cache", default=None, help="the hook's cache (default: none)")
     arm.add_argument("--out", required=True, help="folder for the saved outputs")
     arm.add_argument("--json", help="write the record here (default: stdout)")
@@ -786,14 +879,22 @@ def main_parser() -> argparse.ArgumentParser:
         "calibrate", help="paired rounds of one arm against itself (an A/A check) or another arm"
     )
     calibrate.add_argument("--model", required=True)
-    calibrate.add_argument("--arm", default="original", choices=ARMS + STEP_ARMS)
+    calibrate.add_argument("--arm", default="original", choices=ALL_ARMS)
     calibrate.add_argument(
-        "--against", choices=ARMS + STEP_ARMS,
+        "--against", choices=ALL_ARMS,
         help="the second process's arm (default: --arm); ratios are second / first",
     )  # fmt: skip
     calibrate.add_argument("--graphmend-cache", default=None, help="the hook's cache (default: a new one)")
     pairing(calibrate, rounds=4)
     common(calibrate)
+
+    runtime = sub.add_parser(
+        "runtime", help="(re)run the runtime-aware arm of result JSONs (default: models with breaks left)"
+    )
+    runtime.add_argument("results", nargs="+")
+    runtime.add_argument("--models", help="comma-separated names (default: those with breaks left)")
+    pairing(runtime, rounds=3)
+    common(runtime)
 
     compare = sub.add_parser("compare", help="recompute the output comparisons of result JSONs")
     compare.add_argument("results", nargs="+")
@@ -821,6 +922,8 @@ def main(argv=None):
         compare_main(args)
     elif args.mode == "steady":
         steady_main(args)
+    elif args.mode == RUNTIME_ARM:
+        runtime_main(args)
     elif args.mode == "calibrate":
         print(json.dumps(calibrate_main(args), indent=1))
     else:

@@ -237,6 +237,7 @@ def version_section(result) -> list[str]:
         ]
     if problems:
         lines += ["", "Errors:", ""] + [f"- {p}" for p in problems]
+    lines += [""] + runtime_section(result)
     lines += ["", f"Run in {result.get('seconds', 0) / 60:.0f} min: `{_command(result)}`", ""]
     if result.get("steady_rounds_command"):
         lines += [f"Steady-state rounds measured again (the models then in the file): `{_command(result, 'steady_rounds_command')}`", ""]
@@ -244,6 +245,72 @@ def version_section(result) -> list[str]:
         command = _command({**result, "command": update["command"]})
         lines += [f"Added or run again in {update['seconds'] / 60:.0f} min ({', '.join(update['models'])}): `{command}`", ""]
     return lines
+
+
+RUNTIME_HEADER = (
+    "| model | breaks original -> mended at import -> runtime-aware (explain) | Dynamo options "
+    "enabled | not enabled: why | breaks left | outputs equal | `graphmend.compile` time, s "
+    "(its cold start, s) | steady state runtime-aware / mended (rounds) | paper |"
+    "\n|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def runtime_section(result) -> list[str]:
+    """The runtime-aware arm, on the models it ran on (those with breaks left after mending)."""
+    entries = [e for e in result["models"] if e.get("runtime")]
+    if not entries:
+        return []
+    lines = [
+        f"#### Runtime-aware compile, transformers {result['transformers']}",
+        "",
+        "`graphmend.compile(model, example_kwargs=inputs)` with transformers mended at import, on "
+        "the models with breaks left after mending: it profiles the model on its inputs, then "
+        "tries the Dynamo options those breaks call for and keeps the fewest that remove "
+        "breaks and keep the outputs (docs/MENDER.md, runtime-aware mode). Breaks are counted "
+        "under the options it enabled; outputs are its compiled output against the original "
+        "arm's eager output within the tolerances above.",
+        "",
+        RUNTIME_HEADER,
+    ]
+    for entry in entries:
+        lines.append("| " + " | ".join(runtime_row(entry)) + " |")
+    if result.get("runtime_command"):
+        lines += ["", f"Run: `{_command(result, 'runtime_command')}`"]
+    return lines + [""]
+
+
+def runtime_row(entry) -> list[str]:
+    record = entry["runtime"]
+    if not _ok(record):
+        lines = record.get("error", "?").strip().splitlines() or ["?"]
+        return [entry["model"], f"error: {lines[-1][:80]}"] + [""] * 6 + [PAPER.get(entry["model"], "n/a")]
+    report = record["runtime"]
+    counts = [_breaks(entry["original"])[0], _breaks(entry["mended"])[0], _breaks(record)[0]]
+    rejected = "<br>".join(f"{o}: {why[:90]}" for o, why in sorted(report["rejected"].items()))
+    outputs = entry.get("runtime_outputs", {})
+    compiled = outputs.get("compiled", {})
+    if not compiled:
+        equal = "?"
+    else:
+        equal = "yes" if compiled["equal"] and outputs["eager_exact"]["equal"] else "**no**"
+        equal += f" (max abs {compiled.get('max_abs_diff', math.nan):.1e})"
+    wrap, cold = _get(record, "compile_wrap_s"), _get(record, "cold_start_s")
+    rounds = entry.get("runtime_rounds", {})
+    ratios = rounds.get("ratios") or []
+    steady = "n/a (nothing enabled)" if not report["enabled"] else "?"
+    if ratios:
+        steady = f"{rounds['median_ratio']:.2f} ({min(ratios):.2f}-{max(ratios):.2f}, {len(ratios)} rounds)"
+    return [
+        entry["model"],
+        " -> ".join(_n(c) for c in counts),
+        ", ".join(f"`{o}`" for o in report["enabled"]) or "none",
+        rejected.replace("|", "\\|") or "-",
+        "<br>".join(report["left"]).replace("|", "\\|") or "none",
+        equal,
+        "?" if wrap is None else f"{wrap:.1f} ({cold:.1f})",
+        steady,
+        PAPER.get(entry["model"], "n/a"),
+    ]
 
 
 def _totals(result) -> str:

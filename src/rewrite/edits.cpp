@@ -26,6 +26,21 @@ uint32_t count_line_breaks(std::string_view text, size_t length) {
   return count;
 }
 
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\f'; }
+
+size_t skip_blanks(std::string_view text, size_t offset) {
+  while (offset < text.size() && is_blank(text[offset])) ++offset;
+  return offset;
+}
+
+// The blanks before `offset` on its line when only blanks precede it there, else "".
+std::string_view indentation_before(std::string_view text, size_t offset) {
+  size_t start = offset;
+  while (start > 0 && is_blank(text[start - 1])) --start;
+  bool line_start = start == 0 || text[start - 1] == '\n' || text[start - 1] == '\r';
+  return line_start ? text.substr(start, offset - start) : std::string_view();
+}
+
 // One piece of the mended text: copied from the original, or an edit's replacement.
 struct Segment {
   uint32_t mended_begin = 0;
@@ -93,6 +108,27 @@ bool normalize_edits(std::vector<TextEdit>& edits, uint32_t text_size, std::stri
     }
   }
   return true;
+}
+
+void pad_to_original_lines(std::string_view text, std::vector<TextEdit>& edits) {
+  const char* newline = text.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
+  for (TextEdit& edit : edits) {
+    if (edit.begin >= edit.end || edit.end > text.size()) continue;
+    size_t after = skip_blanks(text, edit.end);
+    bool comment = after < text.size() && text[after] == '#';
+    if (!(comment || after == text.size() || text[after] == '\n' || text[after] == '\r')) {
+      continue;  // code follows on the line: a line break would split it
+    }
+    std::string_view replaced = text.substr(edit.begin, edit.end - edit.begin);
+    uint32_t lines = count_line_breaks(replaced, replaced.size());
+    uint32_t written = count_line_breaks(edit.replacement, edit.replacement.size());
+    if (written >= lines) continue;
+    for (; written < lines; ++written) edit.replacement += newline;
+    if (comment) {  // the comment keeps its line, indented as the statement was
+      edit.replacement += indentation_before(text, edit.begin);
+      edit.end = static_cast<uint32_t>(after);
+    }
+  }
 }
 
 std::string apply_edits(std::string_view text, const std::vector<TextEdit>& edits) {

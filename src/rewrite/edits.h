@@ -22,6 +22,12 @@ bool normalize_edits(std::vector<TextEdit>& edits, uint32_t text_size, std::stri
 // except two identical insertion points, which are ordered by their caller).
 bool edits_overlap(const TextEdit& a, const TextEdit& b);
 
+// Appends line breaks to each replacement that has fewer of them than the text it replaces,
+// where that text ends its line (only blanks or a comment follow), so that the lines after
+// it keep their numbers: a mended module then compiles with the original's line numbers
+// and needs no renumbering. Blank lines are legal anywhere a line may end.
+void pad_to_original_lines(std::string_view text, std::vector<TextEdit>& edits);
+
 // Applies normalized edits to `text`.
 std::string apply_edits(std::string_view text, const std::vector<TextEdit>& edits);
 

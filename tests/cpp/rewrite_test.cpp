@@ -86,6 +86,49 @@ TEST(LineMap, MultiLineStatementCollapsedToOneLine) {
   EXPECT_EQ(map[2], 4u);
 }
 
+TEST(PadLines, ACollapsedStatementKeepsTheLinesAfterIt) {
+  std::string original = "x\nif c:\n    raise E  # why\ny\n";
+  std::vector<TextEdit> edits = {{2, 19, "guard(c, E)"}};
+  rewrite::pad_to_original_lines(original, edits);
+  std::string mended = apply_edits(original, edits);
+  EXPECT_EQ(mended, "x\nguard(c, E)\n# why\ny\n");
+  std::vector<uint32_t> identity = {1, 2, 3, 4, 5};  // 5: the empty line after the last break
+  EXPECT_EQ(build_line_map(original, mended, edits), identity);
+}
+
+TEST(PadLines, ATrailingCommentKeepsItsLineAndTheStatementsIndentation) {
+  std::string original = "def f():\n    if c:\n        raise E  # why\n    y\n";
+  std::vector<TextEdit> edits = {{13, 34, "guard(c, E)"}};
+  rewrite::pad_to_original_lines(original, edits);
+  std::string mended = apply_edits(original, edits);
+  EXPECT_EQ(mended, "def f():\n    guard(c, E)\n    # why\n    y\n");
+  std::vector<uint32_t> identity = {1, 2, 3, 4, 5};
+  EXPECT_EQ(build_line_map(original, mended, edits), identity);
+}
+
+TEST(PadLines, UsesTheFilesLineBreaks) {
+  std::string original = "if c:\r\n    raise E\r\ny\r\n";
+  std::vector<TextEdit> edits = {{0, 18, "guard(c, E)"}};
+  rewrite::pad_to_original_lines(original, edits);
+  EXPECT_EQ(apply_edits(original, edits), "guard(c, E)\r\n\r\ny\r\n");
+}
+
+TEST(PadLines, LeavesEditsThatDoNotEndTheirLine) {
+  // More code follows the replaced range on its line: a line break there would split it.
+  std::string original = "f(a,\n  b) + 1\n";
+  std::vector<TextEdit> edits = {{0, 10, "g(a, b)"}, {10, 10, ""}};
+  rewrite::pad_to_original_lines(original, edits);
+  EXPECT_EQ(edits[0].replacement, "g(a, b)");
+  EXPECT_EQ(edits[1].replacement, "");  // an insertion replaces no lines
+}
+
+TEST(PadLines, LeavesReplacementsWithAsManyLinesOrMore) {
+  std::string original = "a\nb\nc\n";
+  std::vector<TextEdit> edits = {{0, 3, "x\ny\nz"}};
+  rewrite::pad_to_original_lines(original, edits);
+  EXPECT_EQ(edits[0].replacement, "x\ny\nz");
+}
+
 TEST(LineMap, ReplacementWithMoreLinesThanTheRange) {
   std::string original = "a\nb\nc";
   std::vector<TextEdit> edits = {{2, 3, "b1\nb2\nb3"}};
@@ -670,9 +713,11 @@ TEST(Mend, InsertsTheRuntimeImportAndMapsLines) {
             "def f(x: torch.Tensor):\n"
             "    __graphmend_rt__.defer(('m.py', 7, 'f'), print, \"x\", x)  # note\n"
             "    __graphmend_rt__.guard(x.sum() < 0, ValueError, \"negative\")\n"
+            "\n"
             "    return x\n");
-  // The import shares the line of `import torch`: no line moves before the guard.
-  std::vector<uint32_t> expected = {1, 2, 3, 4, 5, 6, 7, 8, 10, 11};
+  // The import shares the line of `import torch`, and the guard's one line is padded to the
+  // two it replaced: every line keeps its number.
+  std::vector<uint32_t> expected = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
   EXPECT_EQ(result.line_map, expected);
   ASSERT_EQ(result.diagnostics.size(), 2u);
   EXPECT_EQ(result.diagnostics[0].code, "GM102");
