@@ -638,15 +638,24 @@ def runtime_entry(args, entry: dict, out_dir: str) -> None:
     entry[RUNTIME_ARM] = record
     if "error" in record or "error" in entry["original"]:
         return
-    import torch
-
-    reference = torch.load(entry["original"]["eager_output"])
-    entry["runtime_outputs"] = {
-        "eager_exact": _exact(reference, torch.load(record["eager_output"])),
-        "compiled": _close(reference, torch.load(record["compiled_output"])),
-    }
+    entry["runtime_outputs"] = compare_runtime_outputs(entry["original"], record)
     if record[RUNTIME_ARM]["enabled"] and args.repeats > 0 and args.steady_rounds > 0:
         entry["runtime_rounds"] = _rounds_between(args, model, ("mended", RUNTIME_ARM), cache, out_dir)
+
+
+def compare_runtime_outputs(original: dict, runtime: dict) -> dict:
+    """The runtime arm's eager output against the original's exactly, its compiled output
+    against the original eager output within the dtype's tolerance, and against the original
+    arm's compiled output (where the compiler itself moves both)."""
+    import torch
+
+    reference = torch.load(original["eager_output"])
+    compiled = torch.load(runtime["compiled_output"])
+    return {
+        "eager_exact": _exact(reference, torch.load(runtime["eager_output"])),
+        "compiled": _close(reference, compiled),
+        "compiled_vs_original_compiled": _close(torch.load(original["compiled_output"]), compiled),
+    }
 
 
 def runtime_main(args) -> None:
@@ -689,6 +698,8 @@ def compare_main(args) -> None:
             original, mended = entry["original"], entry["mended"]
             if "error" not in original and "error" not in mended:
                 entry["outputs"] = compare_outputs(original, mended)
+            if "error" not in original and "error" not in entry.get(RUNTIME_ARM, {"error": ""}):
+                entry["runtime_outputs"] = compare_runtime_outputs(original, entry[RUNTIME_ARM])
         result["tolerances"] = TOLERANCES
         _write(path, result)
 
