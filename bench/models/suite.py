@@ -661,6 +661,18 @@ def compare_runtime_outputs(original: dict, runtime: dict) -> dict:
 def runtime_main(args) -> None:
     """Adds (or replaces) the runtime arm of result JSONs made by `run` with the transformers
     version this process imports: for the models named, or else those with breaks left."""
+
+    def measure(entry, out_dir):
+        runtime_entry(args, entry, out_dir)
+        return _runtime_line(entry)
+
+    _update_results(args, breaks_left, measure, "runtime_command")
+
+
+def _update_results(args, by_default, measure, command_key, extra=None) -> None:
+    """Runs `measure(entry, out_dir)` on the entries of each result JSON in `args.results`
+    named by `--models` (else those `by_default` picks), writing the file after each; then
+    records this command under `command_key`, and `extra`."""
     sys.path.insert(0, HERE)
     import zoo
 
@@ -669,11 +681,12 @@ def runtime_main(args) -> None:
         out_dir = os.path.splitext(path)[0] + ".d"
         wanted = set(args.models.split(",")) if args.models else None
         for entry in result["models"]:
-            if (entry["model"] in wanted) if wanted else breaks_left(entry):
-                runtime_entry(args, entry, out_dir)
-                print(f"{entry['model']:>15}: {_runtime_line(entry)}", file=sys.stderr, flush=True)
+            if (entry["model"] in wanted) if wanted else by_default(entry):
+                line = measure(entry, out_dir)
+                print(f"{entry['model']:>15}: {line}", file=sys.stderr, flush=True)
                 _write(path, result)
-        result["runtime_command"] = " ".join(_display_argv(sys.argv))
+        result[command_key] = " ".join(_display_argv(sys.argv))
+        result.update(extra or {})
         _write(path, result)
 
 
@@ -707,21 +720,13 @@ def compare_main(args) -> None:
 def steady_main(args) -> None:
     """Adds (or replaces) the steady-state rounds of result JSONs made by `run` with the
     transformers version this process imports."""
-    sys.path.insert(0, HERE)
-    import zoo
 
-    for path in args.results:
-        result = _load_result(path, zoo.TF_VERSION)
-        out_dir = os.path.splitext(path)[0] + ".d"
-        wanted = set(args.models.split(",")) if args.models else None
-        for entry in result["models"]:
-            if wanted is None or entry["model"] in wanted:
-                entry["steady_rounds"] = steady_rounds(args, entry["model"], out_dir)
-                print(f"{entry['model']:>15}: {_rounds_line(entry['steady_rounds'])}", file=sys.stderr, flush=True)
-                _write(path, result)
-        result["steady_rounds_command"] = " ".join(_display_argv(sys.argv))
-        result["steady_seconds"] = args.steady_seconds
-        _write(path, result)
+    def measure(entry, out_dir):
+        entry["steady_rounds"] = steady_rounds(args, entry["model"], out_dir)
+        return _rounds_line(entry["steady_rounds"])
+
+    extra = {"steady_seconds": args.steady_seconds}  # the report quotes it with the command
+    _update_results(args, lambda entry: True, measure, "steady_rounds_command", extra)
 
 
 def _rounds_line(rounds: dict) -> str:
