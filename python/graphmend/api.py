@@ -1404,6 +1404,12 @@ def _choose_capture(
         return None
     search = _OptionSearch(profiler, mended, after, torch_compile_kwargs)
     best = search.fewest_options(search.largest_kept(tuple(calls)))
+    if best is None or best[0] != search.last_tried:
+        # Dynamo caches compiled code on the functions themselves, whatever the options it
+        # was compiled under: a later trial's (perhaps rejected) graphs must not serve calls.
+        import torch._dynamo
+
+        torch._dynamo.reset()
     if best is None:
         report.rejected = search.rejected
         return None
@@ -1431,8 +1437,10 @@ class _OptionSearch:
         self.compile_kwargs = compile_kwargs
         self.expected = profiler.eager()
         self.rejected: Dict[str, str] = {}
+        self.last_tried: Tuple[str, ...] = ()
 
     def trial(self, subset: Tuple[str, ...]) -> Tuple[Optional[_Run], str]:
+        self.last_tried = subset
         options = dict.fromkeys(subset, True)
         run, why = _capture_trial(
             self.profiler, self.mended, options, self.after, self.expected, self.compile_kwargs

@@ -7,6 +7,7 @@ found by ``# SITE:`` markers.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import warnings
 
@@ -291,6 +292,37 @@ def test_options_that_remove_nothing_together_end_the_search(monkeypatch):
     assert report.capture_options == {}
     assert set(report.rejected) == {"capture_scalar_outputs", "nested_graph_breaks"}
     assert all("no fewer" in why for why in report.rejected.values())
+
+
+def test_a_later_trials_compiled_code_is_dropped(monkeypatch):
+    """Two compiles of one function share Dynamo's cache whatever options they ran under: when
+    the set chosen is not the last one tried, the cache is reset before anything is returned."""
+    events = []
+    real_reset = torch._dynamo.reset
+
+    def reset():
+        events.append("reset")
+        real_reset()
+
+    def trial(profiler, mended, options, after, expected, kwargs):
+        events.append(tuple(options))
+        if len(options) > 1:
+            return None, "Dynamo raised AssertionError: no"
+        fewer = dataclasses.replace(after.report, breaks=after.breaks[:1])
+        run = dataclasses.replace(after, report=fewer)
+        run.compiled = torch.compile(mended, backend="eager")
+        return run, ""  # both single options kept with one break: the first one wins
+
+    monkeypatch.setattr(torch._dynamo, "reset", reset)
+    monkeypatch.setattr(api, "_capture_trial", trial)
+    with pytest.warns(graphmend.CaptureOptionsEnabled):
+        compiled = graphmend.compile(nested.outer, example_inputs=(torch.ones(4),), backend="eager")
+    report = graphmend.compile_report(compiled)
+    assert report.capture_options == {"capture_scalar_outputs": True}
+    tried = [e for e in events if e != "reset"]
+    assert tried[-1] == ("nested_graph_breaks",) and events[-1] == "reset"
+    x = -torch.ones(4)
+    assert torch.equal(compiled(x), nested.outer(x))
 
 
 def test_capture_false_never_enables_nested_graph_breaks():
