@@ -74,8 +74,9 @@ def reasons_cell(entry) -> str:
     return "<br>".join(parts)
 
 
-def outputs_cell(entry) -> str:
-    outputs = entry.get("outputs")
+def outputs_cell(outputs, weights_equal) -> str:
+    """`suite.compare_outputs` of a mending arm against the original, and whether the two
+    arms' weights were equal."""
     if not outputs:
         return "?"
     if "error" in outputs:
@@ -84,8 +85,8 @@ def outputs_cell(entry) -> str:
     eager_text = "eager exact" if eager["equal"] else f"eager differs (max abs {eager.get('max_abs_diff', '?'):.1e})"
     original, mended = outputs["compiled_original"], outputs["compiled_mended"]
     worst = max(c.get("max_abs_diff", math.inf) for c in (original, mended))
-    weights = "" if entry.get("weights_equal") else ", weights differ"
-    if outputs["equal"] and entry.get("weights_equal"):
+    weights = "" if weights_equal else ", weights differ"
+    if outputs["equal"] and weights_equal:
         return f"yes ({eager_text}; compiled within tol, max abs {worst:.1e}{weights})"
     between = outputs.get("compiled_mended_vs_original")
     if eager["equal"] and not original["equal"] and between and between["equal"]:
@@ -217,7 +218,7 @@ def version_section(result) -> list[str]:
             entry["model"],
             breaks_cell(entry),
             reasons_cell(entry),
-            outputs_cell(entry),
+            outputs_cell(entry.get("outputs"), entry.get("weights_equal")),
             cold_cell(entry),
             steady_cell(entry),
             throughput_cell(entry),
@@ -267,8 +268,8 @@ def runtime_section(result) -> list[str]:
         "the models with breaks left after mending: it profiles the model on its inputs, then "
         "tries the Dynamo options those breaks call for and keeps the fewest that remove "
         "breaks and keep the outputs (docs/MENDER.md, runtime-aware mode). Breaks are counted "
-        "under the options it enabled; outputs are its compiled output against the original "
-        "arm's eager output within the tolerances above.",
+        "under the options it enabled; outputs are compared with the original arm's as in "
+        "the table above.",
         "",
         RUNTIME_HEADER,
     ]
@@ -287,22 +288,8 @@ def runtime_row(entry) -> list[str]:
     report = record["runtime"]
     counts = [_breaks(entry["original"])[0], _breaks(entry["mended"])[0], _breaks(record)[0]]
     rejected = "<br>".join(f"{o}: {why[:90]}" for o, why in sorted(report["rejected"].items()))
-    outputs = entry.get("runtime_outputs", {})
-    compiled = outputs.get("compiled", {})
-    between = outputs.get("compiled_vs_original_compiled", {})
-    if not compiled:
-        equal = "?"
-    elif not outputs["eager_exact"]["equal"]:
-        equal = "**no** (eager differs)"
-    elif compiled["equal"]:
-        equal = f"yes (max abs {compiled.get('max_abs_diff', math.nan):.1e})"
-    elif between.get("equal"):  # the compiler moves both arms alike, as in the main table
-        equal = (
-            f"yes, as compiled (off eager by up to {compiled.get('max_abs_diff', math.nan):.1e}, "
-            f"as the original compiled; against it max abs {between['max_abs_diff']:.1e})"
-        )
-    else:
-        equal = f"**no** (max abs {compiled.get('max_abs_diff', math.nan):.1e})"
+    weights_equal = record.get("weights_sha256") == entry["original"].get("weights_sha256")
+    equal = outputs_cell(entry.get("runtime_outputs"), weights_equal)
     wrap, cold = _get(record, "compile_wrap_s"), _get(record, "cold_start_s")
     rounds = entry.get("runtime_rounds", {})
     ratios = rounds.get("ratios") or []
