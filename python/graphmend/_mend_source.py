@@ -58,6 +58,8 @@ class MendResult:
     line_map: Tuple[int, ...]
     edits: Tuple[Tuple[int, int, str], ...]
     error: Optional[MendDiagnostic]
+    skeleton: Optional[str] = None
+    stubbed_lines: Tuple[int, ...] = ()
 
     @property
     def fixed(self) -> List[MendDiagnostic]:
@@ -82,6 +84,7 @@ def mend_source(
     trap: bool = True,
     trace_all: bool = False,
     only_lines: Optional[Sequence[int]] = None,
+    skeleton: bool = False,
 ) -> MendResult:
     """Mends the graph breaks of a module's source text; never raises on bad input.
 
@@ -93,8 +96,9 @@ def mend_source(
     Dynamo (library code, whose callers live in other modules); by default only the entry
     points found in the text and what they reach are mended. ``only_lines`` (runtime-aware
     mode) rewrites only the breaks whose source range contains one of these 1-based lines
-    (where Dynamo broke when the program ran); the others are reported as declined. Mending
-    the result again changes nothing.
+    (where Dynamo broke when the program ran); the others are reported as declined.
+    ``skeleton`` also returns the result's skeleton (see ``MendResult``). Mending the result
+    again changes nothing.
     """
     from . import _check_version, _source_arg
 
@@ -108,6 +112,7 @@ def mend_source(
         trap=trap,
         trace_all=trace_all,
         only_lines=sorted({int(line) for line in only_lines or ()}),
+        skeleton=skeleton,
     )
     error = raw.get("error")
     return MendResult(
@@ -117,4 +122,6 @@ def mend_source(
         line_map=tuple(raw["line_map"]),
         edits=tuple(tuple(e) for e in raw["edits"]),
         error=_diagnostic(error) if error else None,
+        skeleton=raw["skeleton"],
+        stubbed_lines=tuple(raw["stubbed_lines"]),
     )

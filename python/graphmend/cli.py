@@ -132,11 +132,11 @@ def _script_code(source: str, path: str, mend: bool):
     if mend:
         try:
             from ._mend_source import mend_source
-            from .hook import _compile_mended
+            from .hook import _compile_text
 
             result = mend_source(source, path, trace_all=False)
             if result.error is None and result.changed:
-                return _compile_mended(result.source, list(result.line_map), path), result
+                return _compile_text(result.source, list(result.line_map), path), result
         except Exception:  # noqa: BLE001 (the original always runs)
             pass
     return compile(source, path, "exec", dont_inherit=True), None

@@ -419,14 +419,14 @@ def _settings(where: bool, defer: bool, trap: bool, cache_dir: Optional[str]):
 def _mend_module(path: str, data: bytes, options: Dict[str, bool]):
     """(code, diagnostics) of the mended module, code None when nothing changed;
     diagnostics as plain tuples for marshal."""
-    from . import decode_source
+    from . import decode_source, splice
     from ._mend_source import mend_source
 
     try:
         text = decode_source(data, path).decode("utf-8", "surrogatepass")
     except (SyntaxError, UnicodeDecodeError) as exc:
         raise _Unmendable(f"the source does not decode: {exc}") from None
-    result = mend_source(text, path, trace_all=True, **options)
+    result = mend_source(text, path, trace_all=True, skeleton=splice.SUPPORTED, **options)
     if result.error is not None:
         raise _Unmendable(f"the source does not parse: {result.error}")
     diagnostics = tuple(
@@ -436,14 +436,34 @@ def _mend_module(path: str, data: bytes, options: Dict[str, bool]):
     if not result.changed:
         return None, diagnostics
     try:
-        code = _compile_mended(result.source, list(result.line_map), path)
+        code = _compile_mended(result, path, data)
     except (SyntaxError, ValueError) as exc:
         raise _Unmendable(f"the mended source does not compile: {exc}") from None
     return code, diagnostics
 
 
-def _compile_mended(source: str, line_map: List[int], path: str):
-    """Code of the mended text with the original's line numbers: compiled from the text, then
+def _compile_mended(result, path: str, data: bytes):
+    """Code of a mended module (a ``MendResult`` of ``data``) with the original's line
+    numbers. Where the original's ``.pyc`` is valid, only the skeleton is compiled and the
+    untouched functions come from the ``.pyc`` (``splice``); otherwise the whole text."""
+    from . import splice
+
+    line_map = list(result.line_map)
+    if result.skeleton is not None:
+        original = splice.original_code(path, data)
+        if original is not None:
+            try:
+                skeleton = _compile_text(result.skeleton, line_map, path)
+            except (SyntaxError, ValueError):
+                skeleton = None
+            code = skeleton and splice.splice(skeleton, original, result.stubbed_lines)
+            if code is not None:
+                return code
+    return _compile_text(result.source, line_map, path)
+
+
+def _compile_text(source: str, line_map: List[int], path: str):
+    """Code of mended text with the original's line numbers: compiled from the text, then
     renumbered where lines moved (``linetable``); on a Python whose location table format
     that module does not know, compiled from a tree whose positions are mapped back."""
     from .linetable import SUPPORTED, remap_lines

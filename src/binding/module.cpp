@@ -242,12 +242,14 @@ nb::dict mend_diagnostic_dict(const MendDiagnostic& d) {
 }
 
 // Mends source (GIL released) and returns a dict: source, changed, diagnostics (dicts),
-// line_map, edits ((begin, end, replacement) byte ranges of the input) and error (a dict
-// like a diagnostic when the input does not parse, else None).
+// line_map, edits ((begin, end, replacement) byte ranges of the input), error (a dict like
+// a diagnostic when the input does not parse, else None), skeleton and stubbed_lines
+// (rewrite/skeleton.h).
 nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle version,
                              bool where, bool defer, bool trap, bool trace_all,
-                             std::vector<uint32_t> only_lines) {
+                             std::vector<uint32_t> only_lines, bool skeleton) {
   MendOptions options;
+  options.skeleton = skeleton;
   options.trace_all = trace_all;
   options.only_lines = std::move(only_lines);
   options.version = python_version(version);
@@ -292,6 +294,14 @@ nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle 
                                 nb::str(edit.replacement.data(), edit.replacement.size())));
   }
   out["edits"] = edits;
+  if (result.skeleton.empty()) {
+    out["skeleton"] = nb::none();
+  } else {
+    out["skeleton"] = nb::str(result.skeleton.data(), result.skeleton.size());
+  }
+  nb::list stubbed_lines;
+  for (uint32_t line : result.stubbed_lines) stubbed_lines.append(line);
+  out["stubbed_lines"] = stubbed_lines;
   return out;
 }
 
@@ -355,8 +365,9 @@ NB_MODULE(_core, m) {
         nb::arg("filename").none() = nb::none(), nb::kw_only(),
         nb::arg("version").none() = nb::none(), nb::arg("where") = true, nb::arg("defer") = true,
         nb::arg("trap") = true, nb::arg("trace_all") = false,
-        nb::arg("only_lines") = std::vector<uint32_t>{},
+        nb::arg("only_lines") = std::vector<uint32_t>{}, nb::arg("skeleton") = false,
         "Mends graph breaks in source; returns a dict with source, changed, diagnostics, "
-        "line_map, edits and error (None unless the input does not parse).");
+        "line_map, edits, error (None unless the input does not parse), skeleton (None "
+        "unless asked for and the text changed) and stubbed_lines.");
   m.attr("SUPPORTED_VERSIONS") = nb::make_tuple(nb::make_tuple(3, 11), nb::make_tuple(3, 12));
 }

@@ -177,4 +177,11 @@ std::vector<uint32_t> build_line_map(std::string_view original, std::string_view
   return map;
 }
 
+bool touches_any(const std::vector<TextEdit>& edits, uint32_t begin, uint32_t end) {
+  for (const TextEdit& edit : edits) {
+    if (edit.begin <= end && edit.end >= begin) return true;
+  }
+  return false;
+}
+
 }  // namespace graphmend::rewrite

@@ -22,6 +22,9 @@ bool normalize_edits(std::vector<TextEdit>& edits, uint32_t text_size, std::stri
 // except two identical insertion points, which are ordered by their caller).
 bool edits_overlap(const TextEdit& a, const TextEdit& b);
 
+// Whether an edit touches the byte range [begin, end], its ends included.
+bool touches_any(const std::vector<TextEdit>& edits, uint32_t begin, uint32_t end);
+
 // Appends line breaks to each replacement that has fewer of them than the text it replaces,
 // where that text ends its line (only blanks or a comment follow), so that the lines after
 // it keep their numbers: a mended module then compiles with the original's line numbers

@@ -15,6 +15,7 @@
 #include "parse/parser.h"
 #include "rewrite/edits.h"
 #include "rewrite/rewrite.h"
+#include "rewrite/skeleton.h"
 #include "sema/sema.h"
 #include "sema/tags.h"
 
@@ -233,18 +234,6 @@ bool imports_runtime(const ast::Module& module, std::string_view runtime) {
   return false;
 }
 
-// Where a statement's text starts, decorators included.
-uint32_t statement_start(const ast::stmt* statement) {
-  uint32_t start = statement->begin;
-  auto earliest = [&start](const ast::Seq<ast::expr*>& decorators) {
-    for (const ast::expr* decorator : decorators) start = std::min(start, decorator->begin);
-  };
-  if (const auto* f = ast::as<ast::FunctionDef>(statement)) earliest(f->decorator_list);
-  if (const auto* f = ast::as<ast::AsyncFunctionDef>(statement)) earliest(f->decorator_list);
-  if (const auto* c = ast::as<ast::ClassDef>(statement)) earliest(c->decorator_list);
-  return start;
-}
-
 // A statement that can share its line with `import ...; ` in front of it.
 bool is_simple_statement(const ast::stmt* statement) {
   switch (statement->kind) {
@@ -266,13 +255,6 @@ bool is_simple_statement(const ast::stmt* statement) {
   }
 }
 
-bool touches_any(const std::vector<TextEdit>& edits, uint32_t begin, uint32_t end) {
-  for (const TextEdit& edit : edits) {
-    if (edit.begin <= end && edit.end >= begin) return true;
-  }
-  return false;
-}
-
 // The edit inserting the runtime import after the docstring and `from __future__` imports.
 // In front of the next statement on its own line (`import ...; import torch`) when that
 // statement is simple and no other edit touches it, so no line moves and the mended module
@@ -289,10 +271,10 @@ TextEdit runtime_import_edit(const Parsed& parsed, std::string_view runtime,
   }
   if (skipped < module.body.size) {
     const ast::stmt* next = module.body[skipped];
-    uint32_t begin = statement_start(next);
+    uint32_t begin = rewrite::statement_start(next);
     if (is_simple_statement(next) &&
         source.line_start(source.line_col(begin).line) == begin &&
-        !touches_any(other_edits, begin, next->end)) {
+        !rewrite::touches_any(other_edits, begin, next->end)) {
       return TextEdit{begin, begin, line + "; "};
     }
   }
@@ -301,7 +283,7 @@ TextEdit runtime_import_edit(const Parsed& parsed, std::string_view runtime,
     uint32_t last_line = source.line_col(module.body[skipped - 1]->end).line;
     offset = source.line_start(last_line + 1);
   } else if (module.body.size > 0) {
-    offset = source.line_start(source.line_col(statement_start(module.body[0])).line);
+    offset = source.line_start(source.line_col(rewrite::statement_start(module.body[0])).line);
   } else {
     offset = source.line_start(1);
   }
@@ -488,6 +470,11 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
   for (MendDiagnostic& d : internal) result.diagnostics.push_back(std::move(d));
   result.source = std::move(mended);
   result.changed = result.source != source;
+  if (options.skeleton && result.changed) {
+    rewrite::Skeleton skeleton = rewrite::build_skeleton(parsed.source, *parsed.parse.module, edits);
+    result.skeleton = std::move(skeleton.text);
+    result.stubbed_lines = std::move(skeleton.stubbed_lines);
+  }
   result.edits = std::move(edits);
   result.line_map = std::move(line_map);
   return result;

@@ -25,6 +25,8 @@ struct MendOptions {
   // these 1-based lines (where Dynamo broke in a profiling run) are rewritten; the others
   // are reported as declined.
   std::vector<uint32_t> only_lines;
+  // Also return the skeleton of the mended text (rewrite/skeleton.h), for the import hook.
+  bool skeleton = false;
 };
 
 // One graph-break site and what became of it.
@@ -53,6 +55,10 @@ struct MendResult {
   // line_map[i] = the original 1-based line of mended line i+1.
   std::vector<uint32_t> line_map;
   std::optional<Diagnostic> error;  // the input does not parse (source is the input)
+  // With MendOptions::skeleton and a changed text: the mended text with the bodies of the
+  // functions no edit touches stubbed, and the first lines of those functions.
+  std::string skeleton;
+  std::vector<uint32_t> stubbed_lines;
 };
 
 MendResult mend_source(std::string_view source, std::string filename, const MendOptions& options);
