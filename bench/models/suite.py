@@ -34,6 +34,7 @@ import hashlib  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import platform  # noqa: E402
+import shutil  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -607,9 +608,7 @@ def _max_diff(reference: dict, other: dict) -> float:
 def run_model(args, model: str, out_dir: str) -> dict:
     cache = _graphmend_cache(out_dir, model)  # empty: the cold arm fills it
     original = run_arm(args, model, "original", cache, out_dir, "original")
-    mended = run_arm(args, model, "mended", cache, out_dir, "mended-cold")
-    warm = run_arm(args, model, "mended", cache, out_dir, "mended-warm", quick=True)
-    entry = {"model": model, "original": original, "mended": mended, "mended_warm": warm}
+    entry = {"model": model, "original": original, **mended_arms(args, model, cache, out_dir)}
     if args.repeats > 0 and args.steady_rounds > 0:
         entry["steady_rounds"] = steady_rounds(args, model, out_dir)
     if "error" not in original and "error" not in mended:
@@ -621,6 +620,33 @@ def run_model(args, model: str, out_dir: str) -> dict:
         if breaks_left(entry):
             runtime_entry(args, entry, out_dir)
     return entry
+
+
+def mended_arms(args, model: str, cache: str, out_dir: str) -> dict:
+    """The mended arm with an empty GraphMend cache (which it fills), then with that cache."""
+    mended = run_arm(args, model, "mended", cache, out_dir, "mended-cold")
+    warm = run_arm(args, model, "mended", cache, out_dir, "mended-warm", quick=True)
+    return {"mended": mended, "mended_warm": warm}
+
+
+def cost_main(args) -> None:
+    """Runs the arms of result JSONs made by `run` again, original then mended (the cold one
+    with its GraphMend cache emptied) then mended warm, for the cold starts side by side and
+    what GraphMend costs after a change to it; outputs are compared again. The steady-state
+    rounds and the runtime arm stay as they were."""
+
+    def measure(entry, out_dir):
+        model = entry["model"]
+        cache = _graphmend_cache(out_dir, model)
+        shutil.rmtree(cache, ignore_errors=True)
+        entry["original"] = run_arm(args, model, "original", cache, out_dir, "original")
+        entry.update(mended_arms(args, model, cache, out_dir))
+        if "error" not in entry["original"] and "error" not in entry["mended"]:
+            entry["outputs"] = compare_outputs(entry["original"], entry["mended"])
+            entry["weights_equal"] = entry["original"]["weights_sha256"] == entry["mended"]["weights_sha256"]
+        return _summary_line(entry)
+
+    _update_results(args, lambda entry: True, measure, "cost_command")
 
 
 def breaks_left(entry) -> bool:
@@ -878,6 +904,14 @@ def main_parser() -> argparse.ArgumentParser:
     pairing(steady, rounds=3)
     common(steady)
 
+    cost = sub.add_parser(
+        "cost", help="(re)run the arms of result JSONs, without steady-state rounds: cold starts, GraphMend's cost"
+    )
+    cost.add_argument("results", nargs="+")
+    cost.add_argument("--models", help="comma-separated names (default: every model in the file)")
+    pairing(cost, rounds=0)
+    common(cost)
+
     calibrate = sub.add_parser(
         "calibrate", help="paired rounds of one arm against itself (an A/A check) or another arm"
     )
@@ -925,6 +959,8 @@ def main(argv=None):
         compare_main(args)
     elif args.mode == "steady":
         steady_main(args)
+    elif args.mode == "cost":
+        cost_main(args)
     elif args.mode == RUNTIME_ARM:
         runtime_main(args)
     elif args.mode == "calibrate":

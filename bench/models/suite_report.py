@@ -242,6 +242,8 @@ def version_section(result) -> list[str]:
     lines += ["", f"Run in {result.get('seconds', 0) / 60:.0f} min: `{_command(result)}`", ""]
     if result.get("steady_rounds_command"):
         lines += [f"Steady-state rounds measured again (the models then in the file): `{_command(result, 'steady_rounds_command')}`", ""]
+    if result.get("cost_command"):
+        lines += [f"Cold starts and GraphMend's cost measured again (both arms; steady-state rounds as above): `{_command(result, 'cost_command')}`", ""]
     for update in result.get("updates", []):
         command = _command({**result, "command": update["command"]})
         lines += [f"Added or run again in {update['seconds'] / 60:.0f} min ({', '.join(update['models'])}): `{command}`", ""]

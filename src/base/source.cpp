@@ -1,6 +1,7 @@
 #include "base/source.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace graphmend {
 
@@ -8,6 +9,14 @@ SourceText::SourceText(std::string text, std::string filename)
     : text_(std::move(text)), filename_(std::move(filename)) {
   line_starts_.push_back(0);
   const size_t n = text_.size();
+  if (std::memchr(text_.data(), '\r', n) == nullptr) {  // the common case: \n breaks only
+    const char* begin = text_.data();
+    for (const char* at = begin; (at = static_cast<const char*>(std::memchr(at, '\n', begin + n - at)));) {
+      ++at;
+      line_starts_.push_back(static_cast<uint32_t>(at - begin));
+    }
+    return;
+  }
   for (size_t i = 0; i < n; ++i) {
     char c = text_[i];
     if (c == '\r') {

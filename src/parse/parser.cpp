@@ -60,11 +60,6 @@ Parser::Parser(const SourceText& source, Arena& arena, const ParseOptions& optio
                std::vector<Token> tokens)
     : source_(source), arena_(arena), options_(options), tokens_(std::move(tokens)) {}
 
-const Token& Parser::peek(size_t ahead) const {
-  size_t index = pos_ + ahead;
-  return index < tokens_.size() ? tokens_[index] : tokens_.back();
-}
-
 bool Parser::at_soft_keyword(std::string_view word, size_t ahead) const {
   const Token& token = peek(ahead);
   return token.kind == TokenKind::Name && text(token) == word;

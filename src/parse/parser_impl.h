@@ -32,7 +32,10 @@ class Parser {
   // ---------------------------------------------------------------- token cursor
   // tokens_ holds the significant tokens only (no Comment, no NL), ending in EndMarker
   // or Error.
-  const Token& peek(size_t ahead = 0) const;
+  const Token& peek(size_t ahead = 0) const {  // inline: the parser's hottest call
+    size_t index = pos_ + ahead;
+    return index < tokens_.size() ? tokens_[index] : tokens_.back();
+  }
   bool at(TokenKind kind, size_t ahead = 0) const { return peek(ahead).kind == kind; }
   // A NAME token spelled `word` (soft keywords: match, case, type, _).
   bool at_soft_keyword(std::string_view word, size_t ahead = 0) const;

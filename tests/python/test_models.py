@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -214,3 +215,46 @@ def test_calibrate_pairs_one_arm_with_itself(suite_environment):
     assert only["first"]["paired"] and only["second"]["paired"]
     assert only["ratio"] == only["second"]["median_ms"] / only["first"]["median_ms"]
     assert result["median_ratio"] == only["ratio"]
+
+
+def test_cost_runs_the_arms_again_from_an_emptied_graphmend_cache(tmp_path, monkeypatch):
+    import zoo
+
+    path = tmp_path / "results.json"
+    cache = tmp_path / "results.d" / "graphmend-cache" / "bart"
+    cache.mkdir(parents=True)
+    (cache / "entry.gmc").write_text("from an earlier build")
+    arm = {"weights_sha256": "w", "cold_start_s": 20.0}
+    old = {
+        "model": "bart", "original": {**arm, "old": True}, "mended": {**arm, "old": True},
+        "mended_warm": {"old": True}, "steady_rounds": {"kept": True},
+    }  # fmt: skip
+    path.write_text(json.dumps({"transformers": zoo.TF_VERSION, "command": "suite.py run", "models": [old]}))
+    calls = []
+
+    def run_arm(args, model, arm_name, graphmend_cache, out_dir, label, quick=False, **kwargs):
+        found = sorted(os.listdir(graphmend_cache)) if os.path.isdir(graphmend_cache) else []
+        calls.append((model, arm_name, label, quick, found))
+        os.makedirs(graphmend_cache, exist_ok=True)
+        if arm_name == "mended" and not quick:
+            (Path(graphmend_cache) / "filled.gmc").write_text("by the cold arm")
+        return {**arm, "label": label}
+
+    monkeypatch.setattr(suite, "run_arm", run_arm)
+    monkeypatch.setattr(suite, "compare_outputs", lambda original, mended: {"equal": mended["label"]})
+    suite.cost_main(suite.main_parser().parse_args(["cost", str(path)]))
+
+    # Side by side, the mended cold arm from an emptied cache, the warm one from what it filled.
+    assert calls == [
+        ("bart", "original", "original", False, []),
+        ("bart", "mended", "mended-cold", False, []),
+        ("bart", "mended", "mended-warm", True, ["filled.gmc"]),
+    ]
+    result = json.loads(path.read_text())
+    (entry,) = result["models"]
+    assert [entry[arm]["label"] for arm in ("original", "mended", "mended_warm")] == [
+        "original", "mended-cold", "mended-warm"
+    ]  # fmt: skip
+    assert entry["steady_rounds"] == {"kept": True}
+    assert entry["outputs"] == {"equal": "mended-cold"} and entry["weights_equal"] is True
+    assert result["cost_command"] and result["command"] == "suite.py run"  # the first run's, kept
