@@ -39,10 +39,6 @@ struct NestingScope {
   ~NestingScope() { --depth; }
 };
 
-bool is_t_lookahead(TokenKind kind) {
-  return kind == TokenKind::LPar || kind == TokenKind::LSqb || kind == TokenKind::Dot;
-}
-
 bool gets_assign_here_message(const ast::expr* e);
 
 ast::ConstantValue simple_constant(ast::ConstantValue::Type type) {

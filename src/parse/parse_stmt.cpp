@@ -49,8 +49,6 @@ bool is_single_target(const ast::expr* e) {
   return ast::is<ast::Name>(e) || ast::is<ast::Attribute>(e) || ast::is<ast::Subscript>(e);
 }
 
-bool is_yield(const ast::expr* e) { return ast::is<ast::Yield>(e) || ast::is<ast::YieldFrom>(e); }
-
 }  // namespace
 
 // ------------------------------------------------------------------------------ blocks
