@@ -898,19 +898,19 @@ def main_parser() -> argparse.ArgumentParser:
     pairing(run, rounds=3)
     common(run)
 
-    steady = sub.add_parser("steady", help="(re)measure the steady-state rounds of result JSONs")
-    steady.add_argument("results", nargs="+")
-    steady.add_argument("--models", help="comma-separated names (default: every model in the file)")
-    pairing(steady, rounds=3)
-    common(steady)
+    def on_results(name, help, rounds, models="every model in the file"):
+        """A command that measures again some models of result JSONs made by `run`."""
+        command = sub.add_parser(name, help=help)
+        command.add_argument("results", nargs="+")
+        command.add_argument("--models", help=f"comma-separated names (default: {models})")
+        pairing(command, rounds=rounds)
+        common(command)
 
-    cost = sub.add_parser(
-        "cost", help="(re)run the arms of result JSONs, without steady-state rounds: cold starts, GraphMend's cost"
-    )
-    cost.add_argument("results", nargs="+")
-    cost.add_argument("--models", help="comma-separated names (default: every model in the file)")
-    pairing(cost, rounds=0)
-    common(cost)
+    on_results("steady", "(re)measure the steady-state rounds of result JSONs", rounds=3)
+    on_results(
+        "cost", "(re)run the arms of result JSONs, without steady-state rounds: cold starts, GraphMend's cost",
+        rounds=0,
+    )  # fmt: skip
 
     calibrate = sub.add_parser(
         "calibrate", help="paired rounds of one arm against itself (an A/A check) or another arm"
@@ -925,13 +925,10 @@ def main_parser() -> argparse.ArgumentParser:
     pairing(calibrate, rounds=4)
     common(calibrate)
 
-    runtime = sub.add_parser(
-        "runtime", help="(re)run the runtime-aware arm of result JSONs (default: models with breaks left)"
-    )
-    runtime.add_argument("results", nargs="+")
-    runtime.add_argument("--models", help="comma-separated names (default: those with breaks left)")
-    pairing(runtime, rounds=3)
-    common(runtime)
+    on_results(
+        RUNTIME_ARM, "(re)run the runtime-aware arm of result JSONs (default: models with breaks left)",
+        rounds=3, models="those with breaks left",
+    )  # fmt: skip
 
     compare = sub.add_parser("compare", help="recompute the output comparisons of result JSONs")
     compare.add_argument("results", nargs="+")
