@@ -17,6 +17,7 @@ compiled (module or class scope, no ``super``/``__class__``; ``rewrite/skeleton.
 
 from __future__ import annotations
 
+import _imp
 import importlib.util
 import marshal
 import os
@@ -68,8 +69,10 @@ def original_code(path: str, data: bytes) -> Optional[CodeType]:
         code = marshal.loads(blob[_HEADER:])
     except (EOFError, ValueError, TypeError):
         return None
-    if not isinstance(code, CodeType) or code.co_filename != path:
+    if not isinstance(code, CodeType):
         return None
+    if code.co_filename != path:  # compiled elsewhere and moved (pip --target): as the loader does
+        _imp._fix_co_filename(code, path)
     return code
 
 

@@ -31,8 +31,8 @@ const char* enum_name(BoolOpKind value) {
   return names[static_cast<int>(value)];
 }
 const char* enum_name(OperatorKind value) {
-  static const char* const names[] = {"Add",    "Sub",    "Mult",  "MatMult", "Div",
-                                      "Mod",    "Pow",    "LShift", "RShift", "BitOr",
+  static const char* const names[] = {"Add",    "Sub",    "Mult",    "MatMult", "Div",
+                                      "Mod",    "Pow",    "LShift",  "RShift",  "BitOr",
                                       "BitXor", "BitAnd", "FloorDiv"};
   return names[static_cast<int>(value)];
 }
@@ -41,8 +41,8 @@ const char* enum_name(UnaryOpKind value) {
   return names[static_cast<int>(value)];
 }
 const char* enum_name(CmpOpKind value) {
-  static const char* const names[] = {"Eq", "NotEq", "Lt", "LtE", "Gt",
-                                      "GtE", "Is", "IsNot", "In", "NotIn"};
+  static const char* const names[] = {"Eq",  "NotEq", "Lt",    "LtE", "Gt",
+                                      "GtE", "Is",    "IsNot", "In",  "NotIn"};
   return names[static_cast<int>(value)];
 }
 

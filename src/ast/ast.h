@@ -20,13 +20,25 @@ inline constexpr int kKindCount = 0
 #include "ast/nodes.def"
     ;
 
-const char* kind_name(Kind kind);  // CPython's class name, e.g. "FunctionDef"
+const char* kind_name(Kind kind);   // CPython's class name, e.g. "FunctionDef"
 bool kind_has_position(Kind kind);  // whether ast.dump shows lineno/col_offset/...
 
 enum class ExprContext : uint8_t { Load, Store, Del };
 enum class BoolOpKind : uint8_t { And, Or };
 enum class OperatorKind : uint8_t {
-  Add, Sub, Mult, MatMult, Div, Mod, Pow, LShift, RShift, BitOr, BitXor, BitAnd, FloorDiv
+  Add,
+  Sub,
+  Mult,
+  MatMult,
+  Div,
+  Mod,
+  Pow,
+  LShift,
+  RShift,
+  BitOr,
+  BitXor,
+  BitAnd,
+  FloorDiv
 };
 enum class UnaryOpKind : uint8_t { Invert, Not, UAdd, USub };
 enum class CmpOpKind : uint8_t { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn };

@@ -11,7 +11,8 @@ SourceText::SourceText(std::string text, std::string filename)
   const size_t n = text_.size();
   if (std::memchr(text_.data(), '\r', n) == nullptr) {  // the common case: \n breaks only
     const char* begin = text_.data();
-    for (const char* at = begin; (at = static_cast<const char*>(std::memchr(at, '\n', begin + n - at)));) {
+    for (const char* at = begin;
+         (at = static_cast<const char*>(std::memchr(at, '\n', begin + n - at)));) {
       ++at;
       line_starts_.push_back(static_cast<uint32_t>(at - begin));
     }

@@ -127,7 +127,8 @@ nb::handle syntax_error_type(const Diagnostic& error) {
   // CPython converts both columns against the error's first line (end included).
   long offset = count_characters(line, start.column) + 1;
   long end_offset = end > begin ? count_characters(line, stop.column) + 1 : offset;
-  nb::object text = nb::steal(PyUnicode_DecodeUTF8(line.data(), static_cast<Py_ssize_t>(line.size()), "replace"));
+  nb::object text =
+      nb::steal(PyUnicode_DecodeUTF8(line.data(), static_cast<Py_ssize_t>(line.size()), "replace"));
   if (!text.is_valid()) throw nb::python_error();
   nb::tuple location = nb::make_tuple(nb::str(filename.data(), filename.size()), start.line, offset,
                                       text, end > begin ? stop.line : start.line, end_offset);
@@ -245,8 +246,8 @@ nb::dict mend_diagnostic_dict(const MendDiagnostic& d) {
 // line_map, edits ((begin, end, replacement) byte ranges of the input), error (a dict like
 // a diagnostic when the input does not parse, else None), skeleton and stubbed_lines
 // (rewrite/skeleton.h).
-nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle version,
-                             bool where, bool defer, bool trap, bool trace_all,
+nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle version, bool where,
+                             bool defer, bool trap, bool trace_all,
                              std::vector<uint32_t> only_lines, bool skeleton) {
   MendOptions options;
   options.skeleton = skeleton;
@@ -256,7 +257,8 @@ nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle 
   options.where = where;
   options.defer = defer;
   options.trap = trap;
-  std::string name = filename.is_none() ? std::string("<unknown>") : nb::cast<std::string>(filename);
+  std::string name =
+      filename.is_none() ? std::string("<unknown>") : nb::cast<std::string>(filename);
   std::string text = source_bytes(source);
   MendResult result;
   {
@@ -349,8 +351,7 @@ NB_MODULE(_core, m) {
   unicode::set_hooks(&lookup_name_hook, &nfkc_hook);
 
   m.def("dump_ast", &dump_ast_binding, nb::arg("source"), nb::arg("include_attributes") = false,
-        nb::kw_only(), nb::arg("version").none() = nb::none(),
-        nb::arg("filename") = "<unknown>",
+        nb::kw_only(), nb::arg("version").none() = nb::none(), nb::arg("filename") = "<unknown>",
         "Parses source and returns the text ast.dump() gives for it; raises SyntaxError.");
   m.def("parse_check", &parse_check_binding, nb::arg("source"), nb::arg("filename") = "<unknown>",
         nb::kw_only(), nb::arg("version").none() = nb::none(),
@@ -358,7 +359,8 @@ NB_MODULE(_core, m) {
   m.def("tokenize", &tokenize_binding, nb::arg("source"), nb::kw_only(),
         nb::arg("version").none() = nb::none(),
         "Returns [(kind, (line, col), (end_line, end_col))], columns in UTF-8 bytes.");
-  m.def("_parse_only", &parse_only_binding, nb::arg("sources"), nb::arg("version").none() = nb::none(),
+  m.def("_parse_only", &parse_only_binding, nb::arg("sources"),
+        nb::arg("version").none() = nb::none(),
         "Parses each bytes source in C++ (GIL released, no Python objects); returns "
         "(ok_count, seconds, peak_arena_bytes).");
   m.def("mend_source", &mend_source_binding, nb::arg("source"),

@@ -4,22 +4,23 @@
 // NUL bytes are rejected up front, so reading s_[p_] with p_ <= n_ is always safe and
 // '\0' means end of input. A file that does not end in a line break gets an implicit,
 // zero-width one, as CPython adds "\n" to such input.
+#include "lex/lexer.h"
+
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "base/unicode.h"
-#include "lex/lexer.h"
 
 namespace graphmend {
 
 namespace {
 
 constexpr int kTabSize = 8;
-constexpr int kMaxIndent = 100;        // MAXINDENT
-constexpr size_t kMaxLevel = 200;      // MAXLEVEL: nested brackets
-constexpr size_t kMaxFStrings = 150;   // MAXFSTRINGLEVEL
-constexpr int kMaxExprNesting = 3;     // MAX_EXPR_NESTING
+constexpr int kMaxIndent = 100;       // MAXINDENT
+constexpr size_t kMaxLevel = 200;     // MAXLEVEL: nested brackets
+constexpr size_t kMaxFStrings = 150;  // MAXFSTRINGLEVEL
+constexpr int kMaxExprNesting = 3;    // MAX_EXPR_NESTING
 
 enum : uint8_t { kIdStart = 1, kIdChar = 2, kDigit = 4, kHex = 8 };
 
@@ -39,7 +40,9 @@ struct CharTable {
 };
 constexpr CharTable kChars;
 
-inline bool has(char c, uint8_t bit) { return (kChars.bits[static_cast<unsigned char>(c)] & bit) != 0; }
+inline bool has(char c, uint8_t bit) {
+  return (kChars.bits[static_cast<unsigned char>(c)] & bit) != 0;
+}
 inline bool is_digit(char c) { return static_cast<unsigned char>(c - '0') < 10; }
 
 // Hard keywords by spelling; soft keywords stay Name.
@@ -77,10 +80,10 @@ struct FMode {
   uint8_t quote_size = 1;
   bool raw = false;
   bool in_format_spec = false;
-  int curly_depth = 0;       // curly_bracket_depth
-  int expr_start_depth = -1;  // curly_bracket_expr_start_depth
-  uint32_t start = 0;         // offset of the prefix
-  uint32_t end = 0;           // 3.11: offset of the closing quote(s) found by the string scan
+  int curly_depth = 0;         // curly_bracket_depth
+  int expr_start_depth = -1;   // curly_bracket_expr_start_depth
+  uint32_t start = 0;          // offset of the prefix
+  uint32_t end = 0;            // 3.11: offset of the closing quote(s) found by the string scan
   size_t brackets_before = 0;  // brackets open when the f-string started
 };
 
@@ -144,7 +147,9 @@ class Lexer {
     return v311_ && !modes_.empty() && (modes_.size() > 1 || !modes_.back().literal);
   }
   bool inside_fstring() const { return !modes_.empty(); }
-  bool inside_fstring_expr() const { return !modes_.empty() && modes_.back().expr_start_depth >= 0; }
+  bool inside_fstring_expr() const {
+    return !modes_.empty() && modes_.back().expr_start_depth >= 0;
+  }
 
   const SourceText& source_;
   const char* s_;
@@ -156,7 +161,7 @@ class Lexer {
 
   bool done_ = false;
   bool atbol_ = true;
-  bool blank_line_ = false;     // the current physical line holds only whitespace/comment
+  bool blank_line_ = false;        // the current physical line holds only whitespace/comment
   bool implicit_newline_ = false;  // the input lacks a final line break: one zero-width \n at n_
   int indent_ = 0;
   int indstack_[kMaxIndent + 1] = {0};
@@ -195,8 +200,8 @@ bool Lexer::check_input() {
     }
     unsigned char c = s[i];
     if (c == 0) {
-      return fail(codes::kEncodingError, "source code string cannot contain null bytes", i, i,
-                  i, i + 1);
+      return fail(codes::kEncodingError, "source code string cannot contain null bytes", i, i, i,
+                  i + 1);
     }
     if (c < 0x80) {
       ++i;
@@ -270,8 +275,8 @@ bool Lexer::continuation(uint32_t backslash) {
       implicit_newline_ = false;
       return end_of_input();  // "'(' was never closed"
     }
-    return fail(codes::kTokenizeError, "unexpected EOF while parsing", backslash + 1,
-                backslash + 1, backslash, q);
+    return fail(codes::kTokenizeError, "unexpected EOF while parsing", backslash + 1, backslash + 1,
+                backslash, q);
   }
   p_ = q;
   return true;
@@ -332,9 +337,8 @@ bool Lexer::indentation() {
       // CPython points at the end of the offending line.
       uint32_t eol = p_;
       while (eol < n_ && s_[eol] != '\n' && s_[eol] != '\r') ++eol;
-      return fail(codes::kIndentationError,
-                  "unindent does not match any outer indentation level", eol, eol, line_begin,
-                  p_);
+      return fail(codes::kIndentationError, "unindent does not match any outer indentation level",
+                  eol, eol, line_begin, p_);
     }
     if (altcol != altindstack_[indent_]) {
       return fail(codes::kIndentationError, "inconsistent use of tabs and spaces in indentation",
@@ -476,8 +480,9 @@ bool Lexer::operator_token(char c, uint32_t start) {
       kind = c2 == '=' ? (len = 2, TokenKind::PlusEqual) : TokenKind::Plus;
       break;
     case '-':
-      kind = c2 == '=' ? (len = 2, TokenKind::MinEqual)
-                       : c2 == '>' ? (len = 2, TokenKind::RArrow) : TokenKind::Minus;
+      kind = c2 == '='   ? (len = 2, TokenKind::MinEqual)
+             : c2 == '>' ? (len = 2, TokenKind::RArrow)
+                         : TokenKind::Minus;
       break;
     case '*':
       if (c2 == '*') {
@@ -488,8 +493,8 @@ bool Lexer::operator_token(char c, uint32_t start) {
       break;
     case '/':
       if (c2 == '/') {
-        kind = c3 == '=' ? (len = 3, TokenKind::DoubleSlashEqual)
-                         : (len = 2, TokenKind::DoubleSlash);
+        kind =
+            c3 == '=' ? (len = 3, TokenKind::DoubleSlashEqual) : (len = 2, TokenKind::DoubleSlash);
       } else {
         kind = c2 == '=' ? (len = 2, TokenKind::SlashEqual) : TokenKind::Slash;
       }
@@ -513,8 +518,7 @@ bool Lexer::operator_token(char c, uint32_t start) {
       break;
     case '>':
       if (c2 == '>') {
-        kind = c3 == '=' ? (len = 3, TokenKind::RightShiftEqual)
-                         : (len = 2, TokenKind::RightShift);
+        kind = c3 == '=' ? (len = 3, TokenKind::RightShiftEqual) : (len = 2, TokenKind::RightShift);
       } else {
         kind = c2 == '=' ? (len = 2, TokenKind::GreaterEqual) : TokenKind::Greater;
       }
@@ -545,8 +549,9 @@ bool Lexer::operator_token(char c, uint32_t start) {
         return fail_at(buf, start);
       }
       // '$', '?', '`': CPython passes an OP token the parser cannot use.
-      return fail(codes::kSyntaxError, v311_ && inside_fstring() ? "f-string: invalid syntax" : "invalid syntax",
-                  start, start + 1, start, start + 1);
+      return fail(codes::kSyntaxError,
+                  v311_ && inside_fstring() ? "f-string: invalid syntax" : "invalid syntax", start,
+                  start + 1, start, start + 1);
     }
   }
   emit(kind, start, start + len);
@@ -560,8 +565,10 @@ bool Lexer::open_bracket(char c, uint32_t start) {
   }
   brackets_.push_back({c, start});
   if (inside_fstring()) ++modes_.back().curly_depth;
-  emit(c == '(' ? TokenKind::LPar : c == '[' ? TokenKind::LSqb : TokenKind::LBrace, start,
-       start + 1);
+  emit(c == '('   ? TokenKind::LPar
+       : c == '[' ? TokenKind::LSqb
+                  : TokenKind::LBrace,
+       start, start + 1);
   p_ = start + 1;
   return true;
 }
@@ -591,8 +598,10 @@ bool Lexer::close_bracket(char c, uint32_t start) {
     if (v311_ && inside_fstring()) return fstring_error("f-string: " + message);
     return fail_at(std::move(message), start);
   }
-  emit(c == ')' ? TokenKind::RPar : c == ']' ? TokenKind::RSqb : TokenKind::RBrace, start,
-       start + 1);
+  emit(c == ')'   ? TokenKind::RPar
+       : c == ']' ? TokenKind::RSqb
+                  : TokenKind::RBrace,
+       start, start + 1);
   p_ = start + 1;
   if (inside_fstring()) {
     FMode& m = modes_.back();
@@ -742,8 +751,7 @@ bool Lexer::number(uint32_t start) {
         if (s_[q] == '_') ++q;
         if (!digit_ok(s_[q])) {
           if (lower != 'x' && is_digit(s_[q])) {
-            return fail_at(std::string("invalid digit '") + s_[q] + "' in " + kind + " literal",
-                           q);
+            return fail_at(std::string("invalid digit '") + s_[q] + "' in " + kind + " literal", q);
           }
           return fail_at(std::string("invalid ") + kind + " literal", q - 1);
         }
@@ -902,8 +910,8 @@ bool Lexer::string(uint32_t start, uint32_t quote_pos) {
     return fail(codes::kTokenizeError, "f-string: expecting '}'", start, start, start, end);
   }
   uint32_t detected = result == Scan::LineEnd ? line_of(end) : eof_line();
-  std::string message = triple ? "unterminated triple-quoted string literal"
-                               : "unterminated string literal";
+  std::string message =
+      triple ? "unterminated triple-quoted string literal" : "unterminated string literal";
   message += " (detected at line " + std::to_string(detected) + ")";
   return fail(codes::kTokenizeError, std::move(message), start, start, start, end);
 }
@@ -946,13 +954,14 @@ bool Lexer::fstring_start(uint32_t start, uint32_t quote_pos) {
 
 uint32_t Lexer::operator_length(uint32_t q) const {
   char c = s_[q], c2 = s_[q + 1], c3 = c2 ? s_[q + 2] : '\0';
-  if (c3 == '=' && ((c == '*' && c2 == '*') || (c == '/' && c2 == '/') ||
-                    (c == '>' && c2 == '>') || (c == '<' && c2 == '<'))) {
+  if (c3 == '=' && ((c == '*' && c2 == '*') || (c == '/' && c2 == '/') || (c == '>' && c2 == '>') ||
+                    (c == '<' && c2 == '<'))) {
     return 3;
   }
   if (c == '.' && c2 == '.' && c3 == '.') return 3;
-  static constexpr const char* kTwo[] = {"!=", "%=", "&=", "**", "*=", "+=", "-=", "->", "//", "/=",
-                                         ":=", "<<", "<=", "<>", "==", ">=", ">>", "@=", "^=", "|="};
+  static constexpr const char* kTwo[] = {"!=", "%=", "&=", "**", "*=", "+=", "-=",
+                                         "->", "//", "/=", ":=", "<<", "<=", "<>",
+                                         "==", ">=", ">>", "@=", "^=", "|="};
   for (const char* two : kTwo) {
     if (two[0] == c && two[1] == c2) return 2;
   }
@@ -1091,8 +1100,7 @@ bool Lexer::fstring_step() {
         p_ = q + 1;
         return true;
       }
-      if (s_[q + 1] == '}' && !in_format_spec && m.curly_depth == 0 &&
-          !(v311_ && q + 1 >= m.end)) {
+      if (s_[q + 1] == '}' && !in_format_spec && m.curly_depth == 0 && !(v311_ && q + 1 >= m.end)) {
         emit(TokenKind::FStringMiddle, start, q + 1);
         p_ = q + 2;
         return true;

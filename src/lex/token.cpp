@@ -4,13 +4,13 @@ namespace graphmend {
 
 const char* token_kind_name(TokenKind kind) {
   switch (kind) {
-#define TOKEN(k) \
+#define TOKEN(k)     \
   case TokenKind::k: \
     return #k;
 #define OPERATOR(k, text) \
   case TokenKind::k:      \
     return #k;
-#define KEYWORD(word)         \
+#define KEYWORD(word)        \
   case TokenKind::Kw_##word: \
     return "Kw_" #word;
 #include "lex/tokens.def"
@@ -23,7 +23,7 @@ const char* token_kind_text(TokenKind kind) {
 #define OPERATOR(k, text) \
   case TokenKind::k:      \
     return text;
-#define KEYWORD(word)         \
+#define KEYWORD(word)        \
   case TokenKind::Kw_##word: \
     return #word;
 #include "lex/tokens.def"

@@ -29,6 +29,8 @@ const char* token_kind_name(TokenKind kind);
 // The spelling of an operator or keyword ("(", "if"); nullptr for other kinds.
 const char* token_kind_text(TokenKind kind);
 // Comments, NL and the trivia the parser never sees.
-inline bool is_trivia(TokenKind kind) { return kind == TokenKind::Comment || kind == TokenKind::NL; }
+inline bool is_trivia(TokenKind kind) {
+  return kind == TokenKind::Comment || kind == TokenKind::NL;
+}
 
 }  // namespace graphmend

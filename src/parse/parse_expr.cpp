@@ -155,9 +155,8 @@ ast::expr* Parser::find_invalid_target(ast::expr* e, bool for_targets) {
     switch (e->kind) {
       case ast::Kind::List:
       case ast::Kind::Tuple: {
-        ast::Seq<ast::expr*> elts = e->kind == ast::Kind::List
-                                        ? static_cast<ast::List*>(e)->elts
-                                        : static_cast<ast::Tuple*>(e)->elts;
+        ast::Seq<ast::expr*> elts = e->kind == ast::Kind::List ? static_cast<ast::List*>(e)->elts
+                                                               : static_cast<ast::Tuple*>(e)->elts;
         for (ast::expr* elt : elts) {
           if (ast::expr* bad = find_invalid_target(elt, for_targets)) return bad;
         }
@@ -194,8 +193,8 @@ bool Parser::set_context(ast::expr* e, ExprContext ctx) {
       // `f() = 1` (but not `f() = 1 = 2`): invalid_named_expression's friendlier message.
       Checkpoint cp = checkpoint();
       advance();
-      bool single = parse_bitwise_or() != nullptr && !at(TokenKind::Equal) &&
-                    !at(TokenKind::ColonEqual);
+      bool single =
+          parse_bitwise_or() != nullptr && !at(TokenKind::Equal) && !at(TokenKind::ColonEqual);
       restore(cp);
       if (single) {
         fail_assign_in_expression(e);
@@ -578,8 +577,7 @@ done:
 
 namespace {
 
-ast::expr* make_binop(Parser& p, size_t start, ast::expr* left, OperatorKind op,
-                      ast::expr* right) {
+ast::expr* make_binop(Parser& p, size_t start, ast::expr* left, OperatorKind op, ast::expr* right) {
   auto* node = p.make<ast::BinOp>(p.span_from(start));
   node->left = left;
   node->op = op;
@@ -1025,10 +1023,11 @@ ast::expr* Parser::parse_atom() {
     case TokenKind::Ellipsis: {
       TokenKind kind = peek().kind;
       auto* node = make<ast::Constant>(advance().span());
-      node->value = simple_constant(kind == TokenKind::Kw_True    ? ast::ConstantValue::Type::True
-                                    : kind == TokenKind::Kw_False ? ast::ConstantValue::Type::False
-                                    : kind == TokenKind::Kw_None  ? ast::ConstantValue::Type::None
-                                                  : ast::ConstantValue::Type::Ellipsis);
+      node->value =
+          simple_constant(kind == TokenKind::Kw_True    ? ast::ConstantValue::Type::True
+                          : kind == TokenKind::Kw_False ? ast::ConstantValue::Type::False
+                          : kind == TokenKind::Kw_None  ? ast::ConstantValue::Type::None
+                                                        : ast::ConstantValue::Type::Ellipsis);
       return node;
     }
     default:
@@ -1141,8 +1140,8 @@ ast::expr* Parser::parse_brace_atom() {
     first = parse_expression();
     if (first != nullptr && at(TokenKind::Colon)) return parse_dict_rest(start, first, first_start);
     if (first != nullptr && at(TokenKind::ColonEqual)) {
-      return fail(first->span(), std::string("cannot use assignment expressions with ") +
-                                     expr_name(first));
+      return fail(first->span(),
+                  std::string("cannot use assignment expressions with ") + expr_name(first));
     }
   }
   if (first == nullptr) return nullptr;

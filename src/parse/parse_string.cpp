@@ -88,9 +88,12 @@ void Parser::relocate_string_error_311(size_t first_token) {
   int depth = 0;
   for (; i + 1 < tokens_.size(); ++i) {
     TokenKind kind = tokens_[i].kind;
-    if (kind == TokenKind::FStringStart) ++depth;
-    else if (kind == TokenKind::FStringEnd) --depth;
-    else if (depth == 0 && kind != TokenKind::String) break;
+    if (kind == TokenKind::FStringStart)
+      ++depth;
+    else if (kind == TokenKind::FStringEnd)
+      --depth;
+    else if (depth == 0 && kind != TokenKind::String)
+      break;
     if (depth == 0 && kind == TokenKind::String &&
         error.message.rfind("bytes can only contain ASCII", 0) == 0 &&
         tokens_[i].begin <= error.span.begin && error.span.begin < tokens_[i].end) {
@@ -110,7 +113,8 @@ ast::expr* Parser::parse_string_tokens() {
     std::string_view text = this->text(token);
     QuotedParts parts = split_string_token(text, token.begin);
     StringPrefix prefix = parse_string_prefix(parts.prefix);
-    if (!decode_literal(parts.body, parts.body_offset, prefix.raw, prefix.bytes, string_buf_)) return nullptr;
+    if (!decode_literal(parts.body, parts.body_offset, prefix.raw, prefix.bytes, string_buf_))
+      return nullptr;
     auto* node = make<ast::Constant>(token.span());
     node->value.type =
         prefix.bytes ? ast::ConstantValue::Type::Bytes : ast::ConstantValue::Type::Str;
@@ -138,7 +142,8 @@ ast::expr* Parser::parse_string_tokens() {
       StringPrefix prefix = parse_string_prefix(quoted.prefix);
       (prefix.bytes ? any_bytes : any_str) = true;
       StringPart part;
-      if (!decode_literal(quoted.body, quoted.body_offset, prefix.raw, prefix.bytes, part.text)) return nullptr;
+      if (!decode_literal(quoted.body, quoted.body_offset, prefix.raw, prefix.bytes, part.text))
+        return nullptr;
       part.span = token.span();
       part.kind_u = !text.empty() && text[0] == 'u';
       parts.push_back(std::move(part));

@@ -76,8 +76,8 @@ class Parser {
 
   // ---------------------------------------------------------------- statements (parse_stmt.cpp)
   ast::Seq<ast::stmt*> parse_statements_until(TokenKind end);  // `statements`
-  ast::Seq<ast::stmt*> parse_block();                           // `block`
-  bool parse_statement(std::vector<ast::stmt*>& out);           // one `statement`
+  ast::Seq<ast::stmt*> parse_block();                          // `block`
+  bool parse_statement(std::vector<ast::stmt*>& out);          // one `statement`
   // `params` of a def (lambda = false) or `lambda_params` (lambda = true), up to but not
   // including the closing ')' or ':'. Never null; check failed().
   ast::arguments* parse_parameters(bool lambda, TokenKind closer);
@@ -88,18 +88,18 @@ class Parser {
   ast::pattern* parse_patterns();  // `patterns` of a case clause
 
   // ---------------------------------------------------------------- expressions (parse_expr.cpp)
-  ast::expr* parse_expression();             // `expression`: ternary, lambda
-  ast::expr* parse_named_expression();       // `named_expression`: allows :=
-  ast::expr* parse_star_expressions();       // `star_expressions`: a, *b, c (Tuple when commas)
+  ast::expr* parse_expression();        // `expression`: ternary, lambda
+  ast::expr* parse_named_expression();  // `named_expression`: allows :=
+  ast::expr* parse_star_expressions();  // `star_expressions`: a, *b, c (Tuple when commas)
   ast::expr* parse_star_named_expressions_in_brackets();  // list/set displays' contents helper
-  ast::expr* parse_yield_expr();             // `yield_expr`
-  ast::expr* parse_disjunction();            // `disjunction`
-  ast::expr* parse_bitwise_or();             // `bitwise_or`
-  ast::expr* parse_star_targets();           // `star_targets` (ctx Store)
-  ast::expr* parse_single_target();          // `single_target` for augmented / annotated assignment
-  ast::expr* parse_del_targets();            // `del_targets` (ctx Del), Tuple when commas
-  ast::expr* parse_slices();                 // the inside of [...] of a subscript
-  ast::expr* parse_atom();                   // `atom`
+  ast::expr* parse_yield_expr();                          // `yield_expr`
+  ast::expr* parse_disjunction();                         // `disjunction`
+  ast::expr* parse_bitwise_or();                          // `bitwise_or`
+  ast::expr* parse_star_targets();                        // `star_targets` (ctx Store)
+  ast::expr* parse_single_target();  // `single_target` for augmented / annotated assignment
+  ast::expr* parse_del_targets();    // `del_targets` (ctx Del), Tuple when commas
+  ast::expr* parse_slices();         // the inside of [...] of a subscript
+  ast::expr* parse_atom();           // `atom`
   // Call arguments after '(' up to (not including) ')'.
   bool parse_call_arguments(std::vector<ast::expr*>& args, std::vector<ast::keyword*>& keywords);
   // Rewrites an expression parsed as a value into an assignment/deletion target: sets ctx
@@ -215,7 +215,7 @@ class Parser {
   // `body` unchanged when the rule does not apply.
   ast::expr* check_forgot_comma(ast::expr* body, size_t start);
   bool inside_brackets() const;  // whether the current token is inside (), [] or {}
-  bool enter_nesting();  // false (error recorded) when expressions nest too deeply
+  bool enter_nesting();          // false (error recorded) when expressions nest too deeply
   template <class T>
   ast::Seq<T> seq_from(std::vector<T>& scratch, size_t base) {
     ast::Seq<T> out;

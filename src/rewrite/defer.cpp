@@ -3,8 +3,8 @@
 // (python/graphmend/runtime.py: defer, defer_format). Outside compilation the runtime calls
 // the callee at once, so eager behaviour is unchanged.
 //
-//   print(a, b, sep="")        ->  __graphmend_rt__.defer(("f.py", 12, "forward"), print, a, b, sep="")
-//   logger.info(f"x={x:.3f}")  ->  __graphmend_rt__.defer_format(("f.py", 12, "forward"),
+//   print(a, b, sep="")        ->  __graphmend_rt__.defer(("f.py", 12, "forward"), print, a, b,
+//   sep="") logger.info(f"x={x:.3f}")  ->  __graphmend_rt__.defer_format(("f.py", 12, "forward"),
 //                                      logger.info, ((0, "x={0:.3f}"),), (x,))
 //
 // Only the call's own bytes change: the callee and the opening parenthesis become the
@@ -51,9 +51,18 @@ void for_each_module_scope_statement(const ast::Seq<ast::stmt*>& body, Visit&& v
     auto nested = [&](const ast::Seq<ast::stmt*>& inner) {
       for_each_module_scope_statement(inner, visit);
     };
-    if (const auto* s = ast::as<ast::If>(statement)) { nested(s->body); nested(s->orelse); }
-    if (const auto* s = ast::as<ast::For>(statement)) { nested(s->body); nested(s->orelse); }
-    if (const auto* s = ast::as<ast::While>(statement)) { nested(s->body); nested(s->orelse); }
+    if (const auto* s = ast::as<ast::If>(statement)) {
+      nested(s->body);
+      nested(s->orelse);
+    }
+    if (const auto* s = ast::as<ast::For>(statement)) {
+      nested(s->body);
+      nested(s->orelse);
+    }
+    if (const auto* s = ast::as<ast::While>(statement)) {
+      nested(s->body);
+      nested(s->orelse);
+    }
     if (const auto* s = ast::as<ast::With>(statement)) nested(s->body);
     if (const auto* s = ast::as<ast::Try>(statement)) {
       nested(s->body);
@@ -147,9 +156,18 @@ void for_each_assignment(const ast::Seq<ast::stmt*>& body, Visit&& visit) {
       if (annotated->value) visit(annotated->target, annotated->value);
     }
     auto nested = [&](const ast::Seq<ast::stmt*>& inner) { for_each_assignment(inner, visit); };
-    if (const auto* s = ast::as<ast::If>(statement)) { nested(s->body); nested(s->orelse); }
-    if (const auto* s = ast::as<ast::For>(statement)) { nested(s->body); nested(s->orelse); }
-    if (const auto* s = ast::as<ast::While>(statement)) { nested(s->body); nested(s->orelse); }
+    if (const auto* s = ast::as<ast::If>(statement)) {
+      nested(s->body);
+      nested(s->orelse);
+    }
+    if (const auto* s = ast::as<ast::For>(statement)) {
+      nested(s->body);
+      nested(s->orelse);
+    }
+    if (const auto* s = ast::as<ast::While>(statement)) {
+      nested(s->body);
+      nested(s->orelse);
+    }
     if (const auto* s = ast::as<ast::With>(statement)) nested(s->body);
     if (const auto* s = ast::as<ast::Try>(statement)) {
       nested(s->body);
@@ -222,24 +240,34 @@ const ast::Node* enclosing_foreign_with(const Context& context, const ast::Seq<a
     auto inner = [&](const ast::Seq<ast::stmt*>& nested) {
       if (!found) found = enclosing_foreign_with(context, nested, node);
     };
-    auto check_items = [&](const ast::Seq<ast::withitem*>& items, const ast::Seq<ast::stmt*>& nested) {
+    auto check_items = [&](const ast::Seq<ast::withitem*>& items,
+                           const ast::Seq<ast::stmt*>& nested) {
       inner(nested);
       if (found) return;
       std::string torch_prefix = std::string(context.analysis.torch_name()) + ".";
       for (const ast::withitem* item : items) {
         std::string_view text = node_text(context, *item->context_expr);
-        if (context.analysis.torch_name().empty() || text.substr(0, torch_prefix.size()) != torch_prefix) {
+        if (context.analysis.torch_name().empty() ||
+            text.substr(0, torch_prefix.size()) != torch_prefix) {
           found = statement;
           return;
         }
       }
     };
-    if (const auto* s = ast::as<ast::With>(statement)) check_items(s->items, s->body);
-    else if (const auto* s = ast::as<ast::AsyncWith>(statement)) check_items(s->items, s->body);
-    else if (const auto* s = ast::as<ast::If>(statement)) { inner(s->body); inner(s->orelse); }
-    else if (const auto* s = ast::as<ast::For>(statement)) { inner(s->body); inner(s->orelse); }
-    else if (const auto* s = ast::as<ast::While>(statement)) { inner(s->body); inner(s->orelse); }
-    else if (const auto* s = ast::as<ast::Try>(statement)) {
+    if (const auto* s = ast::as<ast::With>(statement))
+      check_items(s->items, s->body);
+    else if (const auto* s = ast::as<ast::AsyncWith>(statement))
+      check_items(s->items, s->body);
+    else if (const auto* s = ast::as<ast::If>(statement)) {
+      inner(s->body);
+      inner(s->orelse);
+    } else if (const auto* s = ast::as<ast::For>(statement)) {
+      inner(s->body);
+      inner(s->orelse);
+    } else if (const auto* s = ast::as<ast::While>(statement)) {
+      inner(s->body);
+      inner(s->orelse);
+    } else if (const auto* s = ast::as<ast::Try>(statement)) {
       inner(s->body);
       for (const ast::excepthandler* h : s->handlers) {
         if (const auto* handler = ast::as<ast::ExceptHandler>(h)) inner(handler->body);
@@ -268,7 +296,8 @@ std::string separator_before(const Context& context, uint32_t offset) {
 // the runtime calls at once any value it cannot snapshot; what is refused here are the
 // objects known to format through user code: `self`, instances of the module's classes.
 std::string unstable_formatting(const Context& context, const ast::expr& e) {
-  if (const auto* name = ast::as<ast::Name>(&e); name && (name->id == "self" || name->id == "cls")) {
+  if (const auto* name = ast::as<ast::Name>(&e);
+      name && (name->id == "self" || name->id == "cls")) {
     return "argument `" + std::string(name->id) +
            "` is a user object whose formatting reads mutable state at replay time";
   }
@@ -346,11 +375,20 @@ void append_field(FormatTemplate& out, const ast::FormattedValue& field, bool ne
   out.text += std::to_string(out.values.size());
   out.values.push_back(field.value);
   switch (field.conversion) {
-    case 's': out.text += "!s"; break;
-    case 'r': out.text += "!r"; break;
-    case 'a': out.text += "!a"; break;
-    case -1: break;
-    default: out.problem = "unknown f-string conversion"; return;
+    case 's':
+      out.text += "!s";
+      break;
+    case 'r':
+      out.text += "!r";
+      break;
+    case 'a':
+      out.text += "!a";
+      break;
+    case -1:
+      break;
+    default:
+      out.problem = "unknown f-string conversion";
+      return;
   }
   if (const auto* spec = ast::as<ast::JoinedStr>(field.format_spec)) {
     if (nested) {
@@ -383,31 +421,37 @@ std::string check_callee(const sema::BreakTag& tag, const Context& context, cons
   sema::Callee callee = context.analysis.resolve_call(call);
   switch (tag.kind) {
     case sema::BreakKind::PrintCall:
-      if (callee.kind != sema::CalleeKind::Print) return "the callee is not shown to be the builtin print";
+      if (callee.kind != sema::CalleeKind::Print)
+        return "the callee is not shown to be the builtin print";
       return {};
     case sema::BreakKind::WarningsCall:
-      if (callee.kind != sema::CalleeKind::WarningsWarn) return "the callee is not shown to be warnings.warn";
+      if (callee.kind != sema::CalleeKind::WarningsWarn)
+        return "the callee is not shown to be warnings.warn";
       for (const ast::keyword* keyword : call.keywords) {
         if (keyword->arg == "stacklevel") {
           const auto* level = ast::as<ast::Constant>(keyword->value);
-          if (!level || level->value.type != ast::ConstantValue::Type::Int || level->value.text != "1") {
+          if (!level || level->value.type != ast::ConstantValue::Type::Int ||
+              level->value.text != "1") {
             return "warnings.warn with a stacklevel other than 1 names a caller's frame";
           }
         } else if (keyword->arg == "skip_file_prefixes") {
           return "warnings.warn with skip_file_prefixes names a caller's frame";
         }
       }
-      if (call.args.size >= 3) return "warnings.warn with a positional stacklevel names a caller's frame";
+      if (call.args.size >= 3)
+        return "warnings.warn with a positional stacklevel names a caller's frame";
       return {};
     case sema::BreakKind::LoggingCall: {
-      if (callee.kind != sema::CalleeKind::LoggerMethod) return "the callee is not shown to be a logger method";
+      if (callee.kind != sema::CalleeKind::LoggerMethod)
+        return "the callee is not shown to be a logger method";
       std::string_view method = callee.qualified_name;
       if (const auto* attribute = ast::as<ast::Attribute>(call.func)) method = attribute->attr;
       if (method.size() >= 9 && method.substr(method.size() - 9) == "exception") {
         return "logger.exception records the exception being handled at the call";
       }
       for (const ast::keyword* keyword : call.keywords) {
-        if (keyword->arg == "exc_info") return "exc_info refers to the exception being handled at the call";
+        if (keyword->arg == "exc_info")
+          return "exc_info refers to the exception being handled at the call";
         if (keyword->arg == "stack_info") return "stack_info records the stack at the call";
         if (keyword->arg == "stacklevel") return "stacklevel names a caller's frame";
       }
@@ -494,14 +538,17 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
     if (!format.problem.empty()) return format.problem;
     std::string tuple = "(";
     for (const ast::expr* field : format.values) {
-      if (std::string problem = unstable_formatting(context, *field); !problem.empty()) return problem;
+      if (std::string problem = unstable_formatting(context, *field); !problem.empty())
+        return problem;
       std::optional<std::string> text = field_text(context, *field);
       if (!text) return "an f-string field's source text could not be recovered exactly";
       tuple += *text;
       tuple += ", ";
     }
-    if (format.values.size() > 1) tuple.resize(tuple.size() - 2);
-    else tuple.pop_back();  // keep the comma of a 1-tuple
+    if (format.values.size() > 1)
+      tuple.resize(tuple.size() - 2);
+    else
+      tuple.pop_back();  // keep the comma of a 1-tuple
     tuple += ")";
     specs.push_back("(" + key + ", " + python_string(format.text) + ")");
     outcome.edits.push_back({joined->begin, joined->end, tuple});
@@ -535,8 +582,9 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
       // A stream written to at replay: only the standard ones, which the function cannot
       // read back (a StringIO it reads later would miss the text).
       if (!is_standard_stream(*keyword->value)) {
-        return decline("print writes to a stream other than sys.stdout/sys.stderr, which the "
-                       "program may read back before the replay");
+        return decline(
+            "print writes to a stream other than sys.stdout/sys.stderr, which the "
+            "program may read back before the replay");
       }
       continue;
     }
@@ -552,8 +600,10 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
   if (!specs.empty()) {
     head += ", (";
     for (const std::string& spec : specs) head += spec + ", ";
-    if (specs.size() > 1) head.resize(head.size() - 2);
-    else head.pop_back();
+    if (specs.size() > 1)
+      head.resize(head.size() - 2);
+    else
+      head.pop_back();
     head += ")";
   }
   if (call->args.size > 0 || call->keywords.size > 0) head += separator_before(context, *open);

@@ -17,8 +17,10 @@ uint32_t count_line_breaks(std::string_view text, size_t length) {
       ++count;
     } else if (text[i] == '\r') {
       if (i + 1 < text.size() && text[i + 1] == '\n') {
-        if (i + 1 < length) ++i;  // "\r\n" is one break, counted at its "\n"
-        else continue;            // the "\n" lies past `length`: the break is not complete
+        if (i + 1 < length)
+          ++i;  // "\r\n" is one break, counted at its "\n"
+        else
+          continue;  // the "\n" lies past `length`: the break is not complete
       }
       ++count;
     }

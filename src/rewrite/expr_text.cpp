@@ -95,8 +95,8 @@ std::string indentation_of(const Context& context, const ast::stmt& statement) {
   LineCol position = context.source.line_col(statement.begin);
   std::string_view line = context.source.line_text(position.line);
   size_t length = 0;
-  while (length < line.size() && (line[length] == ' ' || line[length] == '\t' ||
-                                  line[length] == '\f')) {
+  while (length < line.size() &&
+         (line[length] == ' ' || line[length] == '\t' || line[length] == '\f')) {
     ++length;
   }
   return std::string(line.substr(0, length));

@@ -121,9 +121,8 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context) {
   result.diagnostic.rewrite = rewrite_name_for(tag.kind);
   std::string_view name = result.diagnostic.rewrite;
   if (name.empty()) {
-    result.diagnostic.message =
-        declined(tag, std::string("out of scope: no rewrite handles a ") +
-                          sema::break_summary(tag.kind));
+    result.diagnostic.message = declined(
+        tag, std::string("out of scope: no rewrite handles a ") + sema::break_summary(tag.kind));
     return result;
   }
   if (!selected_by_lines(result.diagnostic, context.options.only_lines)) {
@@ -131,7 +130,8 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context) {
     return result;
   }
   if (!rewrite_enabled(tag.kind, context.options)) {
-    result.diagnostic.message = declined(tag, "the [" + std::string(name) + "] rewrite is disabled");
+    result.diagnostic.message =
+        declined(tag, "the [" + std::string(name) + "] rewrite is disabled");
     return result;
   }
   std::optional<rewrite::Outcome> outcome = run_rewrite(tag, context);
@@ -265,15 +265,14 @@ TextEdit runtime_import_edit(const Parsed& parsed, std::string_view runtime,
   const SourceText& source = parsed.source;
   std::string line = "import " + std::string(kRuntimeModule) + " as " + std::string(runtime);
   uint32_t skipped = 0;
-  while (skipped < module.body.size &&
-         ((skipped == 0 && is_docstring(module.body[0])) || is_future_import(module.body[skipped]))) {
+  while (skipped < module.body.size && ((skipped == 0 && is_docstring(module.body[0])) ||
+                                        is_future_import(module.body[skipped]))) {
     ++skipped;
   }
   if (skipped < module.body.size) {
     const ast::stmt* next = module.body[skipped];
     uint32_t begin = rewrite::statement_start(next);
-    if (is_simple_statement(next) &&
-        source.line_start(source.line_col(begin).line) == begin &&
+    if (is_simple_statement(next) && source.line_start(source.line_col(begin).line) == begin &&
         !rewrite::touches_any(other_edits, begin, next->end)) {
       return TextEdit{begin, begin, line + "; "};
     }
@@ -373,9 +372,9 @@ std::string apply_results(const Parsed& parsed, std::vector<TagResult>& results,
     tag_result.diagnostic.fixed = false;
     tag_result.edits.clear();
   }
-  internal.push_back(internal_diagnostic(
-      kMendedDoesNotParse,
-      "internal: the mended source does not parse (" + error + "); the input is returned unchanged"));
+  internal.push_back(
+      internal_diagnostic(kMendedDoesNotParse, "internal: the mended source does not parse (" +
+                                                   error + "); the input is returned unchanged"));
   return std::string(parsed.source.text());
 }
 
@@ -440,10 +439,10 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
     if (again.empty()) break;
     bool declined_any = false;
     for (const auto& [line, rewrite_name] : again) {
-      internal.push_back(internal_diagnostic(
-          kNotIdempotent, "internal: mending the mended source rewrites line " +
-                              std::to_string(line) + " again (" + rewrite_name +
-                              "); the fix is not applied"));
+      internal.push_back(
+          internal_diagnostic(kNotIdempotent, "internal: mending the mended source rewrites line " +
+                                                  std::to_string(line) + " again (" + rewrite_name +
+                                                  "); the fix is not applied"));
       internal.back().line = internal.back().end_line = line;
       for (TagResult& tag_result : results) {
         bool covers = false;
@@ -466,12 +465,14 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
     settle();
   }
 
-  for (TagResult& tag_result : results) result.diagnostics.push_back(std::move(tag_result.diagnostic));
+  for (TagResult& tag_result : results)
+    result.diagnostics.push_back(std::move(tag_result.diagnostic));
   for (MendDiagnostic& d : internal) result.diagnostics.push_back(std::move(d));
   result.source = std::move(mended);
   result.changed = result.source != source;
   if (options.skeleton && result.changed) {
-    rewrite::Skeleton skeleton = rewrite::build_skeleton(parsed.source, *parsed.parse.module, edits);
+    rewrite::Skeleton skeleton =
+        rewrite::build_skeleton(parsed.source, *parsed.parse.module, edits);
     result.skeleton = std::move(skeleton.text);
     result.stubbed_lines = std::move(skeleton.stubbed_lines);
   }

@@ -31,8 +31,8 @@ struct MendOptions {
 
 // One graph-break site and what became of it.
 struct MendDiagnostic {
-  std::string code;  // GM1xx: the break's tag; see docs/DIAGNOSTICS.md
-  uint32_t line = 0;  // 1-based, in the original source
+  std::string code;     // GM1xx: the break's tag; see docs/DIAGNOSTICS.md
+  uint32_t line = 0;    // 1-based, in the original source
   uint32_t column = 0;  // 0-based byte column
   uint32_t end_line = 0;
   uint32_t end_column = 0;

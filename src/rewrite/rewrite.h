@@ -30,16 +30,17 @@ struct Context {
 
 struct Outcome {
   bool fixed = false;
-  std::string rewrite;             // "where", "cond", "defer", "trap"
-  std::vector<TextEdit> edits;     // when fixed
-  std::string reason;              // when declined: the safety condition that failed
-  bool needs_runtime = false;      // the edits reference Context::runtime
+  std::string rewrite;          // "where", "cond", "defer", "trap"
+  std::vector<TextEdit> edits;  // when fixed
+  std::string reason;           // when declined: the safety condition that failed
+  bool needs_runtime = false;   // the edits reference Context::runtime
 };
 
 // Each returns std::nullopt when the tag is not its kind.
 std::optional<Outcome> rewrite_defer(const sema::BreakTag& tag, Context& context);  // defer.cpp
 std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context);   // trap.cpp
-std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context);  // where.cpp (torch.where and torch.cond)
+std::optional<Outcome> rewrite_where(const sema::BreakTag& tag,
+                                     Context& context);  // where.cpp (torch.where and torch.cond)
 
 // Shared helpers (expr_text.cpp).
 // The source text of a node, exactly as written.

@@ -121,7 +121,8 @@ class Stubber {
                                              uint32_t begin_column, uint32_t end_column) {
     size_t breaks = std::count(body.begin(), body.end(), '\n');
     size_t crlf = 0;
-    for (size_t at = body.find("\r\n"); at != std::string_view::npos; at = body.find("\r\n", at + 2)) {
+    for (size_t at = body.find("\r\n"); at != std::string_view::npos;
+         at = body.find("\r\n", at + 2)) {
       ++crlf;
     }
     size_t returns = std::count(body.begin(), body.end(), '\r');

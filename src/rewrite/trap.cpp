@@ -6,8 +6,8 @@
 // exactly the original); while compiling it emits torch._assert_async on the negated
 // condition with an encoded message that the compile boundary turns back into
 // E("literal") (python/graphmend/runtime.py: guard, translate).
-#include <string>
 #include <functional>
+#include <string>
 #include <unordered_set>
 
 #include "rewrite/rewrite.h"
@@ -26,19 +26,62 @@ Outcome decline(std::string reason) {
 // those that need more arguments (UnicodeDecodeError, ExceptionGroup, ...) and those
 // that steer the interpreter (StopIteration, GeneratorExit, SystemExit, KeyboardInterrupt).
 bool is_builtin_exception(std::string_view name) {
-  static const std::unordered_set<std::string_view> kNames = {
-      "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BlockingIOError",
-      "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError", "ConnectionAbortedError",
-      "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "DeprecationWarning",
-      "EOFError", "EncodingWarning", "EnvironmentError", "Exception", "FileExistsError",
-      "FileNotFoundError", "FloatingPointError", "FutureWarning", "IOError", "ImportError",
-      "ImportWarning", "IndexError", "InterruptedError", "IsADirectoryError", "KeyError",
-      "LookupError", "MemoryError", "ModuleNotFoundError", "NameError", "NotADirectoryError",
-      "NotImplementedError", "OSError", "OverflowError", "PendingDeprecationWarning",
-      "PermissionError", "ProcessLookupError", "RecursionError", "ReferenceError",
-      "ResourceWarning", "RuntimeError", "RuntimeWarning", "SyntaxWarning", "SystemError",
-      "TimeoutError", "TypeError", "UnboundLocalError", "UnicodeError", "UnicodeWarning",
-      "UserWarning", "ValueError", "Warning", "ZeroDivisionError"};
+  static const std::unordered_set<std::string_view> kNames = {"ArithmeticError",
+                                                              "AssertionError",
+                                                              "AttributeError",
+                                                              "BaseException",
+                                                              "BlockingIOError",
+                                                              "BrokenPipeError",
+                                                              "BufferError",
+                                                              "BytesWarning",
+                                                              "ChildProcessError",
+                                                              "ConnectionAbortedError",
+                                                              "ConnectionError",
+                                                              "ConnectionRefusedError",
+                                                              "ConnectionResetError",
+                                                              "DeprecationWarning",
+                                                              "EOFError",
+                                                              "EncodingWarning",
+                                                              "EnvironmentError",
+                                                              "Exception",
+                                                              "FileExistsError",
+                                                              "FileNotFoundError",
+                                                              "FloatingPointError",
+                                                              "FutureWarning",
+                                                              "IOError",
+                                                              "ImportError",
+                                                              "ImportWarning",
+                                                              "IndexError",
+                                                              "InterruptedError",
+                                                              "IsADirectoryError",
+                                                              "KeyError",
+                                                              "LookupError",
+                                                              "MemoryError",
+                                                              "ModuleNotFoundError",
+                                                              "NameError",
+                                                              "NotADirectoryError",
+                                                              "NotImplementedError",
+                                                              "OSError",
+                                                              "OverflowError",
+                                                              "PendingDeprecationWarning",
+                                                              "PermissionError",
+                                                              "ProcessLookupError",
+                                                              "RecursionError",
+                                                              "ReferenceError",
+                                                              "ResourceWarning",
+                                                              "RuntimeError",
+                                                              "RuntimeWarning",
+                                                              "SyntaxWarning",
+                                                              "SystemError",
+                                                              "TimeoutError",
+                                                              "TypeError",
+                                                              "UnboundLocalError",
+                                                              "UnicodeError",
+                                                              "UnicodeWarning",
+                                                              "UserWarning",
+                                                              "ValueError",
+                                                              "Warning",
+                                                              "ZeroDivisionError"};
   return kNames.count(name) != 0;
 }
 
@@ -61,8 +104,8 @@ void module_binding(const ast::Seq<ast::stmt*>& body, std::string_view name, Bin
       }
     } else if (const auto* s = ast::as<ast::Import>(statement)) {
       for (const ast::alias* alias : s->names) {
-        std::string_view bound = alias->asname.empty() ? alias->name.substr(0, alias->name.find('.'))
-                                                       : alias->asname;
+        std::string_view bound =
+            alias->asname.empty() ? alias->name.substr(0, alias->name.find('.')) : alias->asname;
         if (bound == name) bind(Binding::Other);  // a module, not a class
       }
     } else if (const auto* s = ast::as<ast::If>(statement)) {
@@ -112,7 +155,8 @@ bool binds_parameter(const ast::arguments& args, std::string_view name) {
 bool bound_in_enclosing_function(const Context& context, const ast::Node& node,
                                  std::string_view name) {
   for (const sema::FunctionInfo& info : context.analysis.functions()) {
-    if (info.node == nullptr || info.node->begin > node.begin || info.node->end < node.end) continue;
+    if (info.node == nullptr || info.node->begin > node.begin || info.node->end < node.end)
+      continue;
     const ast::arguments* args = nullptr;
     const ast::Seq<ast::stmt*>* body = nullptr;
     if (const auto* f = ast::as<ast::FunctionDef>(info.node)) {
@@ -150,7 +194,8 @@ std::string check_exception_class(const Context& context, const ast::Node& where
     case Binding::Other:
       break;
   }
-  return "`" + std::string(name) + "` is not bound to a class in the module (an instance variable?)";
+  return "`" + std::string(name) +
+         "` is not bound to a class in the module (an instance variable?)";
 }
 
 bool is_string_literal(const ast::expr* e) {
@@ -178,7 +223,8 @@ std::optional<StaticSplit> split_static_prefix(const Context& context, const ast
   if (conjunction == nullptr || conjunction->op != ast::BoolOpKind::And) return std::nullopt;
   if (context.analysis.torch_name().empty()) return std::nullopt;
   uint32_t k = 0;
-  while (k < conjunction->values.size && !context.analysis.is_data_dependent(*conjunction->values[k])) {
+  while (k < conjunction->values.size &&
+         !context.analysis.is_data_dependent(*conjunction->values[k])) {
     ++k;
   }
   if (k == 0 || k == conjunction->values.size) return std::nullopt;
@@ -215,7 +261,8 @@ Outcome rewrite_tensor_check(const sema::BreakTag& tag, Context& context) {
   Outcome outcome;
   outcome.rewrite = "trap";
   outcome.needs_runtime = true;
-  outcome.edits.push_back({call->func->begin, call->func->end, context.runtime + ".check_tensor_all"});
+  outcome.edits.push_back(
+      {call->func->begin, call->func->end, context.runtime + ".check_tensor_all"});
   outcome.fixed = true;
   return outcome;
 }
@@ -250,7 +297,8 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
     }
     if (call->args.size == 1) {
       message = call->args[0];
-      if (!is_string_literal(message)) return decline("the exception message is not a string literal");
+      if (!is_string_literal(message))
+        return decline("the exception message is not a string literal");
     }
   } else {
     return decline("the raised exception is neither a class nor a class call");
@@ -269,8 +317,8 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   outcome.rewrite = "trap";
   outcome.needs_runtime = true;
   if (std::optional<std::string> condition = tensor_condition(context, *guard->test)) {
-    outcome.edits.push_back({guard->begin, guard->end,
-                             context.runtime + ".guard(" + *condition + arguments});
+    outcome.edits.push_back(
+        {guard->begin, guard->end, context.runtime + ".guard(" + *condition + arguments});
     outcome.fixed = true;
     return outcome;
   }

@@ -295,8 +295,8 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
   if (plan.covered_by != nullptr) {
     // The enclosing predicated `if` rewrites this one as part of its tree.
     outcome.fixed = true;
-    outcome.reason = "predicated with the enclosing if at line " +
-                     line_of(context, plan.covered_by->begin);
+    outcome.reason =
+        "predicated with the enclosing if at line " + line_of(context, plan.covered_by->begin);
     return outcome;
   }
 

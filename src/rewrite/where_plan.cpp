@@ -22,11 +22,15 @@ struct BlockRef {
 std::vector<const ast::Seq<ast::stmt*>*> child_blocks(const ast::stmt& s) {
   std::vector<const ast::Seq<ast::stmt*>*> out;
   switch (s.kind) {
-    case Kind::FunctionDef: out.push_back(&static_cast<const ast::FunctionDef&>(s).body); break;
+    case Kind::FunctionDef:
+      out.push_back(&static_cast<const ast::FunctionDef&>(s).body);
+      break;
     case Kind::AsyncFunctionDef:
       out.push_back(&static_cast<const ast::AsyncFunctionDef&>(s).body);
       break;
-    case Kind::ClassDef: out.push_back(&static_cast<const ast::ClassDef&>(s).body); break;
+    case Kind::ClassDef:
+      out.push_back(&static_cast<const ast::ClassDef&>(s).body);
+      break;
     case Kind::If: {
       auto& n = static_cast<const ast::If&>(s);
       out = {&n.body, &n.orelse};
@@ -47,8 +51,12 @@ std::vector<const ast::Seq<ast::stmt*>*> child_blocks(const ast::stmt& s) {
       out = {&n.body, &n.orelse};
       break;
     }
-    case Kind::With: out.push_back(&static_cast<const ast::With&>(s).body); break;
-    case Kind::AsyncWith: out.push_back(&static_cast<const ast::AsyncWith&>(s).body); break;
+    case Kind::With:
+      out.push_back(&static_cast<const ast::With&>(s).body);
+      break;
+    case Kind::AsyncWith:
+      out.push_back(&static_cast<const ast::AsyncWith&>(s).body);
+      break;
     case Kind::Try: {
       auto& n = static_cast<const ast::Try&>(s);
       out.push_back(&n.body);
@@ -70,13 +78,14 @@ std::vector<const ast::Seq<ast::stmt*>*> child_blocks(const ast::stmt& s) {
     case Kind::Match:
       for (auto* c : static_cast<const ast::Match&>(s).cases) out.push_back(&c->body);
       break;
-    default: break;
+    default:
+      break;
   }
   return out;
 }
 
-bool find_path(const ast::Seq<ast::stmt*>& block, const ast::stmt* owner,
-               const ast::stmt* target, std::vector<BlockRef>& path) {
+bool find_path(const ast::Seq<ast::stmt*>& block, const ast::stmt* owner, const ast::stmt* target,
+               std::vector<BlockRef>& path) {
   for (uint32_t i = 0; i < block.size; ++i) {
     const ast::stmt* s = block[i];
     if (s == nullptr || target->begin < s->begin || target->end > s->end) continue;
@@ -96,8 +105,7 @@ template <class Visit>
 void walk(const ast::Node* node, Visit& visit) {
   if (node == nullptr) return;
   if (!visit(node)) return;
-  ast::for_each_child(const_cast<ast::Node*>(node),
-                      [&](ast::Node* child) { walk(child, visit); });
+  ast::for_each_child(const_cast<ast::Node*>(node), [&](ast::Node* child) { walk(child, visit); });
 }
 
 bool contains_kind(const ast::Node* node, std::initializer_list<Kind> kinds) {
@@ -189,9 +197,8 @@ class Planner {
   }
 
   // A split on `operands` joined by `and`, true side `body`, false side `orelse`.
-  bool build_split(const std::vector<const ast::expr*>& operands,
-                   const ast::Seq<ast::stmt*>& body, const ast::Seq<ast::stmt*>& orelse,
-                   Tree& tree) {
+  bool build_split(const std::vector<const ast::expr*>& operands, const ast::Seq<ast::stmt*>& body,
+                   const ast::Seq<ast::stmt*>& orelse, Tree& tree) {
     tree.split_id = splits++;
     tree.on_true = std::make_unique<Tree>();
     tree.on_false = std::make_unique<Tree>();
@@ -254,12 +261,12 @@ class Planner {
 
   bool build_statement(const ast::stmt& s, bool last, Tree& tree) {
     switch (s.kind) {
-      case Kind::Pass: return true;
+      case Kind::Pass:
+        return true;
       case Kind::Assign: {
         auto& n = static_cast<const ast::Assign&>(s);
         auto* target = n.targets.size == 1 ? ast::as<ast::Name>(n.targets[0]) : nullptr;
-        if (target == nullptr)
-          return fail("assignment to a target that is not a single name");
+        if (target == nullptr) return fail("assignment to a target that is not a single name");
         return add_assignment(target->id, *n.value, tree);
       }
       case Kind::AnnAssign: {
@@ -289,14 +296,19 @@ class Planner {
         return build_split({n.test}, n.body, n.orelse, tree);
       }
       case Kind::Break:
-      case Kind::Continue: return fail("branch contains break/continue");
-      case Kind::Raise: return fail("branch raises an exception");
-      case Kind::Delete: return fail("branch deletes a name (del)");
+      case Kind::Continue:
+        return fail("branch contains break/continue");
+      case Kind::Raise:
+        return fail("branch raises an exception");
+      case Kind::Delete:
+        return fail("branch deletes a name (del)");
       case Kind::Global:
-      case Kind::Nonlocal: return fail("branch declares global/nonlocal names");
+      case Kind::Nonlocal:
+        return fail("branch declares global/nonlocal names");
       case Kind::FunctionDef:
       case Kind::AsyncFunctionDef:
-      case Kind::ClassDef: return fail("branch contains a nested def/class");
+      case Kind::ClassDef:
+        return fail("branch contains a nested def/class");
       case Kind::Expr: {
         auto& n = static_cast<const ast::Expr&>(s);
         if (contains_kind(n.value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
@@ -305,8 +317,10 @@ class Planner {
                     short_text(node_text(context_, s)) + "`");
       }
       case Kind::Import:
-      case Kind::ImportFrom: return fail("branch contains an import");
-      default: return fail("branch contains a loop, with, try or match statement");
+      case Kind::ImportFrom:
+        return fail("branch contains an import");
+      default:
+        return fail("branch contains a loop, with, try or match statement");
     }
   }
 
@@ -364,13 +378,15 @@ class Planner {
             if (!local_function_is_side_effect_free(callee)) return false;
             break;
           case sema::CalleeKind::SelfSubmodule:
-          case sema::CalleeKind::TorchFunction: break;
+          case sema::CalleeKind::TorchFunction:
+            break;
           case sema::CalleeKind::TensorMethod: {
             auto* attr = ast::as<ast::Attribute>(call.func);
             if (attr == nullptr || !cond_eligible(*attr->value)) return false;
             break;
           }
-          default: return false;
+          default:
+            return false;
         }
         for (auto* arg : call.args)
           if (ast::is<ast::Starred>(arg) || !cond_eligible(*arg)) return false;
@@ -382,7 +398,8 @@ class Planner {
         auto& n = static_cast<const ast::BinOp&>(e);
         return cond_eligible(*n.left) && cond_eligible(*n.right);
       }
-      case Kind::UnaryOp: return cond_eligible(*static_cast<const ast::UnaryOp&>(e).operand);
+      case Kind::UnaryOp:
+        return cond_eligible(*static_cast<const ast::UnaryOp&>(e).operand);
       case Kind::Compare: {
         auto& n = static_cast<const ast::Compare&>(e);
         if (!cond_eligible(*n.left)) return false;
@@ -397,7 +414,8 @@ class Planner {
           if (!cond_eligible(*elt)) return false;
         return true;
       }
-      default: return false;
+      default:
+        return false;
     }
   }
 
@@ -412,8 +430,11 @@ class Planner {
         case Kind::DictComp:
         case Kind::GeneratorExp:
         case Kind::Lambda:
-        case Kind::JoinedStr: scoped = true; break;
-        default: break;
+        case Kind::JoinedStr:
+          scoped = true;
+          break;
+        default:
+          break;
       }
       if (auto* name = ast::as<ast::Name>(n)) {
         auto it = tree.env.find(name->id);
@@ -437,8 +458,8 @@ class Planner {
 
   void note_reads(const ast::expr& value, Tree& tree) {
     for (const ast::Name* name : loads(&value)) {
-      bool seen = std::find(tree.assigned.begin(), tree.assigned.end(), name->id) !=
-                  tree.assigned.end();
+      bool seen =
+          std::find(tree.assigned.begin(), tree.assigned.end(), name->id) != tree.assigned.end();
       for (const auto& r : tree.reads) seen = seen || r.first == name->id;
       if (!seen) tree.reads.push_back({name->id, name});
     }
@@ -543,8 +564,10 @@ bool binds(const ast::stmt& s, std::string_view var) {
       auto& n = static_cast<const ast::AnnAssign&>(s);
       return n.value != nullptr && target_binds(n.target);
     }
-    case Kind::AugAssign: return target_binds(static_cast<const ast::AugAssign&>(s).target);
-    default: return false;
+    case Kind::AugAssign:
+      return target_binds(static_cast<const ast::AugAssign&>(s).target);
+    default:
+      return false;
   }
 }
 
@@ -739,8 +762,9 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
   if (planner.expensive) {
     // torch.cond: exactly two branches, tensor operands, nothing returned aliased.
     if (leaves.size() != 2 || root->on_true->is_split() || root->on_false->is_split())
-      return decline("a branch calls a submodule/function inside a nested branch "
-                     "(torch.cond needs exactly two branches)");
+      return decline(
+          "a branch calls a submodule/function inside a nested branch "
+          "(torch.cond needs exactly two branches)");
     std::set<std::string_view> locals = function_locals(context, path);
     std::vector<std::string> operands_out;
     auto add_operand = [&](std::string_view name) {
@@ -773,8 +797,7 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
         }
       }
     }
-    if (operands_out.empty())
-      return decline("torch.cond branches read no tensor operand");
+    if (operands_out.empty()) return decline("torch.cond branches read no tensor operand");
     plan.use_cond = true;
     plan.operands = std::move(operands_out);
   }

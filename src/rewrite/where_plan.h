@@ -57,10 +57,10 @@ struct Plan {
   std::unique_ptr<Tree> root;
   int temp_count = 0;
   int split_count = 0;
-  std::string static_prefix;             // Python condition kept as an `if` around it
-  const ast::Return* tail = nullptr;     // `return B` after the if, folded in as its else
-  bool use_cond = false;                 // torch.cond instead of torch.where
-  std::vector<std::string> operands;     // torch.cond operands (tensor locals read)
+  std::string static_prefix;          // Python condition kept as an `if` around it
+  const ast::Return* tail = nullptr;  // `return B` after the if, folded in as its else
+  bool use_cond = false;              // torch.cond instead of torch.where
+  std::vector<std::string> operands;  // torch.cond operands (tensor locals read)
 };
 
 struct PlanResult {

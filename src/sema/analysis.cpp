@@ -167,10 +167,12 @@ class ScopeWalker {
         bind(c, as<ast::Name>(target)->id, BindKind::Value, value);
         break;
       case ast::Kind::Tuple:
-        for (const ast::expr* e : as<ast::Tuple>(target)->elts) bind_target(e, nullptr, c, depth + 1);
+        for (const ast::expr* e : as<ast::Tuple>(target)->elts)
+          bind_target(e, nullptr, c, depth + 1);
         break;
       case ast::Kind::List:
-        for (const ast::expr* e : as<ast::List>(target)->elts) bind_target(e, nullptr, c, depth + 1);
+        for (const ast::expr* e : as<ast::List>(target)->elts)
+          bind_target(e, nullptr, c, depth + 1);
         break;
       case ast::Kind::Starred:
         bind_target(as<ast::Starred>(target)->value, nullptr, c, depth + 1);
@@ -487,8 +489,7 @@ void AnalysisImpl::classify_values() {
   for (size_t s = 0; s < scopes_.size(); ++s) {
     for (auto& [name, b] : scopes_[s].bindings) {
       if (b.values.empty() || b.conflicting) continue;
-      if (b.kind == BindKind::Import || b.kind == BindKind::Function ||
-          b.kind == BindKind::Class) {
+      if (b.kind == BindKind::Import || b.kind == BindKind::Function || b.kind == BindKind::Class) {
         for (const ast::expr* v : b.values) {
           if (!is_none_constant(v)) b.conflicting = true;
         }
@@ -530,8 +531,9 @@ int AnalysisImpl::constructor_class(const ast::expr* e, int scope) const {
     }
     // Model(...).to(device) / .eval() / .cuda(): the receiver's class
     const auto* attr = as<ast::Attribute>(call->func);
-    if (attr == nullptr || !in_list(attr->attr, {"to", "eval", "train", "cuda", "cpu", "half",
-                                                 "float", "bfloat16", "double", "requires_grad_"})) {
+    if (attr == nullptr ||
+        !in_list(attr->attr, {"to", "eval", "train", "cuda", "cpu", "half", "float", "bfloat16",
+                              "double", "requires_grad_"})) {
       return -1;
     }
     e = attr->value;
@@ -599,13 +601,20 @@ namespace {
 enum Priority { kNone = 100 };
 int priority(EntryReason r) {
   switch (r) {
-    case EntryReason::CompileDecorator: return 1;
-    case EntryReason::CompileCall: return 2;
-    case EntryReason::CompileMethod: return 3;
-    case EntryReason::ModuleForward: return 4;
-    case EntryReason::Library: return 5;
-    case EntryReason::Reached: return 6;
-    case EntryReason::None: break;
+    case EntryReason::CompileDecorator:
+      return 1;
+    case EntryReason::CompileCall:
+      return 2;
+    case EntryReason::CompileMethod:
+      return 3;
+    case EntryReason::ModuleForward:
+      return 4;
+    case EntryReason::Library:
+      return 5;
+    case EntryReason::Reached:
+      return 6;
+    case EntryReason::None:
+      break;
   }
   return kNone;
 }
@@ -680,8 +689,8 @@ void AnalysisImpl::build_call_graph() {
     FunctionInfo& f = functions_[i];
     int scope = static_cast<int>(i) + 1;
     int klass = function_class_[i];
-    std::string_view self = klass >= 0 && !is_staticmethod(f.node) ? first_param(f.node)
-                                                                     : std::string_view{};
+    std::string_view self =
+        klass >= 0 && !is_staticmethod(f.node) ? first_param(f.node) : std::string_view{};
     auto add = [&](const ast::Node* callee) {
       if (callee == nullptr || !function_index_.count(callee)) return;
       if (std::find(f.callees.begin(), f.callees.end(), callee) == f.callees.end()) {
@@ -750,10 +759,9 @@ const FunctionInfo* AnalysisImpl::function_of(const ast::Node* node) const {
     int parent = function_parent_[own->second];
     return parent >= 0 ? &functions_[parent] : nullptr;
   }
-  auto it = std::upper_bound(function_order_.begin(), function_order_.end(), node->begin,
-                             [&](uint32_t offset, uint32_t index) {
-                               return offset < functions_[index].node->begin;
-                             });
+  auto it = std::upper_bound(
+      function_order_.begin(), function_order_.end(), node->begin,
+      [&](uint32_t offset, uint32_t index) { return offset < functions_[index].node->begin; });
   if (it == function_order_.begin()) return nullptr;
   int f = static_cast<int>(*(it - 1));
   while (f >= 0) {
@@ -833,15 +841,15 @@ const std::unordered_set<std::string_view> kLoggerMethods = {
     "exception", "log",  "fatal",   "warning_once", "info_once", "warning_advice"};
 
 const std::unordered_set<std::string_view> kBuiltins = {
-    "abs",        "all",       "any",        "ascii",    "bin",       "bool",      "bytearray",
-    "bytes",      "callable",  "chr",        "dict",     "dir",       "divmod",    "enumerate",
-    "filter",     "float",     "format",     "frozenset", "getattr",  "globals",   "hasattr",
-    "hash",       "hex",       "id",         "input",    "int",       "isinstance", "issubclass",
-    "iter",       "len",       "list",       "locals",   "map",       "max",       "min",
-    "next",       "object",    "oct",        "open",     "ord",       "pow",       "range",
-    "repr",       "reversed",  "round",      "set",      "setattr",   "slice",     "sorted",
-    "str",        "sum",       "super",      "tuple",    "type",      "vars",      "zip",
-    "delattr",    "exec",      "eval",       "compile",  "complex",   "memoryview", "property",
+    "abs",          "all",        "any",    "ascii",     "bin",     "bool",       "bytearray",
+    "bytes",        "callable",   "chr",    "dict",      "dir",     "divmod",     "enumerate",
+    "filter",       "float",      "format", "frozenset", "getattr", "globals",    "hasattr",
+    "hash",         "hex",        "id",     "input",     "int",     "isinstance", "issubclass",
+    "iter",         "len",        "list",   "locals",    "map",     "max",        "min",
+    "next",         "object",     "oct",    "open",      "ord",     "pow",        "range",
+    "repr",         "reversed",   "round",  "set",       "setattr", "slice",      "sorted",
+    "str",          "sum",        "super",  "tuple",     "type",    "vars",       "zip",
+    "delattr",      "exec",       "eval",   "compile",   "complex", "memoryview", "property",
     "staticmethod", "classmethod"};
 }  // namespace
 
@@ -929,45 +937,78 @@ Callee AnalysisImpl::resolve_call(const ast::Call& call) const {
 
 namespace {
 
-const std::unordered_set<std::string_view> kBoolOps = {
-    "eq",         "ne",        "lt",          "le",          "gt",          "ge",
-    "greater",    "less",      "greater_equal", "less_equal", "not_equal",  "isnan",
-    "isinf",      "isfinite",  "isneginf",    "isposinf",    "isreal",      "logical_and",
-    "logical_or", "logical_not", "logical_xor", "any",       "all",         "isin",
-    "isclose",    "signbit",   "bool"};
+const std::unordered_set<std::string_view> kBoolOps = {"eq",         "ne",          "lt",
+                                                       "le",         "gt",          "ge",
+                                                       "greater",    "less",        "greater_equal",
+                                                       "less_equal", "not_equal",   "isnan",
+                                                       "isinf",      "isfinite",    "isneginf",
+                                                       "isposinf",   "isreal",      "logical_and",
+                                                       "logical_or", "logical_not", "logical_xor",
+                                                       "any",        "all",         "isin",
+                                                       "isclose",    "signbit",     "bool"};
 
-const std::unordered_set<std::string_view> kTupleOps = {
-    "chunk", "split", "unbind", "tensor_split", "sort", "topk", "kthvalue", "aminmax",
-    "meshgrid", "broadcast_tensors", "split_with_sizes", "hsplit", "vsplit", "dsplit",
-    "std_mean", "var_mean", "frexp", "cummax", "cummin", "mode", "qr", "svd", "slogdet",
-    "lu", "eig", "eigh", "geqrf"};
+const std::unordered_set<std::string_view> kTupleOps = {"chunk",
+                                                        "split",
+                                                        "unbind",
+                                                        "tensor_split",
+                                                        "sort",
+                                                        "topk",
+                                                        "kthvalue",
+                                                        "aminmax",
+                                                        "meshgrid",
+                                                        "broadcast_tensors",
+                                                        "split_with_sizes",
+                                                        "hsplit",
+                                                        "vsplit",
+                                                        "dsplit",
+                                                        "std_mean",
+                                                        "var_mean",
+                                                        "frexp",
+                                                        "cummax",
+                                                        "cummin",
+                                                        "mode",
+                                                        "qr",
+                                                        "svd",
+                                                        "slogdet",
+                                                        "lu",
+                                                        "eig",
+                                                        "eigh",
+                                                        "geqrf"};
 
 const std::unordered_set<std::string_view> kReductions = {
-    "sum",  "max",  "min",  "mean",  "prod",           "any",  "all",       "argmax", "argmin",
-    "amax", "amin", "norm", "std",   "var",            "median", "logsumexp", "nansum",
-    "nanmean", "count_nonzero", "nonzero"};
+    "sum",    "max",       "min",    "mean",    "prod",          "any",    "all",
+    "argmax", "argmin",    "amax",   "amin",    "norm",          "std",    "var",
+    "median", "logsumexp", "nansum", "nanmean", "count_nonzero", "nonzero"};
 
-const std::unordered_set<std::string_view> kNonTensorMethods = {
-    "size",      "dim",        "ndimension",    "numel",        "nelement",  "element_size",
-    "data_ptr",  "stride",     "storage_offset", "get_device",  "numpy",     "backward",
-    "register_hook", "untyped_storage", "storage", "dim_order", "__len__",   "tolist",
-    "item",      "equal",      "allclose",      "type",         "keys",      "values",
-    "items",     "get",        "format",        "join",         "split_with",
-    "startswith", "endswith",  "append",        "extend",       "copy"};
+const std::unordered_set<std::string_view> kNonTensorMethods = {"size",           "dim",
+                                                                "ndimension",     "numel",
+                                                                "nelement",       "element_size",
+                                                                "data_ptr",       "stride",
+                                                                "storage_offset", "get_device",
+                                                                "numpy",          "backward",
+                                                                "register_hook",  "untyped_storage",
+                                                                "storage",        "dim_order",
+                                                                "__len__",        "tolist",
+                                                                "item",           "equal",
+                                                                "allclose",       "type",
+                                                                "keys",           "values",
+                                                                "items",          "get",
+                                                                "format",         "join",
+                                                                "split_with",     "startswith",
+                                                                "endswith",       "append",
+                                                                "extend",         "copy"};
 
 // Methods that keep a bool tensor bool.
 const std::unordered_set<std::string_view> kShapeOps = {
-    "view",    "reshape", "unsqueeze", "squeeze", "expand", "expand_as", "transpose",
-    "permute", "flatten", "contiguous", "clone",  "t",      "repeat",    "flip",
-    "roll",    "narrow",  "select",    "index_select", "gather", "detach", "cpu",
-    "cuda",    "view_as", "reshape_as", "tril",   "triu",   "masked_fill", "__getitem__",
-    "movedim", "swapaxes", "unflatten", "broadcast_to"};
+    "view",    "reshape",  "unsqueeze",  "squeeze",      "expand", "expand_as",   "transpose",
+    "permute", "flatten",  "contiguous", "clone",        "t",      "repeat",      "flip",
+    "roll",    "narrow",   "select",     "index_select", "gather", "detach",      "cpu",
+    "cuda",    "view_as",  "reshape_as", "tril",         "triu",   "masked_fill", "__getitem__",
+    "movedim", "swapaxes", "unflatten",  "broadcast_to"};
 
 }  // namespace
 
-ValueKind AnalysisImpl::kind_of(const ast::expr& e) const {
-  return kind_rec(&e, scope_of(&e), 0);
-}
+ValueKind AnalysisImpl::kind_of(const ast::expr& e) const { return kind_rec(&e, scope_of(&e), 0); }
 
 bool AnalysisImpl::is_tensor(const ast::expr& e) const { return is_tensor_kind(kind_of(e)); }
 
@@ -1037,8 +1078,8 @@ ValueKind AnalysisImpl::kind_rec(const ast::expr* e, int scope, int depth) const
     case ast::Kind::Compare: {
       const auto* c = as<ast::Compare>(e);
       for (ast::CmpOpKind op : c->ops) {
-        if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot ||
-            op == ast::CmpOpKind::In || op == ast::CmpOpKind::NotIn) {
+        if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot || op == ast::CmpOpKind::In ||
+            op == ast::CmpOpKind::NotIn) {
           return ValueKind::Other;
         }
       }
@@ -1085,8 +1126,8 @@ ValueKind AnalysisImpl::kind_rec(const ast::expr* e, int scope, int depth) const
 
 namespace {
 
-ValueKind torch_function_kind(std::string_view name, const ast::Call& call,
-                              const AnalysisImpl& a, int scope) {
+ValueKind torch_function_kind(std::string_view name, const ast::Call& call, const AnalysisImpl& a,
+                              int scope) {
   // name is the part after "torch."
   size_t dot = name.find('.');
   if (dot != std::string_view::npos) {
@@ -1112,11 +1153,33 @@ ValueKind torch_function_kind(std::string_view name, const ast::Call& call,
       starts_with(name, "set_") || starts_with(name, "use_") || starts_with(name, "are_")) {
     return ValueKind::Other;
   }
-  if (in_list(name, {"finfo", "iinfo", "device", "dtype", "no_grad", "enable_grad",
-                     "inference_mode", "autocast", "compile", "manual_seed", "save", "load",
-                     "typename", "result_type", "promote_types", "can_cast", "broadcast_shapes",
-                     "numel", "vmap", "cond", "seed", "initial_seed", "empty_cache",
-                     "set_grad_enabled", "from_file", "jit", "export"})) {
+  if (in_list(name, {"finfo",
+                     "iinfo",
+                     "device",
+                     "dtype",
+                     "no_grad",
+                     "enable_grad",
+                     "inference_mode",
+                     "autocast",
+                     "compile",
+                     "manual_seed",
+                     "save",
+                     "load",
+                     "typename",
+                     "result_type",
+                     "promote_types",
+                     "can_cast",
+                     "broadcast_shapes",
+                     "numel",
+                     "vmap",
+                     "cond",
+                     "seed",
+                     "initial_seed",
+                     "empty_cache",
+                     "set_grad_enabled",
+                     "from_file",
+                     "jit",
+                     "export"})) {
     return ValueKind::Other;
   }
   if (in_list(name, kTupleOps)) return ValueKind::TensorTuple;
@@ -1287,8 +1350,8 @@ bool AnalysisImpl::known_non_tensor(const ast::expr* e, int scope, int depth) co
         const auto* a = as<ast::arg>(def.origin);
         const ast::expr* ann = a ? a->annotation : nullptr;
         const auto* n = as<ast::Name>(ann);
-        if (n == nullptr || !in_list(n->id, {"int", "float", "bool", "str", "list", "tuple",
-                                             "dict"})) {
+        if (n == nullptr ||
+            !in_list(n->id, {"int", "float", "bool", "str", "list", "tuple", "dict"})) {
           std::string q = ann ? qualify(ann, 0) : std::string();
           if (!starts_with(q, "numpy.")) return false;
         }
@@ -1371,8 +1434,7 @@ ValueKind AnalysisImpl::def_kind(const Flow& flow, uint32_t d) const {
         }
         return ValueKind::Other;
       }
-      return kind_rec(v, scope, 1) == ValueKind::TensorTuple ? ValueKind::Tensor
-                                                               : ValueKind::Other;
+      return kind_rec(v, scope, 1) == ValueKind::TensorTuple ? ValueKind::Tensor : ValueKind::Other;
     }
     case Def::Source::AugAssign: {
       const auto* aug = as<ast::AugAssign>(def.origin);
@@ -1456,75 +1518,218 @@ ValueKind AnalysisImpl::join_defs(const Flow& flow, uint32_t var, uint32_t node,
 namespace {
 
 const std::unordered_set<std::string_view> kPureTorch = {
-    "where",      "abs",        "exp",         "log",          "log1p",       "expm1",
-    "sigmoid",    "tanh",       "relu",        "softmax",      "log_softmax", "matmul",
-    "mm",         "bmm",        "cat",         "concat",       "concatenate", "stack",
-    "zeros_like", "ones_like",  "full_like",   "clamp",        "clip",        "maximum",
-    "minimum",    "logical_and", "logical_or", "logical_not",  "logical_xor", "isinf",
-    "isnan",      "isfinite",   "isneginf",    "isposinf",     "finfo",       "iinfo",
-    "any",        "all",        "sum",         "max",          "amax",        "min",
-    "amin",       "mean",       "prod",        "sqrt",         "rsqrt",       "pow",
-    "neg",        "negative",   "sign",        "sin",          "cos",         "erf",
-    "exp2",       "floor",      "ceil",        "round",        "trunc",       "tril",
-    "triu",       "transpose",  "permute",     "reshape",      "flatten",     "squeeze",
-    "unsqueeze",  "gather",     "index_select", "masked_fill", "add",         "sub",
-    "subtract",   "mul",        "multiply",    "div",          "divide",      "true_divide",
-    "eq",         "ne",         "lt",          "le",           "gt",          "ge",
-    "greater",    "less",       "greater_equal", "less_equal", "not_equal",   "equal",
-    "zeros",      "ones",       "full",        "arange",       "tensor",      "as_tensor",
-    "einsum",     "outer",      "norm",        "argmax",       "argmin",      "cumsum",
-    "cumprod",    "logsumexp",  "baddbmm",     "addmm",        "flip",        "roll",
-    "broadcast_to", "lerp",     "addcmul",     "fmod",         "remainder",   "atan2",
-    "square",     "reciprocal", "scalar_tensor", "diag",       "eye",         "chunk",
-    "split",      "unbind",     "topk",        "sort",         "narrow",      "select",
-    "movedim",    "swapaxes",   "real",        "imag",         "view_as_real", "view_as_complex",
-    "polar",      "cos",        "sinh",        "cosh",         "asin",        "acos",
-    "atan",       "softplus",   "float_power", "isin",         "isclose",     "count_nonzero",
-    "std",        "var",        "median",      "signbit",      "bitwise_and", "bitwise_or",
-    "bitwise_not", "bitwise_xor", "logaddexp", "hypot",        "clamp_min",   "clamp_max",
-    "minimum",    "nan_to_num", "erfinv",      "sgn",          "expand_copy", "broadcast_tensors"};
+    "where",        "abs",          "exp",
+    "log",          "log1p",        "expm1",
+    "sigmoid",      "tanh",         "relu",
+    "softmax",      "log_softmax",  "matmul",
+    "mm",           "bmm",          "cat",
+    "concat",       "concatenate",  "stack",
+    "zeros_like",   "ones_like",    "full_like",
+    "clamp",        "clip",         "maximum",
+    "minimum",      "logical_and",  "logical_or",
+    "logical_not",  "logical_xor",  "isinf",
+    "isnan",        "isfinite",     "isneginf",
+    "isposinf",     "finfo",        "iinfo",
+    "any",          "all",          "sum",
+    "max",          "amax",         "min",
+    "amin",         "mean",         "prod",
+    "sqrt",         "rsqrt",        "pow",
+    "neg",          "negative",     "sign",
+    "sin",          "cos",          "erf",
+    "exp2",         "floor",        "ceil",
+    "round",        "trunc",        "tril",
+    "triu",         "transpose",    "permute",
+    "reshape",      "flatten",      "squeeze",
+    "unsqueeze",    "gather",       "index_select",
+    "masked_fill",  "add",          "sub",
+    "subtract",     "mul",          "multiply",
+    "div",          "divide",       "true_divide",
+    "eq",           "ne",           "lt",
+    "le",           "gt",           "ge",
+    "greater",      "less",         "greater_equal",
+    "less_equal",   "not_equal",    "equal",
+    "zeros",        "ones",         "full",
+    "arange",       "tensor",       "as_tensor",
+    "einsum",       "outer",        "norm",
+    "argmax",       "argmin",       "cumsum",
+    "cumprod",      "logsumexp",    "baddbmm",
+    "addmm",        "flip",         "roll",
+    "broadcast_to", "lerp",         "addcmul",
+    "fmod",         "remainder",    "atan2",
+    "square",       "reciprocal",   "scalar_tensor",
+    "diag",         "eye",          "chunk",
+    "split",        "unbind",       "topk",
+    "sort",         "narrow",       "select",
+    "movedim",      "swapaxes",     "real",
+    "imag",         "view_as_real", "view_as_complex",
+    "polar",        "cos",          "sinh",
+    "cosh",         "asin",         "acos",
+    "atan",         "softplus",     "float_power",
+    "isin",         "isclose",      "count_nonzero",
+    "std",          "var",          "median",
+    "signbit",      "bitwise_and",  "bitwise_or",
+    "bitwise_not",  "bitwise_xor",  "logaddexp",
+    "hypot",        "clamp_min",    "clamp_max",
+    "minimum",      "nan_to_num",   "erfinv",
+    "sgn",          "expand_copy",  "broadcast_tensors"};
 
 const std::unordered_set<std::string_view> kPureFunctional = {
-    "relu",     "relu6",      "gelu",        "silu",       "sigmoid",     "tanh",
-    "softmax",  "log_softmax", "softplus",   "elu",        "selu",        "celu",
-    "leaky_relu", "mish",     "hardtanh",    "hardswish",  "hardsigmoid", "glu",
-    "logsigmoid", "softsign", "tanhshrink",  "softmin",    "normalize",   "pad",
-    "layer_norm", "linear",   "threshold",   "hardshrink", "softshrink",  "rms_norm",
-    "group_norm", "cosine_similarity", "prelu", "rrelu_"};
+    "relu",        "relu6",    "gelu",       "silu",
+    "sigmoid",     "tanh",     "softmax",    "log_softmax",
+    "softplus",    "elu",      "selu",       "celu",
+    "leaky_relu",  "mish",     "hardtanh",   "hardswish",
+    "hardsigmoid", "glu",      "logsigmoid", "softsign",
+    "tanhshrink",  "softmin",  "normalize",  "pad",
+    "layer_norm",  "linear",   "threshold",  "hardshrink",
+    "softshrink",  "rms_norm", "group_norm", "cosine_similarity",
+    "prelu",       "rrelu_"};
 
-const std::unordered_set<std::string_view> kPureMethods = {
-    "sum",        "mean",        "max",          "min",         "amax",       "amin",
-    "abs",        "float",       "half",         "double",      "bfloat16",   "int",
-    "long",       "bool",        "short",        "byte",        "to",         "type_as",
-    "view",       "view_as",     "reshape",      "reshape_as",  "transpose",  "permute",
-    "contiguous", "clone",       "masked_fill",  "clamp",       "clip",       "clamp_min",
-    "clamp_max",  "any",         "all",          "exp",         "log",        "log1p",
-    "sigmoid",    "tanh",        "relu",         "softmax",     "log_softmax", "sqrt",
-    "rsqrt",      "pow",         "neg",          "unsqueeze",   "squeeze",    "flatten",
-    "unflatten",  "expand",      "expand_as",    "repeat",      "t",          "matmul",
-    "mm",         "bmm",         "size",         "dim",         "numel",      "eq",
-    "ne",         "lt",          "le",           "gt",          "ge",         "logical_and",
-    "logical_or", "logical_not", "logical_xor",  "isnan",       "isinf",      "isfinite",
-    "where",      "detach",      "norm",         "cumsum",      "cumprod",    "argmax",
-    "argmin",     "prod",        "std",          "var",         "sign",       "floor",
-    "ceil",       "round",       "new_zeros",    "new_ones",    "new_full",   "new_tensor",
-    "gather",     "index_select", "narrow",      "select",      "split",      "chunk",
-    "unbind",     "flip",        "roll",         "tril",        "triu",       "add",
-    "sub",        "mul",         "div",          "true_divide", "square",     "reciprocal",
-    "sin",        "cos",         "erf",          "movedim",     "swapaxes",   "type",
-    "ndimension", "nelement",    "element_size", "is_floating_point", "is_contiguous",
-    "broadcast_to", "softplus",  "nan_to_num",   "masked_scatter", "lerp",    "addcmul",
-    "bitwise_and", "bitwise_or", "bitwise_not",  "logsumexp",   "topk",       "sort",
-    "stride",     "count_nonzero", "signbit",    "isin",        "isclose",    "float_power"};
+const std::unordered_set<std::string_view> kPureMethods = {"sum",
+                                                           "mean",
+                                                           "max",
+                                                           "min",
+                                                           "amax",
+                                                           "amin",
+                                                           "abs",
+                                                           "float",
+                                                           "half",
+                                                           "double",
+                                                           "bfloat16",
+                                                           "int",
+                                                           "long",
+                                                           "bool",
+                                                           "short",
+                                                           "byte",
+                                                           "to",
+                                                           "type_as",
+                                                           "view",
+                                                           "view_as",
+                                                           "reshape",
+                                                           "reshape_as",
+                                                           "transpose",
+                                                           "permute",
+                                                           "contiguous",
+                                                           "clone",
+                                                           "masked_fill",
+                                                           "clamp",
+                                                           "clip",
+                                                           "clamp_min",
+                                                           "clamp_max",
+                                                           "any",
+                                                           "all",
+                                                           "exp",
+                                                           "log",
+                                                           "log1p",
+                                                           "sigmoid",
+                                                           "tanh",
+                                                           "relu",
+                                                           "softmax",
+                                                           "log_softmax",
+                                                           "sqrt",
+                                                           "rsqrt",
+                                                           "pow",
+                                                           "neg",
+                                                           "unsqueeze",
+                                                           "squeeze",
+                                                           "flatten",
+                                                           "unflatten",
+                                                           "expand",
+                                                           "expand_as",
+                                                           "repeat",
+                                                           "t",
+                                                           "matmul",
+                                                           "mm",
+                                                           "bmm",
+                                                           "size",
+                                                           "dim",
+                                                           "numel",
+                                                           "eq",
+                                                           "ne",
+                                                           "lt",
+                                                           "le",
+                                                           "gt",
+                                                           "ge",
+                                                           "logical_and",
+                                                           "logical_or",
+                                                           "logical_not",
+                                                           "logical_xor",
+                                                           "isnan",
+                                                           "isinf",
+                                                           "isfinite",
+                                                           "where",
+                                                           "detach",
+                                                           "norm",
+                                                           "cumsum",
+                                                           "cumprod",
+                                                           "argmax",
+                                                           "argmin",
+                                                           "prod",
+                                                           "std",
+                                                           "var",
+                                                           "sign",
+                                                           "floor",
+                                                           "ceil",
+                                                           "round",
+                                                           "new_zeros",
+                                                           "new_ones",
+                                                           "new_full",
+                                                           "new_tensor",
+                                                           "gather",
+                                                           "index_select",
+                                                           "narrow",
+                                                           "select",
+                                                           "split",
+                                                           "chunk",
+                                                           "unbind",
+                                                           "flip",
+                                                           "roll",
+                                                           "tril",
+                                                           "triu",
+                                                           "add",
+                                                           "sub",
+                                                           "mul",
+                                                           "div",
+                                                           "true_divide",
+                                                           "square",
+                                                           "reciprocal",
+                                                           "sin",
+                                                           "cos",
+                                                           "erf",
+                                                           "movedim",
+                                                           "swapaxes",
+                                                           "type",
+                                                           "ndimension",
+                                                           "nelement",
+                                                           "element_size",
+                                                           "is_floating_point",
+                                                           "is_contiguous",
+                                                           "broadcast_to",
+                                                           "softplus",
+                                                           "nan_to_num",
+                                                           "masked_scatter",
+                                                           "lerp",
+                                                           "addcmul",
+                                                           "bitwise_and",
+                                                           "bitwise_or",
+                                                           "bitwise_not",
+                                                           "logsumexp",
+                                                           "topk",
+                                                           "sort",
+                                                           "stride",
+                                                           "count_nonzero",
+                                                           "signbit",
+                                                           "isin",
+                                                           "isclose",
+                                                           "float_power"};
 
 bool is_dtype_like(const ast::expr* arg, const AnalysisImpl& a, int scope) {
   if (const auto* at = as<ast::Attribute>(arg); at && at->attr == "dtype") return true;
   std::string q = a.qualify(arg, scope);
   if (!starts_with(q, "torch.")) return false;
   std::string_view t = std::string_view(q).substr(6);
-  return in_list(t, {"float16", "float32", "float64", "bfloat16", "half", "float", "double",
-                     "int8", "int16", "int32", "int64", "uint8", "long", "int", "short", "bool",
-                     "complex64", "complex128", "cfloat", "cdouble"});
+  return in_list(t, {"float16", "float32", "float64",   "bfloat16",   "half",   "float",  "double",
+                     "int8",    "int16",   "int32",     "int64",      "uint8",  "long",   "int",
+                     "short",   "bool",    "complex64", "complex128", "cfloat", "cdouble"});
 }
 
 }  // namespace
@@ -1550,7 +1755,8 @@ const std::unordered_set<std::string_view> kFinfoFields = {
 }  // namespace
 
 // A literal floating dtype (`torch.float16`) or a dtype expression `facts` show floating.
-bool AnalysisImpl::is_floating_dtype(const ast::expr* e, int scope, const PurityFacts* facts) const {
+bool AnalysisImpl::is_floating_dtype(const ast::expr* e, int scope,
+                                     const PurityFacts* facts) const {
   if (kFloatingDtypes.count(qualify(e, scope))) return true;
   if (facts == nullptr) return false;
   std::string_view text = source_.text().substr(e->begin, e->end - e->begin);
@@ -1618,7 +1824,9 @@ void AnalysisImpl::add_floating_dtypes(const ast::expr& condition, PurityFacts& 
       }
     }
   }
-  if (floating) facts.floating_dtypes.emplace_back(source_.text().substr(dtype->begin, dtype->end - dtype->begin));
+  if (floating)
+    facts.floating_dtypes.emplace_back(
+        source_.text().substr(dtype->begin, dtype->end - dtype->begin));
 }
 
 bool AnalysisImpl::pure_rec(const ast::expr* e, int scope, int depth,
@@ -1938,8 +2146,7 @@ bool target_writes_state(const ast::expr* t, int depth) {
 
 }  // namespace
 
-std::vector<std::string_view> AnalysisImpl::assigned_names(
-    const ast::Seq<ast::stmt*>& body) const {
+std::vector<std::string_view> AnalysisImpl::assigned_names(const ast::Seq<ast::stmt*>& body) const {
   std::vector<std::string_view> all;
   for (const ast::stmt* s : body) collect_assigned(s, all, 0);
   std::vector<std::string_view> out;
@@ -2005,8 +2212,8 @@ bool AnalysisImpl::mutates_state(const ast::Seq<ast::stmt*>& body) const {
           if (m.size() > 1 && m.back() == '_' && m.front() != '_') return true;
           if (in_list(m, {"append", "extend", "insert", "pop", "remove", "clear", "update",
                           "setdefault", "popitem", "discard", "register_buffer",
-                          "register_parameter", "register_module", "add_module",
-                          "__setitem__", "__setattr__", "__delitem__"})) {
+                          "register_parameter", "register_module", "add_module", "__setitem__",
+                          "__setattr__", "__delitem__"})) {
             return true;
           }
           if (m == "add" && !is_tensor(*attr->value)) return true;  // set.add
@@ -2072,7 +2279,8 @@ std::vector<std::string_view> AnalysisImpl::live_after(const ast::stmt& statemen
     const FlowNode& node = flow->nodes[it->second];
     std::vector<uint64_t> live(flow->var_words, 0);
     for (uint32_t succ : node.succ) {
-      for (size_t k = 0; k < flow->var_words; ++k) live[k] |= flow->live_in[succ * flow->var_words + k];
+      for (size_t k = 0; k < flow->var_words; ++k)
+        live[k] |= flow->live_in[succ * flow->var_words + k];
     }
     return live_names(*flow, live.data(), it->second, false);
   }
@@ -2129,7 +2337,8 @@ std::string quote_source(const SourceText& source, const ast::Node& node, size_t
     out += c;
     if (out.size() >= limit) {
       // do not cut a UTF-8 sequence in half
-      while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80) out.pop_back();
+      while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80)
+        out.pop_back();
       if (!out.empty() && (static_cast<unsigned char>(out.back()) & 0x80)) out.pop_back();
       out += "...";
       break;

@@ -47,9 +47,7 @@ inline bool is_literal(const ast::expr* e) {
 inline bool is_tensor_kind(ValueKind k) {
   return k == ValueKind::Tensor || k == ValueKind::BoolTensor;
 }
-inline bool is_data_kind(ValueKind k) {
-  return is_tensor_kind(k) || k == ValueKind::DataScalar;
-}
+inline bool is_data_kind(ValueKind k) { return is_tensor_kind(k) || k == ValueKind::DataScalar; }
 
 // How a name is bound in one scope (merged over every binding of it there).
 enum class BindKind : uint8_t {
@@ -65,11 +63,11 @@ enum class BindKind : uint8_t {
 
 struct Binding {
   BindKind kind = BindKind::Other;
-  std::string path;                         // Import: "torch.nn.functional"
-  const ast::Node* definition = nullptr;    // Function / Class
-  int class_index = -1;                     // Class / Instance
-  std::vector<const ast::expr*> values;     // Value: every assigned value
-  bool conflicting = false;                 // bound in different ways
+  std::string path;                       // Import: "torch.nn.functional"
+  const ast::Node* definition = nullptr;  // Function / Class
+  int class_index = -1;                   // Class / Instance
+  std::vector<const ast::expr*> values;   // Value: every assigned value
+  bool conflicting = false;               // bound in different ways
 };
 
 struct Scope {
@@ -118,7 +116,7 @@ struct Def {
 
 struct FlowNode {
   std::vector<uint32_t> succ;
-  int exc = -1;  // index into Flow::exc_lists: where an exception raised here goes
+  int exc = -1;                // index into Flow::exc_lists: where an exception raised here goes
   std::vector<uint32_t> uses;  // variable ids read
   std::vector<uint32_t> defs;  // definition ids
 };
@@ -141,7 +139,7 @@ struct Flow {
   uint32_t exit = 0;
   std::vector<Def> defs;
   std::vector<std::vector<uint32_t>> defs_of_var;
-  std::vector<Region> regions;  // sorted by begin, disjoint
+  std::vector<Region> regions;                              // sorted by begin, disjoint
   std::unordered_map<const ast::Node*, uint32_t> after;     // statement -> continuation node
   std::unordered_map<const ast::Node*, uint32_t> entry_of;  // statement -> its first node
   std::vector<bool> captured;                               // per var: read by a nested scope
@@ -170,8 +168,7 @@ struct Flow {
 
 class AnalysisImpl final : public Analysis {
  public:
-  AnalysisImpl(const ast::Module& module, const SourceText& source,
-               const AnalysisOptions& options);
+  AnalysisImpl(const ast::Module& module, const SourceText& source, const AnalysisOptions& options);
 
   const std::vector<FunctionInfo>& functions() const override { return functions_; }
   const FunctionInfo* function_of(const ast::Node* node) const override;
@@ -188,8 +185,7 @@ class AnalysisImpl final : public Analysis {
   std::vector<std::string_view> assigned_names(const ast::Seq<ast::stmt*>& body) const override;
   bool mutates_state(const ast::Seq<ast::stmt*>& body) const override;
   bool is_bool_tensor(const ast::expr& e) const override;
-  bool is_definitely_bound_before(const ast::stmt& statement,
-                                  std::string_view name) const override;
+  bool is_definitely_bound_before(const ast::stmt& statement, std::string_view name) const override;
   bool is_tensor_before(const ast::stmt& statement, std::string_view name) const override;
   std::vector<std::string_view> live_before(const ast::stmt& statement) const override;
 
@@ -222,8 +218,7 @@ class AnalysisImpl final : public Analysis {
   ValueKind kind_rec(const ast::expr* e, int scope, int depth) const;
   ValueKind kind_of_name(const ast::Name& name, int scope) const;
   ValueKind call_kind(const ast::Call& call, int scope, int depth) const;
-  bool pure_rec(const ast::expr* e, int scope, int depth,
-                const PurityFacts* facts = nullptr) const;
+  bool pure_rec(const ast::expr* e, int scope, int depth, const PurityFacts* facts = nullptr) const;
   bool number_rec(const ast::expr* e, int scope, int depth, const PurityFacts& facts) const;
   bool is_floating_dtype(const ast::expr* e, int scope, const PurityFacts* facts) const;
   int self_class_of_scope(int scope, std::string_view receiver) const;
@@ -240,9 +235,9 @@ class AnalysisImpl final : public Analysis {
   std::vector<ClassInfo> classes_;
   std::unordered_map<const ast::Node*, int> function_index_;
   std::unordered_map<const ast::Node*, int> class_index_;
-  std::vector<int> function_parent_;   // enclosing function index or -1
-  std::vector<int> function_class_;    // owner class index or -1
-  std::vector<uint32_t> function_order_;  // function indices sorted by begin
+  std::vector<int> function_parent_;                      // enclosing function index or -1
+  std::vector<int> function_class_;                       // owner class index or -1
+  std::vector<uint32_t> function_order_;                  // function indices sorted by begin
   std::vector<std::vector<CallSite>> calls_by_function_;  // [scope]
   std::vector<CallSite> all_calls_;
   std::string torch_name_;

@@ -182,8 +182,9 @@ class FlowBuilder {
           stack.push_back({w->value, nested});
           if (const auto* t = as<ast::Name>(w->target); t && !nested) {
             int v = var_of(t->id);
-            if (v >= 0) add_def(static_cast<uint32_t>(v), node, Def::Source::Value, w->value, w, 0,
-                                /*weak=*/true);
+            if (v >= 0)
+              add_def(static_cast<uint32_t>(v), node, Def::Source::Value, w->value, w, 0,
+                      /*weak=*/true);
           }
           break;
         }
@@ -369,7 +370,8 @@ class FlowBuilder {
         uint32_t n = simple(s, next, c);
         std::string_view name;
         const ast::Seq<ast::expr*>* decorators = nullptr;
-        if (const auto* f = as<ast::FunctionDef>(s)) name = f->name, decorators = &f->decorator_list;
+        if (const auto* f = as<ast::FunctionDef>(s))
+          name = f->name, decorators = &f->decorator_list;
         if (const auto* f = as<ast::AsyncFunctionDef>(s)) {
           name = f->name, decorators = &f->decorator_list;
         }
@@ -426,7 +428,8 @@ class FlowBuilder {
         region(target, assign);
         if (const auto* name = as<ast::Name>(target)) {
           int v = var_of(name->id);
-          if (v >= 0) add_def(static_cast<uint32_t>(v), assign, Def::Source::ForTarget, iter, target);
+          if (v >= 0)
+            add_def(static_cast<uint32_t>(v), assign, Def::Source::ForTarget, iter, target);
         } else {
           def_target(target, nullptr, assign, 0);
         }
@@ -518,7 +521,8 @@ class FlowBuilder {
       if (!bound.empty()) {
         int v = var_of(bound);
         // a pattern may fail after binding part of its names: weak definitions
-        if (v >= 0) add_def(static_cast<uint32_t>(v), node, Def::Source::Other, nullptr, x, 0, true);
+        if (v >= 0)
+          add_def(static_cast<uint32_t>(v), node, Def::Source::Other, nullptr, x, 0, true);
       }
       if (const auto* mv = as<ast::MatchValue>(x)) {
         uses_of(mv->value, node);
@@ -580,7 +584,8 @@ class FlowBuilder {
     return else_entry;
   }
 
-  uint32_t build_try(const ast::Seq<ast::stmt*>& body, const ast::Seq<ast::excepthandler*>& handlers,
+  uint32_t build_try(const ast::Seq<ast::stmt*>& body,
+                     const ast::Seq<ast::excepthandler*>& handlers,
                      const ast::Seq<ast::stmt*>& orelse, const ast::Seq<ast::stmt*>& finalbody,
                      uint32_t next, const Ctx& c) {
     std::vector<uint32_t> outer_exc =

@@ -16,15 +16,15 @@ namespace graphmend::sema {
 
 // What a called expression resolves to, as far as the module's own bindings show.
 enum class CalleeKind : uint8_t {
-  Unknown,         // anything not shown to be one of the below (treated as impure)
-  Print,           // the builtin print (not shadowed anywhere in scope)
-  LoggerMethod,    // <logger>.debug/info/warning/warn/error/critical/exception/log/warning_once/info_once
-  WarningsWarn,    // warnings.warn (module imported as such, or `from warnings import warn`)
-  TorchFunction,   // torch.<qualified name> (torch.where, torch.nn.functional.relu, ...)
-  TensorMethod,    // <tensor>.method(...) on a value known to be a tensor
-  SelfSubmodule,   // self.<attr>(...) inside an nn.Module method (a submodule or method call)
-  LocalFunction,   // a function defined in this module (call-graph edge)
-  Builtin,         // another builtin (len, isinstance, range, ...)
+  Unknown,       // anything not shown to be one of the below (treated as impure)
+  Print,         // the builtin print (not shadowed anywhere in scope)
+  LoggerMethod,  // <logger>.debug/info/warning/warn/error/critical/exception/log/warning_once/info_once
+  WarningsWarn,   // warnings.warn (module imported as such, or `from warnings import warn`)
+  TorchFunction,  // torch.<qualified name> (torch.where, torch.nn.functional.relu, ...)
+  TensorMethod,   // <tensor>.method(...) on a value known to be a tensor
+  SelfSubmodule,  // self.<attr>(...) inside an nn.Module method (a submodule or method call)
+  LocalFunction,  // a function defined in this module (call-graph edge)
+  Builtin,        // another builtin (len, isinstance, range, ...)
 };
 
 struct Callee {
@@ -44,12 +44,12 @@ enum class EntryReason : uint8_t {
 };
 
 struct FunctionInfo {
-  const ast::Node* node = nullptr;            // FunctionDef / AsyncFunctionDef
+  const ast::Node* node = nullptr;             // FunctionDef / AsyncFunctionDef
   const ast::ClassDef* owner_class = nullptr;  // for methods
-  bool in_module_subclass = false;            // owner_class derives from nn.Module
-  EntryReason reason = EntryReason::None;     // why Dynamo traces it (None: it does not)
-  std::vector<const ast::Node*> callees;      // local functions/methods it calls
-  std::string qualified_name;                 // "Model.forward", "helper"
+  bool in_module_subclass = false;             // owner_class derives from nn.Module
+  EntryReason reason = EntryReason::None;      // why Dynamo traces it (None: it does not)
+  std::vector<const ast::Node*> callees;       // local functions/methods it calls
+  std::string qualified_name;                  // "Model.forward", "helper"
 };
 
 // Facts a rewrite has established around an expression that make more of it provably pure.

@@ -13,30 +13,48 @@ using ast::is;
 
 const char* break_code(BreakKind kind) {
   switch (kind) {
-    case BreakKind::DataDependentBranch: return "GM101";
-    case BreakKind::PrintCall: return "GM102";
-    case BreakKind::LoggingCall: return "GM103";
-    case BreakKind::WarningsCall: return "GM104";
-    case BreakKind::ValidationGuard: return "GM105";
-    case BreakKind::ScalarUse: return "GM106";
-    case BreakKind::DynamicShape: return "GM107";
-    case BreakKind::TensorSliceBound: return "GM108";
-    case BreakKind::TensorCheck: return "GM109";
+    case BreakKind::DataDependentBranch:
+      return "GM101";
+    case BreakKind::PrintCall:
+      return "GM102";
+    case BreakKind::LoggingCall:
+      return "GM103";
+    case BreakKind::WarningsCall:
+      return "GM104";
+    case BreakKind::ValidationGuard:
+      return "GM105";
+    case BreakKind::ScalarUse:
+      return "GM106";
+    case BreakKind::DynamicShape:
+      return "GM107";
+    case BreakKind::TensorSliceBound:
+      return "GM108";
+    case BreakKind::TensorCheck:
+      return "GM109";
   }
   return "GM100";
 }
 
 const char* break_summary(BreakKind kind) {
   switch (kind) {
-    case BreakKind::DataDependentBranch: return "data-dependent branch";
-    case BreakKind::PrintCall: return "print call";
-    case BreakKind::LoggingCall: return "logging call";
-    case BreakKind::WarningsCall: return "warnings.warn call";
-    case BreakKind::ValidationGuard: return "validation guard";
-    case BreakKind::ScalarUse: return "tensor converted to a Python scalar";
-    case BreakKind::DynamicShape: return "data-dependent output shape";
-    case BreakKind::TensorSliceBound: return "tensor used as a slice bound";
-    case BreakKind::TensorCheck: return "tensor check";
+    case BreakKind::DataDependentBranch:
+      return "data-dependent branch";
+    case BreakKind::PrintCall:
+      return "print call";
+    case BreakKind::LoggingCall:
+      return "logging call";
+    case BreakKind::WarningsCall:
+      return "warnings.warn call";
+    case BreakKind::ValidationGuard:
+      return "validation guard";
+    case BreakKind::ScalarUse:
+      return "tensor converted to a Python scalar";
+    case BreakKind::DynamicShape:
+      return "data-dependent output shape";
+    case BreakKind::TensorSliceBound:
+      return "tensor used as a slice bound";
+    case BreakKind::TensorCheck:
+      return "tensor check";
   }
   return "graph break";
 }
@@ -106,7 +124,8 @@ class Tagger {
         add(BreakKind::ValidationGuard, s, i->test,
             "validation guard on tensor value " + quote(*i->test));
       } else {
-        add(BreakKind::DataDependentBranch, s, i->test, "branch on tensor value " + quote(*i->test));
+        add(BreakKind::DataDependentBranch, s, i->test,
+            "branch on tensor value " + quote(*i->test));
       }
     } else if (const auto* w = as<ast::While>(s)) {
       if (a_.is_data_dependent(*w->test)) {
@@ -162,8 +181,8 @@ class Tagger {
           add(BreakKind::TensorCheck, owner, &c, "tensor check " + quote(c));
           return;
         }
-        if (in_list(name, {"nonzero", "unique", "unique_consecutive", "masked_select",
-                           "argwhere"}) ||
+        if (in_list(name,
+                    {"nonzero", "unique", "unique_consecutive", "masked_select", "argwhere"}) ||
             (name == "where" && c.args.size == 1 && c.keywords.empty())) {
           add(BreakKind::DynamicShape, owner, &c, "data-dependent output shape " + quote(c));
         }
@@ -179,8 +198,8 @@ class Tagger {
     std::string_view m = attr->attr;
     if (in_list(m, {"item", "tolist"}) && c.args.empty() && c.keywords.empty()) {
       add(BreakKind::ScalarUse, owner, &c, "tensor converted to a Python scalar " + quote(c));
-    } else if (in_list(m, {"nonzero", "unique", "unique_consecutive", "masked_select",
-                           "argwhere"})) {
+    } else if (in_list(m,
+                       {"nonzero", "unique", "unique_consecutive", "masked_select", "argwhere"})) {
       if (callee.kind == CalleeKind::TensorMethod || a_.kind_of(*attr->value) == ValueKind::Other) {
         add(BreakKind::DynamicShape, owner, &c, "data-dependent output shape " + quote(c));
       }
@@ -233,10 +252,9 @@ std::vector<BreakTag> tag_breaks(const ast::Module& module, const Analysis& anal
     if (!impl.is_traced(f)) continue;
     size_t first = tags.size();
     Tagger(impl, f, tags).run();
-    std::stable_sort(tags.begin() + static_cast<long>(first), tags.end(),
-                     [](const BreakTag& x, const BreakTag& y) {
-                       return x.site->begin < y.site->begin;
-                     });
+    std::stable_sort(
+        tags.begin() + static_cast<long>(first), tags.end(),
+        [](const BreakTag& x, const BreakTag& y) { return x.site->begin < y.site->begin; });
   }
   // functions are already in source order; nested functions come after their parents'
   // tags, so sort globally by position

@@ -17,10 +17,22 @@ namespace {
 
 const std::vector<std::string>& inputs() {
   static const std::vector<std::string> cases = {
-      "",           "\n",           "x = 1\n",        "def f(a, *b, c=1, **d):\n    return a\n",
-      "if x:\n",    "(",            "'abc",           "\xff\xfe",
-      std::string("a\0b", 3), "\t\n  x\n",    "f'{x!r:>{w}}'\n", "match x:\n    case [1, *r]: pass\n",
-      "type X = int\n", "class C[T]: pass\n", "lambda: (yield)\n", "\\\n",
+      "",
+      "\n",
+      "x = 1\n",
+      "def f(a, *b, c=1, **d):\n    return a\n",
+      "if x:\n",
+      "(",
+      "'abc",
+      "\xff\xfe",
+      std::string("a\0b", 3),
+      "\t\n  x\n",
+      "f'{x!r:>{w}}'\n",
+      "match x:\n    case [1, *r]: pass\n",
+      "type X = int\n",
+      "class C[T]: pass\n",
+      "lambda: (yield)\n",
+      "\\\n",
   };
   return cases;
 }

@@ -1,12 +1,12 @@
 // The lexer against CPython's tokenizer: token kinds, byte spans, and the errors (message,
 // code, position) python3.11 / python3.12 report for the same input. Expected positions are
 // SyntaxError.offset - 1 (0-based columns, bytes here since the inputs are ASCII unless noted).
+#include "lex/lexer.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
-
-#include "lex/lexer.h"
 
 namespace graphmend {
 namespace {
@@ -85,8 +85,7 @@ TEST(Lexer, SimpleStatementAndEndOfInput) {
 
 TEST(Lexer, KeywordsAndSoftKeywords) {
   EXPECT_EQ(texts("if not x: pass"), "Kw_if:if Kw_not:not Name:x Colon:: Kw_pass:pass");
-  EXPECT_EQ(texts("match case type _ print"),
-            "Name:match Name:case Name:type Name:_ Name:print");
+  EXPECT_EQ(texts("match case type _ print"), "Name:match Name:case Name:type Name:_ Name:print");
   EXPECT_EQ(texts("True False None async await lambda nonlocal yield"),
             "Kw_True:True Kw_False:False Kw_None:None Kw_async:async Kw_await:await "
             "Kw_lambda:lambda Kw_nonlocal:nonlocal Kw_yield:yield");
@@ -166,7 +165,8 @@ TEST(Lexer, StringsAndPrefixes) {
   EXPECT_EQ(texts("ur'x'"), "Name:ur String:'x'");
   EXPECT_EQ(texts("bu'x'"), "Name:bu String:'x'");
   EXPECT_EQ(texts("fb'x'"), "Name:fb String:'x'");
-  EXPECT_EQ(texts("'' \"\" '''''' \"\"\"\"\"\""), "String:'' String:\"\" String:'''''' String:\"\"\"\"\"\"");
+  EXPECT_EQ(texts("'' \"\" '''''' \"\"\"\"\"\""),
+            "String:'' String:\"\" String:'''''' String:\"\"\"\"\"\"");
   EXPECT_EQ(texts("'a\\'b' \"a\\\"b\""), "String:'a\\'b' String:\"a\\\"b\"");
   EXPECT_EQ(texts("'''a\nb''' + 1"), "String:'''a\nb''' Plus:+ Number:1");
   EXPECT_EQ(texts("'a\\\nb'"), "String:'a\\\nb'");  // backslash-newline inside a string
@@ -272,7 +272,8 @@ TEST(Lexer, Brackets) {
   EXPECT_EQ(error("a = (1"), "'(' was never closed @1:4");
   EXPECT_EQ(error("a = (1,\n  2"), "'(' was never closed @1:4");
   EXPECT_EQ(error("a = [(1)"), "'[' was never closed @1:4");
-  EXPECT_EQ(error("a = (1]"), "closing parenthesis ']' does not match opening parenthesis '(' @1:6");
+  EXPECT_EQ(error("a = (1]"),
+            "closing parenthesis ']' does not match opening parenthesis '(' @1:6");
   EXPECT_EQ(error("a = (1,\n 2]"),
             "closing parenthesis ']' does not match opening parenthesis '(' on line 1 @2:2");
   EXPECT_EQ(error("a = 1)"), "unmatched ')' @1:5");
@@ -284,10 +285,13 @@ TEST(Lexer, Brackets) {
 TEST(Lexer, InvalidCharacters) {
   EXPECT_EQ(error("a\xE2\x82\xAC = 1"), "invalid character '\xE2\x82\xAC' (U+20AC) @1:1");
   EXPECT_EQ(error("\xE2\x82\xAC = 1"), "invalid character '\xE2\x82\xAC' (U+20AC) @1:0");
-  EXPECT_EQ(error("x = (\n  1,\n  a\xE2\x82\xAC" "b"), "invalid character '\xE2\x82\xAC' (U+20AC) @3:3");
+  EXPECT_EQ(error("x = (\n  1,\n  a\xE2\x82\xAC"
+                  "b"),
+            "invalid character '\xE2\x82\xAC' (U+20AC) @3:3");
   EXPECT_EQ(error("a\xC2\xA0= 1"), "invalid non-printable character U+00A0 @1:1");
   EXPECT_EQ(error("a = \x01"), "invalid non-printable character U+0001 @1:4");
-  EXPECT_EQ(texts("\xC3\xA9t\xC3\xA9 = \xE5\x90\x8D"), "Name:\xC3\xA9t\xC3\xA9 Equal:= Name:\xE5\x90\x8D");
+  EXPECT_EQ(texts("\xC3\xA9t\xC3\xA9 = \xE5\x90\x8D"),
+            "Name:\xC3\xA9t\xC3\xA9 Equal:= Name:\xE5\x90\x8D");
   std::string code;
   EXPECT_EQ(error("a = b $ c", 12, &code), "invalid syntax @1:6");
   EXPECT_EQ(code, codes::kSyntaxError);
@@ -376,8 +380,7 @@ TEST(Lexer, FStringErrors312) {
             "closing parenthesis '}' does not match opening parenthesis '(' @1:13");
   EXPECT_EQ(error("x = f'{a#}'"), "'{' was never closed @1:6");
   EXPECT_EQ(error("x = f'{\"abc}'"), "unterminated string literal (detected at line 1) @1:7");
-  EXPECT_EQ(error("x = f'{a\\nb}'"),
-            "unexpected character after line continuation character @1:9");
+  EXPECT_EQ(error("x = f'{a\\nb}'"), "unexpected character after line continuation character @1:9");
 }
 
 TEST(Lexer, FStringRules311) {
@@ -397,8 +400,7 @@ TEST(Lexer, FStringRules311) {
   EXPECT_EQ(error("x = f'{a#}'", 11), "f-string expression part cannot include '#' @1:11");
   EXPECT_EQ(error("x = (f'{a#}'\n     'b')", 11),
             "f-string expression part cannot include '#' @2:8");
-  EXPECT_EQ(error("x = f'''{a\n# c\n}'''", 11),
-            "f-string expression part cannot include '#' @3:4");
+  EXPECT_EQ(error("x = f'''{a\n# c\n}'''", 11), "f-string expression part cannot include '#' @3:4");
   EXPECT_EQ(error("x = f'{a:{b:{c}}}'", 11), "f-string: expressions nested too deeply @1:18");
   EXPECT_EQ(error("y = 1; x = f'a' f'{a:{b:{c}}}' 'c' # hi", 11),
             "f-string: expressions nested too deeply @1:35");
@@ -425,9 +427,27 @@ TEST(Lexer, FStringRules311) {
 }
 
 TEST(Lexer, NeverCrashesOnOddInput) {
-  const char* inputs[] = {"f'", "f'{", "f'{x", "f'{x:", "f'{x!", "f'''{", "\\", "(\\", "'\\",
-                          "f'\\", "f'{'", "f'{\"", "0x", "1e", "\xEF\xBB\xBF", "\t\f ",
-                          "if x:\n\ty\n  \tz", "f'{x:{y:{z:{w}}}}'", "rb'''", "f'\\N{", "{{{{"};
+  const char* inputs[] = {"f'",
+                          "f'{",
+                          "f'{x",
+                          "f'{x:",
+                          "f'{x!",
+                          "f'''{",
+                          "\\",
+                          "(\\",
+                          "'\\",
+                          "f'\\",
+                          "f'{'",
+                          "f'{\"",
+                          "0x",
+                          "1e",
+                          "\xEF\xBB\xBF",
+                          "\t\f ",
+                          "if x:\n\ty\n  \tz",
+                          "f'{x:{y:{z:{w}}}}'",
+                          "rb'''",
+                          "f'\\N{",
+                          "{{{{"};
   for (int minor : {11, 12}) {
     for (const char* input : inputs) {
       SourceText source(input);

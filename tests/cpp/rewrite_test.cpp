@@ -3,6 +3,8 @@
 // The rewrites are driven by hand-made break tags over a small fake Analysis (names in a
 // set are tensors; print / logger.<m> / warnings.warn resolve as the real resolver would),
 // so these tests pin the emitted text independently of the analysis.
+#include "rewrite/rewrite.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -12,7 +14,6 @@
 
 #include "parse/parser.h"
 #include "rewrite/edits.h"
-#include "rewrite/rewrite.h"
 
 namespace graphmend {
 namespace {
@@ -193,7 +194,8 @@ class FakeAnalysis : public sema::Analysis {
     if (const auto* name = ast::as<ast::Name>(&e)) return tensors_.count(std::string(name->id)) > 0;
     if (const auto* call = ast::as<ast::Call>(&e)) {
       if (const auto* attribute = ast::as<ast::Attribute>(call->func)) {
-        return is_tensor(*attribute->value) || resolve_call(*call).kind == sema::CalleeKind::TorchFunction;
+        return is_tensor(*attribute->value) ||
+               resolve_call(*call).kind == sema::CalleeKind::TorchFunction;
       }
       return false;
     }
@@ -204,7 +206,8 @@ class FakeAnalysis : public sema::Analysis {
       }
       return false;
     }
-    if (const auto* binop = ast::as<ast::BinOp>(&e)) return is_tensor(*binop->left) || is_tensor(*binop->right);
+    if (const auto* binop = ast::as<ast::BinOp>(&e))
+      return is_tensor(*binop->left) || is_tensor(*binop->right);
     if (const auto* unary = ast::as<ast::UnaryOp>(&e)) {
       return unary->op != ast::UnaryOpKind::Not && is_tensor(*unary->operand);
     }
@@ -217,7 +220,8 @@ class FakeAnalysis : public sema::Analysis {
       }
       return false;
     }
-    if (const auto* unary = ast::as<ast::UnaryOp>(&condition)) return is_data_dependent(*unary->operand);
+    if (const auto* unary = ast::as<ast::UnaryOp>(&condition))
+      return is_data_dependent(*unary->operand);
     return is_tensor(condition);
   }
   bool is_pure(const ast::expr& e, const sema::PurityFacts&) const override { return is_pure(e); }
@@ -228,7 +232,8 @@ class FakeAnalysis : public sema::Analysis {
     bool pure = true;
     std::function<void(ast::Node*)> visit = [&](ast::Node* node) {
       if (const auto* call = ast::as<ast::Call>(node)) {
-        if (const auto* name = ast::as<ast::Name>(call->func); name && name->id == "impure") pure = false;
+        if (const auto* name = ast::as<ast::Name>(call->func); name && name->id == "impure")
+          pure = false;
       }
       ast::for_each_child(node, visit);
     };
@@ -249,7 +254,9 @@ class FakeAnalysis : public sema::Analysis {
   }
   bool mutates_state(const ast::Seq<ast::stmt*>&) const override { return false; }
   bool is_bool_tensor(const ast::expr& e) const override { return ast::is<ast::Compare>(&e); }
-  bool is_definitely_bound_before(const ast::stmt&, std::string_view) const override { return true; }
+  bool is_definitely_bound_before(const ast::stmt&, std::string_view) const override {
+    return true;
+  }
   bool is_tensor_before(const ast::stmt&, std::string_view name) const override {
     return tensors_.count(std::string(name)) > 0;
   }
@@ -303,8 +310,8 @@ struct Fixture {
         auto* statement = static_cast<ast::stmt*>(node);
         bool is_statement = false;
         switch (node->kind) {
-#define AST_NODE(cls, category, positioned, fields) \
-  case ast::Kind::cls:                              \
+#define AST_NODE(cls, category, positioned, fields)       \
+  case ast::Kind::cls:                                    \
     is_statement = std::string_view(#category) == "stmt"; \
     break;
 #include "ast/nodes.def"
@@ -343,9 +350,9 @@ struct Fixture {
     }
     if (tag.statement == nullptr) return "NO STATEMENT";
     tag.function = analysis->function_of(tag.statement);
-    std::optional<rewrite::Outcome> outcome =
-        kind == sema::BreakKind::ValidationGuard ? rewrite::rewrite_trap(tag, *context)
-                                                 : rewrite::rewrite_defer(tag, *context);
+    std::optional<rewrite::Outcome> outcome = kind == sema::BreakKind::ValidationGuard
+                                                  ? rewrite::rewrite_trap(tag, *context)
+                                                  : rewrite::rewrite_defer(tag, *context);
     if (!outcome) return "NOT MINE";
     if (!outcome->fixed) return "DECLINED: " + outcome->reason;
     EXPECT_TRUE(outcome->needs_runtime);
@@ -371,8 +378,10 @@ std::string body(const std::string& lines) {
 
 TEST(Defer, PrintWithKeywords) {
   Fixture f(body("    print(\"y =\", x, sep=\"\")\n"), {"x"});
-  EXPECT_EQ(f.run(sema::BreakKind::PrintCall),
-            body("    __graphmend_rt__.defer(('model.py', 5, 'forward'), print, \"y =\", x, sep=\"\")\n"));
+  EXPECT_EQ(
+      f.run(sema::BreakKind::PrintCall),
+      body(
+          "    __graphmend_rt__.defer(('model.py', 5, 'forward'), print, \"y =\", x, sep=\"\")\n"));
 }
 
 TEST(Defer, PrintWithoutArguments) {
@@ -383,9 +392,10 @@ TEST(Defer, PrintWithoutArguments) {
 
 TEST(Defer, LoggerWithPercentArgs) {
   Fixture f(body("    logger.info(\"x=%s n=%d\", x, n)  # note\n"), {"x"});
-  EXPECT_EQ(f.run(sema::BreakKind::LoggingCall),
-            body("    __graphmend_rt__.defer(('model.py', 5, 'forward'), logger.info, \"x=%s n=%d\", "
-                 "x, n)  # note\n"));
+  EXPECT_EQ(
+      f.run(sema::BreakKind::LoggingCall),
+      body("    __graphmend_rt__.defer(('model.py', 5, 'forward'), logger.info, \"x=%s n=%d\", "
+           "x, n)  # note\n"));
 }
 
 TEST(Defer, FStringBecomesTemplateAndValues) {
@@ -419,20 +429,23 @@ TEST(Defer, MultiLineCallKeepsItsLayout) {
 TEST(Defer, MethodCallReportsTheLineOfTheMethodName) {
   Fixture f(body("    (logger\n        .info)(\"x\")\n"), {"x"});
   EXPECT_EQ(f.run(sema::BreakKind::LoggingCall),
-            body("    __graphmend_rt__.defer(('model.py', 6, 'forward'), logger\n        .info, \"x\")\n"));
+            body("    __graphmend_rt__.defer(('model.py', 6, 'forward'), logger\n        .info, "
+                 "\"x\")\n"));
 }
 
 TEST(Defer, ModuleAttributeCallReportsTheFirstLine) {
   Fixture f(body("    (warnings\n        .warn)(\"w\")\n"), {"x"});
   EXPECT_EQ(f.run(sema::BreakKind::WarningsCall),
-            body("    __graphmend_rt__.defer(('model.py', 5, 'forward'), warnings\n        .warn, \"w\")\n"));
+            body("    __graphmend_rt__.defer(('model.py', 5, 'forward'), warnings\n        .warn, "
+                 "\"w\")\n"));
 }
 
 TEST(Defer, WarningsWarnWithCategory) {
   Fixture f(body("    warnings.warn(\"careful\", RuntimeWarning)\n"), {"x"});
-  EXPECT_EQ(f.run(sema::BreakKind::WarningsCall),
-            body("    __graphmend_rt__.defer(('model.py', 5, 'forward'), warnings.warn, \"careful\", "
-                 "RuntimeWarning)\n"));
+  EXPECT_EQ(
+      f.run(sema::BreakKind::WarningsCall),
+      body("    __graphmend_rt__.defer(('model.py', 5, 'forward'), warnings.warn, \"careful\", "
+           "RuntimeWarning)\n"));
 }
 
 TEST(Defer, DeclinesWhenTheResultIsUsed) {
@@ -468,8 +481,9 @@ TEST(Defer, DeclinedPrintIsRoutedThroughCallNow) {
   std::vector<TextEdit> edits = outcome->edits;
   std::string error;
   ASSERT_TRUE(normalize_edits(edits, f.source.size(), &error));
-  EXPECT_EQ(apply_edits(f.source.text(), edits),
-            "class M:\n    def forward(self, x):\n        __graphmend_rt__.call_now(print, self, x)\n");
+  EXPECT_EQ(
+      apply_edits(f.source.text(), edits),
+      "class M:\n    def forward(self, x):\n        __graphmend_rt__.call_now(print, self, x)\n");
 }
 
 TEST(Defer, DeclinedLoggerCallIsLeftAsItIs) {
@@ -486,23 +500,27 @@ TEST(Defer, DeclinedLoggerCallIsLeftAsItIs) {
 
 TEST(Defer, DeclinesStreamsOtherThanStdoutAndStderr) {
   Fixture f(body("    print(x, file=buf)\n"), {"x"});
-  EXPECT_EQ(f.run(sema::BreakKind::PrintCall),
-            "DECLINED: print writes to a stream other than sys.stdout/sys.stderr, which the program "
-            "may read back before the replay");
+  EXPECT_EQ(
+      f.run(sema::BreakKind::PrintCall),
+      "DECLINED: print writes to a stream other than sys.stdout/sys.stderr, which the program "
+      "may read back before the replay");
   Fixture g(body("    print(x, file=sys.stderr)\n"), {"x"});
-  EXPECT_EQ(g.run(sema::BreakKind::PrintCall),
-            body("    __graphmend_rt__.defer(('model.py', 5, 'forward'), print, x, file=sys.stderr)\n"));
+  EXPECT_EQ(
+      g.run(sema::BreakKind::PrintCall),
+      body("    __graphmend_rt__.defer(('model.py', 5, 'forward'), print, x, file=sys.stderr)\n"));
 }
 
 TEST(Defer, DeclinesInsideAForeignWith) {
   Fixture f(body("    with contextlib.redirect_stdout(buf):\n        print(x)\n"), {"x"});
-  EXPECT_EQ(f.run(sema::BreakKind::PrintCall),
-            "DECLINED: the call is inside `with contextlib.redirect_stdout(buf):`, which may redirect "
-            "its output or change logging until it exits");
+  EXPECT_EQ(
+      f.run(sema::BreakKind::PrintCall),
+      "DECLINED: the call is inside `with contextlib.redirect_stdout(buf):`, which may redirect "
+      "its output or change logging until it exits");
   Fixture g(body("    with torch.no_grad():\n        print(x)\n"), {"x"});
-  EXPECT_EQ(g.run(sema::BreakKind::PrintCall),
-            body("    with torch.no_grad():\n        __graphmend_rt__.defer(('model.py', 6, 'forward'), "
-                 "print, x)\n"));
+  EXPECT_EQ(
+      g.run(sema::BreakKind::PrintCall),
+      body("    with torch.no_grad():\n        __graphmend_rt__.defer(('model.py', 6, 'forward'), "
+           "print, x)\n"));
 }
 
 TEST(Defer, DeclinesGenerators) {
@@ -521,7 +539,8 @@ TEST(Defer, DeclinesExcInfoStackInfoStacklevel) {
   EXPECT_EQ(a.run(sema::BreakKind::LoggingCall),
             "DECLINED: exc_info refers to the exception being handled at the call");
   Fixture b(body("    logger.info(\"m\", stack_info=True)\n"), {"x"});
-  EXPECT_EQ(b.run(sema::BreakKind::LoggingCall), "DECLINED: stack_info records the stack at the call");
+  EXPECT_EQ(b.run(sema::BreakKind::LoggingCall),
+            "DECLINED: stack_info records the stack at the call");
   Fixture c(body("    logger.info(\"m\", stacklevel=2)\n"), {"x"});
   EXPECT_EQ(c.run(sema::BreakKind::LoggingCall), "DECLINED: stacklevel names a caller's frame");
   Fixture d(body("    warnings.warn(\"m\", stacklevel=2)\n"), {"x"});
@@ -546,9 +565,11 @@ TEST(Defer, OtherTagsAreNotDefers) {
 // [Trap].
 
 TEST(Trap, GuardWithBuiltinException) {
-  Fixture f(body("    if x.sum() < 0:\n        raise ValueError(\"negative\")\n    return x\n"), {"x"});
-  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
-            body("    __graphmend_rt__.guard(x.sum() < 0, ValueError, \"negative\")\n    return x\n"));
+  Fixture f(body("    if x.sum() < 0:\n        raise ValueError(\"negative\")\n    return x\n"),
+            {"x"});
+  EXPECT_EQ(
+      f.run(sema::BreakKind::ValidationGuard),
+      body("    __graphmend_rt__.guard(x.sum() < 0, ValueError, \"negative\")\n    return x\n"));
 }
 
 TEST(Trap, NotAndOrBecomeLogicalOps) {
@@ -561,8 +582,9 @@ TEST(Trap, NotAndOrBecomeLogicalOps) {
 }
 
 TEST(Trap, ClassWithoutMessageAndModuleClass) {
-  Fixture f("import torch\nclass Bad(Exception):\n    pass\ndef f(x):\n    if x.max() > 1: raise Bad\n",
-            {"x"});
+  Fixture f(
+      "import torch\nclass Bad(Exception):\n    pass\ndef f(x):\n    if x.max() > 1: raise Bad\n",
+      {"x"});
   EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
             "import torch\nclass Bad(Exception):\n    pass\ndef f(x):\n    "
             "__graphmend_rt__.guard(x.max() > 1, Bad, None)\n");
@@ -572,9 +594,10 @@ TEST(Trap, StaticPrefixStaysAPythonIf) {
   Fixture f(body("    if n is not None and x.max() >= n and (x < 0).any():\n"
                  "        raise ValueError(\"out of range\")\n"),
             {"x"});
-  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
-            body("    if n is not None:\n        __graphmend_rt__.guard(torch.logical_and(x.max() >= n, "
-                 "(x < 0).any()), ValueError, \"out of range\")\n"));
+  EXPECT_EQ(
+      f.run(sema::BreakKind::ValidationGuard),
+      body("    if n is not None:\n        __graphmend_rt__.guard(torch.logical_and(x.max() >= n, "
+           "(x < 0).any()), ValueError, \"out of range\")\n"));
 }
 
 TEST(Trap, StaticPrefixDeclinesAnImpureSkippedOperand) {
@@ -593,7 +616,8 @@ TEST(Trap, DeclinesNonLiteralMessage) {
 TEST(Trap, DeclinesElse) {
   Fixture f(body("    if x.sum() < 0:\n        raise ValueError(\"n\")\n    else:\n        pass\n"),
             {"x"});
-  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard), "DECLINED: the if statement has an else branch");
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
+            "DECLINED: the if statement has an else branch");
 }
 
 TEST(Trap, DeclinesMoreThanARaise) {
@@ -606,8 +630,9 @@ TEST(Trap, DeclinesInstanceVariable) {
   Fixture f(body("    err = ValueError(\"n\")\n    if x.sum() < 0:\n        raise err\n"), {"x"});
   EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
             "DECLINED: the raised `err` is a local variable, not a class");
-  Fixture g("import torch\nERR = ValueError('x')\ndef f(x):\n    if x.sum() < 0:\n        raise ERR\n",
-            {"x"});
+  Fixture g(
+      "import torch\nERR = ValueError('x')\ndef f(x):\n    if x.sum() < 0:\n        raise ERR\n",
+      {"x"});
   EXPECT_EQ(g.run(sema::BreakKind::ValidationGuard),
             "DECLINED: `ERR` is not bound to a class in the module (an instance variable?)");
 }
@@ -629,7 +654,8 @@ TEST(Trap, DeclinesCauseAndBareRaise) {
 
 TEST(Trap, DeclinesConditionThatIsNotDataDependent) {
   Fixture f(body("    if n < 0:\n        raise ValueError(\"n\")\n"), {"x"});
-  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard), "DECLINED: the condition is not data-dependent");
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
+            "DECLINED: the condition is not data-dependent");
 }
 
 TEST(Trap, DeclinesNonTensorOperandOrImpureSkippedOperand) {
@@ -642,12 +668,13 @@ TEST(Trap, DeclinesNonTensorOperandOrImpureSkippedOperand) {
 }
 
 TEST(Trap, DeclinesElif) {
-  Fixture f(body("    if n:\n        pass\n    elif x.sum() < 0:\n        raise ValueError(\"n\")\n"),
-            {"x"});
+  Fixture f(
+      body("    if n:\n        pass\n    elif x.sum() < 0:\n        raise ValueError(\"n\")\n"),
+      {"x"});
   sema::BreakTag tag;
   tag.kind = sema::BreakKind::ValidationGuard;
-  const auto* outer = ast::as<ast::If>(
-      f.find([](const ast::stmt* s) { return ast::is<ast::If>(s); }));
+  const auto* outer =
+      ast::as<ast::If>(f.find([](const ast::stmt* s) { return ast::is<ast::If>(s); }));
   ASSERT_NE(outer, nullptr);
   tag.statement = outer->orelse[0];
   tag.site = ast::as<ast::If>(tag.statement)->test;
@@ -747,8 +774,10 @@ TEST(Mend, DisabledRewritesAreReportedAndNothingChanges) {
   EXPECT_EQ(result.source, kModel);
   ASSERT_EQ(result.diagnostics.size(), 2u);
   EXPECT_FALSE(result.diagnostics[0].fixed);
-  EXPECT_NE(result.diagnostics[0].message.find("the [defer] rewrite is disabled"), std::string::npos);
-  EXPECT_NE(result.diagnostics[1].message.find("the [trap] rewrite is disabled"), std::string::npos);
+  EXPECT_NE(result.diagnostics[0].message.find("the [defer] rewrite is disabled"),
+            std::string::npos);
+  EXPECT_NE(result.diagnostics[1].message.find("the [trap] rewrite is disabled"),
+            std::string::npos);
 }
 
 TEST(Mend, SyntaxErrorReturnsTheInput) {
@@ -760,21 +789,25 @@ TEST(Mend, SyntaxErrorReturnsTheInput) {
 }
 
 TEST(Mend, ImportGoesBeforeDecoratorsWithoutDocstring) {
-  MendResult result = mend("# comment\n@torch.compile\ndef f(x: torch.Tensor):\n    print(x)\nimport torch\n");
-  EXPECT_EQ(result.source.substr(0, 57), "# comment\nimport graphmend.runtime as __graphmend_rt__\n@t");
+  MendResult result =
+      mend("# comment\n@torch.compile\ndef f(x: torch.Tensor):\n    print(x)\nimport torch\n");
+  EXPECT_EQ(result.source.substr(0, 57),
+            "# comment\nimport graphmend.runtime as __graphmend_rt__\n@t");
 }
 
 TEST(Mend, CrLfFilesKeepTheirLineBreaks) {
-  MendResult result =
-      mend("try:\r\n    import torch\r\nexcept ImportError:\r\n    torch = None\r\n"
-           "@torch.compile\r\ndef f(x: torch.Tensor):\r\n    print(x)\r\n");
-  EXPECT_NE(result.source.find("import graphmend.runtime as __graphmend_rt__\r\n"), std::string::npos);
+  MendResult result = mend(
+      "try:\r\n    import torch\r\nexcept ImportError:\r\n    torch = None\r\n"
+      "@torch.compile\r\ndef f(x: torch.Tensor):\r\n    print(x)\r\n");
+  EXPECT_NE(result.source.find("import graphmend.runtime as __graphmend_rt__\r\n"),
+            std::string::npos);
   EXPECT_EQ(result.source.find("\n\n"), std::string::npos);
 }
 
 TEST(Mend, RuntimeImportSharesTheFirstSimpleStatementsLine) {
   MendResult result = mend("import torch\n@torch.compile\ndef f(x: torch.Tensor):\n    print(x)\n");
-  EXPECT_EQ(result.source.rfind("import graphmend.runtime as __graphmend_rt__; import torch\n", 0), 0u);
+  EXPECT_EQ(result.source.rfind("import graphmend.runtime as __graphmend_rt__; import torch\n", 0),
+            0u);
   std::vector<uint32_t> identity = {1, 2, 3, 4, 5};
   EXPECT_EQ(result.line_map, identity);
 }
@@ -869,7 +902,8 @@ TEST(Skeleton, NotAskedForOrNothingChangedGivesNone) {
   MendOptions options;
   options.trace_all = true;
   EXPECT_TRUE(mend_source(kSkeletonModel, "m.py", options).skeleton.empty());
-  MendResult unchanged = mend_with_skeleton("def f(x):\n    return x + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10\n");
+  MendResult unchanged =
+      mend_with_skeleton("def f(x):\n    return x + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10\n");
   EXPECT_FALSE(unchanged.changed);
   EXPECT_TRUE(unchanged.skeleton.empty());
   EXPECT_TRUE(unchanged.stubbed_lines.empty());

@@ -1,5 +1,7 @@
 // Semantic analysis: scopes and imports, entry points and the call graph, tensor-ness,
 // data dependence, purity, assigned names, state mutation, liveness and reaching definitions.
+#include "sema/sema.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "parse/parser.h"
-#include "sema/sema.h"
 
 namespace graphmend::sema {
 namespace {
@@ -36,10 +37,9 @@ struct Program {
     while (!stack.empty()) {
       ast::Node* n = stack.back();
       stack.pop_back();
-      bool category = std::is_same_v<T, ast::stmt> ? (n->kind >= ast::Kind::FunctionDef &&
-                                                      n->kind <= ast::Kind::Continue)
-                                                   : (n->kind >= ast::Kind::BoolOp &&
-                                                      n->kind <= ast::Kind::Slice);
+      bool category = std::is_same_v<T, ast::stmt>
+                          ? (n->kind >= ast::Kind::FunctionDef && n->kind <= ast::Kind::Continue)
+                          : (n->kind >= ast::Kind::BoolOp && n->kind <= ast::Kind::Slice);
       if (n != module && category && text(n) == want) {
         if (nth-- == 0) return static_cast<const T*>(n);
       }
@@ -422,7 +422,7 @@ TEST(SemaTensor, ParametersAndFactories) {
   EXPECT_TRUE(p.tensor("1 - a"));
   EXPECT_TRUE(p.tensor("-a"));
   EXPECT_TRUE(p.tensor("a @ b"));
-  EXPECT_FALSE(p.tensor("c", 1));  // an unannotated receiver stays unknown...
+  EXPECT_FALSE(p.tensor("c", 1));    // an unannotated receiver stays unknown...
   EXPECT_TRUE(p.tensor("c.sum()"));  // ...but a reduction on it is a tensor op
   EXPECT_FALSE(p.tensor("q", 1));
   EXPECT_TRUE(p.dd("q", 1));
@@ -778,10 +778,14 @@ TEST(SemaRobust, OddPrograms) {
       "",
       "x = 1\n",
       "def f():\n    return\n",
-      "async def f(x):\n    async with a as b:\n        await b\n    async for i in x:\n        yield i\n",
-      "def f(x):\n    match x:\n        case [a, *rest] if a:\n            return rest\n        case {'k': v, **kw}:\n            return v\n        case Point(x=0) | None:\n            pass\n        case _:\n            pass\n",
+      "async def f(x):\n    async with a as b:\n        await b\n    async for i in x:\n        "
+      "yield i\n",
+      "def f(x):\n    match x:\n        case [a, *rest] if a:\n            return rest\n        "
+      "case {'k': v, **kw}:\n            return v\n        case Point(x=0) | None:\n            "
+      "pass\n        case _:\n            pass\n",
       "def f():\n    try:\n        pass\n    except* ValueError:\n        pass\n",
-      "def f():\n    while True:\n        try:\n            continue\n        finally:\n            break\n",
+      "def f():\n    while True:\n        try:\n            continue\n        finally:\n           "
+      " break\n",
       "class A:\n    x = [i for i in range(3)]\n    def f(self):\n        nonlocal_thing = 1\n",
       "def f():\n    def g():\n        nonlocal q\n        q = 1\n    q = 0\n",
       "def f():\n    del x\n    x = 1\n    del x\n",
@@ -821,7 +825,8 @@ TEST(SemaRobust, DeepExpression) {
 
 TEST(SemaRobust, HugeFunctionFallsBackToConservativeAnswers) {
   std::string src = "import torch\ndef f(x: torch.Tensor):\n    y = x * 2\n";
-  for (int i = 0; i < 30000; ++i) src += "    v" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+  for (int i = 0; i < 30000; ++i)
+    src += "    v" + std::to_string(i) + " = " + std::to_string(i) + "\n";
   src += "    if y.sum() > 0:\n        pass\n    return v1\n";
   Program p(src);
   ASSERT_NE(p.module, nullptr);

@@ -1,4 +1,6 @@
 // Graph-break tagging: each tag kind, positive and negative, on small programs.
+#include "sema/tags.h"
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -7,7 +9,6 @@
 
 #include "parse/parser.h"
 #include "sema/sema.h"
-#include "sema/tags.h"
 
 namespace graphmend::sema {
 namespace {

@@ -45,16 +45,20 @@ class StubAnalysis : public sema::Analysis {
     }
     if (auto* attr = ast::as<ast::Attribute>(call.func)) {
       auto* base = ast::as<ast::Name>(attr->value);
-      if (base && base->id == "self") callee.kind = sema::CalleeKind::SelfSubmodule;
-      else if (base && base->id == "torch") callee.kind = sema::CalleeKind::TorchFunction;
-      else if (is_tensor(*attr->value)) callee.kind = sema::CalleeKind::TensorMethod;
+      if (base && base->id == "self")
+        callee.kind = sema::CalleeKind::SelfSubmodule;
+      else if (base && base->id == "torch")
+        callee.kind = sema::CalleeKind::TorchFunction;
+      else if (is_tensor(*attr->value))
+        callee.kind = sema::CalleeKind::TensorMethod;
     }
     return callee;
   }
 
   bool is_tensor(const ast::expr& e) const override {
     switch (e.kind) {
-      case Kind::Name: return tensors.count(static_cast<const ast::Name&>(e).id) > 0;
+      case Kind::Name:
+        return tensors.count(static_cast<const ast::Name&>(e).id) > 0;
       case Kind::Call: {
         auto kind = resolve_call(static_cast<const ast::Call&>(e)).kind;
         return kind == sema::CalleeKind::TorchFunction || kind == sema::CalleeKind::TensorMethod ||
@@ -64,13 +68,15 @@ class StubAnalysis : public sema::Analysis {
         auto& n = static_cast<const ast::BinOp&>(e);
         return is_tensor(*n.left) || is_tensor(*n.right);
       }
-      case Kind::UnaryOp: return is_tensor(*static_cast<const ast::UnaryOp&>(e).operand);
+      case Kind::UnaryOp:
+        return is_tensor(*static_cast<const ast::UnaryOp&>(e).operand);
       case Kind::Compare: {
         auto& n = static_cast<const ast::Compare&>(e);
         if (n.ops[0] == ast::CmpOpKind::Is || n.ops[0] == ast::CmpOpKind::IsNot) return false;
         return is_tensor(*n.left) || is_tensor(*n.comparators[0]);
       }
-      default: return false;
+      default:
+        return false;
     }
   }
   bool is_data_dependent(const ast::expr& c) const override {
@@ -179,14 +185,14 @@ Result run(const std::string& text, std::set<std::string, std::less<>> live, int
 }
 
 TEST(Where, IfElseAssignment) {
-  Result r = run(
-      "def f(x: torch.Tensor):\n"
-      "    if x.sum() > 0:\n"
-      "        y = x * 2\n"
-      "    else:\n"
-      "        y = x - 1\n"
-      "    return y\n",
-      {"y"});
+  Result r =
+      run("def f(x: torch.Tensor):\n"
+          "    if x.sum() > 0:\n"
+          "        y = x * 2\n"
+          "    else:\n"
+          "        y = x - 1\n"
+          "    return y\n",
+          {"y"});
   ASSERT_TRUE(r.fixed) << r.reason;
   EXPECT_EQ(r.rewrite, "where");
   EXPECT_EQ(r.text,
@@ -204,17 +210,17 @@ TEST(Where, IfElseAssignment) {
 }
 
 TEST(Where, TwoVariablesAndIntermediates) {
-  Result r = run(
-      "def f(x):\n"
-      "    if x.sum() > 0:\n"
-      "        t = x * 2\n"
-      "        y = t + 1\n"
-      "        z = t\n"
-      "    else:\n"
-      "        y = x\n"
-      "        z = x + 3\n"
-      "    return y, z\n",
-      {"y", "z"});
+  Result r =
+      run("def f(x):\n"
+          "    if x.sum() > 0:\n"
+          "        t = x * 2\n"
+          "        y = t + 1\n"
+          "        z = t\n"
+          "    else:\n"
+          "        y = x\n"
+          "        z = x + 3\n"
+          "    return y, z\n",
+          {"y", "z"});
   ASSERT_TRUE(r.fixed) << r.reason;
   EXPECT_NE(r.text.find("__gm_t1 = __gm_t0 + 1\n"), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("if __graphmend_rt__.where_ok(__gm_c5, __gm_t1, __gm_t3) and "
@@ -225,13 +231,13 @@ TEST(Where, TwoVariablesAndIntermediates) {
 }
 
 TEST(Where, ElselessUpdateNeedsPriorBinding) {
-  Result r = run(
-      "def f(x):\n"
-      "    y = x + 1\n"
-      "    if x.sum() > 0:\n"
-      "        y = x * 2\n"
-      "    return y\n",
-      {"y"});
+  Result r =
+      run("def f(x):\n"
+          "    y = x + 1\n"
+          "    if x.sum() > 0:\n"
+          "        y = x * 2\n"
+          "    return y\n",
+          {"y"});
   ASSERT_TRUE(r.fixed) << r.reason;
   EXPECT_NE(r.text.find("if __graphmend_rt__.where_ok(__gm_c1, __gm_t0, y):\n"
                         "        y = torch.where(__gm_c1, __gm_t0, y)\n"
@@ -242,42 +248,42 @@ TEST(Where, ElselessUpdateNeedsPriorBinding) {
             std::string::npos)
       << r.text;
 
-  Result unbound = run(
-      "def f(x):\n"
-      "    if x.sum() > 0:\n"
-      "        y = x * 2\n"
-      "    return y\n",
-      {"y"});
+  Result unbound =
+      run("def f(x):\n"
+          "    if x.sum() > 0:\n"
+          "        y = x * 2\n"
+          "    return y\n",
+          {"y"});
   EXPECT_FALSE(unbound.fixed);
   EXPECT_NE(unbound.reason.find("different live sets"), std::string::npos) << unbound.reason;
 
-  Result parameter = run(
-      "def f(x, y):\n"
-      "    if x.sum() > 0:\n"
-      "        y = x * 2\n"
-      "    return y\n",
-      {"y"});
+  Result parameter =
+      run("def f(x, y):\n"
+          "    if x.sum() > 0:\n"
+          "        y = x * 2\n"
+          "    return y\n",
+          {"y"});
   EXPECT_TRUE(parameter.fixed) << parameter.reason;
 }
 
 TEST(Where, ReturnsAndEarlyReturn) {
-  Result both = run(
-      "def f(x):\n"
-      "    if x.sum() > 0:\n"
-      "        return x * 2\n"
-      "    else:\n"
-      "        return x - 1\n",
-      {});
+  Result both =
+      run("def f(x):\n"
+          "    if x.sum() > 0:\n"
+          "        return x * 2\n"
+          "    else:\n"
+          "        return x - 1\n",
+          {});
   ASSERT_TRUE(both.fixed) << both.reason;
   EXPECT_NE(both.text.find("return torch.where(__gm_c2, __gm_t0, __gm_t1)"), std::string::npos)
       << both.text;
 
-  Result early = run(
-      "def f(x):\n"
-      "    if x.sum() > 0:\n"
-      "        return x * 2\n"
-      "    return x - 1\n",
-      {});
+  Result early =
+      run("def f(x):\n"
+          "    if x.sum() > 0:\n"
+          "        return x * 2\n"
+          "    return x - 1\n",
+          {});
   ASSERT_TRUE(early.fixed) << early.reason;
   EXPECT_EQ(early.text,
             "def f(x):\n"
@@ -291,28 +297,28 @@ TEST(Where, ReturnsAndEarlyReturn) {
             "    else:\n"
             "        return __gm_t1\n");
 
-  Result mixed = run(
-      "def f(x):\n"
-      "    if x.sum() > 0:\n"
-      "        return x * 2\n"
-      "    y = x\n"
-      "    return y\n",
-      {"y"});
+  Result mixed =
+      run("def f(x):\n"
+          "    if x.sum() > 0:\n"
+          "        return x * 2\n"
+          "    y = x\n"
+          "    return y\n",
+          {"y"});
   EXPECT_FALSE(mixed.fixed);
   EXPECT_EQ(mixed.reason, "only some branches return");
 }
 
 TEST(Where, ElifChainNestsFromTheBottom) {
-  Result r = run(
-      "def f(x):\n"
-      "    if x.sum() > 0:\n"
-      "        y = x * 2\n"
-      "    elif x.mean() < -1:\n"
-      "        y = x - 1\n"
-      "    else:\n"
-      "        y = x\n"
-      "    return y\n",
-      {"y"});
+  Result r =
+      run("def f(x):\n"
+          "    if x.sum() > 0:\n"
+          "        y = x * 2\n"
+          "    elif x.mean() < -1:\n"
+          "        y = x - 1\n"
+          "    else:\n"
+          "        y = x\n"
+          "    return y\n",
+          {"y"});
   ASSERT_TRUE(r.fixed) << r.reason;
   EXPECT_NE(r.text.find("y = torch.where(__gm_c3, __gm_t0, torch.where(__gm_c4, __gm_t1, "
                         "__gm_t2))"),
@@ -326,40 +332,41 @@ TEST(Where, ElifChainNestsFromTheBottom) {
       << r.text;
 
   // The elif itself is predicated with its enclosing if.
-  Result inner = run(
-      "def f(x):\n"
-      "    if x.sum() > 0:\n"
-      "        y = x * 2\n"
-      "    elif x.mean() < -1:\n"
-      "        y = x - 1\n"
-      "    else:\n"
-      "        y = x\n"
-      "    return y\n",
-      {"y"}, 1);
+  Result inner =
+      run("def f(x):\n"
+          "    if x.sum() > 0:\n"
+          "        y = x * 2\n"
+          "    elif x.mean() < -1:\n"
+          "        y = x - 1\n"
+          "    else:\n"
+          "        y = x\n"
+          "    return y\n",
+          {"y"}, 1);
   EXPECT_TRUE(inner.fixed);
   EXPECT_NE(inner.reason.find("enclosing if at line 2"), std::string::npos) << inner.reason;
-  EXPECT_EQ(inner.text, "def f(x):\n"
-                        "    if x.sum() > 0:\n"
-                        "        y = x * 2\n"
-                        "    elif x.mean() < -1:\n"
-                        "        y = x - 1\n"
-                        "    else:\n"
-                        "        y = x\n"
-                        "    return y\n");
+  EXPECT_EQ(inner.text,
+            "def f(x):\n"
+            "    if x.sum() > 0:\n"
+            "        y = x * 2\n"
+            "    elif x.mean() < -1:\n"
+            "        y = x - 1\n"
+            "    else:\n"
+            "        y = x\n"
+            "    return y\n");
 }
 
 TEST(Where, NestedIf) {
-  Result r = run(
-      "def f(x):\n"
-      "    if x.sum() > 0:\n"
-      "        if x.max() > 3:\n"
-      "            y = x * 2\n"
-      "        else:\n"
-      "            y = x * 3\n"
-      "    else:\n"
-      "        y = x\n"
-      "    return y\n",
-      {"y"});
+  Result r =
+      run("def f(x):\n"
+          "    if x.sum() > 0:\n"
+          "        if x.max() > 3:\n"
+          "            y = x * 2\n"
+          "        else:\n"
+          "            y = x * 3\n"
+          "    else:\n"
+          "        y = x\n"
+          "    return y\n",
+          {"y"});
   ASSERT_TRUE(r.fixed) << r.reason;
   EXPECT_NE(r.text.find("    elif x.sum() > 0:\n"
                         "        if x.max() > 3:\n"
@@ -373,14 +380,14 @@ TEST(Where, NestedIf) {
 }
 
 TEST(Where, ConditionLowering) {
-  Result r = run(
-      "def f(x, h):\n"
-      "    if not (x.sum() > 0 or h.any()):\n"
-      "        y = x\n"
-      "    else:\n"
-      "        y = h\n"
-      "    return y\n",
-      {"y"});
+  Result r =
+      run("def f(x, h):\n"
+          "    if not (x.sum() > 0 or h.any()):\n"
+          "        y = x\n"
+          "    else:\n"
+          "        y = h\n"
+          "    return y\n",
+          {"y"});
   ASSERT_TRUE(r.fixed) << r.reason;
   EXPECT_NE(r.text.find("__gm_c2 = torch.logical_not(torch.logical_or(x.sum() > 0, h.any()))"),
             std::string::npos)
@@ -388,12 +395,12 @@ TEST(Where, ConditionLowering) {
 }
 
 TEST(Where, StaticPrefixStaysPythonIf) {
-  Result r = run(
-      "def f(h):\n"
-      "    if h.dtype == torch.float16 and torch.isinf(h).any():\n"
-      "        h = torch.clamp(h, -1.0, 1.0)\n"
-      "    return h\n",
-      {"h"});
+  Result r =
+      run("def f(h):\n"
+          "    if h.dtype == torch.float16 and torch.isinf(h).any():\n"
+          "        h = torch.clamp(h, -1.0, 1.0)\n"
+          "    return h\n",
+          {"h"});
   ASSERT_TRUE(r.fixed) << r.reason;
   EXPECT_EQ(r.text,
             "def f(h):\n"
@@ -408,14 +415,14 @@ TEST(Where, StaticPrefixStaysPythonIf) {
             "            pass\n"
             "    return h\n");
 
-  Result with_else = run(
-      "def f(h):\n"
-      "    if h.dtype == torch.float16 and h.any():\n"
-      "        y = h * 2\n"
-      "    else:\n"
-      "        y = h\n"
-      "    return y\n",
-      {"y"});
+  Result with_else =
+      run("def f(h):\n"
+          "    if h.dtype == torch.float16 and h.any():\n"
+          "        y = h * 2\n"
+          "    else:\n"
+          "        y = h\n"
+          "    return y\n",
+          {"y"});
   ASSERT_TRUE(with_else.fixed) << with_else.reason;
   EXPECT_NE(with_else.text.find("            y = __gm_t1\n"
                                 "    else:\n"
@@ -426,16 +433,16 @@ TEST(Where, StaticPrefixStaysPythonIf) {
 }
 
 TEST(Where, CondForSubmoduleCalls) {
-  Result r = run(
-      "class M:\n"
-      "    def forward(self, x):\n"
-      "        k = 3\n"
-      "        if x.sum() > 0:\n"
-      "            y = self.layer(x) * k\n"
-      "        else:\n"
-      "            y = x\n"
-      "        return y\n",
-      {"y"});
+  Result r =
+      run("class M:\n"
+          "    def forward(self, x):\n"
+          "        k = 3\n"
+          "        if x.sum() > 0:\n"
+          "            y = self.layer(x) * k\n"
+          "        else:\n"
+          "            y = x\n"
+          "        return y\n",
+          {"y"});
   ASSERT_TRUE(r.fixed) << r.reason;
   EXPECT_EQ(r.rewrite, "cond");
   EXPECT_EQ(r.text,
@@ -454,12 +461,12 @@ TEST(Where, CondForSubmoduleCalls) {
   // The stub knows no definition of `helper`, so nothing shows it free of side effects;
   // torch.cond would trace it in both branches, so the rewrite declines. (A helper whose body
   // is shown side-effect free becomes torch.cond: golden where_cond_return.)
-  Result returns = run(
-      "def f(x, w):\n"
-      "    if x.sum() > 0:\n"
-      "        return helper(x, w)\n"
-      "    return x\n",
-      {});
+  Result returns =
+      run("def f(x, w):\n"
+          "    if x.sum() > 0:\n"
+          "        return helper(x, w)\n"
+          "    return x\n",
+          {});
   EXPECT_FALSE(returns.fixed) << returns.text;
   EXPECT_NE(returns.reason.find("is not pure"), std::string::npos) << returns.reason;
 }
@@ -484,8 +491,7 @@ TEST(Where, Declines) {
       {"yield", head + "        yield x\n", "yield"},
       {"await", "async def f(x):\n    y = x\n    if x.sum() > 0:\n        y = await x\n",
        "yield/await"},
-      {"item", "def f(x):\n    y = x\n    if x.sum().item() > 0:\n        y = x * 2\n",
-       ".item()"},
+      {"item", "def f(x):\n    y = x\n    if x.sum().item() > 0:\n        y = x * 2\n", ".item()"},
       {"augassign", head + "        y += 1\n", "augmented"},
       {"expression", head + "        x.sum()\n", "expression statement"},
       {"tuple", head + "        y, z = x, x\n", "single name"},
@@ -517,29 +523,29 @@ TEST(Where, Declines) {
 }
 
 TEST(Where, MendedFallbackIsNotRewrittenAgain) {
-  Result r = run(
-      "def f(x):\n"
-      "    __gm_t0 = x * 2\n"
-      "    __gm_t1 = x - 1\n"
-      "    __gm_c2 = x.sum() > 0\n"
-      "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
-      "        return torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
-      "    elif x.sum() > 0:\n"
-      "        return __gm_t0\n"
-      "    else:\n"
-      "        return __gm_t1\n",
-      {}, 1, {"__gm_c2"});
+  Result r =
+      run("def f(x):\n"
+          "    __gm_t0 = x * 2\n"
+          "    __gm_t1 = x - 1\n"
+          "    __gm_c2 = x.sum() > 0\n"
+          "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+          "        return torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
+          "    elif x.sum() > 0:\n"
+          "        return __gm_t0\n"
+          "    else:\n"
+          "        return __gm_t1\n",
+          {}, 1, {"__gm_c2"});
   EXPECT_FALSE(r.fixed);
   EXPECT_NE(r.reason.find("already predicated"), std::string::npos) << r.reason;
 }
 
 TEST(Where, OneLineBranches) {
-  Result r = run(
-      "def f(x):\n"
-      "    if x.sum() > 0: y = x * 2\n"
-      "    else: y = x\n"
-      "    return y\n",
-      {"y"});
+  Result r =
+      run("def f(x):\n"
+          "    if x.sum() > 0: y = x * 2\n"
+          "    else: y = x\n"
+          "    return y\n",
+          {"y"});
   ASSERT_TRUE(r.fixed) << r.reason;
   EXPECT_NE(r.text.find("    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
                         "        y = torch.where"),

@@ -177,6 +177,11 @@ def test_original_code_reads_only_a_pyc_of_the_same_text(tmp_path):
     path.write_text(edited)
     os.utime(path, ns=(int(old) * 10**9 + 500_000_000, time.time_ns()))
     assert splice.original_code(str(path), edited.encode()) is None
+    # Compiled under another name and moved there: the names become the file's, as on import.
+    py_compile.compile(str(path), dfile="/elsewhere/mod.py", doraise=True)
+    code = splice.original_code(str(path), edited.encode())
+    assert code is not None and code.co_filename == str(path)
+    assert all(inner.co_filename == str(path) for inner in splice._walk(code))
     write_pyc(path, py_compile.PycInvalidationMode.CHECKED_HASH)
     assert splice.original_code(str(path), edited.encode()) is not None
     assert splice.original_code(str(path), data) is None  # the hash is of the edited text
