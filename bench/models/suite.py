@@ -611,15 +611,22 @@ def run_model(args, model: str, out_dir: str) -> dict:
     entry = {"model": model, "original": original, **mended_arms(args, model, cache, out_dir)}
     if args.repeats > 0 and args.steady_rounds > 0:
         entry["steady_rounds"] = steady_rounds(args, model, out_dir)
-    if "error" not in original and "error" not in mended:
-        try:
-            entry["outputs"] = compare_outputs(original, mended)
-        except Exception as error:
-            entry["outputs"] = {"equal": False, "error": "".join(traceback.format_exception_only(error))}
-        entry["weights_equal"] = original["weights_sha256"] == mended["weights_sha256"]
-        if breaks_left(entry):
-            runtime_entry(args, entry, out_dir)
+    if compare_arms(entry) and breaks_left(entry):
+        runtime_entry(args, entry, out_dir)
     return entry
+
+
+def compare_arms(entry: dict) -> bool:
+    """Compares the entry's original and mended outputs and weights; False when an arm failed."""
+    original, mended = entry["original"], entry["mended"]
+    if "error" in original or "error" in mended:
+        return False
+    try:
+        entry["outputs"] = compare_outputs(original, mended)
+    except Exception as error:
+        entry["outputs"] = {"equal": False, "error": "".join(traceback.format_exception_only(error))}
+    entry["weights_equal"] = original["weights_sha256"] == mended["weights_sha256"]
+    return True
 
 
 def mended_arms(args, model: str, cache: str, out_dir: str) -> dict:
@@ -641,9 +648,7 @@ def cost_main(args) -> None:
         shutil.rmtree(cache, ignore_errors=True)
         entry["original"] = run_arm(args, model, "original", cache, out_dir, "original")
         entry.update(mended_arms(args, model, cache, out_dir))
-        if "error" not in entry["original"] and "error" not in entry["mended"]:
-            entry["outputs"] = compare_outputs(entry["original"], entry["mended"])
-            entry["weights_equal"] = entry["original"]["weights_sha256"] == entry["mended"]["weights_sha256"]
+        compare_arms(entry)
         return _summary_line(entry)
 
     _update_results(args, lambda entry: True, measure, "cost_command")
