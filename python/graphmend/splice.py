@@ -3,16 +3,17 @@
 A rewrite touches a few functions of a module; CPython's ``compile`` of the whole mended
 text costs time in proportion to all of it. The import hook asks the mender for the
 *skeleton* (``MendResult.skeleton``: the mended text with the body of every untouched
-function replaced by ``pass`` on as many lines), compiles that, and puts in place of each
-stub the code object of that function from the original module's ``.pyc``, which the
-original program would have loaded anyway.
+function replaced by a stub ending on the same line and column), compiles that, and puts in
+place of each stub the code object of that function from the original module's ``.pyc``,
+which the original program would have loaded anyway.
 
 The result equals the code compiled from the whole mended text (``tests/python/
 test_splice.py`` compares them, object by object, on every mended module of transformers).
 Whatever does not match gives None, and the caller compiles the whole text: no valid
 ``.pyc``, a stub whose original is missing or ambiguous, or a different signature or free
 variables. The mender only stubs functions whose code does not depend on where it is
-compiled (module or class scope, no ``super``/``__class__``; ``rewrite/skeleton.h``).
+compiled (module or class scope, no ``global``; a method using ``super()`` keeps its
+``__class__`` cell; ``rewrite/skeleton.h``).
 """
 
 from __future__ import annotations
