@@ -49,7 +49,12 @@ class MendResult:
     not parse, or when a fix would not re-parse). ``line_map[i]`` is the original line of
     mended line ``i + 1``. ``edits`` are the applied ``(begin, end, replacement)`` byte ranges
     of the input's UTF-8 encoding. ``error`` is set (a GM00x diagnostic, also listed in
-    ``diagnostics``) when the input does not parse.
+    ``diagnostics``) when the input does not parse. ``skeleton`` (asked for with
+    ``skeleton=True``; None when nothing changed) is the mended text with the body of every
+    function no rewrite touched replaced by a stub on the same lines and columns;
+    ``stubbed_lines`` are those functions' first lines, decorators included. The import hook
+    compiles the skeleton and takes the untouched functions' code from the original's
+    ``.pyc`` (``graphmend.splice``).
     """
 
     source: str
