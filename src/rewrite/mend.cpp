@@ -174,14 +174,16 @@ bool overlaps_any(const std::vector<TextEdit>& edits, const std::vector<TextEdit
 
 // Every tag of the module through its rewrite. Fixes whose edits would overlap an
 // earlier fix are declined (the outer statement, earlier in source order, wins).
-std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& options) {
+// With `only_within`, only the functions meeting those ranges are tagged.
+std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& options,
+                                    const std::vector<sema::ByteRange>* only_within = nullptr) {
   std::vector<TagResult> results;
   sema::AnalysisOptions analysis_options;
   analysis_options.trace_all = options.trace_all;
   std::unique_ptr<sema::Analysis> analysis =
       sema::Analysis::run(*parsed.parse.module, parsed.source, analysis_options);
   if (!analysis) return results;
-  std::vector<sema::BreakTag> tags = sema::tag_breaks(*parsed.parse.module, *analysis);
+  std::vector<sema::BreakTag> tags = sema::tag_breaks(*parsed.parse.module, *analysis, only_within);
   rewrite::Context context{parsed.source, *parsed.parse.module, *analysis, options};
   std::vector<TextEdit> accepted;
   for (const sema::BreakTag& tag : tags) {
@@ -322,29 +324,30 @@ std::vector<TextEdit> collect_edits(const Parsed& parsed, const std::vector<TagR
   return edits;
 }
 
-// Applies `edits` and re-parses; returns the text when it parses.
-std::optional<std::string> apply_and_check(const Parsed& parsed, std::vector<TextEdit> edits,
-                                           const MendOptions& options, std::string* error) {
-  if (!rewrite::normalize_edits(edits, parsed.source.size(), error)) return std::nullopt;
-  std::string mended = rewrite::apply_edits(parsed.source.text(), edits);
-  Parsed reparsed(mended, parsed.source.filename(), options.version);
-  if (!reparsed.ok()) {
-    if (error && reparsed.parse.error) *error = reparsed.parse.error->message;
-    return std::nullopt;
+// Applies `edits` and re-parses; returns the parsed text when it parses.
+std::unique_ptr<Parsed> apply_and_check(const Parsed& parsed, std::vector<TextEdit> edits,
+                                        const MendOptions& options, std::string* error) {
+  if (!rewrite::normalize_edits(edits, parsed.source.size(), error)) return nullptr;
+  auto reparsed = std::make_unique<Parsed>(rewrite::apply_edits(parsed.source.text(), edits),
+                                           parsed.source.filename(), options.version);
+  if (!reparsed->ok()) {
+    if (error && reparsed->parse.error) *error = reparsed->parse.error->message;
+    return nullptr;
   }
-  return mended;
+  return reparsed;
 }
 
-// Applies the results' edits and re-parses. A fix whose text does not parse is declined;
-// when the whole still does not parse, every fix is declined and the input comes back
-// with a GM901 diagnostic.
-std::string apply_results(const Parsed& parsed, std::vector<TagResult>& results,
-                          const MendOptions& options, std::string_view runtime,
-                          std::vector<MendDiagnostic>& internal) {
+// Applies the results' edits and re-parses: the mended text, parsed, or null when it is the
+// input (no edits). A fix whose text does not parse is declined; when the whole still does
+// not parse, every fix is declined and null comes back with a GM901 diagnostic.
+std::unique_ptr<Parsed> apply_results(const Parsed& parsed, std::vector<TagResult>& results,
+                                      const MendOptions& options, std::string_view runtime,
+                                      std::vector<MendDiagnostic>& internal) {
+  std::vector<TextEdit> edits = collect_edits(parsed, results, runtime);
+  if (edits.empty()) return nullptr;
   std::string error;
-  std::optional<std::string> mended =
-      apply_and_check(parsed, collect_edits(parsed, results, runtime), options, &error);
-  if (mended) return *mended;
+  std::unique_ptr<Parsed> mended = apply_and_check(parsed, std::move(edits), options, &error);
+  if (mended) return mended;
   for (TagResult& tag_result : results) {
     if (tag_result.edits.empty()) continue;
     std::vector<TagResult> alone;
@@ -364,7 +367,7 @@ std::string apply_results(const Parsed& parsed, std::vector<TagResult>& results,
     }
   }
   mended = apply_and_check(parsed, collect_edits(parsed, results, runtime), options, &error);
-  if (mended) return *mended;
+  if (mended) return mended;
   for (TagResult& tag_result : results) {
     if (tag_result.diagnostic.fixed) {
       tag_result.diagnostic.message += "; not rewritten: the mended file does not parse";
@@ -375,16 +378,28 @@ std::string apply_results(const Parsed& parsed, std::vector<TagResult>& results,
   internal.push_back(
       internal_diagnostic(kMendedDoesNotParse, "internal: the mended source does not parse (" +
                                                    error + "); the input is returned unchanged"));
-  return std::string(parsed.source.text());
+  return nullptr;
+}
+
+// Where `edits` (normalized) put their text in the mended source.
+std::vector<sema::ByteRange> mended_ranges(const std::vector<TextEdit>& edits) {
+  std::vector<sema::ByteRange> ranges;
+  int64_t shift = 0;
+  for (const TextEdit& edit : edits) {
+    auto begin = static_cast<uint32_t>(edit.begin + shift);
+    ranges.push_back({begin, begin + static_cast<uint32_t>(edit.replacement.size())});
+    shift += static_cast<int64_t>(edit.replacement.size()) - (edit.end - edit.begin);
+  }
+  return ranges;
 }
 
 // The original lines the mender would rewrite again in `mended` (empty: a fixed point).
+// Only the functions the edits touched are looked at: the others are the original text,
+// and no fix's edits lie in them, so a second rewrite there could decline nothing.
 std::vector<std::pair<uint32_t, std::string>> rewritten_again(
-    std::string_view mended, const std::string& filename, const MendOptions& options,
+    const Parsed& again, const MendOptions& options, const std::vector<TextEdit>& edits,
     const std::vector<uint32_t>& line_map) {
   std::vector<std::pair<uint32_t, std::string>> lines;
-  Parsed again(std::string(mended), filename, options.version);
-  if (!again.ok()) return lines;
   MendOptions second_options = options;
   if (!options.only_lines.empty()) {
     // The filter names original lines; the second pass sees mended ones.
@@ -397,7 +412,8 @@ std::vector<std::pair<uint32_t, std::string>> rewritten_again(
     }
     if (second_options.only_lines.empty()) return lines;
   }
-  for (const TagResult& second : run_rewrites(again, second_options)) {
+  std::vector<sema::ByteRange> touched = mended_ranges(edits);
+  for (const TagResult& second : run_rewrites(again, second_options, &touched)) {
     if (!second.diagnostic.fixed) continue;
     uint32_t line = second.diagnostic.line;
     if (line >= 1 && line <= line_map.size()) line = line_map[line - 1];
@@ -420,22 +436,25 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
   const std::string runtime = "__graphmend_rt__";
   std::vector<TagResult> results = run_rewrites(parsed, options);
   std::vector<MendDiagnostic> internal;
-  std::string mended = apply_results(parsed, results, options, runtime, internal);
+  std::unique_ptr<Parsed> mended = apply_results(parsed, results, options, runtime, internal);
   std::vector<TextEdit> edits;
   std::vector<uint32_t> line_map;
   auto settle = [&] {
     edits = collect_edits(parsed, results, runtime);
     std::string error;
     rewrite::normalize_edits(edits, parsed.source.size(), &error);
-    if (mended == source) edits.clear();
-    line_map = rewrite::build_line_map(source, mended, edits);
+    if (!mended || mended->source.text() == source) {
+      mended.reset();
+      edits.clear();
+    }
+    line_map = rewrite::build_line_map(source, mended ? mended->source.text() : source, edits);
   };
   settle();
 
   // Idempotence: the mended text must be a fixed point of the mender. A fix whose output
   // would be rewritten again is not applied (GM902).
-  for (int round = 0; round < 3 && mended != source; ++round) {
-    auto again = rewritten_again(mended, filename, options, line_map);
+  for (int round = 0; round < 3 && mended; ++round) {
+    auto again = rewritten_again(*mended, options, edits, line_map);
     if (again.empty()) break;
     bool declined_any = false;
     for (const auto& [line, rewrite_name] : again) {
@@ -468,8 +487,8 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
   for (TagResult& tag_result : results)
     result.diagnostics.push_back(std::move(tag_result.diagnostic));
   for (MendDiagnostic& d : internal) result.diagnostics.push_back(std::move(d));
-  result.source = std::move(mended);
-  result.changed = result.source != source;
+  result.changed = mended != nullptr;
+  if (mended) result.source = std::string(mended->source.text());
   if (options.skeleton && result.changed) {
     rewrite::Skeleton skeleton =
         rewrite::build_skeleton(parsed.source, *parsed.parse.module, edits);

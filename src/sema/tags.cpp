@@ -193,16 +193,19 @@ class Tagger {
     }
     const auto* attr = as<ast::Attribute>(c.func);
     if (attr == nullptr || is_literal(attr->value)) return;
-    if (a_.known_non_tensor(attr->value, a_.scope_of(attr->value))) return;  // numpy, lists
     if (callee.kind != CalleeKind::TensorMethod && callee.kind != CalleeKind::Unknown) return;
     std::string_view m = attr->attr;
-    if (in_list(m, {"item", "tolist"}) && c.args.empty() && c.keywords.empty()) {
+    bool to_scalar = in_list(m, {"item", "tolist"}) && c.args.empty() && c.keywords.empty();
+    bool dynamic_shape =
+        in_list(m, {"nonzero", "unique", "unique_consecutive", "masked_select", "argwhere"});
+    // The method name first: what the receiver is costs a data-flow query.
+    if (!to_scalar && !dynamic_shape) return;
+    if (a_.known_non_tensor(attr->value, a_.scope_of(attr->value))) return;  // numpy, lists
+    if (to_scalar) {
       add(BreakKind::ScalarUse, owner, &c, "tensor converted to a Python scalar " + quote(c));
-    } else if (in_list(m,
-                       {"nonzero", "unique", "unique_consecutive", "masked_select", "argwhere"})) {
-      if (callee.kind == CalleeKind::TensorMethod || a_.kind_of(*attr->value) == ValueKind::Other) {
-        add(BreakKind::DynamicShape, owner, &c, "data-dependent output shape " + quote(c));
-      }
+    } else if (callee.kind == CalleeKind::TensorMethod ||
+               a_.kind_of(*attr->value) == ValueKind::Other) {
+      add(BreakKind::DynamicShape, owner, &c, "data-dependent output shape " + quote(c));
     }
   }
 
@@ -244,12 +247,25 @@ class Tagger {
 
 }  // namespace
 
-std::vector<BreakTag> tag_breaks(const ast::Module& module, const Analysis& analysis) {
+namespace {
+
+bool meets_any(const ast::Node& node, const std::vector<ByteRange>& ranges) {
+  for (const ByteRange& range : ranges) {
+    if (range.begin <= node.end && node.begin <= range.end) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<BreakTag> tag_breaks(const ast::Module& module, const Analysis& analysis,
+                                 const std::vector<ByteRange>* only_within) {
   (void)module;
   std::vector<BreakTag> tags;
   const auto& impl = static_cast<const AnalysisImpl&>(analysis);
   for (const FunctionInfo& f : impl.functions()) {
     if (!impl.is_traced(f)) continue;
+    if (only_within != nullptr && !meets_any(*f.node, *only_within)) continue;
     size_t first = tags.size();
     Tagger(impl, f, tags).run();
     std::stable_sort(

@@ -33,7 +33,15 @@ struct BreakTag {
   std::string message;  // e.g. "branch on tensor value `x.sum() > 0`"
 };
 
-// Tags of every traced function, in source order.
-std::vector<BreakTag> tag_breaks(const ast::Module& module, const Analysis& analysis);
+// A byte range of the source, both ends inclusive (an empty range is one position).
+struct ByteRange {
+  uint32_t begin = 0;
+  uint32_t end = 0;
+};
+
+// Tags of every traced function, in source order. With `only_within`, only the functions
+// whose text meets one of those ranges are tagged.
+std::vector<BreakTag> tag_breaks(const ast::Module& module, const Analysis& analysis,
+                                 const std::vector<ByteRange>* only_within = nullptr);
 
 }  // namespace graphmend::sema

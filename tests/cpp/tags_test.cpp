@@ -14,14 +14,14 @@ namespace graphmend::sema {
 namespace {
 
 // "GM101@3 branch on tensor value `x.sum() > 0`" per tag, joined by newlines.
-std::string tags_of(const std::string& text) {
+std::string tags_of(const std::string& text, const std::vector<ByteRange>* only_within = nullptr) {
   SourceText source(text, "t.py");
   Arena arena;
   ParseResult r = parse_module(source, arena);
   if (r.module == nullptr) return "PARSE ERROR";
   auto analysis = Analysis::run(*r.module, source);
   std::string out;
-  for (const BreakTag& tag : tag_breaks(*r.module, *analysis)) {
+  for (const BreakTag& tag : tag_breaks(*r.module, *analysis, only_within)) {
     if (!out.empty()) out += "\n";
     out += break_code(tag.kind);
     out += "@" + std::to_string(source.line_col(tag.site->begin).line) + " " + tag.message;
@@ -173,6 +173,15 @@ TEST(Tags, ScalarUseAndDynamicShapes) {
             "GM107@16 data-dependent output shape `torch.where(x > 0)`");
 }
 
+TEST(Tags, MethodsOfKnownNonTensorsAreNotTagged) {
+  EXPECT_EQ(tags_of("import numpy\n" + module_with("        arr = numpy.zeros(3)\n"
+                                                   "        a = arr.item()\n"
+                                                   "        b = arr.nonzero()\n"
+                                                   "        c = x.nonzero()\n"
+                                                   "        return x\n")),
+            "GM107@12 data-dependent output shape `x.nonzero()`");
+}
+
 TEST(Tags, TensorSliceBound) {
   EXPECT_EQ(tags_of(module_with("        n = x.sum()\n"
                                 "        a = x[:n]\n"
@@ -197,6 +206,28 @@ TEST(Tags, NestedFunctionsAreSeparate) {
                                 "            print(v)\n"
                                 "        return inner(x)\n")),
             "GM102@9 print call `print(v)`");
+}
+
+TEST(Tags, OnlyTheFunctionsMeetingTheRangesAreTagged) {
+  std::string text = module_with(
+                         "        print(x)\n"
+                         "        return self.helper(x)\n") +
+                     "    def helper(self, x):\n"
+                     "        print(x)\n"
+                     "        return x\n";
+  EXPECT_EQ(tags_of(text), "GM102@8 print call `print(x)`\nGM102@11 print call `print(x)`");
+  auto at = [&](const std::string& needle, size_t from) {
+    return static_cast<uint32_t>(text.find(needle, from));
+  };
+  uint32_t helper = at("print", at("def helper", 0));
+  std::vector<ByteRange> in_helper = {{helper, helper + 5}};
+  EXPECT_EQ(tags_of(text, &in_helper), "GM102@11 print call `print(x)`");
+  // An empty range (an insertion) counts where it lies; the def line belongs to the function.
+  uint32_t forward = at("def forward", 0);
+  std::vector<ByteRange> at_forward = {{forward, forward}};
+  EXPECT_EQ(tags_of(text, &at_forward), "GM102@8 print call `print(x)`");
+  std::vector<ByteRange> nowhere = {{0, 3}};
+  EXPECT_EQ(tags_of(text, &nowhere), "");
 }
 
 }  // namespace
