@@ -51,10 +51,10 @@ class MendResult:
     of the input's UTF-8 encoding. ``error`` is set (a GM00x diagnostic, also listed in
     ``diagnostics``) when the input does not parse. ``skeleton`` (asked for with
     ``skeleton=True``; None when nothing changed) is the mended text with the body of every
-    function no rewrite touched replaced by a stub on the same lines and columns;
-    ``stubbed_lines`` are those functions' first lines, decorators included. The import hook
-    compiles the skeleton and takes the untouched functions' code from the original's
-    ``.pyc`` (``graphmend.splice``).
+    function and class no rewrite touched replaced by a stub on the same lines and columns;
+    ``stubbed_lines`` are their first lines, decorators included. The import hook compiles
+    the skeleton and takes the untouched functions' and class bodies' code from the
+    original's ``.pyc`` (``graphmend.splice``).
     """
 
     source: str

@@ -3,17 +3,17 @@
 A rewrite touches a few functions of a module; CPython's ``compile`` of the whole mended
 text costs time in proportion to all of it. The import hook asks the mender for the
 *skeleton* (``MendResult.skeleton``: the mended text with the body of every untouched
-function replaced by a stub ending on the same line and column), compiles that, and puts in
-place of each stub the code object of that function from the original module's ``.pyc``,
-which the original program would have loaded anyway.
+function and class replaced by a stub ending on the same line and column), compiles that,
+and puts in place of each stub the code object of that function or class body from the
+original module's ``.pyc``, which the original program would have loaded anyway.
 
 The result equals the code compiled from the whole mended text (``tests/python/
 test_splice.py`` compares them, object by object, on every mended module of transformers).
 Whatever does not match gives None, and the caller compiles the whole text: no valid
 ``.pyc``, a stub whose original is missing or ambiguous, or a different signature or free
-variables. The mender only stubs functions whose code does not depend on where it is
-compiled (module or class scope, no ``global``; a method using ``super()`` keeps its
-``__class__`` cell; ``rewrite/skeleton.h``).
+variables. The mender only stubs bodies whose code does not depend on where it is compiled
+(module or class scope, no ``global``; a method using ``super()`` keeps its ``__class__``
+cell; ``rewrite/skeleton.h``).
 """
 
 from __future__ import annotations
@@ -91,8 +91,8 @@ def _timestamp_matches(path: str, blob: bytes, size: int, written_ns: int) -> bo
 
 def splice(skeleton: CodeType, original: CodeType, stubbed_lines: Iterable[int]) -> Optional[CodeType]:
     """``skeleton`` (compiled from ``MendResult.skeleton``, in the original's line numbers)
-    with each stub of a function starting on one of ``stubbed_lines`` replaced by that
-    function's code from ``original``; None when a stub has no matching original."""
+    with each stub of a function or class body starting on one of ``stubbed_lines`` replaced
+    by its code from ``original``; None when a stub has no matching original."""
     wanted = set(stubbed_lines)
     originals = _by_name_and_line(original)
     replaced = []

@@ -179,6 +179,63 @@ Seq<T> make_seq(Arena& arena, const Container& items) {
 template <class Visit>
 void for_each_child(Node* node, Visit&& visit);
 
+// Calls visit(const Seq<stmt*>&) on each statement list nested directly in a compound
+// statement and in the same scope (the bodies of if, for, while, with, try and its handlers,
+// match cases); not function or class bodies, which are scopes of their own.
+template <class Visit>
+void for_each_block(const stmt* statement, Visit&& visit) {
+  auto handlers = [&](const Seq<excepthandler*>& list) {
+    for (const excepthandler* h : list) {
+      if (const auto* handler = as<ExceptHandler>(h)) visit(handler->body);
+    }
+  };
+  switch (statement->kind) {
+    case Kind::If:
+      visit(static_cast<const If*>(statement)->body);
+      visit(static_cast<const If*>(statement)->orelse);
+      break;
+    case Kind::For:
+      visit(static_cast<const For*>(statement)->body);
+      visit(static_cast<const For*>(statement)->orelse);
+      break;
+    case Kind::AsyncFor:
+      visit(static_cast<const AsyncFor*>(statement)->body);
+      visit(static_cast<const AsyncFor*>(statement)->orelse);
+      break;
+    case Kind::While:
+      visit(static_cast<const While*>(statement)->body);
+      visit(static_cast<const While*>(statement)->orelse);
+      break;
+    case Kind::With:
+      visit(static_cast<const With*>(statement)->body);
+      break;
+    case Kind::AsyncWith:
+      visit(static_cast<const AsyncWith*>(statement)->body);
+      break;
+    case Kind::Try: {
+      const auto* s = static_cast<const Try*>(statement);
+      visit(s->body);
+      handlers(s->handlers);
+      visit(s->orelse);
+      visit(s->finalbody);
+      break;
+    }
+    case Kind::TryStar: {
+      const auto* s = static_cast<const TryStar*>(statement);
+      visit(s->body);
+      handlers(s->handlers);
+      visit(s->orelse);
+      visit(s->finalbody);
+      break;
+    }
+    case Kind::Match:
+      for (const match_case* c : static_cast<const Match*>(statement)->cases) visit(c->body);
+      break;
+    default:
+      break;
+  }
+}
+
 }  // namespace graphmend::ast
 
 #include "ast/ast_visit.inc"

@@ -48,30 +48,9 @@ template <class Visit>
 void for_each_module_scope_statement(const ast::Seq<ast::stmt*>& body, Visit&& visit) {
   for (const ast::stmt* statement : body) {
     visit(statement);
-    auto nested = [&](const ast::Seq<ast::stmt*>& inner) {
+    ast::for_each_block(statement, [&](const ast::Seq<ast::stmt*>& inner) {
       for_each_module_scope_statement(inner, visit);
-    };
-    if (const auto* s = ast::as<ast::If>(statement)) {
-      nested(s->body);
-      nested(s->orelse);
-    }
-    if (const auto* s = ast::as<ast::For>(statement)) {
-      nested(s->body);
-      nested(s->orelse);
-    }
-    if (const auto* s = ast::as<ast::While>(statement)) {
-      nested(s->body);
-      nested(s->orelse);
-    }
-    if (const auto* s = ast::as<ast::With>(statement)) nested(s->body);
-    if (const auto* s = ast::as<ast::Try>(statement)) {
-      nested(s->body);
-      for (const ast::excepthandler* h : s->handlers) {
-        if (const auto* handler = ast::as<ast::ExceptHandler>(h)) nested(handler->body);
-      }
-      nested(s->orelse);
-      nested(s->finalbody);
-    }
+    });
   }
 }
 
@@ -155,25 +134,8 @@ void for_each_assignment(const ast::Seq<ast::stmt*>& body, Visit&& visit) {
     } else if (const auto* annotated = ast::as<ast::AnnAssign>(statement)) {
       if (annotated->value) visit(annotated->target, annotated->value);
     }
-    auto nested = [&](const ast::Seq<ast::stmt*>& inner) { for_each_assignment(inner, visit); };
-    if (const auto* s = ast::as<ast::If>(statement)) {
-      nested(s->body);
-      nested(s->orelse);
-    }
-    if (const auto* s = ast::as<ast::For>(statement)) {
-      nested(s->body);
-      nested(s->orelse);
-    }
-    if (const auto* s = ast::as<ast::While>(statement)) {
-      nested(s->body);
-      nested(s->orelse);
-    }
-    if (const auto* s = ast::as<ast::With>(statement)) nested(s->body);
-    if (const auto* s = ast::as<ast::Try>(statement)) {
-      nested(s->body);
-      nested(s->orelse);
-      nested(s->finalbody);
-    }
+    ast::for_each_block(
+        statement, [&](const ast::Seq<ast::stmt*>& inner) { for_each_assignment(inner, visit); });
   }
 }
 

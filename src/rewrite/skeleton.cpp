@@ -18,7 +18,8 @@ class Stubber {
   Stubber(const SourceText& source, const std::vector<TextEdit>& edits)
       : text_(source.text()), source_(source), edits_(edits) {}
 
-  // Statements in module or class scope: functions are stubbed, never entered.
+  // Statements in module or class scope: functions (and untouched classes) are stubbed,
+  // never entered.
   void visit(const ast::Seq<ast::stmt*>& body) {
     for (const ast::stmt* statement : body) visit(statement);
   }
@@ -33,46 +34,36 @@ class Stubber {
     } else if (const auto* f = ast::as<ast::AsyncFunctionDef>(statement)) {
       consider(statement, f->body, f->type_params.empty());
     } else if (const auto* c = ast::as<ast::ClassDef>(statement)) {
-      if (c->type_params.empty()) visit(c->body);
-    } else if (const auto* s = ast::as<ast::If>(statement)) {
-      visit(s->body);
-      visit(s->orelse);
-    } else if (const auto* s = ast::as<ast::Try>(statement)) {
-      visit_try(s->body, s->handlers, s->orelse, s->finalbody);
-    } else if (const auto* s = ast::as<ast::TryStar>(statement)) {
-      visit_try(s->body, s->handlers, s->orelse, s->finalbody);
-    } else if (const auto* s = ast::as<ast::With>(statement)) {
-      visit(s->body);
+      // A class no edit touches is stubbed whole (its body's code, methods and all, comes
+      // from the original); otherwise its methods are looked at one by one.
+      if (c->type_params.empty() && !consider(statement, c->body, true)) visit(c->body);
+    } else {
+      ast::for_each_block(statement, [this](const ast::Seq<ast::stmt*>& inner) { visit(inner); });
     }
   }
 
-  void visit_try(const ast::Seq<ast::stmt*>& body, const ast::Seq<ast::excepthandler*>& handlers,
-                 const ast::Seq<ast::stmt*>& orelse, const ast::Seq<ast::stmt*>& finalbody) {
-    visit(body);
-    for (const ast::excepthandler* handler : handlers) {
-      if (const auto* h = ast::as<ast::ExceptHandler>(handler)) visit(h->body);
-    }
-    visit(orelse);
-    visit(finalbody);
-  }
-
-  void consider(const ast::stmt* function, const ast::Seq<ast::stmt*>& body, bool no_type_params) {
-    if (body.empty() || !no_type_params) return;
+  // Stubs the body of a function or class (`definition`) when it can be; whether it did.
+  bool consider(const ast::stmt* definition, const ast::Seq<ast::stmt*>& body,
+                bool no_type_params) {
+    if (body.empty() || !no_type_params) return false;
     std::optional<uint32_t> first = text_start(body[0]);
-    if (!first) return;
+    if (!first) return false;
     uint32_t begin = *first;
     uint32_t end = body[body.size - 1]->end;
-    if (end <= begin || end - begin < kMinStubBytes || end > text_.size()) return;
-    if (touches_any(edits_, statement_start(function), function->end)) return;
+    if (end <= begin || end - begin < kMinStubBytes || end > text_.size()) return false;
+    if (touches_any(edits_, statement_start(definition), definition->end)) return false;
     Reach found;
     for (const ast::stmt* statement : body) reach(statement, found);
-    if (found.global) return;
+    if (found.global) return false;
+    // A class body owns the `__class__` cell of its methods, so its stub needs none.
+    bool class_cell = found.class_cell && !ast::is<ast::ClassDef>(definition);
     std::optional<std::string> stub =
-        stub_for(text_.substr(begin, end - begin), found.class_cell ? "(__class__" : "(",
+        stub_for(text_.substr(begin, end - begin), class_cell ? "(__class__" : "(",
                  source_.line_col(begin).column, source_.line_col(end).column);
-    if (!stub) return;
+    if (!stub) return false;
     stubs.push_back(TextEdit{begin, end, std::move(*stub)});
-    lines.push_back(source_.line_col(statement_start(function)).line);
+    lines.push_back(source_.line_col(statement_start(definition)).line);
+    return true;
   }
 
   // Where a statement's text starts: the `@` of its first decorator, if any.

@@ -898,6 +898,46 @@ TEST(Skeleton, StubsUntouchedFunctionsOnTheirOwnLinesAndColumns) {
             "    return x\n");
 }
 
+TEST(Skeleton, StubsUntouchedClassesWhole) {
+  MendResult result = mend_with_skeleton(
+      "import torch\n"
+      "@torch.no_grad()\n"
+      "class Untouched(torch.nn.Module):\n"
+      "    \"\"\"A docstring.\"\"\"\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "    class Inner:\n"
+      "        size = 3\n"
+      "class Globals:\n"
+      "    def set(self):\n"
+      "        global STATE\n"
+      "        STATE = 'something long enough to be worth a stub, really'\n"
+      "    def get(self):\n"
+      "        return STATE + 'something long enough to be worth a stub, really'\n"
+      "def f(x: torch.Tensor):\n"
+      "    print(x)\n");
+  ASSERT_TRUE(result.changed);
+  // The whole of Untouched (from its decorator; its body's `__class__` cell stays inside the
+  // body's code, so the stub needs none); Globals' `get`, not the class, nor its `set`.
+  std::vector<uint32_t> stubbed = {2, 13};
+  EXPECT_EQ(result.stubbed_lines, stubbed);
+  EXPECT_EQ(result.skeleton.substr(0, result.skeleton.find("def f")),
+            "import graphmend.runtime as __graphmend_rt__; import torch\n"
+            "@torch.no_grad()\n"
+            "class Untouched(torch.nn.Module):\n"
+            "    (\n"
+            "\n"
+            "\n"
+            "\n"
+            "               )\n"
+            "class Globals:\n"
+            "    def set(self):\n"
+            "        global STATE\n"
+            "        STATE = 'something long enough to be worth a stub, really'\n"
+            "    def get(self):\n"
+            "        (                                                               )\n");
+}
+
 TEST(Skeleton, NotAskedForOrNothingChangedGivesNone) {
   MendOptions options;
   options.trace_all = true;
