@@ -184,27 +184,30 @@ void for_each_child(Node* node, Visit&& visit);
 // match cases); not function or class bodies, which are scopes of their own.
 template <class Visit>
 void for_each_block(const stmt* statement, Visit&& visit) {
-  auto handlers = [&](const Seq<excepthandler*>& list) {
-    for (const excepthandler* h : list) {
+  auto with_else = [&](const auto* s) {  // if, for, while: the body, then the else block
+    visit(s->body);
+    visit(s->orelse);
+  };
+  auto try_blocks = [&](const auto* s) {  // try and try/except*
+    visit(s->body);
+    for (const excepthandler* h : s->handlers) {
       if (const auto* handler = as<ExceptHandler>(h)) visit(handler->body);
     }
+    visit(s->orelse);
+    visit(s->finalbody);
   };
   switch (statement->kind) {
     case Kind::If:
-      visit(static_cast<const If*>(statement)->body);
-      visit(static_cast<const If*>(statement)->orelse);
+      with_else(static_cast<const If*>(statement));
       break;
     case Kind::For:
-      visit(static_cast<const For*>(statement)->body);
-      visit(static_cast<const For*>(statement)->orelse);
+      with_else(static_cast<const For*>(statement));
       break;
     case Kind::AsyncFor:
-      visit(static_cast<const AsyncFor*>(statement)->body);
-      visit(static_cast<const AsyncFor*>(statement)->orelse);
+      with_else(static_cast<const AsyncFor*>(statement));
       break;
     case Kind::While:
-      visit(static_cast<const While*>(statement)->body);
-      visit(static_cast<const While*>(statement)->orelse);
+      with_else(static_cast<const While*>(statement));
       break;
     case Kind::With:
       visit(static_cast<const With*>(statement)->body);
@@ -212,22 +215,12 @@ void for_each_block(const stmt* statement, Visit&& visit) {
     case Kind::AsyncWith:
       visit(static_cast<const AsyncWith*>(statement)->body);
       break;
-    case Kind::Try: {
-      const auto* s = static_cast<const Try*>(statement);
-      visit(s->body);
-      handlers(s->handlers);
-      visit(s->orelse);
-      visit(s->finalbody);
+    case Kind::Try:
+      try_blocks(static_cast<const Try*>(statement));
       break;
-    }
-    case Kind::TryStar: {
-      const auto* s = static_cast<const TryStar*>(statement);
-      visit(s->body);
-      handlers(s->handlers);
-      visit(s->orelse);
-      visit(s->finalbody);
+    case Kind::TryStar:
+      try_blocks(static_cast<const TryStar*>(statement));
       break;
-    }
     case Kind::Match:
       for (const match_case* c : static_cast<const Match*>(statement)->cases) visit(c->body);
       break;
