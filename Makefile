@@ -124,7 +124,8 @@ asan: build-asan/build.ninja
 
 # --------------------------------------------------------------------------------------------
 # Fuzzing: arbitrary bytes through lexer + parser + dumper (both version modes). The seed
-# corpus is copied from the stdlib at run time; fails on any crash, leak or timeout.
+# corpus is copied from the stdlib at run time, plus fuzz/regressions (inputs that once
+# crashed or hung, replayed every run); fails on any crash, leak or timeout.
 
 build-fuzz/build.ninja: $(DEPS_STAMP)
 	$(call apt_ensure,clang-$(CLANG_VERSION) libclang-rt-$(CLANG_VERSION)-dev)
@@ -139,7 +140,7 @@ fuzz-build: build-fuzz/build.ninja
 define run_fuzzer
 	mkdir -p build-fuzz/corpus-$(1) fuzz/artifacts
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  build-fuzz/$(1) build-fuzz/corpus-$(1) $(3) -dict=fuzz/python.dict \
+	  build-fuzz/$(1) build-fuzz/corpus-$(1) $(3) fuzz/regressions -dict=fuzz/python.dict \
 	  -max_total_time=$(2) -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
 	  -artifact_prefix=fuzz/artifacts/$(1)- -print_final_stats=1
 endef

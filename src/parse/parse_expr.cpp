@@ -4,6 +4,7 @@
 // Left-recursive rules (bitwise_or, sum, primary, ...) are loops here. Lists being built
 // live on the Parser's scratch stacks (expr_scratch_, ...) so that nested displays do not
 // allocate a vector each; ScratchGuard truncates a stack on every exit path.
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 
@@ -77,10 +78,47 @@ bool Parser::starts_expression(TokenKind kind) const {
 }
 
 bool Parser::enter_nesting() {
-  if (++nesting_ <= kMaxNesting) return true;
+  if (++nesting_ <= kMaxNesting) {
+    peak_nesting_ = std::max(peak_nesting_, nesting_);
+    return true;
+  }
   --nesting_;
+  ++nesting_limit_hits_;
   fail_here("too many nested expressions");
   return false;
+}
+
+ast::expr* Parser::parse_bracket_atom() {
+  size_t start = mark();
+  auto known = failed_atoms_.find(start);
+  if (known != failed_atoms_.end() && known->second.in_comma_probe == in_comma_probe_ &&
+      nesting_ + known->second.depth_used <= kMaxNesting) {
+    reset(known->second.end);
+    if (!failed()) error_ = known->second.error;
+    return nullptr;
+  }
+  bool had_error = failed();
+  int outer_peak = peak_nesting_;
+  int limit_hits = nesting_limit_hits_;
+  peak_nesting_ = nesting_;
+  TokenKind kind = peek().kind;
+  ast::expr* e = kind == TokenKind::LPar   ? parse_paren_atom()
+                 : kind == TokenKind::LSqb ? parse_list_atom()
+                                           : parse_brace_atom();
+  int depth_used = peak_nesting_ - nesting_;
+  peak_nesting_ = std::max(outer_peak, peak_nesting_);
+  // Only a failure of its own (no earlier error hid it, no nesting limit shaped it)
+  // replays exactly.
+  if (e == nullptr && !had_error && failed() && limit_hits == nesting_limit_hits_) {
+    failed_atoms_.emplace(start, FailedAtom{mark(), *error_, depth_used, in_comma_probe_});
+  }
+  return e;
+}
+
+bool Parser::bracket_has_trailer(size_t open) const {
+  if (open >= closer_of_.size() || closer_of_[open] == kNoCloser) return false;
+  TokenKind next = peek(closer_of_[open] + 1 - pos_).kind;
+  return next == TokenKind::Dot || next == TokenKind::LSqb || next == TokenKind::LPar;
 }
 
 const char* Parser::expr_name(const ast::expr* e) {
@@ -1012,11 +1050,9 @@ ast::expr* Parser::parse_atom() {
     case TokenKind::FStringStart:
       return parse_strings();
     case TokenKind::LPar:
-      return parse_paren_atom();
     case TokenKind::LSqb:
-      return parse_list_atom();
     case TokenKind::LBrace:
-      return parse_brace_atom();
+      return parse_bracket_atom();
     case TokenKind::Kw_True:
     case TokenKind::Kw_False:
     case TokenKind::Kw_None:
@@ -1353,9 +1389,11 @@ ast::expr* Parser::parse_target_with_star_atom() {
   if (!at(TokenKind::LPar) && !at(TokenKind::LSqb)) return parse_simple_target(ExprContext::Store);
   // A parenthesized/bracketed start is either the atom of a t_primary (`(a).b`) or a
   // star_atom (`(a, b)`).
-  Checkpoint cp = checkpoint();
-  if (ast::expr* e = parse_simple_target(ExprContext::Store)) return e;
-  restore(cp);
+  if (bracket_has_trailer(mark())) {
+    Checkpoint cp = checkpoint();
+    if (ast::expr* e = parse_simple_target(ExprContext::Store)) return e;
+    restore(cp);
+  }
   return parse_star_atom();
 }
 
@@ -1397,10 +1435,12 @@ ast::expr* Parser::parse_star_atom() {
 
 ast::expr* Parser::parse_single_target() {
   if (at(TokenKind::LPar)) {
-    Checkpoint cp = checkpoint();
-    ast::expr* e = parse_simple_target(ExprContext::Store);
-    if (e != nullptr && e->kind != ast::Kind::Name) return e;
-    restore(cp);
+    if (bracket_has_trailer(mark())) {
+      Checkpoint cp = checkpoint();
+      ast::expr* e = parse_simple_target(ExprContext::Store);
+      if (e != nullptr && e->kind != ast::Kind::Name) return e;
+      restore(cp);
+    }
     advance();  // '('
     ast::expr* inner = parse_single_target();
     if (inner == nullptr) return nullptr;
@@ -1412,10 +1452,12 @@ ast::expr* Parser::parse_single_target() {
 
 ast::expr* Parser::parse_del_target() {
   if (!at(TokenKind::LPar) && !at(TokenKind::LSqb)) return parse_simple_target(ExprContext::Del);
-  Checkpoint cp = checkpoint();
-  ast::expr* e = parse_simple_target(ExprContext::Del);
-  if (e != nullptr && e->kind != ast::Kind::Name) return e;
-  restore(cp);
+  if (bracket_has_trailer(mark())) {
+    Checkpoint cp = checkpoint();
+    ast::expr* e = parse_simple_target(ExprContext::Del);
+    if (e != nullptr && e->kind != ast::Kind::Name) return e;
+    restore(cp);
+  }
   if (!enter_nesting()) return nullptr;
   NestingScope scope(nesting_);
   size_t start = mark();

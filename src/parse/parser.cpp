@@ -54,11 +54,39 @@ bool later_lexer_error_wins(const Diagnostic& lexer, const Diagnostic& parser,
   return true;
 }
 
+// Pairs each opening bracket with its closer by a stack, ignoring a closer of the wrong
+// kind; any bracket atom the parser accepts is balanced, so it ends at this closer.
+std::vector<uint32_t> match_brackets(const std::vector<Token>& tokens, uint32_t none) {
+  std::vector<uint32_t> closer_of(tokens.size(), none);
+  std::vector<uint32_t> open;
+  for (uint32_t i = 0; i < tokens.size(); ++i) {
+    TokenKind kind = tokens[i].kind;
+    if (kind == TokenKind::LPar || kind == TokenKind::LSqb || kind == TokenKind::LBrace) {
+      open.push_back(i);
+      continue;
+    }
+    TokenKind opener = kind == TokenKind::RPar     ? TokenKind::LPar
+                       : kind == TokenKind::RSqb   ? TokenKind::LSqb
+                       : kind == TokenKind::RBrace ? TokenKind::LBrace
+                                                   : TokenKind::EndMarker;
+    if (opener == TokenKind::EndMarker || open.empty() || tokens[open.back()].kind != opener) {
+      continue;
+    }
+    closer_of[open.back()] = i;
+    open.pop_back();
+  }
+  return closer_of;
+}
+
 }  // namespace
 
 Parser::Parser(const SourceText& source, Arena& arena, const ParseOptions& options,
                std::vector<Token> tokens)
-    : source_(source), arena_(arena), options_(options), tokens_(std::move(tokens)) {}
+    : source_(source),
+      arena_(arena),
+      options_(options),
+      tokens_(std::move(tokens)),
+      closer_of_(match_brackets(tokens_, kNoCloser)) {}
 
 bool Parser::at_soft_keyword(std::string_view word, size_t ahead) const {
   const Token& token = peek(ahead);

@@ -15,6 +15,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "parse/parser.h"
@@ -216,6 +217,25 @@ class Parser {
   ast::expr* check_forgot_comma(ast::expr* body, size_t start);
   bool inside_brackets() const;  // whether the current token is inside (), [] or {}
   bool enter_nesting();          // false (error recorded) when expressions nest too deeply
+  // `(...)`, `[...]` or `{...}`, remembering where it failed: backtracking parses the same
+  // brackets again (as a target, then as an expression for the error message), and
+  // nested comprehensions made that exponential. A bracket atom that failed at a token
+  // fails the same way from there again, given the same comma-probe state and enough
+  // nesting room, so the second attempt replays the failure instead of parsing.
+  ast::expr* parse_bracket_atom();
+  struct FailedAtom {
+    size_t end;  // where the cursor stopped
+    Diagnostic error;
+    int depth_used;  // nesting levels it entered below its start
+    bool in_comma_probe;
+  };
+  std::unordered_map<size_t, FailedAtom> failed_atoms_;
+  int peak_nesting_ = 0;
+  int nesting_limit_hits_ = 0;
+  // Whether the bracket atom opening at token `open` could begin a t_primary: it has a
+  // matching closer and a trailer ('.', '[', '(') follows. When not, a target starting
+  // with it can only be a star_atom, and trying the t_primary first parses it twice.
+  bool bracket_has_trailer(size_t open) const;
   template <class T>
   ast::Seq<T> seq_from(std::vector<T>& scratch, size_t base) {
     ast::Seq<T> out;
@@ -252,6 +272,9 @@ class Parser {
   Arena& arena_;
   ParseOptions options_;
   std::vector<Token> tokens_;
+  // For each opening bracket token, the index of its matching closer (kNoCloser if none).
+  static constexpr uint32_t kNoCloser = UINT32_MAX;
+  std::vector<uint32_t> closer_of_;
   size_t pos_ = 0;
   std::optional<Diagnostic> error_;
 };

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 
 #include "ast/dump.h"
 #include "parse/parser.h"
@@ -383,6 +384,25 @@ TEST(ParseExprError, ForTargetCall) {
 TEST(ParseExprError, ComprehensionTargetCall) {
   EXPECT_EQ(parse_and_dump(R"py([x for a, f() in y])py", 11, false),
             R"py(ERR cannot assign to function call)py");
+}
+
+// Every level is a comprehension whose target holds the next one inside brackets; the
+// parser once tried each target as a t_primary, then as a star_atom, then as an
+// expression, parsing the levels below again each time (seconds at 4 levels). Both
+// errors are CPython's. Without the fix these would not finish before ctest's timeout.
+std::string repeat(std::string_view piece, int times) {
+  std::string out;
+  for (int i = 0; i < times; ++i) out += piece;
+  return out;
+}
+
+TEST(ParseExprError, NestedComprehensionTargetsParseEachLevelOnce) {
+  std::string unclosed = "x(" + repeat("{a for k, [[[e(", 35) + "(_)\n";
+  EXPECT_EQ(parse_and_dump(unclosed.c_str(), 11, false), "ERR '(' was never closed");
+  std::string balanced = "f() in w";
+  for (int i = 0; i < 60; ++i) balanced = "e([y for b, " + balanced + "])";
+  balanced = "[x for a, " + balanced + " in u]\n";
+  EXPECT_EQ(parse_and_dump(balanced.c_str(), 12, false), "ERR cannot assign to function call");
 }
 
 TEST(ParseExprError, PositionalAfterKeyword) {
