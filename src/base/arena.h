@@ -57,7 +57,8 @@ class Arena {
   void grow(size_t at_least) {
     size_t size = next_block_size_;
     if (size < at_least) size = at_least;
-    blocks_.push_back(std::make_unique<char[]>(size));
+    // Not zeroed: every object is constructed in place (make, make_array, copy).
+    blocks_.push_back(std::unique_ptr<char[]>(new char[size]));
     current_ = blocks_.back().get();
     capacity_ = size;
     used_ = 0;

@@ -6,9 +6,12 @@
 // zero-width one, as CPython adds "\n" to such input.
 #include "lex/lexer.h"
 
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "base/unicode.h"
 
@@ -48,22 +51,24 @@ inline bool is_digit(char c) { return static_cast<unsigned char>(c - '0') < 10; 
 // Hard keywords by spelling; soft keywords stay Name.
 TokenKind keyword_or_name(const char* p, size_t len) {
   struct Entry {
-    const char* word;
+    std::string_view word;
     TokenKind kind;
   };
   static constexpr Entry kKeywords[] = {
 #define KEYWORD(word) {#word, TokenKind::Kw_##word},
 #include "lex/tokens.def"
   };
+  // Grouped by first letter: a name is compared with the few keywords that share it.
+  static const auto kByFirst = [] {
+    std::array<std::vector<Entry>, 128> groups;
+    for (const Entry& e : kKeywords) groups[static_cast<unsigned char>(e.word[0])].push_back(e);
+    return groups;
+  }();
   if (len < 2 || len > 8) return TokenKind::Name;
-  char first = p[0];
-  if (!((first >= 'a' && first <= 'y') || first == 'F' || first == 'N' || first == 'T')) {
-    return TokenKind::Name;
-  }
-  for (const Entry& e : kKeywords) {
-    if (e.word[0] == first && std::strlen(e.word) == len && std::memcmp(e.word, p, len) == 0) {
-      return e.kind;
-    }
+  auto first = static_cast<unsigned char>(p[0]);
+  if (first >= kByFirst.size()) return TokenKind::Name;
+  for (const Entry& e : kByFirst[first]) {
+    if (e.word.size() == len && std::memcmp(e.word.data(), p, len) == 0) return e.kind;
   }
   return TokenKind::Name;
 }

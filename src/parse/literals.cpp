@@ -145,10 +145,25 @@ bool copy_utf8_char(std::string_view body, size_t* i, std::string& out) {
 }
 
 // Raw str: the text as written, with line breaks translated.
+// The length of the run at `i` that decodes to itself: ASCII other than '\r' (a line
+// break to normalise) and, where escapes count, other than a backslash. Copied in bulk:
+// docstrings are most of a library's string bytes.
+size_t verbatim_run(std::string_view body, size_t i, bool escapes) {
+  size_t j = i;
+  for (; j < body.size(); ++j) {
+    char c = body[j];
+    if (!is_ascii(c) || c == '\r' || (escapes && c == '\\')) break;
+  }
+  return j - i;
+}
+
 std::optional<LiteralError> decode_raw_str(std::string_view body, uint32_t body_offset,
                                            std::string& out) {
   for (size_t i = 0; i < body.size();) {
-    if (size_t brk = line_break_length(body, i)) {
+    if (size_t run = verbatim_run(body, i, false)) {
+      out.append(body.substr(i, run));
+      i += run;
+    } else if (size_t brk = line_break_length(body, i)) {
       out.push_back('\n');
       i += brk;
     } else if (is_ascii(body[i])) {
@@ -166,6 +181,11 @@ std::optional<LiteralError> decode_str_escapes(std::string_view body, uint32_t b
   const size_t n = body.size();
   size_t i = 0;
   while (i < n) {
+    if (size_t run = verbatim_run(body, i, true)) {
+      out.append(body.substr(i, run));
+      i += run;
+      continue;
+    }
     const char c = body[i];
     if (size_t brk = line_break_length(body, i)) {
       out.push_back('\n');

@@ -43,13 +43,7 @@ std::string_view indentation_before(std::string_view text, size_t offset) {
   return line_start ? text.substr(start, offset - start) : std::string_view();
 }
 
-// One piece of the mended text: copied from the original, or an edit's replacement.
-struct Segment {
-  uint32_t mended_begin = 0;
-  uint32_t mended_end = 0;
-  uint32_t original_begin = 0;
-  const TextEdit* edit = nullptr;  // null for copied text
-};
+}  // namespace
 
 std::vector<Segment> segments_of(uint32_t original_size, const std::vector<TextEdit>& edits) {
   std::vector<Segment> segments;
@@ -71,8 +65,6 @@ std::vector<Segment> segments_of(uint32_t original_size, const std::vector<TextE
   }
   return segments;
 }
-
-}  // namespace
 
 bool edits_overlap(const TextEdit& a, const TextEdit& b) {
   if (a.begin == a.end || b.begin == b.end) {

@@ -31,6 +31,19 @@ bool touches_any(const std::vector<TextEdit>& edits, uint32_t begin, uint32_t en
 // and needs no renumbering. Blank lines are legal anywhere a line may end.
 void pad_to_original_lines(std::string_view text, std::vector<TextEdit>& edits);
 
+// One piece of the mended text: copied from the original (edit == null), or an edit's
+// replacement; where it lies in the mended text and where it starts in the original.
+struct Segment {
+  uint32_t mended_begin = 0;
+  uint32_t mended_end = 0;
+  uint32_t original_begin = 0;
+  const TextEdit* edit = nullptr;
+};
+
+// The mended text that normalized `edits` make of an original of `original_size` bytes,
+// as consecutive segments (edits that insert nothing give empty ones).
+std::vector<Segment> segments_of(uint32_t original_size, const std::vector<TextEdit>& edits);
+
 // Applies normalized edits to `text`.
 std::string apply_edits(std::string_view text, const std::vector<TextEdit>& edits);
 

@@ -382,13 +382,11 @@ std::unique_ptr<Parsed> apply_results(const Parsed& parsed, std::vector<TagResul
 }
 
 // Where `edits` (normalized) put their text in the mended source.
-std::vector<sema::ByteRange> mended_ranges(const std::vector<TextEdit>& edits) {
+std::vector<sema::ByteRange> mended_ranges(uint32_t original_size,
+                                           const std::vector<TextEdit>& edits) {
   std::vector<sema::ByteRange> ranges;
-  int64_t shift = 0;
-  for (const TextEdit& edit : edits) {
-    auto begin = static_cast<uint32_t>(edit.begin + shift);
-    ranges.push_back({begin, begin + static_cast<uint32_t>(edit.replacement.size())});
-    shift += static_cast<int64_t>(edit.replacement.size()) - (edit.end - edit.begin);
+  for (const rewrite::Segment& segment : rewrite::segments_of(original_size, edits)) {
+    if (segment.edit != nullptr) ranges.push_back({segment.mended_begin, segment.mended_end});
   }
   return ranges;
 }
@@ -397,8 +395,8 @@ std::vector<sema::ByteRange> mended_ranges(const std::vector<TextEdit>& edits) {
 // Only the functions the edits touched are looked at: the others are the original text,
 // and no fix's edits lie in them, so a second rewrite there could decline nothing.
 std::vector<std::pair<uint32_t, std::string>> rewritten_again(
-    const Parsed& again, const MendOptions& options, const std::vector<TextEdit>& edits,
-    const std::vector<uint32_t>& line_map) {
+    const Parsed& again, const MendOptions& options, uint32_t original_size,
+    const std::vector<TextEdit>& edits, const std::vector<uint32_t>& line_map) {
   std::vector<std::pair<uint32_t, std::string>> lines;
   MendOptions second_options = options;
   if (!options.only_lines.empty()) {
@@ -412,7 +410,7 @@ std::vector<std::pair<uint32_t, std::string>> rewritten_again(
     }
     if (second_options.only_lines.empty()) return lines;
   }
-  std::vector<sema::ByteRange> touched = mended_ranges(edits);
+  std::vector<sema::ByteRange> touched = mended_ranges(original_size, edits);
   for (const TagResult& second : run_rewrites(again, second_options, &touched)) {
     if (!second.diagnostic.fixed) continue;
     uint32_t line = second.diagnostic.line;
@@ -454,7 +452,7 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
   // Idempotence: the mended text must be a fixed point of the mender. A fix whose output
   // would be rewritten again is not applied (GM902).
   for (int round = 0; round < 3 && mended; ++round) {
-    auto again = rewritten_again(*mended, options, edits, line_map);
+    auto again = rewritten_again(*mended, options, parsed.source.size(), edits, line_map);
     if (again.empty()) break;
     bool declined_any = false;
     for (const auto& [line, rewrite_name] : again) {
