@@ -43,6 +43,59 @@ std::string_view indentation_before(std::string_view text, size_t offset) {
   return line_start ? text.substr(start, offset - start) : std::string_view();
 }
 
+// Where line breaks are whitespace: between tokens inside (), [] or {}, outside any
+// f-string (whose replacement fields take line breaks only from 3.12 on).
+class BracketDepths {
+ public:
+  explicit BracketDepths(const std::vector<Token>& tokens) : tokens_(tokens) {
+    depth_before_.reserve(tokens.size());
+    int brackets = 0, fstrings = 0;
+    for (const Token& token : tokens) {
+      depth_before_.push_back(fstrings > 0 ? 0 : brackets);
+      switch (token.kind) {
+        case TokenKind::LPar:
+        case TokenKind::LSqb:
+        case TokenKind::LBrace:
+          ++brackets;
+          break;
+        case TokenKind::RPar:
+        case TokenKind::RSqb:
+        case TokenKind::RBrace:
+          brackets = std::max(0, brackets - 1);
+          break;
+        case TokenKind::FStringStart:
+          ++fstrings;
+          break;
+        case TokenKind::FStringEnd:
+          fstrings = std::max(0, fstrings - 1);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  // Whether [begin, end) starts and ends at token boundaries inside the same open bracket.
+  bool inside_brackets(uint32_t begin, uint32_t end) const {
+    int at_begin = depth_at(begin), at_end = depth_at(end);
+    return at_begin > 0 && at_begin == at_end;
+  }
+
+ private:
+  // The bracket depth at the start of the first token at or after `offset`; 0 when
+  // `offset` falls inside a token (a string, say) or an f-string.
+  int depth_at(uint32_t offset) const {
+    auto next = std::lower_bound(tokens_.begin(), tokens_.end(), offset,
+                                 [](const Token& token, uint32_t at) { return token.begin < at; });
+    if (next != tokens_.begin() && std::prev(next)->end > offset) return 0;
+    if (next == tokens_.end()) return 0;
+    return depth_before_[static_cast<size_t>(next - tokens_.begin())];
+  }
+
+  const std::vector<Token>& tokens_;
+  std::vector<int> depth_before_;
+};
+
 }  // namespace
 
 std::vector<Segment> segments_of(uint32_t original_size, const std::vector<TextEdit>& edits) {
@@ -104,15 +157,19 @@ bool normalize_edits(std::vector<TextEdit>& edits, uint32_t text_size, std::stri
   return true;
 }
 
-void pad_to_original_lines(std::string_view text, std::vector<TextEdit>& edits) {
+void pad_to_original_lines(std::string_view text, const std::vector<Token>& tokens,
+                           std::vector<TextEdit>& edits) {
   const char* newline = text.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
+  BracketDepths depths(tokens);
   for (TextEdit& edit : edits) {
     if (edit.begin >= edit.end || edit.end > text.size()) continue;
     size_t after = skip_blanks(text, edit.end);
     bool comment = after < text.size() && text[after] == '#';
-    if (!(comment || after == text.size() || text[after] == '\n' || text[after] == '\r')) {
+    bool line_ends = comment || after == text.size() || text[after] == '\n' || text[after] == '\r';
+    if (!line_ends && !depths.inside_brackets(edit.begin, edit.end)) {
       continue;  // code follows on the line: a line break would split it
     }
+    comment = comment && line_ends;
     std::string_view replaced = text.substr(edit.begin, edit.end - edit.begin);
     uint32_t lines = count_line_breaks(replaced, replaced.size());
     uint32_t written = count_line_breaks(edit.replacement, edit.replacement.size());

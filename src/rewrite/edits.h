@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lex/token.h"
 #include "rewrite/mend.h"
 
 namespace graphmend::rewrite {
@@ -26,10 +27,12 @@ bool edits_overlap(const TextEdit& a, const TextEdit& b);
 bool touches_any(const std::vector<TextEdit>& edits, uint32_t begin, uint32_t end);
 
 // Appends line breaks to each replacement that has fewer of them than the text it replaces,
-// where that text ends its line (only blanks or a comment follow), so that the lines after
-// it keep their numbers: a mended module then compiles with the original's line numbers
-// and needs no renumbering. Blank lines are legal anywhere a line may end.
-void pad_to_original_lines(std::string_view text, std::vector<TextEdit>& edits);
+// so that the lines after it keep their numbers: a mended module then compiles with the
+// original's line numbers and needs no renumbering. Only where a line break is legal: the
+// replaced text ends its line (only blanks or a comment follow), or it lies inside
+// (), [] or {} (`tokens`, the original's), where a line break is whitespace.
+void pad_to_original_lines(std::string_view text, const std::vector<Token>& tokens,
+                           std::vector<TextEdit>& edits);
 
 // One piece of the mended text: copied from the original (edit == null), or an edit's
 // replacement; where it lies in the mended text and where it starts in the original.

@@ -320,7 +320,7 @@ std::vector<TextEdit> collect_edits(const Parsed& parsed, const std::vector<TagR
   if (needs_runtime && !imports_runtime(*parsed.parse.module, runtime)) {
     edits.push_back(runtime_import_edit(parsed, runtime, edits));
   }
-  rewrite::pad_to_original_lines(parsed.source.text(), edits);
+  rewrite::pad_to_original_lines(parsed.source.text(), parsed.parse.tokens, edits);
   return edits;
 }
 

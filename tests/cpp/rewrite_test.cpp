@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "lex/lexer.h"
 #include "parse/parser.h"
 #include "rewrite/edits.h"
 
@@ -87,10 +88,16 @@ TEST(LineMap, MultiLineStatementCollapsedToOneLine) {
   EXPECT_EQ(map[2], 4u);
 }
 
+// pad_to_original_lines with the original's tokens, as the mender calls it.
+void pad(const std::string& original, std::vector<TextEdit>& edits) {
+  SourceText source(original);
+  rewrite::pad_to_original_lines(original, lex(source, LexOptions{}).tokens, edits);
+}
+
 TEST(PadLines, ACollapsedStatementKeepsTheLinesAfterIt) {
   std::string original = "x\nif c:\n    raise E  # why\ny\n";
   std::vector<TextEdit> edits = {{2, 19, "guard(c, E)"}};
-  rewrite::pad_to_original_lines(original, edits);
+  pad(original, edits);
   std::string mended = apply_edits(original, edits);
   EXPECT_EQ(mended, "x\nguard(c, E)\n# why\ny\n");
   std::vector<uint32_t> identity = {1, 2, 3, 4, 5};  // 5: the empty line after the last break
@@ -100,7 +107,7 @@ TEST(PadLines, ACollapsedStatementKeepsTheLinesAfterIt) {
 TEST(PadLines, ATrailingCommentKeepsItsLineAndTheStatementsIndentation) {
   std::string original = "def f():\n    if c:\n        raise E  # why\n    y\n";
   std::vector<TextEdit> edits = {{13, 34, "guard(c, E)"}};
-  rewrite::pad_to_original_lines(original, edits);
+  pad(original, edits);
   std::string mended = apply_edits(original, edits);
   EXPECT_EQ(mended, "def f():\n    guard(c, E)\n    # why\n    y\n");
   std::vector<uint32_t> identity = {1, 2, 3, 4, 5};
@@ -110,7 +117,7 @@ TEST(PadLines, ATrailingCommentKeepsItsLineAndTheStatementsIndentation) {
 TEST(PadLines, UsesTheFilesLineBreaks) {
   std::string original = "if c:\r\n    raise E\r\ny\r\n";
   std::vector<TextEdit> edits = {{0, 18, "guard(c, E)"}};
-  rewrite::pad_to_original_lines(original, edits);
+  pad(original, edits);
   EXPECT_EQ(apply_edits(original, edits), "guard(c, E)\r\n\r\ny\r\n");
 }
 
@@ -118,15 +125,39 @@ TEST(PadLines, LeavesEditsThatDoNotEndTheirLine) {
   // More code follows the replaced range on its line: a line break there would split it.
   std::string original = "f(a,\n  b) + 1\n";
   std::vector<TextEdit> edits = {{0, 10, "g(a, b)"}, {10, 10, ""}};
-  rewrite::pad_to_original_lines(original, edits);
+  pad(original, edits);
   EXPECT_EQ(edits[0].replacement, "g(a, b)");
   EXPECT_EQ(edits[1].replacement, "");  // an insertion replaces no lines
+}
+
+TEST(PadLines, InsideBracketsALineBreakGoesBeforeTheCodeThatFollows) {
+  // A two-line message argument becomes one line; inside the call's parentheses a line
+  // break is whitespace, so the lines after it keep their numbers.
+  std::string original = "warn(\n    'a'\n    'b',\n    W,\n)\ny\n";
+  std::vector<TextEdit> edits = {{10, 21, "(m,)"}};
+  pad(original, edits);
+  std::string mended = apply_edits(original, edits);
+  EXPECT_EQ(mended, "warn(\n    (m,)\n,\n    W,\n)\ny\n");
+  std::vector<uint32_t> identity = {1, 2, 3, 4, 5, 6, 7};
+  EXPECT_EQ(build_line_map(original, mended, edits), identity);
+  SourceText source(mended);
+  Arena arena;
+  EXPECT_FALSE(parse_module(source, arena).error.has_value());
+}
+
+TEST(PadLines, LeavesEditsInsideAnFStringsReplacementField) {
+  // In a replacement field a line break is not always whitespace (a single-quoted
+  // f-string before 3.12): left alone.
+  std::string original = "x = f'''{g(a,\n b)}''' + 1\n";
+  std::vector<TextEdit> edits = {{9, 17, "h()"}};
+  pad(original, edits);
+  EXPECT_EQ(edits[0].replacement, "h()");
 }
 
 TEST(PadLines, LeavesReplacementsWithAsManyLinesOrMore) {
   std::string original = "a\nb\nc\n";
   std::vector<TextEdit> edits = {{0, 3, "x\ny\nz"}};
-  rewrite::pad_to_original_lines(original, edits);
+  pad(original, edits);
   EXPECT_EQ(edits[0].replacement, "x\ny\nz");
 }
 
