@@ -13,7 +13,7 @@
 #   make survey  graph breaks of bench/models/zoo.py under both transformers versions
 #   make models  the model suite (breaks, outputs, cold start, latency) on both versions -> docs/RESULTS.md
 #   make models-steady  the suite's steady-state rounds alone, into the existing results
-#   make models-gpu  the same with --device cuda (build/models/results-*-cuda.json)
+#   make models-gpu  the same with --device cuda (bench/models/results/results-*-cuda.json)
 #   make demo    examples/model.py through the front end and the mender, then a transformers
 #                model's breaks and latency before and after mending (bench/models/demo.py)
 #   make format  clang-format -i over the C++ sources
@@ -187,9 +187,12 @@ survey: $(TF4524_STAMP)
 
 # --------------------------------------------------------------------------------------------
 # The model suite (bench/models/suite.py): original vs mended arms, both transformers versions.
-# MODELS_ARGS passes options to `suite.py run` (e.g. --models bart,t5 --repeats 5).
+# MODELS_ARGS passes options to `suite.py run` (e.g. --models bart,t5 --repeats 5). The result
+# JSONs are kept in the repository (bench/models/results), so that docs/RESULTS.md can be
+# regenerated and single rows measured again; each run's work folder (`*.d`: arm records and
+# saved outputs) is not.
 
-MODELS_DIR ?= build/models
+MODELS_DIR ?= bench/models/results
 MODELS_ARGS ?=
 TF_VENV_VERSION := 5.23.0
 BENCH_STAMP := $(VENV)/.bench-stamp
