@@ -156,14 +156,24 @@ std::string where_expr(const Plan& plan, const Tree& tree, std::optional<std::st
 void emit_fallback_body(const Plan& plan, const Tree& tree, const Names& names, int level,
                         Emitter& out);
 
-// `<keyword> <cond>:` + true body, then the false side as elif/else.
+// Whether a leaf's fallback body would be `pass`: it returns nothing and binds no merged
+// variable.
+bool does_nothing(const Plan& plan, const Tree& leaf) {
+  if (leaf.is_split() || plan.returns) return false;
+  for (std::string_view var : plan.merge) {
+    if (leaf.env.count(var) != 0) return false;
+  }
+  return true;
+}
+
+// `<keyword> <cond>:` + true body, then the false side as elif/else (no `else: pass`).
 void emit_fallback_chain(const Plan& plan, const Tree& tree, const Names& names, int level,
                          std::string_view keyword, Emitter& out) {
   out.line(level, std::string(keyword) + " " + tree.cond_python + ":");
   emit_fallback_body(plan, *tree.on_true, names, level + 1, out);
   if (tree.on_false->is_split()) {
     emit_fallback_chain(plan, *tree.on_false, names, level, "elif", out);
-  } else {
+  } else if (!does_nothing(plan, *tree.on_false)) {
     out.line(level, "else:");
     emit_fallback_body(plan, *tree.on_false, names, level + 1, out);
   }

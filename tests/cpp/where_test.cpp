@@ -242,11 +242,10 @@ TEST(Where, ElselessUpdateNeedsPriorBinding) {
   EXPECT_NE(r.text.find("if __graphmend_rt__.where_ok(__gm_c1, __gm_t0, y):\n"
                         "        y = torch.where(__gm_c1, __gm_t0, y)\n"
                         "    elif x.sum() > 0:\n"
-                        "        y = __gm_t0\n"
-                        "    else:\n"
-                        "        pass\n"),
+                        "        y = __gm_t0\n"),
             std::string::npos)
       << r.text;
+  EXPECT_EQ(r.text.find("pass"), std::string::npos) << r.text;  // no `else: pass` fallback
 
   Result unbound =
       run("def f(x):\n"
@@ -411,8 +410,6 @@ TEST(Where, StaticPrefixStaysPythonIf) {
             "            h = torch.where(__gm_c1, __gm_t0, h)\n"
             "        elif torch.isinf(h).any():\n"
             "            h = __gm_t0\n"
-            "        else:\n"
-            "            pass\n"
             "    return h\n");
 
   Result with_else =
