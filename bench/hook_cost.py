@@ -28,27 +28,21 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 CHILD = r"""
-import gc, json, sys, time
+import json, sys, time
 started = time.perf_counter()
 import graphmend, graphmend.hook as hook_module, graphmend.linetable
 graphmend.linetable.SUPPORTED = {renumber}
 seconds = {{"mend": 0.0, "compile": 0.0}}
 # Garbage collections are left out: one over torch's heap (0.2-0.3 s) lands wherever the
 # allocation count crosses the threshold, inside the hook or not, by chance.
-collecting = {{"total": 0.0, "since": None}}
-def on_gc(phase, info):
-    if phase == "start":
-        collecting["since"] = time.perf_counter()
-    elif collecting["since"] is not None:
-        collecting["total"] += time.perf_counter() - collecting["since"]
-gc.callbacks.append(on_gc)
+collections = hook_module._CollectionTimer().__enter__()  # the hook's own, for the whole run
 def timed(name, function):
     def wrapper(*args, **kwargs):
-        t, gc_before = time.perf_counter(), collecting["total"]
+        t, gc_before = time.perf_counter(), collections.seconds
         try:
             return function(*args, **kwargs)
         finally:
-            seconds[name] += time.perf_counter() - t - (collecting["total"] - gc_before)
+            seconds[name] += time.perf_counter() - t - (collections.seconds - gc_before)
     return wrapper
 hook_module._mend_module = timed("mend", hook_module._mend_module)
 hook_module._compile_mended = timed("compile", hook_module._compile_mended)

@@ -144,7 +144,6 @@ bool copy_utf8_char(std::string_view body, size_t* i, std::string& out) {
   return true;
 }
 
-// Raw str: the text as written, with line breaks translated.
 // The length of the run at `i` that decodes to itself: ASCII other than '\r' (a line
 // break to normalise) and, where escapes count, other than a backslash. Copied in bulk:
 // docstrings are most of a library's string bytes.
@@ -157,18 +156,17 @@ size_t verbatim_run(std::string_view body, size_t i, bool escapes) {
   return j - i;
 }
 
+// Raw str: the text as written, with line breaks translated.
 std::optional<LiteralError> decode_raw_str(std::string_view body, uint32_t body_offset,
                                            std::string& out) {
   for (size_t i = 0; i < body.size();) {
     if (size_t run = verbatim_run(body, i, false)) {
       out.append(body.substr(i, run));
       i += run;
-    } else if (size_t brk = line_break_length(body, i)) {
+    } else if (size_t brk = line_break_length(body, i)) {  // '\r'
       out.push_back('\n');
       i += brk;
-    } else if (is_ascii(body[i])) {
-      out.push_back(body[i++]);
-    } else if (!copy_utf8_char(body, &i, out)) {
+    } else if (!copy_utf8_char(body, &i, out)) {  // past the run: not ASCII
       return invalid_utf8_error(body, body_offset, i);
     }
   }
@@ -196,11 +194,7 @@ std::optional<LiteralError> decode_str_escapes(std::string_view body, uint32_t b
       if (!copy_utf8_char(body, &i, out)) return invalid_utf8_error(body, body_offset, i);
       continue;
     }
-    if (c != '\\') {
-      out.push_back(c);
-      ++i;
-      continue;
-    }
+    // Past the verbatim run and a line break, an ASCII character is a backslash.
     const size_t start = i++;
     if (i >= n) {  // CPython's rewrite turns a trailing backslash into "\u005c"
       out.push_back('\\');

@@ -189,13 +189,14 @@ void emit_fallback_body(const Plan& plan, const Tree& tree, const Names& names, 
     out.line(level, "return " + return_value(tree, names));
     return;
   }
-  bool any = false;
-  for (std::string_view var : plan.merge) {
-    if (tree.env.count(var) == 0) continue;
-    out.line(level, std::string(var) + " = " + leaf_value(tree, var, names));
-    any = true;
+  if (does_nothing(plan, tree)) {
+    out.line(level, "pass");
+    return;
   }
-  if (!any) out.line(level, "pass");
+  for (std::string_view var : plan.merge) {
+    if (tree.env.count(var) != 0)
+      out.line(level, std::string(var) + " = " + leaf_value(tree, var, names));
+  }
 }
 
 void emit_where(const Plan& plan, const Context& context, const Names& names, Emitter& out) {
