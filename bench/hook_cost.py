@@ -1,12 +1,14 @@
 """What the import hook costs a process that imports transformers and builds a model, with an
-empty and with a filled GraphMend cache, and with the two ways of giving mended code the
-original line numbers (renumbering the compiled code, and the tree path it replaced).
+empty and with a filled GraphMend cache; with an empty one, with and without the helper
+process that mends ahead (``graphmend.ahead``), and with the two ways of giving mended code
+the original line numbers (renumbering the compiled code, and the tree path it replaced).
+The hook's time is the importing process's own: the helper's runs beside it.
 
     .venv/bin/python bench/hook_cost.py --model bart --repeats 5
     .venv/bin/python bench/hook_cost.py --baseline /tmp/graphmend-old   # + an earlier build
 
 `--baseline DIR` adds a row for an earlier build of graphmend installed there
-(`pip install --no-deps --target DIR <checkout>`), with an empty cache, so that a change to
+(`pip install --no-deps --target DIR <checkout>`), with an empty cache and no helper, so that a change to
 the mender is measured side by side with what it replaces.
 
 Each measurement is a fresh process (modules are imported once per process); the variants
@@ -46,27 +48,36 @@ def timed(name, function):
     return wrapper
 hook_module._mend_module = timed("mend", hook_module._mend_module)
 hook_module._compile_mended = timed("compile", hook_module._compile_mended)
-hook = graphmend.install(["transformers"], cache_dir={cache!r})
+hook = graphmend.install(["transformers"], cache_dir={cache!r}, ahead={ahead})
 sys.path.insert(0, {models!r})
 import zoo
 zoo.build({model!r}, seed=0)
+process_s = time.perf_counter() - started
+hook.uninstall()  # waits for a helper, whose CPU time then counts among the children's
+import resource
+children = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({{
     "hook_s": hook.stats.seconds - hook.stats.gc_seconds, "mend_s": seconds["mend"] - seconds["compile"],
     "compile_s": seconds["compile"], "mended": hook.stats.mended,
-    "cache_hits": hook.stats.cache_hits, "process_s": time.perf_counter() - started,
+    "cache_hits": hook.stats.cache_hits, "process_s": process_s,
+    "helper_cpu_s": children.ru_utime + children.ru_stime,
 }}))
 """
 
+# (name, renumber line numbers, cache, a helper process mending ahead)
 VARIANTS = (
-    ("empty cache, renumbered code", True, "empty"),
-    ("empty cache, tree path", False, "empty"),
-    ("filled cache", True, "filled"),
+    ("empty cache, mending ahead (the default)", True, "empty", True),
+    ("empty cache, no helper", True, "empty", False),
+    ("empty cache, no helper, tree path", False, "empty", False),
+    ("filled cache", True, "filled", True),
 )
 
 
-def measure(model: str, renumber: bool, cache: str, build: str | None = None) -> dict:
+def measure(model: str, renumber: bool, cache: str, ahead: bool, build: str | None = None) -> dict:
     """One fresh process; `build`: a folder holding another graphmend, imported first."""
-    code = CHILD.format(renumber=renumber, cache=cache, models=os.path.join(HERE, "models"), model=model)
+    code = CHILD.format(
+        renumber=renumber, cache=cache, ahead=ahead, models=os.path.join(HERE, "models"), model=model
+    )
     env = dict(os.environ)
     if build:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (build, env.get("PYTHONPATH"))))
@@ -80,27 +91,31 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--baseline", help="a folder with an earlier graphmend build (see above)")
     args = parser.parse_args()
-    variants = [(name, renumber, cache, None) for name, renumber, cache in VARIANTS]
+    variants = [(*variant, None) for variant in VARIANTS]
     if args.baseline:
-        variants.append((f"empty cache, renumbered code, build in {args.baseline}", True, "empty", args.baseline))
+        variants.append((f"empty cache, no helper, build in {args.baseline}", True, "empty", False, args.baseline))
     runs = {variant[0]: [] for variant in variants}
     with tempfile.TemporaryDirectory(prefix="graphmend-cost-") as root:
         filled = os.path.join(root, "filled")
-        measure(args.model, True, filled)  # fills it
+        measure(args.model, True, filled, False)  # fills it
         for index in range(args.repeats):
-            for position, (name, renumber, cache, build) in enumerate(variants):
+            for position, (name, renumber, cache, ahead, build) in enumerate(variants):
                 folder = filled if cache == "filled" else os.path.join(root, f"empty-{index}-{position}")
-                runs[name].append(measure(args.model, renumber, folder, build))
+                runs[name].append(measure(args.model, renumber, folder, ahead, build))
     print(f"Model `{args.model}`, {args.repeats} fresh processes per row, medians (seconds).\n")
-    print("| cache and line numbers | hook | mending (C++) | compiling to bytecode | modules mended / from cache | whole process |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| cache and line numbers | hook | mending (C++) | compiling to bytecode "
+        "| modules mended / from cache | whole process | helper's CPU time |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for name, records in runs.items():
         def median(key):
             return statistics.median(r[key] for r in records)
 
         print(
             f"| {name} | {median('hook_s'):.3f} | {median('mend_s'):.3f} | {median('compile_s'):.3f} "
-            f"| {records[0]['mended']} / {records[0]['cache_hits']} | {median('process_s'):.2f} |"
+            f"| {median('mended'):.0f} / {median('cache_hits'):.0f} | {median('process_s'):.2f} "
+            f"| {median('helper_cpu_s'):.2f} |"
         )
 
 

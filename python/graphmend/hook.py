@@ -71,17 +71,21 @@ class HookStats:
     ``gc_seconds`` is the part of ``seconds`` spent in garbage collections that ran inside
     the hook: the interpreter collects when allocations pass a threshold, whoever allocates
     last, so a full collection over a large heap (torch's) lands in the hook or next to it
-    by chance; ``seconds - gc_seconds`` is the hook's own work."""
+    by chance; ``seconds - gc_seconds`` is the hook's own work. ``ahead``: a helper process
+    mended ahead of the import (``graphmend.ahead``); the modules it had ready count as
+    ``cache_hits``, and its time is not in ``seconds`` (it runs beside the import)."""
 
     mended: int = 0
     cache_hits: int = 0
     failed: int = 0
     seconds: float = 0.0
     gc_seconds: float = 0.0
+    ahead: bool = False
 
     def __str__(self) -> str:
         return (
-            f"{self.mended} module(s) mended, {self.cache_hits} from the cache, "
+            f"{self.mended} module(s) mended, {self.cache_hits} from the cache"
+            f"{' (a helper mending ahead)' if self.ahead else ''}, "
             f"{self.failed} failed, {self.seconds * 1000:.1f} ms in the hook"
             f" ({self.gc_seconds * 1000:.1f} ms of it in garbage collections)"
         )
@@ -186,6 +190,7 @@ class ImportHook:
         packages: Tuple[str, ...],
         options: Dict[str, bool],
         cache_dir: Optional[str],
+        ahead: bool = False,
     ) -> None:
         self.packages = packages
         self.options = options
@@ -193,6 +198,9 @@ class ImportHook:
         self.stats = HookStats()
         self.diagnostics: Dict[str, list] = {}  # filename -> [Diagnostic] of mended modules
         self._folders = _package_folders(packages)
+        # Whether the next cache miss starts a helper process that mends ahead.
+        self._may_start_helper = ahead and cache_dir is not None
+        self._helper = None
 
     # -- which modules ---------------------------------------------------------------------
 
@@ -218,6 +226,8 @@ class ImportHook:
         collections = _CollectionTimer()
         try:
             with collections:
+                if self._helper is not None:
+                    self._helper.tell(path)
                 code, diagnostics = self._entry(path, data)
             self.diagnostics[os.path.abspath(path)] = [_diagnostic(path, d) for d in diagnostics]
             # Mended or found with nothing to rewrite: either way the hook's verdict stands.
@@ -243,6 +253,8 @@ class ImportHook:
         if entry is not None:
             self.stats.cache_hits += 1
             return entry
+        if self._may_start_helper:
+            self._start_helper(path)
         entry = _mend_module(path, data, self.options)
         self.stats.mended += 1
         self._store(key, entry)
@@ -256,6 +268,21 @@ class ImportHook:
         for diagnostics in self.diagnostics.values():
             out.diagnostics.extend(diagnostics)
         return out
+
+    def _start_helper(self, path: str) -> None:
+        """Starts mending ahead (``graphmend.ahead``) on the first cache miss: a filled
+        cache never pays for the helper."""
+        from . import ahead
+
+        self._may_start_helper = False
+        if not ahead.enabled():
+            return
+        try:
+            self._helper = ahead.Helper(self)
+        except OSError:
+            return  # no process to be had: the import mends alone, as without the helper
+        self.stats.ahead = True
+        self._helper.tell(path)
 
     # -- the cache -------------------------------------------------------------------------
 
@@ -311,6 +338,9 @@ class ImportHook:
 
     def uninstall(self) -> None:
         """Stops mending for this hook's packages (modules already imported stay mended)."""
+        if self._helper is not None:
+            self._helper.close()
+            self._helper = None
         with _lock:
             if self in _hooks:
                 _hooks.remove(self)
@@ -551,6 +581,7 @@ def install(
     defer: bool = True,
     trap: bool = True,
     cache_dir: Optional[str] = "",
+    ahead: bool = True,
 ) -> ImportHook:
     """Mends the modules of ``packages`` (and their subpackages) as they are imported, until
     the returned hook is uninstalled (``hook.uninstall()``, ``graphmend.uninstall()``, or the
@@ -560,10 +591,12 @@ def install(
     imported gets a ``GraphMendWarning`` (its submodules imported later are mended).
     ``cache_dir``: ``""`` for the default (``$GRAPHMEND_CACHE_DIR`` or
     ``~/.cache/graphmend``), ``None`` for no cache. ``where``, ``defer``, ``trap`` switch the
-    rewrites as in ``graphmend.mend``.
+    rewrites as in ``graphmend.mend``. ``ahead``: on the first cache miss, start a helper
+    process that mends the modules the import reaches next into the cache
+    (``graphmend.ahead``; ``GRAPHMEND_AHEAD=0`` turns it off too).
     """
     names = _check_packages(packages)
-    hook = ImportHook(names, *_settings(where, defer, trap, cache_dir))
+    hook = ImportHook(names, *_settings(where, defer, trap, cache_dir), ahead=ahead)
     loaded = [name for name in names if name in sys.modules]
     if loaded:
         warnings.warn(
@@ -581,5 +614,7 @@ def install(
 def uninstall() -> None:
     """Removes every hook ``install`` added."""
     with _lock:
+        for hook in list(_hooks):
+            hook.uninstall()
         _hooks.clear()
         _unpatch_loader()

@@ -59,3 +59,10 @@ def corpus_packages(request: pytest.FixtureRequest) -> list[str] | None:
 @pytest.fixture(scope="session")
 def update_goldens(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-goldens"))
+
+
+@pytest.fixture(autouse=True)
+def no_mending_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hook tests count the modules the importing process mended; a helper process mending
+    ahead (graphmend.ahead) would take some of them, by chance. test_ahead.py turns it on."""
+    monkeypatch.setenv("GRAPHMEND_AHEAD", "0")

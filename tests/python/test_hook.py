@@ -419,8 +419,8 @@ def child_command(root, package, cache):
 
 def child_result(proc_stdout: str) -> dict:
     result = json.loads(proc_stdout.strip().splitlines()[-1])
-    result["stats"].pop("seconds")
-    result["stats"].pop("gc_seconds")
+    for timing_or_helper in ("seconds", "gc_seconds", "ahead"):
+        result["stats"].pop(timing_or_helper)
     return result
 
 

@@ -1,0 +1,356 @@
+"""Mending ahead: a helper process fills the import hook's cache with the modules the import
+is about to reach, while the importing process runs their parents' module bodies.
+
+A first start with an empty cache mends every module it imports: a few hundred
+milliseconds of C++ and ``compile`` for a large package, on the importing thread. Most of it
+can run beside the import instead. When the hook first misses the cache it starts one
+helper (``python -c``, the same interpreter and GraphMend, never ``fork``: the importing
+process may hold torch's threads) and tells it the path of every module the import asks
+for. The helper reads each such module's import statements (a line scan, not an import:
+nothing of the package runs in the helper), finds the files they name inside the hooked
+packages, and mends them depth first, the most recent request first, into the cache
+through the hook's own ``_entry``. The importing process finds them there.
+
+Nothing the helper does can change what runs: an entry is the same bytes the importing
+process would have written, keyed by the source it was mended from, and written
+atomically. A module the helper has not reached yet (or is mending at that moment) is
+mended by the importing process as before. The helper only reads files and writes the
+cache; it stops when the hook is uninstalled or the process exits.
+
+A thread could not do this: the mender runs without the GIL, but compiling to bytecode
+holds it, and the importing thread needs it all the time.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from typing import Dict, Iterable, List, Optional, Tuple
+
+__all__ = ["Helper", "static_imports", "enabled"]
+
+# `from .a.b import c, d` / `from pkg.a import (c,` / `import pkg.a.b as x, pkg.c`, at the start
+# of a line; the indentation tells module-level statements from those in functions.
+_FROM = re.compile(r"^([ \t]*)from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w, \t]*)", re.M)
+_IMPORT = re.compile(r"^([ \t]*)import[ \t]+([\w., \t]+)", re.M)
+# Statements at column 0 whose indented body still runs at import time.
+_IMPORT_TIME_BLOCK = re.compile(r"(if|elif|else|try|except|finally|with)\b")
+_NEVER_RUN = re.compile(r"if[ \t]+(typing\.)?TYPE_CHECKING\b")
+
+
+def enabled() -> bool:
+    """Whether the hook may start a helper: not with ``GRAPHMEND_AHEAD=0``, nor on one CPU
+    (there it would take its time from the import)."""
+    if os.environ.get("GRAPHMEND_AHEAD", "1") == "0" or not sys.executable:
+        return False
+    return _usable_cpus() > 1
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def static_imports(path: str, text: str, roots: Dict[str, str]) -> List[str]:
+    """The files of ``roots`` (top-level package name -> folder) that the module at ``path``
+    imports when its body runs, in source order (parent packages first). Only a guess for
+    ordering work: imports inside functions and under ``TYPE_CHECKING`` are left out, and
+    imports written in ways the scan does not read are missed."""
+    package = os.path.dirname(path)
+    found: List[str] = []
+    for match in _import_statements(text):
+        if match.re is _FROM:
+            _, dots, module, names = match.groups()
+            base = _relative_base(package, len(dots)) if dots else None
+            if dots and base is None:
+                continue
+            target = _package_or_module(base, module) if dots else _absolute(module, roots)
+            if target and target[-1].endswith("__init__.py"):  # names may be submodules
+                folder = os.path.dirname(target[-1])
+                for name in _first_words(names):
+                    target += _module_files(folder, name)
+            found += target
+        else:
+            for module in _first_words(match.group(2)):
+                found += _absolute(module, roots)
+    return list(dict.fromkeys(found))
+
+
+def _first_words(clauses: str) -> List[str]:
+    """``a as b, c`` -> ``[a, c]``."""
+    return [clause.split()[0] for clause in clauses.split(",") if clause.split()]
+
+
+def _import_statements(text: str) -> Iterable[re.Match]:
+    """The import statements that run with the module body, in source order."""
+    block_runs = True  # whether the column-0 statement that opens the current block runs
+    matches = sorted([*_FROM.finditer(text), *_IMPORT.finditer(text)], key=lambda m: m.start())
+    opener_lines = re.finditer(r"^(\S.*)$", text, re.M)
+    opener = next(opener_lines, None)
+    for match in matches:
+        while opener is not None and opener.start() <= match.start():
+            line = opener.group(1)
+            block_runs = bool(_IMPORT_TIME_BLOCK.match(line)) and not _NEVER_RUN.match(line)
+            opener = next(opener_lines, None)
+        if not match.group(1) or block_runs:
+            yield match
+
+
+def _relative_base(package: str, level: int) -> Optional[str]:
+    base = package
+    for _ in range(level - 1):
+        base = os.path.dirname(base)
+    return base or None
+
+
+def _package_or_module(base: str, dotted: str) -> List[str]:
+    """``from .x import ...`` loads x; ``from . import ...`` the package itself."""
+    if dotted:
+        return _module_files(base, dotted)
+    package = os.path.join(base, "__init__.py")
+    return [package] if os.path.isfile(package) else []
+
+
+def _absolute(module: str, roots: Dict[str, str]) -> List[str]:
+    top, _, rest = module.partition(".")
+    folder = roots.get(top)
+    if folder is None:
+        return []
+    return [os.path.join(folder, "__init__.py")] + _module_files(folder, rest)
+
+
+def _module_files(base: str, dotted: str) -> List[str]:
+    """The files that importing ``dotted`` below folder ``base`` loads: each package's
+    ``__init__.py`` on the way, then the module (a file or a package)."""
+    files: List[str] = []
+    folder = base
+    for part in filter(None, dotted.split(".")):
+        if not part.isidentifier():
+            return files
+        package = os.path.join(folder, part, "__init__.py")
+        if os.path.isfile(package):
+            files.append(package)
+            folder = os.path.join(folder, part)
+            continue
+        module = os.path.join(folder, part + ".py")
+        if os.path.isfile(module):
+            files.append(module)
+        return files
+    return files
+
+
+# ---------------------------------------------------------------------------------------------
+# The importing side.
+
+
+class Helper:
+    """The helper process of one hook, as the importing process sees it: ``tell`` it the
+    modules being imported; ``close`` it (also done at exit, and in a forked child, which
+    must not keep the helper's pipe open)."""
+
+    def __init__(self, hook) -> None:
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        config = {
+            "packages": list(hook.packages),
+            "folders": hook._folders,
+            "options": hook.options,
+            "cache_dir": hook.cache_dir,
+        }
+        self._process: Optional[subprocess.Popen] = subprocess.Popen(
+            [sys.executable, "-c", _HELPER_MAIN.format(here=here)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _live.add(self)
+        atexit.register(self.close)
+        self._send(json.dumps(config))
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def tell(self, path: str) -> None:
+        """The import is loading ``path`` now."""
+        self._send(path)
+
+    def _send(self, line: str) -> None:
+        process = self._process
+        if process is None:
+            return
+        try:
+            process.stdin.write(line.encode("utf-8", "surrogateescape") + b"\n")
+            process.stdin.flush()
+        except (OSError, ValueError):  # the helper has gone (or stopped when idle): no matter
+            self.close()
+
+    def close(self) -> None:
+        """Stops the helper: it finishes the module it is on (its entry is written whole or
+        not at all) and exits."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        _live.discard(self)
+        atexit.unregister(self.close)
+        for step in (lambda: process.stdin.write(_STOP + b"\n"), process.stdin.close):
+            try:
+                step()
+            except (OSError, ValueError):  # it has gone already
+                pass
+        try:
+            process.wait(timeout=_CLOSE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def _forget_in_child(self) -> None:
+        """In a forked child: drop this copy of the pipe; the parent still owns the helper."""
+        process, self._process = self._process, None
+        atexit.unregister(self.close)
+        if process is not None:
+            try:
+                process.stdin.close()
+            except (OSError, ValueError):
+                pass
+            process.returncode = 0  # not this process's child: never waited for or warned about
+
+
+_live: "set[Helper]" = set()
+
+
+def _after_fork_in_child() -> None:
+    for helper in list(_live):
+        helper._forget_in_child()
+    _live.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+# The helper imports this GraphMend (not whatever else its path finds first), and nothing of
+# the hooked packages.
+_HELPER_MAIN = "import sys; sys.path.insert(0, {here!r}); from graphmend.ahead import main; main()"
+_STOP = b"\0stop"  # not a path: the importing process is done
+_CLOSE_TIMEOUT = 2.0  # seconds: the longest single module mends in a fraction of that
+_IDLE_EXIT = 10.0  # seconds with nothing to do before the helper exits by itself
+
+
+# ---------------------------------------------------------------------------------------------
+# The helper process.
+
+
+def main() -> None:
+    """The helper's loop: the configuration on the first line of stdin, then one path per
+    line, each a module the import is loading."""
+    from .hook import ImportHook
+
+    config = json.loads(sys.stdin.buffer.readline())
+    hook = ImportHook(tuple(config["packages"]), config["options"], config["cache_dir"])
+    hook._folders = config["folders"]  # as the importing process found them
+    roots = {os.path.basename(folder): folder for folder in hook._folders}
+    work = _Work(idle=_top_level_files(hook._folders))
+    threading.Thread(target=work.read, args=(sys.stdin.buffer,), daemon=True).start()
+    for path, mend in iter(work.next, None):
+        text = _read(path)
+        if text is None:
+            continue
+        if mend and hook.covers(None, path):
+            try:
+                hook._entry(path, text)
+            except Exception:  # noqa: BLE001 (the import mends it again, and warns with why)
+                pass
+        work.scanned(path, static_imports(path, text.decode("utf-8", "replace"), roots))
+
+
+def _top_level_files(folders: List[str]) -> List[str]:
+    """What to mend when the import has asked for nothing new: the modules directly in each
+    package folder (a package's core, which its subpackages import), largest first."""
+    files = []
+    for folder in folders:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        files += [os.path.join(folder, name) for name in names if name.endswith(".py")]
+    return sorted(files, key=_size)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _read(path: str) -> Optional[bytes]:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+class _Work:
+    """The helper's stack of files: each module the import asks for goes on top (the
+    import's next modules are its imports), and a file's imports go on top of it, the first
+    on top (the import runs them in that order, depth first). A file is mended once, unless
+    the import asked for it first (it mends that one itself), and scanned once: when the
+    import asks for a file scanned already, its imports go on top again."""
+
+    def __init__(self, idle: List[str]) -> None:
+        self._stack: List[Tuple[str, bool]] = []
+        self._idle = [(path, True) for path in idle]  # taken from the end when the stack is empty
+        self._mended: set = set()  # mended here, or asked for by the import
+        self._imports: Dict[str, List[str]] = {}  # of each file scanned
+        self._closed = False
+        self._ready = threading.Condition()
+
+    def read(self, stream) -> None:
+        for line in stream:
+            line = line.rstrip(b"\n")
+            if line == _STOP:
+                break
+            path = line.decode("utf-8", "surrogateescape")
+            with self._ready:
+                self._mended.add(path)
+                self._stack.append((path, False))
+                self._ready.notify()
+        with self._ready:
+            self._closed = True
+            self._ready.notify()
+
+    def scanned(self, path: str, imports: List[str]) -> None:
+        with self._ready:
+            self._imports[path] = imports
+            self._push(imports)
+
+    def _push(self, paths: List[str]) -> None:
+        self._stack.extend((path, True) for path in reversed(paths) if path not in self._mended)
+
+    def next(self) -> Optional[Tuple[str, bool]]:
+        """The next file to scan and whether to mend it first; None once the import is
+        done, or when nothing has come for ``_IDLE_EXIT`` seconds."""
+        with self._ready:
+            while True:
+                if not self._stack and not self._idle and not self._closed:
+                    if not self._ready.wait(timeout=_IDLE_EXIT) and not self._stack:
+                        return None
+                if self._closed:
+                    return None
+                if not self._stack and not self._idle:
+                    continue
+                path, mend = (self._stack or self._idle).pop()
+                if path in self._imports:
+                    if not mend:  # asked for again
+                        self._push(self._imports[path])
+                    continue
+                mend = mend and path not in self._mended
+                self._mended.add(path)
+                return path, mend

@@ -1,0 +1,265 @@
+"""Mending ahead (graphmend.ahead): the scan of a module's import statements, and the helper
+process that fills the hook's cache with the modules the import reaches next.
+
+The helper must never change what runs: its cache entries are byte for byte those the
+importing process writes. The tests that it mends ahead make the import wait (a package
+whose ``__init__`` polls the cache) instead of sleeping, so they hold on a slow machine."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import graphmend
+import graphmend.hook as hook_module
+from graphmend import ahead
+
+from test_hook import MODEL_SRC, cache_entries, forget, make_package, pkgroot  # noqa: F401
+
+
+@pytest.fixture(autouse=True)
+def mending_ahead(monkeypatch):
+    monkeypatch.setenv("GRAPHMEND_AHEAD", "1")
+
+
+def write(path: Path, text: str = "") -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return str(path)
+
+
+# -- the scan ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A package `pkg` with modules and subpackages, and the file paths by short name."""
+    root = tmp_path / "pkg"
+    files = {
+        name: write(root / rel)
+        for name, rel in {
+            "init": "__init__.py",
+            "b": "b.py",
+            "sub": "sub/__init__.py",
+            "c": "sub/c.py",
+            "d": "sub/d.py",
+            "e": "e.py",
+            "f": "f.py",
+            "h": "h.py",
+            "deep": "sub/deep/__init__.py",
+            "never": "never.py",
+            "lazy": "lazy.py",
+        }.items()
+    }
+    return root, files
+
+
+def scan(tree, text: str, module: str = "a.py"):
+    root, files = tree
+    found = ahead.static_imports(str(root / module), text, {"pkg": str(root)})
+    by_path = {path: name for name, path in files.items()}
+    return [by_path.get(path, path) for path in found]
+
+
+def test_scan_reads_relative_and_absolute_imports_in_order(tree):
+    text = (
+        "import os\n"
+        "from . import b, sub as s\n"
+        "from .sub import c\n"
+        "from .sub.d import thing\n"
+        "import pkg.e, json\n"
+        "from pkg import f as g\n"
+        "from torch import nn\n"
+    )
+    assert scan(tree, text) == ["init", "b", "sub", "c", "d", "e", "f"]
+
+
+def test_scan_follows_blocks_that_run_at_import_and_skips_those_that_do_not(tree):
+    text = (
+        "try:\n"
+        "    from .h import x\n"
+        "except ImportError:\n"
+        "    pass\n"
+        "if TYPE_CHECKING:\n"
+        "    from .never import y\n"
+        "def load():\n"
+        "    from .lazy import z\n"
+        "if sys.version_info >= (3, 11):\n"
+        "    from .sub.deep import w\n"
+    )
+    assert scan(tree, text) == ["h", "sub", "deep"]
+
+
+def test_scan_resolves_parent_relative_imports_and_ignores_what_is_not_there(tree):
+    text = "from ..b import x\nfrom .missing import y\nfrom ... import nothing\n"
+    assert scan(tree, text, module="sub/c.py") == ["b"]
+
+
+def test_scan_of_real_transformers_finds_the_shared_modules():
+    transformers = pytest.importorskip("transformers")
+    folder = os.path.dirname(transformers.__file__)
+    path = os.path.join(folder, "models", "bart", "modeling_bart.py")
+    found = ahead.static_imports(path, Path(path).read_text(), {"transformers": folder})
+    names = [os.path.relpath(p, folder) for p in found]
+    assert "modeling_utils.py" in names and "activations.py" in names
+    assert all(os.path.isfile(p) for p in found)
+
+
+# -- the helper --------------------------------------------------------------------------------
+
+# The package's __init__ waits until the helper has mended the modules it imports, so the
+# import finds them in the cache whatever the machine's speed.
+WAIT_FOR_CACHE = """\
+import pathlib, time
+_deadline = time.monotonic() + 60
+while len(list(pathlib.Path({cache!r}).rglob("*.gmc"))) < {count} and time.monotonic() < _deadline:
+    time.sleep(0.01)
+from . import model
+"""
+
+CHAIN_SRC = MODEL_SRC + "\nfrom . import second\n"
+
+
+def make_chain(root: Path, cache: Path) -> str:
+    """__init__ -> model -> second, each with something to mend; __init__ waits for the
+    helper to have mended model and second (3 entries with its own)."""
+    name = make_package(root, {"model.py": CHAIN_SRC, "second.py": MODEL_SRC})
+    (root / name / "__init__.py").write_text(WAIT_FOR_CACHE.format(cache=str(cache), count=3))
+    return name
+
+
+def test_helper_mends_what_the_import_reaches_next(pkgroot, tmp_path):
+    cache = tmp_path / "cache"
+    name = make_chain(pkgroot, cache)
+    with graphmend.install([name], cache_dir=str(cache)) as hook:
+        module = __import__(name + ".model", fromlist=["step"])
+        stats = hook.stats
+    assert stats.ahead
+    assert (stats.mended, stats.cache_hits, stats.failed) == (1, 2, 0)  # __init__ by the import
+    assert "__graphmend_rt__" in vars(module) and "__graphmend_rt__" in vars(module.second)
+
+
+def test_helper_entries_are_what_the_import_would_write(pkgroot, tmp_path):
+    cache = tmp_path / "cache"
+    name = make_chain(pkgroot, cache)
+    with graphmend.install([name], cache_dir=str(cache)) as hook:
+        __import__(name + ".model")
+    assert hook.stats.cache_hits == 2
+    for entry in cache_entries(cache):
+        key, _, _ = marshal.loads(entry.read_bytes())
+        path = next(
+            str(p) for p in (pkgroot / name).glob("*.py") if hook._key(str(p), p.read_bytes()) == key
+        )
+        code, diagnostics = hook_module._mend_module(path, Path(path).read_bytes(), hook.options)
+        # Equal code objects (marshal's bytes also record reference counts at the time).
+        assert marshal.loads(entry.read_bytes()) == (key, code, diagnostics)
+        assert code is None or code.co_consts == marshal.loads(entry.read_bytes())[1].co_consts
+
+
+def test_helper_stops_on_uninstall(pkgroot, tmp_path):
+    cache = tmp_path / "cache"
+    name = make_chain(pkgroot, cache)
+    hook = graphmend.install([name], cache_dir=str(cache))
+    __import__(name + ".model")
+    helper = hook._helper
+    assert helper is not None and helper.running
+    started = time.monotonic()
+    graphmend.uninstall()
+    assert not helper.running and hook._helper is None
+    assert time.monotonic() - started < 2.0
+
+
+def test_filled_cache_starts_no_helper(pkgroot, tmp_path):
+    cache = tmp_path / "cache"
+    name = make_chain(pkgroot, cache)
+    with graphmend.install([name], cache_dir=str(cache)):
+        __import__(name + ".model")
+    forget(name)
+    with graphmend.install([name], cache_dir=str(cache)) as hook:
+        __import__(name + ".model")
+    assert (hook.stats.mended, hook.stats.cache_hits) == (0, 3)
+    assert not hook.stats.ahead and hook._helper is None
+
+
+@pytest.mark.parametrize("how", ["environment", "argument", "no cache"])
+def test_helper_can_be_turned_off(pkgroot, tmp_path, monkeypatch, how):
+    name = make_package(pkgroot, {"model.py": MODEL_SRC})
+    cache = None if how == "no cache" else str(tmp_path / "cache")
+    if how == "environment":
+        monkeypatch.setenv("GRAPHMEND_AHEAD", "0")
+    with graphmend.install([name], cache_dir=cache, ahead=how != "argument") as hook:
+        __import__(name + ".model")
+    assert hook.stats.mended == 2 and not hook.stats.ahead and hook._helper is None
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_forked_child_leaves_the_parents_helper_alone(pkgroot, tmp_path):
+    cache = tmp_path / "cache"
+    name = make_chain(pkgroot, cache)
+    hook = graphmend.install([name], cache_dir=str(cache))
+    __import__(name + ".model")
+    helper = hook._helper
+    pid = os.fork()
+    if pid == 0:  # the child: uninstalling here must not stop the parent's helper
+        try:
+            graphmend.uninstall()
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    assert helper.running
+    graphmend.uninstall()
+    assert not helper.running
+
+
+def test_helper_that_died_leaves_the_import_to_mend_alone(pkgroot, tmp_path):
+    cache = tmp_path / "cache"
+    first = make_package(pkgroot, {"model.py": MODEL_SRC})
+    later = make_package(pkgroot, {"model.py": MODEL_SRC})
+    with graphmend.install([first, later], cache_dir=str(cache)) as hook:
+        __import__(first + ".model")
+        hook._helper._process.kill()
+        hook._helper._process.wait()
+        module = __import__(later + ".model", fromlist=["step"])
+        assert not hook._helper.running  # told of `later`, found it gone
+    assert hook.stats.failed == 0 and "__graphmend_rt__" in vars(module)
+
+
+def test_helper_process_imports_nothing_of_the_package(tmp_path):
+    """The helper only reads files: a module whose body would leave a mark when run is
+    mended ahead without running."""
+    root = tmp_path / "src"
+    mark = tmp_path / "ran"
+    package = root / "gmh_quiet"
+    write(package / "__init__.py", "from . import loud\n")
+    write(package / "loud.py", f"open({str(mark)!r}, 'w').close()\n" + MODEL_SRC)
+    cache = tmp_path / "cache"
+    code = (
+        "import sys, time, pathlib; sys.path.insert(0, sys.argv[1]);"
+        "import graphmend.hook as h, graphmend.ahead as a;"
+        "hook = h.ImportHook(('gmh_quiet',), {'where': True, 'defer': True, 'trap': True}, sys.argv[2]);"
+        "helper = a.Helper(hook); helper.tell(sys.argv[3]);"
+        "end = time.monotonic() + 60\n"
+        "while not list(pathlib.Path(sys.argv[2]).rglob('*.gmc')) and time.monotonic() < end: time.sleep(0.01)\n"
+        "helper.close()"
+    )
+    env = dict(os.environ, GRAPHMEND_AHEAD="1")
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(root), str(cache), str(package / "__init__.py")],
+        capture_output=True, text=True, env=env, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(cache_entries(cache)) == 1 and not mark.exists()
+
+
+def test_no_helper_on_one_cpu(pkgroot, tmp_path, monkeypatch):
+    monkeypatch.setattr(ahead, "_usable_cpus", lambda: 1)
+    name = make_package(pkgroot, {"model.py": MODEL_SRC})
+    with graphmend.install([name], cache_dir=str(tmp_path / "cache")) as hook:
+        __import__(name + ".model")
+    assert hook.stats.mended == 2 and not hook.stats.ahead
