@@ -255,7 +255,7 @@ def main() -> None:
     hook = ImportHook(tuple(config["packages"]), config["options"], config["cache_dir"])
     hook._folders = config["folders"]  # as the importing process found them
     roots = {os.path.basename(folder): folder for folder in hook._folders}
-    work = _Work(idle=_top_level_files(hook._folders))
+    work = _Work(idle=_largest_first(f for folder in hook._folders for f in _modules_in(folder)))
     threading.Thread(target=work.read, args=(sys.stdin.buffer,), daemon=True).start()
     for path, mend in iter(work.next, None):
         text = _read(path)
@@ -266,20 +266,24 @@ def main() -> None:
                 hook._entry(path, text)
             except Exception:  # noqa: BLE001 (the import mends it again, and warns with why)
                 pass
-        work.scanned(path, static_imports(path, text.decode("utf-8", "replace"), roots))
+        imports = static_imports(path, text.decode("utf-8", "replace"), roots)
+        # A package the import loads is likely to load some of its own modules, lazily too
+        # (transformers' subpackages import on first use): those come after its imports.
+        package = not mend and os.path.basename(path) == "__init__.py"
+        work.scanned(path, imports, _largest_first(_modules_in(os.path.dirname(path))) if package else [])
 
 
-def _top_level_files(folders: List[str]) -> List[str]:
-    """What to mend when the import has asked for nothing new: the modules directly in each
-    package folder (a package's core, which its subpackages import), largest first."""
-    files = []
-    for folder in folders:
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            continue
-        files += [os.path.join(folder, name) for name in names if name.endswith(".py")]
-    return sorted(files, key=_size)
+def _modules_in(folder: str) -> List[str]:
+    """The modules directly in a package folder."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [os.path.join(folder, name) for name in names if name.endswith(".py")]
+
+
+def _largest_first(paths: Iterable[str]) -> List[str]:
+    return sorted(paths, key=_size, reverse=True)
 
 
 def _size(path: str) -> int:
@@ -306,7 +310,9 @@ class _Work:
 
     def __init__(self, idle: List[str]) -> None:
         self._stack: List[Tuple[str, bool]] = []
-        self._idle = [(path, True) for path in idle]  # taken from the end when the stack is empty
+        # When the stack is empty: the modules directly in each package folder (a package's
+        # core, which its subpackages import), largest first. Taken from the end.
+        self._idle = [(path, True) for path in reversed(idle)]
         self._mended: set = set()  # mended here, or asked for by the import
         self._imports: Dict[str, List[str]] = {}  # of each file scanned
         self._closed = False
@@ -326,9 +332,11 @@ class _Work:
             self._closed = True
             self._ready.notify()
 
-    def scanned(self, path: str, imports: List[str]) -> None:
+    def scanned(self, path: str, imports: List[str], then: List[str]) -> None:
+        """``path`` imports ``imports``; ``then``: what to mend after them, first first."""
         with self._ready:
             self._imports[path] = imports
+            self._push(then)
             self._push(imports)
 
     def _push(self, paths: List[str]) -> None:

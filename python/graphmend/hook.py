@@ -269,9 +269,27 @@ class ImportHook:
             out.diagnostics.extend(diagnostics)
         return out
 
-    def _start_helper(self, path: str) -> None:
-        """Starts mending ahead (``graphmend.ahead``) on the first cache miss: a filled
-        cache never pays for the helper."""
+    def _start_helper_if_cold(self) -> None:
+        """Starts mending ahead at once when a package's ``__init__`` is not in the cache:
+        the helper then works while the program imports everything else (torch, ...)."""
+        if not self._may_start_helper:
+            return
+        start = time.perf_counter()
+        for folder in self._folders:
+            path = os.path.join(folder, "__init__.py")
+            try:
+                with open(path, "rb") as handle:
+                    cold = self._load(self._key(path, handle.read())) is None
+            except OSError:
+                continue
+            if cold:
+                self._start_helper(None)
+                break
+        self.stats.seconds += time.perf_counter() - start
+
+    def _start_helper(self, path: Optional[str]) -> None:
+        """Starts mending ahead (``graphmend.ahead``), at install or on the first cache
+        miss: a filled cache never pays for the helper. ``path``: the module being imported."""
         from . import ahead
 
         self._may_start_helper = False
@@ -282,7 +300,8 @@ class ImportHook:
         except OSError:
             return  # no process to be had: the import mends alone, as without the helper
         self.stats.ahead = True
-        self._helper.tell(path)
+        if path is not None:
+            self._helper.tell(path)
 
     # -- the cache -------------------------------------------------------------------------
 
@@ -591,9 +610,10 @@ def install(
     imported gets a ``GraphMendWarning`` (its submodules imported later are mended).
     ``cache_dir``: ``""`` for the default (``$GRAPHMEND_CACHE_DIR`` or
     ``~/.cache/graphmend``), ``None`` for no cache. ``where``, ``defer``, ``trap`` switch the
-    rewrites as in ``graphmend.mend``. ``ahead``: on the first cache miss, start a helper
-    process that mends the modules the import reaches next into the cache
-    (``graphmend.ahead``; ``GRAPHMEND_AHEAD=0`` turns it off too).
+    rewrites as in ``graphmend.mend``. ``ahead``: with a cache that lacks a package's
+    ``__init__`` (now, or at the first cache miss), start a helper process that mends the
+    modules the import reaches next into the cache (``graphmend.ahead``;
+    ``GRAPHMEND_AHEAD=0`` turns it off too).
     """
     names = _check_packages(packages)
     hook = ImportHook(names, *_settings(where, defer, trap, cache_dir), ahead=ahead)
@@ -608,6 +628,7 @@ def install(
     with _lock:
         _hooks.append(hook)
         _patch_loader()
+    hook._start_helper_if_cold()
     return hook
 
 
