@@ -3,22 +3,26 @@ is about to reach, while the importing process runs their parents' module bodies
 
 A first start with an empty cache mends every module it imports: a few hundred
 milliseconds of C++ and ``compile`` for a large package, on the importing thread. Most of it
-can run beside the import instead. When the hook first misses the cache it starts one
-helper (``python -c``, the same interpreter and GraphMend, never ``fork``: the importing
-process may hold torch's threads) and tells it the path of every module the import asks
-for. The helper reads each such module's import statements (a line scan, not an import:
-nothing of the package runs in the helper), finds the files they name inside the hooked
-packages, and mends them depth first, the most recent request first, into the cache
-through the hook's own ``_entry``. The importing process finds them there.
+can run beside the import instead. When a package's ``__init__`` is not in the cache at
+``install`` (or at the first cache miss), the hook starts one helper (``python -c``: the
+same interpreter and GraphMend, never a ``fork`` of a process that may hold torch's threads)
+and tells it the path of every module the import loads. The helper reads each such
+module's import statements (a scan of the text, not an import: nothing of the package runs
+in the helper), finds the files they name inside the hooked packages, and mends them into
+the cache through the hook's own ``_entry``, depth first and the most recent request first;
+after a package's imports, the package's own modules (a lazy package loads some of them on
+first use). With nothing asked for, it mends the modules directly in each package folder,
+largest first (a package's core) and what they import. The import finds them in the cache.
 
-Nothing the helper does can change what runs: an entry is the same bytes the importing
-process would have written, keyed by the source it was mended from, and written
-atomically. A module the helper has not reached yet (or is mending at that moment) is
-mended by the importing process as before. The helper only reads files and writes the
-cache; it stops when the hook is uninstalled or the process exits.
+Nothing the helper does can change what runs: an entry is the one the importing process
+would have written, keyed by the source it was mended from, and written atomically. A
+module the helper has not reached yet (or is mending at that moment) is mended by the
+importing process as before. The helper only reads files and writes the cache; it stops
+when the hook is uninstalled or the process exits, or after ``_IDLE_EXIT`` seconds with
+nothing to do.
 
-A thread could not do this: the mender runs without the GIL, but compiling to bytecode
-holds it, and the importing thread needs it all the time.
+A thread would not do: the mender runs without the GIL, but compiling to bytecode holds
+it, and so does the import, all the time.
 """
 
 from __future__ import annotations
@@ -179,7 +183,7 @@ class Helper:
 
     def tell(self, path: str) -> None:
         """The import is loading ``path`` now."""
-        self._send(path)
+        self._send(os.path.abspath(path))
 
     def _send(self, line: str) -> None:
         process = self._process
