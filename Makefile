@@ -13,6 +13,7 @@
 #   make survey  graph breaks of bench/models/zoo.py under both transformers versions
 #   make models  the model suite (breaks, outputs, cold start, latency) on both versions -> docs/RESULTS.md
 #   make models-steady  the suite's steady-state rounds alone, into the existing results
+#   make models-cost  both arms again without steady-state rounds: GraphMend's cost as it is now
 #   make models-gpu  the same with --device cuda (bench/models/results/results-*-cuda.json)
 #   make demo    examples/model.py through the front end and the mender, then a transformers
 #                model's breaks and latency before and after mending (bench/models/demo.py)
@@ -197,7 +198,7 @@ MODELS_ARGS ?=
 TF_VENV_VERSION := 5.23.0
 BENCH_STAMP := $(VENV)/.bench-stamp
 
-.PHONY: models models-gpu models-report models-steady
+.PHONY: models models-gpu models-report models-steady models-cost
 
 $(BENCH_STAMP): requirements-bench.txt $(DEPS_STAMP)
 	$(PIP) install -q -r requirements-bench.txt
@@ -224,9 +225,21 @@ models-steady: install $(TF4524_STAMP) $(BENCH_STAMP)
 	PYTHONPATH=$(TF4524) $(PY) bench/models/suite.py steady $(MODELS_ARGS) $(MODELS_DIR)/results-4.52.4.json
 	$(MAKE) models-report
 
-# Every result JSON in MODELS_DIR (CPU and GPU) -> docs/RESULTS.md and docs/results.png.
+# Both arms again without the steady-state rounds, both versions: cold starts and GraphMend's
+# own cost with the code as it is now (bench/models/results/cost-*.json, a section of the report).
+models-cost: install $(TF4524_STAMP) $(BENCH_STAMP)
+	@mkdir -p $(MODELS_DIR)
+	$(PY) bench/models/suite.py run --steady-rounds 0 $(MODELS_ARGS) \
+	  --out $(MODELS_DIR)/cost-$(TF_VENV_VERSION).json
+	PYTHONPATH=$(TF4524) $(PY) bench/models/suite.py run --steady-rounds 0 $(MODELS_ARGS) \
+	  --out $(MODELS_DIR)/cost-4.52.4.json
+	$(MAKE) models-report
+
+# Every result JSON in MODELS_DIR (CPU and GPU, and the cost runs) -> docs/RESULTS.md and
+# docs/results.png.
 models-report: $(BENCH_STAMP)
-	$(PY) bench/models/suite.py report $$(ls -r $(MODELS_DIR)/results-*.json) --out docs/RESULTS.md
+	$(PY) bench/models/suite.py report $$(ls -r $(MODELS_DIR)/results-*.json) \
+	  --cost $$(ls -r $(MODELS_DIR)/cost-*.json 2>/dev/null) --out docs/RESULTS.md
 
 # The example model's breaks, then the real job: a transformers model (BART, float16) compiled
 # with Inductor as it is and with transformers mended at import, side by side.

@@ -946,6 +946,7 @@ def main_parser() -> argparse.ArgumentParser:
     report.add_argument("results", nargs="+")
     report.add_argument("--out", default="docs/RESULTS.md")
     report.add_argument("--plot", default=None, help="PNG (default: results.png beside --out)")
+    report.add_argument("--cost", nargs="*", default=[], help="cost runs (run --steady-rounds 0) to add")
 
     return parser
 
@@ -975,7 +976,8 @@ def main(argv=None):
         sys.path.insert(0, HERE)
         import suite_report
 
-        suite_report.write(args.results, args.out, args.plot or os.path.join(os.path.dirname(args.out), "results.png"))
+        plot = args.plot or os.path.join(os.path.dirname(args.out), "results.png")
+        suite_report.write(args.results, args.out, plot, args.cost)
 
 
 if __name__ == "__main__":

@@ -255,6 +255,31 @@ def version_section(result) -> list[str]:
     return lines
 
 
+COST_HEADER = (
+    "| model | cold start original / mended, s (ratio) | GraphMend cost, empty / filled cache "
+    "(% of that cold start) | empty cache: modules the import mended / found ready |"
+    "\n|---|---|---|---|"
+)
+
+
+def cost_section(result) -> list[str]:
+    """A cost run's table (`suite.py run --steady-rounds 0`, `make models-cost`): cold starts
+    and GraphMend's cost with the code of that run, the steady state left to the main tables."""
+    lines = [f"### transformers {result['transformers']}", "", COST_HEADER]
+    shares = []
+    for entry in result["models"]:
+        cold = entry["mended"]
+        ready = f"{_get(cold, 'graphmend', 'mended')} / {_get(cold, 'graphmend', 'cache_hits')}"
+        lines.append(f"| {entry['model']} | {cold_cell(entry)} | {cost_cell(entry)} | {ready} |")
+        total, start = _get(cold, "graphmend", "total_s"), _get(cold, "cold_start_s")
+        if total is not None and start:
+            shares.append(100 * total / start)
+    if shares:
+        lines += ["", f"Empty cache: {min(shares):.1f}-{max(shares):.1f}% of a cold start over {len(shares)} models."]
+    lines += ["", f"Run in {result.get('seconds', 0) / 60:.0f} min: `{_command(result)}`", ""]
+    return lines
+
+
 RUNTIME_HEADER = (
     "| model | breaks original -> mended at import -> runtime-aware (explain) | Dynamo options "
     "enabled | not enabled: why | breaks left | outputs equal | `graphmend.compile` time, s "
@@ -371,7 +396,7 @@ def analysis_lines() -> list[str]:
         return [handle.read().rstrip("\n"), ""]
 
 
-def document(results, plot_name) -> str:
+def document(results, plot_name, costs=()) -> str:
     cpu = [r for r in results if r.get("device", "cpu") == "cpu"]
     gpu = [r for r in results if r.get("device") == "cuda"]
     tolerances = results[0].get("tolerances", {})
@@ -414,7 +439,11 @@ def document(results, plot_name) -> str:
         "Garbage collections that happen to run inside the hook are left "
         "out where the hook recorded them (rows run since it does): the interpreter collects "
         "whoever allocates last; a full collection over torch's heap takes 0.2-0.3 s, and "
-        "both arms spend 1.4-2.8 s collecting in all.",
+        "both arms spend 1.4-2.8 s collecting in all. On a first start the hook's helper "
+        "process mends ahead of the import (rows run since it exists, docs/HOOK.md): its "
+        "time runs beside the import, on another core, and is not in this figure "
+        "(`bench/hook_cost.py` measures its CPU time); the cold start includes whatever it "
+        "costs the import.",
         "",
         "Machine:",
         "",
@@ -430,6 +459,18 @@ def document(results, plot_name) -> str:
         lines += ["## GPU", ""]
         for result in gpu:
             lines += version_section(result)
+    if costs:
+        lines += [
+            "## GraphMend's cost, measured again",
+            "",
+            "Both arms again, without the steady-state rounds (`make models-cost`), for "
+            "GraphMend's own cost with its code at the time: the tables above keep theirs. "
+            "With an empty cache, the modules the import found ready are those the helper "
+            "process mended ahead of it (docs/HOOK.md).",
+            "",
+        ]
+        for result in costs:
+            lines += cost_section(result)
     lines += [
         "## The paper",
         "",
@@ -482,11 +523,12 @@ def _num(text) -> float:
         return 0.0
 
 
-def write(paths, out, plot_path) -> None:
+def write(paths, out, plot_path, cost_paths=()) -> None:
     results = load(paths)
+    costs = load(cost_paths)
     directory = os.path.dirname(out)
     if directory:
         os.makedirs(directory, exist_ok=True)
     plot(results, plot_path)
     with open(out, "w") as handle:
-        handle.write(document(results, os.path.relpath(plot_path, directory or ".")))
+        handle.write(document(results, os.path.relpath(plot_path, directory or "."), costs))

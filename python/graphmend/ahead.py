@@ -17,9 +17,10 @@ largest first (a package's core) and what they import. The import finds them in 
 Nothing the helper does can change what runs: an entry is the one the importing process
 would have written, keyed by the source it was mended from, and written atomically. A
 module the helper has not reached yet (or is mending at that moment) is mended by the
-importing process as before. The helper only reads files and writes the cache; it stops
-when the hook is uninstalled or the process exits, or after ``_IDLE_EXIT`` seconds with
-nothing to do.
+importing process as before. The helper only reads files and writes the cache, and only
+while the import asks for modules (within ``_QUIET`` seconds of its last request: then the
+program needs the CPU for other things); it stops when the hook is uninstalled or the
+process exits, or after ``_IDLE_EXIT`` seconds without a request.
 
 A thread would not do: the mender runs without the GIL, but compiling to bytecode holds
 it, and so does the import, all the time.
@@ -34,6 +35,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from typing import Dict, Iterable, List, Optional, Tuple
 
 __all__ = ["Helper", "static_imports", "enabled"]
@@ -166,6 +168,8 @@ class Helper:
             "folders": hook._folders,
             "options": hook.options,
             "cache_dir": hook.cache_dir,
+            "quiet": _QUIET,
+            "idle_exit": _IDLE_EXIT,
         }
         self._process: Optional[subprocess.Popen] = subprocess.Popen(
             [sys.executable, "-c", _HELPER_MAIN.format(here=here)],
@@ -243,7 +247,8 @@ if hasattr(os, "register_at_fork"):
 _HELPER_MAIN = "import sys; sys.path.insert(0, {here!r}); from graphmend.ahead import main; main()"
 _STOP = b"\0stop"  # not a path: the importing process is done
 _CLOSE_TIMEOUT = 2.0  # seconds: the longest single module mends in a fraction of that
-_IDLE_EXIT = 10.0  # seconds with nothing to do before the helper exits by itself
+_QUIET = 1.0  # seconds without a request after which the import is taken to be over
+_IDLE_EXIT = 10.0  # seconds without a request before the helper exits by itself
 
 
 # ---------------------------------------------------------------------------------------------
@@ -259,7 +264,8 @@ def main() -> None:
     hook = ImportHook(tuple(config["packages"]), config["options"], config["cache_dir"])
     hook._folders = config["folders"]  # as the importing process found them
     roots = {os.path.basename(folder): folder for folder in hook._folders}
-    work = _Work(idle=_largest_first(f for folder in hook._folders for f in _modules_in(folder)))
+    idle = _largest_first(f for folder in hook._folders for f in _modules_in(folder))
+    work = _Work(idle, config["quiet"], config["idle_exit"])
     threading.Thread(target=work.read, args=(sys.stdin.buffer,), daemon=True).start()
     for path, mend in iter(work.next, None):
         text = _read(path)
@@ -310,9 +316,15 @@ class _Work:
     import's next modules are its imports), and a file's imports go on top of it, the first
     on top (the import runs them in that order, depth first). A file is mended once, unless
     the import asked for it first (it mends that one itself), and scanned once: when the
-    import asks for a file scanned already, its imports go on top again."""
+    import asks for a file scanned already, its imports go on top again.
 
-    def __init__(self, idle: List[str]) -> None:
+    The helper works only while the import does: once it has asked for nothing for
+    ``quiet`` seconds, what is left waits for its next request (the program has moved on,
+    to compiling perhaps, and needs the CPU), and after ``idle_exit`` seconds the helper
+    exits."""
+
+    def __init__(self, idle: List[str], quiet: float, idle_exit: float) -> None:
+        self._quiet, self._idle_exit = quiet, idle_exit
         self._stack: List[Tuple[str, bool]] = []
         # When the stack is empty: the modules directly in each package folder (a package's
         # core, which its subpackages import), largest first. Taken from the end.
@@ -320,18 +332,27 @@ class _Work:
         self._mended: set = set()  # mended here, or asked for by the import
         self._imports: Dict[str, List[str]] = {}  # of each file scanned
         self._closed = False
+        self._last_request = time.monotonic()  # the helper starts when the import does
         self._ready = threading.Condition()
 
     def read(self, stream) -> None:
+        """Takes the import's requests from ``stream`` until it stops or closes."""
         for line in stream:
             line = line.rstrip(b"\n")
             if line == _STOP:
                 break
-            path = line.decode("utf-8", "surrogateescape")
-            with self._ready:
-                self._mended.add(path)
-                self._stack.append((path, False))
-                self._ready.notify()
+            self.request(line.decode("utf-8", "surrogateescape"))
+        self.close()
+
+    def request(self, path: str) -> None:
+        """The import is loading ``path``."""
+        with self._ready:
+            self._mended.add(path)
+            self._stack.append((path, False))
+            self._last_request = time.monotonic()
+            self._ready.notify()
+
+    def close(self) -> None:
         with self._ready:
             self._closed = True
             self._ready.notify()
@@ -348,21 +369,21 @@ class _Work:
 
     def next(self) -> Optional[Tuple[str, bool]]:
         """The next file to scan and whether to mend it first; None once the import is
-        done, or when nothing has come for ``_IDLE_EXIT`` seconds."""
+        done, or has asked for nothing for ``idle_exit`` seconds."""
         with self._ready:
-            while True:
-                if not self._stack and not self._idle and not self._closed:
-                    if not self._ready.wait(timeout=_IDLE_EXIT) and not self._stack:
-                        return None
-                if self._closed:
+            while not self._closed:
+                quiet = time.monotonic() - self._last_request
+                if quiet < self._quiet and (self._stack or self._idle):
+                    path, mend = (self._stack or self._idle).pop()
+                    if path in self._imports:
+                        if not mend:  # asked for again
+                            self._push(self._imports[path])
+                        continue
+                    mend = mend and path not in self._mended
+                    self._mended.add(path)
+                    return path, mend
+                if quiet >= self._idle_exit:
                     return None
-                if not self._stack and not self._idle:
-                    continue
-                path, mend = (self._stack or self._idle).pop()
-                if path in self._imports:
-                    if not mend:  # asked for again
-                        self._push(self._imports[path])
-                    continue
-                mend = mend and path not in self._mended
-                self._mended.add(path)
-                return path, mend
+                working = quiet < self._quiet  # but nothing to do: until a request or quiet
+                self._ready.wait(timeout=(self._quiet if working else self._idle_exit) - quiet)
+            return None

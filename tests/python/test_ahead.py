@@ -11,6 +11,7 @@ import marshal
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -26,6 +27,9 @@ from test_hook import MODEL_SRC, cache_entries, forget, make_package, pkgroot  #
 @pytest.fixture(autouse=True)
 def mending_ahead(monkeypatch):
     monkeypatch.setenv("GRAPHMEND_AHEAD", "1")
+    # The helper pauses once the import has been quiet for a second; these imports wait
+    # for it on purpose, and a loaded machine may take longer than that.
+    monkeypatch.setattr(ahead, "_QUIET", 60.0)
 
 
 def write(path: Path, text: str = "") -> str:
@@ -109,6 +113,44 @@ def test_scan_of_real_transformers_finds_the_shared_modules():
     names = [os.path.relpath(p, folder) for p in found]
     assert "modeling_utils.py" in names and "activations.py" in names
     assert all(os.path.isfile(p) for p in found)
+
+
+# -- the order of work -------------------------------------------------------------------------
+
+IMPORTS = {"pkg/__init__.py": ["pkg/a.py", "pkg/b.py"], "pkg/a.py": ["pkg/c.py"]}
+OWN_MODULES = {"pkg/__init__.py": ["pkg/big.py", "pkg/a.py"]}
+
+
+def test_work_follows_the_import_depth_first_then_the_package_then_the_idle_list():
+    work = ahead._Work(["core/large.py", "core/small.py"], quiet=60.0, idle_exit=60.0)
+    work.request("pkg/__init__.py")
+    order = []
+    while not order or order[-1][0] != "core/small.py":
+        path, mend = work.next()
+        order.append((path, mend))
+        work.scanned(path, IMPORTS.get(path, []), [] if mend else OWN_MODULES.get(path, []))
+    assert order == [
+        ("pkg/__init__.py", False),  # asked for: scanned, mended by the import itself
+        ("pkg/a.py", True), ("pkg/c.py", True), ("pkg/b.py", True),  # its imports, depth first
+        ("pkg/big.py", True),  # then the package's own modules (a.py is done)
+        ("core/large.py", True), ("core/small.py", True),  # then the idle list, largest first
+    ]
+    work.request("pkg/__init__.py")  # asked for again: scanned already, nothing left to do
+    work.close()
+    assert work.next() is None
+
+
+def test_work_waits_while_the_import_is_quiet_and_ends_when_it_stays_so():
+    work = ahead._Work(["core/x.py"], quiet=0.05, idle_exit=0.3)
+    work._last_request -= 1.0  # the import asked for its last module a second ago
+    assert work.next() is None  # nothing taken from the idle list; gave up at idle_exit
+
+
+def test_work_resumes_at_the_next_request():
+    work = ahead._Work(["core/x.py"], quiet=0.05, idle_exit=30.0)
+    work._last_request -= 1.0
+    threading.Timer(0.2, work.request, args=("pkg/b.py",)).start()
+    assert work.next() == ("pkg/b.py", False)
 
 
 # -- the helper --------------------------------------------------------------------------------
