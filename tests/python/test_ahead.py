@@ -211,19 +211,24 @@ def test_helper_starts_at_install_when_the_package_is_not_cached(pkgroot, tmp_pa
     with graphmend.install([name], cache_dir=str(cache)) as hook:
         assert hook.stats.ahead  # before any import: it mends the package's own modules
         deadline = time.monotonic() + 60
-        while len(cache_entries(cache)) < 3 and time.monotonic() < deadline:
+        while len(cache_entries(cache)) < 3 and time.monotonic() < deadline:  # as WAIT_FOR_CACHE
             time.sleep(0.01)
         __import__(name + ".model")
         __import__(name + ".second")
     assert (hook.stats.mended, hook.stats.cache_hits, hook.stats.failed) == (0, 3, 0)
 
 
-def test_helper_stops_on_uninstall(pkgroot, tmp_path):
+def import_chain(pkgroot, tmp_path):
+    """A chain package imported under a hook left installed; (hook, its helper)."""
     cache = tmp_path / "cache"
     name = make_chain(pkgroot, cache)
     hook = graphmend.install([name], cache_dir=str(cache))
     __import__(name + ".model")
-    helper = hook._helper
+    return hook, hook._helper
+
+
+def test_helper_stops_on_uninstall(pkgroot, tmp_path):
+    hook, helper = import_chain(pkgroot, tmp_path)
     assert helper is not None and helper.running
     started = time.monotonic()
     graphmend.uninstall()
@@ -256,11 +261,7 @@ def test_helper_can_be_turned_off(pkgroot, tmp_path, monkeypatch, how):
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_forked_child_leaves_the_parents_helper_alone(pkgroot, tmp_path):
-    cache = tmp_path / "cache"
-    name = make_chain(pkgroot, cache)
-    hook = graphmend.install([name], cache_dir=str(cache))
-    __import__(name + ".model")
-    helper = hook._helper
+    _, helper = import_chain(pkgroot, tmp_path)
     pid = os.fork()
     if pid == 0:  # the child: uninstalling here must not stop the parent's helper
         try:
