@@ -610,7 +610,7 @@ def _max_diff(reference: dict, other: dict) -> float:
 
 
 def run_model(args, model: str, out_dir: str) -> dict:
-    cache = _graphmend_cache(out_dir, model)  # empty: the cold arm fills it
+    cache = _graphmend_cache(out_dir, model)  # the cold arm starts it anew
     original = run_arm(args, model, "original", cache, out_dir, "original")
     entry = {"model": model, "original": original, **mended_arms(args, model, cache, out_dir)}
     if args.repeats > 0 and args.steady_rounds > 0:
@@ -634,7 +634,10 @@ def compare_arms(entry: dict) -> bool:
 
 
 def mended_arms(args, model: str, cache: str, out_dir: str) -> dict:
-    """The mended arm with an empty GraphMend cache (which it fills), then with that cache."""
+    """The mended arm with an empty GraphMend cache (which it fills), then with that cache.
+    The cache is emptied first: a model run again into the same folder (`run --update`,
+    `cost`) would otherwise start warm."""
+    shutil.rmtree(cache, ignore_errors=True)
     mended = run_arm(args, model, "mended", cache, out_dir, "mended-cold")
     warm = run_arm(args, model, "mended", cache, out_dir, "mended-warm", quick=True)
     return {"mended": mended, "mended_warm": warm}
@@ -649,7 +652,6 @@ def cost_main(args) -> None:
     def measure(entry, out_dir):
         model = entry["model"]
         cache = _graphmend_cache(out_dir, model)
-        shutil.rmtree(cache, ignore_errors=True)
         entry["original"] = run_arm(args, model, "original", cache, out_dir, "original")
         entry.update(mended_arms(args, model, cache, out_dir))
         compare_arms(entry)

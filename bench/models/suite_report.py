@@ -249,6 +249,11 @@ def version_section(result) -> list[str]:
         lines += [f"Steady-state rounds measured again (the models then in the file): `{_command(result, 'steady_rounds_command')}`", ""]
     if result.get("cost_command"):
         lines += [f"Cold starts and GraphMend's cost measured again (both arms; steady-state rounds as above): `{_command(result, 'cost_command')}`", ""]
+    return lines + _update_lines(result)
+
+
+def _update_lines(result) -> list[str]:
+    lines = []
     for update in result.get("updates", []):
         command = _command({**result, "command": update["command"]})
         lines += [f"Added or run again in {update['seconds'] / 60:.0f} min ({', '.join(update['models'])}): `{command}`", ""]
@@ -277,7 +282,7 @@ def cost_section(result) -> list[str]:
     if shares:
         lines += ["", f"Empty cache: {min(shares):.1f}-{max(shares):.1f}% of a cold start over {len(shares)} models."]
     lines += ["", f"Run in {result.get('seconds', 0) / 60:.0f} min: `{_command(result)}`", ""]
-    return lines
+    return lines + _update_lines(result)
 
 
 RUNTIME_HEADER = (
