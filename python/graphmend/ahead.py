@@ -10,8 +10,8 @@ and tells it the path of every module the import loads. The helper reads each su
 module's import statements (a scan of the text, not an import: nothing of the package runs
 in the helper), finds the files they name inside the hooked packages, and mends them into
 the cache through the hook's own ``_entry``, depth first and the most recent request first;
-after a package's imports, the package's own modules (a lazy package loads some of them on
-first use). With nothing asked for, it mends the modules directly in each package folder,
+after a module's imports, the own modules of the packages it imports (a lazy package loads
+some of them on first use), and of its own package when the import loads that. With nothing asked for, it mends the modules directly in each package folder,
 largest first (a package's core) and what they import. The import finds them in the cache.
 
 Nothing the helper does can change what runs: an entry is the one the importing process
@@ -277,10 +277,18 @@ def main() -> None:
             except Exception:  # noqa: BLE001 (the import mends it again, and warns with why)
                 pass
         imports = static_imports(path, text.decode("utf-8", "replace"), roots)
-        # A package the import loads is likely to load some of its own modules, lazily too
-        # (transformers' subpackages import on first use): those come after its imports.
-        package = not mend and os.path.basename(path) == "__init__.py"
-        work.scanned(path, imports, _largest_first(_modules_in(os.path.dirname(path))) if package else [])
+        work.scanned(path, imports, _own_modules(path, imports, requested=not mend))
+
+
+def _own_modules(path: str, imports: List[str], requested: bool) -> List[str]:
+    """What to mend after a module's imports: the own modules of the packages it imports, and
+    its own package's when the import loads that package. A package is likely to load some of
+    its modules, lazily too (transformers' subpackages import on first use, which no scan of
+    import statements sees coming)."""
+    packages = [p for p in imports if os.path.basename(p) == "__init__.py"]
+    if requested and os.path.basename(path) == "__init__.py":
+        packages.insert(0, path)
+    return [m for p in packages for m in _largest_first(_modules_in(os.path.dirname(p)))]
 
 
 def _modules_in(folder: str) -> List[str]:

@@ -105,6 +105,21 @@ def test_scan_resolves_parent_relative_imports_and_ignores_what_is_not_there(tre
     assert scan(tree, text, module="sub/c.py") == ["b"]
 
 
+def test_own_modules_of_imported_packages_come_after_the_imports(tree):
+    root, files = tree
+    Path(files["d"]).write_text("x = 1\n" * 50)
+    Path(files["c"]).write_text("x = 1\n" * 10)
+    sub_modules = [files["d"], files["c"], files["sub"]]  # largest first (__init__ is empty)
+    imports = [files["b"], files["sub"]]
+    assert ahead._own_modules(files["b"], imports, requested=True)[:3] == sub_modules
+    # The import loads pkg itself: pkg's own modules first, then sub's.
+    own = ahead._own_modules(files["init"], imports, requested=True)
+    assert set(own[: len(own) - 3]) == {p for p in files.values() if os.path.dirname(p) == str(root)}
+    assert own[-3:] == sub_modules
+    # Scanned ahead of the import (not asked for): only the imported packages' modules.
+    assert ahead._own_modules(files["init"], imports, requested=False) == sub_modules
+
+
 def test_scan_of_real_transformers_finds_the_shared_modules():
     transformers = pytest.importorskip("transformers")
     folder = os.path.dirname(transformers.__file__)
