@@ -169,6 +169,23 @@ def test_paired_round_measures_both_arms_in_turns(workdir, suite_environment):
             assert record["repeats"] >= 4 and record["median_ms"] > 0
 
 
+def test_run_into_a_used_folder_starts_the_cold_arm_from_an_empty_cache(tmp_path, monkeypatch):
+    cache = Path(suite._graphmend_cache(str(tmp_path), "bart"))
+    cache.mkdir(parents=True)
+    (cache / "entry.gmc").write_text("from the run before")
+    seen = {}
+
+    def run_arm(args, model, arm_name, graphmend_cache, out_dir, label, quick=False, **kwargs):
+        seen[label] = sorted(os.listdir(graphmend_cache)) if os.path.isdir(graphmend_cache) else []
+        return {"weights_sha256": "w", "cold_start_s": 1.0}
+
+    monkeypatch.setattr(suite, "run_arm", run_arm)
+    monkeypatch.setattr(suite, "compare_outputs", lambda original, mended: {"equal": True})
+    args = suite.main_parser().parse_args(["run", "--update", "--steady-rounds", "0"])
+    suite.run_model(args, "bart", str(tmp_path))
+    assert seen["mended-cold"] == []
+
+
 def test_run_update_replaces_and_adds_models():
     args = suite.main_parser().parse_args(["run", "--update"])
     previous = {
@@ -247,9 +264,10 @@ def test_cost_runs_the_arms_again_from_an_emptied_graphmend_cache(tmp_path, monk
     monkeypatch.setattr(suite, "compare_outputs", lambda original, mended: {"equal": mended["label"]})
     suite.cost_main(suite.main_parser().parse_args(["cost", str(path)]))
 
-    # Side by side, the mended cold arm from an emptied cache, the warm one from what it filled.
+    # Side by side, the mended cold arm from an emptied cache, the warm one from what it filled
+    # (the original arm has no hook: the cache is not its business).
     assert calls == [
-        ("bart", "original", "original", False, []),
+        ("bart", "original", "original", False, ["entry.gmc"]),
         ("bart", "mended", "mended-cold", False, []),
         ("bart", "mended", "mended-warm", True, ["filled.gmc"]),
     ]
