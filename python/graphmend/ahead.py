@@ -247,6 +247,7 @@ if hasattr(os, "register_at_fork"):
 _HELPER_MAIN = "import sys; sys.path.insert(0, {here!r}); from graphmend.ahead import main; main()"
 _STOP = b"\0stop"  # not a path: the importing process is done
 _CLOSE_TIMEOUT = 2.0  # seconds: the longest single module mends in a fraction of that
+_NICENESS = 10  # added to the helper's: it runs when a CPU is free, not instead of the import
 _QUIET = 1.0  # seconds without a request after which the import is taken to be over
 _IDLE_EXIT = 10.0  # seconds without a request before the helper exits by itself
 
@@ -260,6 +261,7 @@ def main() -> None:
     line, each a module the import is loading."""
     from .hook import ImportHook
 
+    _lower_priority()
     config = json.loads(sys.stdin.buffer.readline())
     hook = ImportHook(tuple(config["packages"]), config["options"], config["cache_dir"])
     hook._folders = config["folders"]  # as the importing process found them
@@ -278,6 +280,15 @@ def main() -> None:
                 pass
         imports = static_imports(path, text.decode("utf-8", "replace"), roots)
         work.scanned(path, imports, _own_modules(path, imports, requested=not mend))
+
+
+def _lower_priority() -> None:
+    """On a busy machine the helper yields to the import (and to everything else): it only
+    uses a CPU nobody else wants."""
+    try:
+        os.nice(_NICENESS)
+    except (AttributeError, OSError):
+        pass
 
 
 def _own_modules(path: str, imports: List[str], requested: bool) -> List[str]:

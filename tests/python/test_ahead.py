@@ -251,6 +251,13 @@ def test_helper_stops_on_uninstall(pkgroot, tmp_path):
     assert time.monotonic() - started < 2.0
 
 
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities")
+def test_helper_runs_at_a_lower_priority_than_the_import(pkgroot, tmp_path):
+    hook, helper = import_chain(pkgroot, tmp_path)
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, helper._process.pid) == min(19, ours + ahead._NICENESS)
+
+
 def test_filled_cache_starts_no_helper(pkgroot, tmp_path):
     cache = tmp_path / "cache"
     name = make_chain(pkgroot, cache)
