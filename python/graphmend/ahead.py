@@ -17,8 +17,9 @@ largest first (a package's core) and what they import. The import finds them in 
 Nothing the helper does can change what runs: an entry is the one the importing process
 would have written, keyed by the source it was mended from, and written atomically. A
 module the helper has not reached yet (or is mending at that moment) is mended by the
-importing process as before. The helper only reads files and writes the cache, and only
-while the import asks for modules (within ``_QUIET`` seconds of its last request: then the
+importing process as before. The helper only reads files and writes the cache, at a lower
+priority than the import (on a busy machine it yields), and only while the import asks for
+modules (within ``_QUIET`` seconds of its last request: then the
 program needs the CPU for other things); it stops when the hook is uninstalled or the
 process exits, or after ``_IDLE_EXIT`` seconds without a request.
 
