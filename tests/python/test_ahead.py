@@ -248,7 +248,7 @@ def test_helper_stops_on_uninstall(pkgroot, tmp_path):
     started = time.monotonic()
     graphmend.uninstall()
     assert not helper.running and hook._helper is None
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < ahead._CLOSE_TIMEOUT + 5  # a busy machine: no hang
 
 
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities")
