@@ -279,10 +279,11 @@ class ImportHook:
             path = os.path.join(folder, "__init__.py")
             try:
                 with open(path, "rb") as handle:
-                    cold = self._load(self._key(path, handle.read())) is None
+                    key = self._key(path, handle.read())
             except OSError:
                 continue
-            if cold:
+            # Whether the entry is there is enough: the import loads it (once) soon after.
+            if not os.path.isfile(self._entry_path(key)):
                 self._start_helper(None)
                 break
         self.stats.seconds += time.perf_counter() - start
@@ -633,9 +634,7 @@ def install(
 
 
 def uninstall() -> None:
-    """Removes every hook ``install`` added."""
+    """Removes every hook ``install`` added (the last one restores the loader)."""
     with _lock:
         for hook in list(_hooks):
             hook.uninstall()
-        _hooks.clear()
-        _unpatch_loader()
