@@ -74,12 +74,16 @@ def arm_main(args) -> dict:
     import torch._dynamo  # both arms pay this import before the timed torch.compile call
 
     if args.arm != "original":
-        # Timed alone, after torch: the stdlib modules both need are charged to torch.
+        # Timed alone, after torch: the stdlib modules both need are charged to torch. The
+        # hook is installed before graphmend.compile's module is imported, as a program would
+        # (its helper starts sooner); what install spends in the hook counts as the hook's.
         import_started = time.perf_counter()
         import graphmend
 
-        marks["graphmend_import_s"] = time.perf_counter() - import_started
         hook = graphmend.install(["transformers"], cache_dir=args.graphmend_cache)
+        import graphmend.api  # graphmend.compile's module, which the hook does not load
+
+        marks["graphmend_import_s"] = time.perf_counter() - import_started - hook.stats.seconds
 
     sys.path.insert(0, HERE)
     import survey  # noqa: F401  (survey imports zoo, and zoo imports transformers)
@@ -149,7 +153,8 @@ def arm_main(args) -> dict:
             "hook_gc_s": hook.stats.gc_seconds,
             "compile_mend_s": mend_time[0],
             "import_s": marks["graphmend_import_s"],
-            "import_timed": "statement",  # the import statement alone, after torch
+            # import graphmend, install and import graphmend.api, after torch
+            "import_timed": "install",
             # The hook's time, mending inside graphmend.compile and importing graphmend.
             "total_s": hook_seconds + mend_time[0] + marks["graphmend_import_s"],
             "mended": hook.stats.mended,

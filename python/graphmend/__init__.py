@@ -116,21 +116,31 @@ def tokenize(source: Union[str, bytes], *, version: Version = None):
     """
     return _core.tokenize(_source_arg(source, "<unknown>"), version=_check_version(version))
 
-# The mender of live objects (functions, methods, nn.Module instances and classes); torch is
-# imported only when these are called.
-from .api import (  # noqa: E402
-    BreakInfo,
-    CaptureOptionsEnabled,
-    CompileReport,
-    ExplainReport,
-    MendNote,
-    MendReport,
-    compile,
-    compile_report,
-    explain,
-    mend,
-    mend_report,
+# The mender of live objects (functions, methods, nn.Module instances and classes) is
+# imported on first use: a process that only mends at import (the hook, its helper) never
+# pays for it.
+_API_NAMES = (
+    "BreakInfo",
+    "CaptureOptionsEnabled",
+    "CompileReport",
+    "ExplainReport",
+    "MendNote",
+    "MendReport",
+    "compile",
+    "compile_report",
+    "explain",
+    "mend",
+    "mend_report",
 )
+
+
+def __getattr__(name: str):
+    if name in _API_NAMES:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ += [
     "mend",

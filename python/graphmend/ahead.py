@@ -33,7 +33,6 @@ import atexit
 import json
 import os
 import re
-import subprocess
 import sys
 import threading
 import time
@@ -163,6 +162,8 @@ class Helper:
     must not keep the helper's pipe open)."""
 
     def __init__(self, hook) -> None:
+        import subprocess  # here: the helper process itself never needs it
+
         here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         config = {
             "packages": list(hook.packages),
@@ -213,6 +214,8 @@ class Helper:
                 step()
             except (OSError, ValueError):  # it has gone already
                 pass
+        import subprocess
+
         try:
             process.wait(timeout=_CLOSE_TIMEOUT)
         except subprocess.TimeoutExpired:
@@ -263,6 +266,9 @@ def main() -> None:
     from .hook import ImportHook
 
     _lower_priority()
+    # The thread reading requests must see each one at once (not a switch interval late):
+    # a module the import has asked for is one the helper must not also mend.
+    sys.setswitchinterval(0.0005)
     config = json.loads(sys.stdin.buffer.readline())
     hook = ImportHook(tuple(config["packages"]), config["options"], config["cache_dir"])
     hook._folders = config["folders"]  # as the importing process found them

@@ -35,13 +35,13 @@ import linecache
 import logging
 import os
 import sys
-import sysconfig
 import types
 import warnings
 import weakref
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .hook import import_diagnostics, mended_at_import
+from .hook import _options, import_diagnostics, mended_at_import
+from .libraries import is_library_file, is_library_module
 
 __all__ = [
     "mend",
@@ -425,72 +425,14 @@ def _global_loads(code: types.CodeType) -> List[str]:
 # ---------------------------------------------------------------------------------------------
 # Which code is the user's (mended) and which is a library's (never touched).
 
-_NEVER_MEND_PACKAGES = ("torch", "graphmend", "functorch", "triton", "numpy", "typing_extensions")
-
-
-def _is_library_module(module_name: Optional[str]) -> bool:
-    if not module_name:
-        return False
-    top = module_name.split(".", 1)[0]
-    if top in _NEVER_MEND_PACKAGES or top == "builtins":
-        return True
-    # A user's module may share a name with a stdlib one (test.py, code.py): ask its file.
-    module = sys.modules.get(module_name)
-    filename = getattr(module, "__file__", None)
-    if filename:
-        return _is_library_file(filename)
-    return top in sys.stdlib_module_names
-
-
-def _library_roots() -> List[str]:
-    """Folders of the never-mended packages (a single-file module such as
-    ``typing_extensions`` is its file minus ``.py``: its folder is all of site-packages)."""
-    roots = [os.path.dirname(os.path.abspath(__file__))]
-    for name in _NEVER_MEND_PACKAGES:
-        module = sys.modules.get(name)
-        filename = getattr(module, "__file__", None) if module is not None else None
-        if not filename:
-            continue
-        filename = os.path.abspath(filename)
-        if os.path.basename(filename).startswith("__init__."):
-            roots.append(os.path.dirname(filename))
-        else:
-            roots.append(os.path.splitext(filename)[0])
-    return roots
-
-
-@functools.lru_cache(maxsize=None)
-def _stdlib_root() -> Optional[str]:
-    stdlib = sysconfig.get_paths().get("stdlib")  # slow: expands config variables
-    return os.path.abspath(stdlib) if stdlib else None
-
-
-def _is_library_file(filename: str) -> bool:
-    """Whether code compiled from ``filename`` belongs to a library GraphMend never mends
-    (torch, the standard library, GraphMend itself...). Decided by the file, not by
-    ``__module__``, which ``functools.wraps`` copies from the wrapped function."""
-    if not filename or filename.startswith("<"):
-        return False
-    path = os.path.abspath(filename)
-    stem = os.path.splitext(path)[0]
-    parts = path.split(os.sep)
-    roots = _library_roots()
-    if "site-packages" in parts:
-        if any(part in _NEVER_MEND_PACKAGES for part in parts):
-            return True
-    elif _stdlib_root():
-        roots.append(_stdlib_root())  # not for site-packages, which may lie inside the stdlib
-    return any(path.startswith(root + os.sep) or stem == root for root in roots)
-
-
 def _skip_reason(fn: Any) -> Optional[str]:
     if not isinstance(fn, types.FunctionType):
         return f"not a Python function ({type(fn).__name__})"
     if mended_at_import(fn.__code__.co_filename):  # first: the cheapest test
         return "mended at import (graphmend.install)"
-    if _is_library_module(getattr(fn, "__module__", None)):
+    if is_library_module(getattr(fn, "__module__", None)):
         return f"library code ({fn.__module__})"
-    if _is_library_file(fn.__code__.co_filename):
+    if is_library_file(fn.__code__.co_filename):
         return f"library code ({fn.__code__.co_filename})"
     code = fn.__code__
     if code.co_name == "<lambda>":
@@ -667,7 +609,7 @@ class _Mender:
             klass = base
         if id(klass) in self.classes and not force_new:
             return self.classes[id(klass)]
-        if klass is object or _is_library_module(klass.__module__):
+        if klass is object or is_library_module(klass.__module__):
             return klass
         self.classes[id(klass)] = klass
         namespace = self._members(klass)
@@ -686,7 +628,7 @@ class _Mender:
         except TypeError:  # no consistent MRO: put the inherited mended members in one class
             flat: Dict[str, Any] = {}
             for owner in reversed(klass.__mro__):
-                if owner is not object and not _is_library_module(owner.__module__):
+                if owner is not object and not is_library_module(owner.__module__):
                     for name in owner.__dict__:
                         flat.pop(name, None)  # a more derived class overrides it
                     flat.update(self._members(owner))
@@ -796,10 +738,6 @@ def _looks_like_torch_module(obj: Any) -> bool:
 
 def _is_module_class(obj: Any) -> bool:
     return isinstance(obj, type) and "torch" in sys.modules and issubclass(obj, _nn_module())
-
-
-def _options(where: bool, defer: bool, trap: bool) -> Dict[str, bool]:
-    return {"where": where, "defer": defer, "trap": trap}
 
 
 def _attach_report(obj: Any, report: MendReport) -> None:

@@ -49,6 +49,8 @@ import time
 import warnings
 from typing import Dict, Iterable, List, Optional, Tuple
 
+from .libraries import NEVER_MENDED, is_library_file
+
 __all__ = [
     "install",
     "uninstall",
@@ -131,7 +133,7 @@ def mended_at_import(filename: str) -> bool:
 def import_diagnostics(filename: str) -> Optional[list]:
     """The diagnostics of ``filename`` when an import hook mended it (else None)."""
     hook = _mended_files.get(os.path.abspath(filename))
-    return None if hook is None else hook.diagnostics.get(os.path.abspath(filename))
+    return None if hook is None else hook.diagnostics_of(filename)
 
 
 def default_cache_dir() -> str:
@@ -160,10 +162,8 @@ def _build_id() -> str:
 def never_mended(name: str) -> bool:
     """Whether package ``name`` is one the hook refuses: torch and its companions, the
     standard library, GraphMend itself."""
-    from .api import _NEVER_MEND_PACKAGES
-
     top = name.split(".", 1)[0]
-    return top in _NEVER_MEND_PACKAGES or top in sys.stdlib_module_names
+    return top in NEVER_MENDED or top in sys.stdlib_module_names
 
 
 def _check_packages(packages: Iterable[str]) -> Tuple[str, ...]:
@@ -196,7 +196,9 @@ class ImportHook:
         self.options = options
         self.cache_dir = cache_dir
         self.stats = HookStats()
-        self.diagnostics: Dict[str, list] = {}  # filename -> [Diagnostic] of mended modules
+        # filename -> (path as imported, diagnostics as the mender gives them) of each module
+        # mended: turned into Diagnostic objects only when asked for, not by every import.
+        self._found: Dict[str, Tuple[str, tuple]] = {}
         self._folders = _package_folders(packages)
         # Whether the next cache miss starts a helper process that mends ahead.
         self._may_start_helper = ahead and cache_dir is not None
@@ -205,8 +207,6 @@ class ImportHook:
     # -- which modules ---------------------------------------------------------------------
 
     def covers(self, fullname: Optional[str], path: str) -> bool:
-        from .api import _is_library_file
-
         if not path.endswith(".py"):
             return False
         listed = bool(fullname) and any(
@@ -215,7 +215,7 @@ class ImportHook:
         if not listed:
             path = os.path.abspath(path)
             listed = any(path.startswith(folder + os.sep) for folder in self._folders)
-        return listed and not _is_library_file(path)
+        return listed and not is_library_file(path)
 
     # -- mending ---------------------------------------------------------------------------
 
@@ -229,7 +229,7 @@ class ImportHook:
                 if self._helper is not None:
                     self._helper.tell(path)
                 code, diagnostics = self._entry(path, data)
-            self.diagnostics[os.path.abspath(path)] = [_diagnostic(path, d) for d in diagnostics]
+            self._found[os.path.abspath(path)] = (path, diagnostics)
             # Mended or found with nothing to rewrite: either way the hook's verdict stands.
             _mended_files[os.path.abspath(path)] = self
             return code  # None: nothing to rewrite, the loader's own code (and .pyc) serves
@@ -259,6 +259,16 @@ class ImportHook:
         self.stats.mended += 1
         self._store(key, entry)
         return entry
+
+    @property
+    def diagnostics(self) -> Dict[str, list]:
+        """filename -> [Diagnostic] of each module this hook mended."""
+        return {filename: self.diagnostics_of(filename) for filename in self._found}
+
+    def diagnostics_of(self, filename: str) -> Optional[list]:
+        """The [Diagnostic] of ``filename`` if this hook mended it, else None."""
+        found = self._found.get(os.path.abspath(filename))
+        return None if found is None else [_diagnostic(found[0], d) for d in found[1]]
 
     def report(self):
         """A ``MendReport`` of every module this hook mended (diagnostics only)."""
@@ -458,11 +468,14 @@ def prepare(
     return stats
 
 
+def _options(where: bool, defer: bool, trap: bool) -> Dict[str, bool]:
+    """The rewrite switches, as the mender takes them."""
+    return {"where": where, "defer": defer, "trap": trap}
+
+
 def _settings(where: bool, defer: bool, trap: bool, cache_dir: Optional[str]):
     """(rewrite options, cache folder) of ``install`` and ``prepare``: ``""`` is the default
     folder, None no cache."""
-    from .api import _options
-
     return _options(where, defer, trap), default_cache_dir() if cache_dir == "" else cache_dir
 
 

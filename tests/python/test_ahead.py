@@ -336,6 +336,24 @@ def test_helper_process_imports_nothing_of_the_package(tmp_path):
     assert len(cache_entries(cache)) == 1 and not mark.exists()
 
 
+def test_mending_at_import_loads_only_what_the_helper_needs(tmp_path):
+    """The helper is a fresh interpreter racing the import: mending a module through the hook
+    must not load the mender of live objects (graphmend.api) or what only the importing
+    process uses (subprocess)."""
+    module = tmp_path / "gmh_lean.py"
+    write(module, MODEL_SRC)
+    code = (
+        "import sys, graphmend.ahead, graphmend.hook as h;"
+        "hook = h.ImportHook(('gmh_lean',), {'where': True, 'defer': True, 'trap': True}, None);"
+        "path = sys.argv[1]; assert hook.covers('gmh_lean', path);"
+        "assert hook.code_for('gmh_lean', path, open(path, 'rb').read()) is not None;"
+        "print(sorted(m for m in ('graphmend.api', 'subprocess') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(module)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
 def test_no_helper_on_one_cpu(pkgroot, tmp_path, monkeypatch):
     monkeypatch.setattr(ahead, "_usable_cpus", lambda: 1)
     name = make_package(pkgroot, {"model.py": MODEL_SRC})
