@@ -135,11 +135,16 @@ _API_NAMES = (
 
 
 def __getattr__(name: str):
-    if name in _API_NAMES:
-        from . import api
+    if name in _API_NAMES or name == "api":
+        import importlib
 
-        return getattr(api, name)
+        api = importlib.import_module(".api", __name__)  # `from . import api` would come back here
+        return api if name == "api" else getattr(api, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), *_API_NAMES})
 
 
 __all__ += [

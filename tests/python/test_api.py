@@ -10,6 +10,7 @@ tested by test_programs.py).
 from __future__ import annotations
 
 import inspect
+import subprocess
 import sys
 import traceback
 import types
@@ -450,3 +451,18 @@ def test_mending_a_compiled_module_mends_the_module_inside(fake_mender):
     mended = graphmend.mend(torch.compile(original, backend="eager"))
     assert isinstance(mended, T.Outer) and type(mended) is not T.Outer
     assert mended(torch.randn(1, 2))[2] == "mend"
+
+
+def test_package_loads_the_live_object_mender_on_first_use():
+    """`import graphmend` alone leaves graphmend.api unloaded (the import hook and its helper
+    never need it); its names are there all the same."""
+    code = (
+        "import sys, graphmend; loaded = 'graphmend.api' in sys.modules;"
+        "names = [n for n in ('mend', 'compile', 'explain', 'MendReport') if n in dir(graphmend)];"
+        "print(loaded, names, graphmend.mend is graphmend.api.mend, 'graphmend.api' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == "False ['mend', 'compile', 'explain', 'MendReport'] True True"
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        graphmend.no_such_name  # noqa: B018
