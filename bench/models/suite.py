@@ -662,7 +662,7 @@ def cost_main(args) -> None:
         compare_arms(entry)
         return _summary_line(entry)
 
-    _update_results(args, lambda entry: True, measure, "cost_command")
+    _update_results(args, lambda entry: True, measure, "cost")
 
 
 def breaks_left(entry) -> bool:
@@ -694,13 +694,14 @@ def runtime_main(args) -> None:
         runtime_entry(args, entry, out_dir)
         return _runtime_line(entry)
 
-    _update_results(args, breaks_left, measure, "runtime_command")
+    _update_results(args, breaks_left, measure, "runtime")
 
 
-def _update_results(args, by_default, measure, command_key, extra=None) -> None:
+def _update_results(args, by_default, measure, kind, extra=None) -> None:
     """Runs `measure(entry, out_dir)` on the entries of each result JSON in `args.results`
     named by `--models` (else those `by_default` picks), writing the file after each; then
-    records this command under `command_key`, and `extra`."""
+    lists this command under "updates" (as `kind`, with the models it measured), and sets
+    `extra`."""
     sys.path.insert(0, HERE)
     import zoo
 
@@ -708,14 +709,30 @@ def _update_results(args, by_default, measure, command_key, extra=None) -> None:
         result = _load_result(path, zoo.TF_VERSION)
         out_dir = os.path.splitext(path)[0] + ".d"
         wanted = set(args.models.split(",")) if args.models else None
+        started, measured = time.perf_counter(), []
         for entry in result["models"]:
             if (entry["model"] in wanted) if wanted else by_default(entry):
                 line = measure(entry, out_dir)
+                measured.append(entry["model"])
                 print(f"{entry['model']:>15}: {line}", file=sys.stderr, flush=True)
                 _write(path, result)
-        result[command_key] = " ".join(_display_argv(sys.argv))
+        _add_update(result, kind, sys.argv, measured, started)
         result.update(extra or {})
         _write(path, result)
+
+
+def _add_update(result: dict, kind: str, argv, models: list, started: float) -> dict:
+    """Lists a later command on `result` under "updates", in the order they ran: `kind` is
+    "run" (models added or run again), "steady" (steady-state rounds), "cost" (both arms
+    again, without the rounds) or "runtime" (the runtime-aware arm)."""
+    update = {
+        "kind": kind,
+        "command": " ".join(_display_argv(argv)),
+        "models": models,
+        "seconds": time.perf_counter() - started,
+    }
+    result["updates"] = result.get("updates", []) + [update]
+    return result
 
 
 def _runtime_line(entry: dict) -> str:
@@ -755,7 +772,7 @@ def steady_main(args) -> None:
         return _rounds_line(entry["steady_rounds"])
 
     extra = {"steady_seconds": args.steady_seconds}  # the report quotes it with the command
-    _update_results(args, lambda entry: True, measure, "steady_rounds_command", extra)
+    _update_results(args, lambda entry: True, measure, "steady", extra)
 
 
 def _rounds_line(rounds: dict) -> str:
@@ -804,14 +821,10 @@ def _result(args, tf_version, entries, started, argv, previous=None) -> dict:
     """The result JSON; with `previous` (`run --update`), that result with these models'
     entries replaced or added and this run listed under "updates"."""
     if previous is not None:
-        ran = {entry["model"]: entry for entry in entries}
+        names = [entry["model"] for entry in entries]
+        ran = dict(zip(names, entries))
         models = [ran.pop(entry["model"], entry) for entry in previous["models"]] + list(ran.values())
-        update = {
-            "command": " ".join(_display_argv(argv)),
-            "models": [entry["model"] for entry in entries],
-            "seconds": time.perf_counter() - started,
-        }
-        return {**previous, "models": models, "updates": previous.get("updates", []) + [update]}
+        return _add_update({**previous, "models": models}, "run", argv, names, started)
     return {
         "transformers": tf_version,
         "device": args.device,

@@ -246,18 +246,26 @@ def version_section(result) -> list[str]:
         lines += ["", "Errors:", ""] + [f"- {p}" for p in problems]
     lines += [""] + runtime_section(result)
     lines += ["", f"Run in {result.get('seconds', 0) / 60:.0f} min: `{_command(result)}`", ""]
-    if result.get("steady_rounds_command"):
-        lines += [f"Steady-state rounds measured again (the models then in the file): `{_command(result, 'steady_rounds_command')}`", ""]
-    if result.get("cost_command"):
-        lines += [f"Cold starts and GraphMend's cost measured again (both arms; steady-state rounds as above): `{_command(result, 'cost_command')}`", ""]
     return lines + _update_lines(result)
 
 
+# What each kind of later command measured, for the lines under a version's tables.
+UPDATE_WHAT = {
+    "run": "Added or run again",
+    "steady": "Steady-state rounds measured again",
+    "cost": "Cold starts and GraphMend's cost measured again (both arms; steady-state rounds kept)",
+    "runtime": "Runtime-aware arm measured again",
+}
+
+
 def _update_lines(result) -> list[str]:
+    """The commands run on a result after its first run, in order, each with its models."""
     lines = []
     for update in result.get("updates", []):
         command = _command({**result, "command": update["command"]})
-        lines += [f"Added or run again in {update['seconds'] / 60:.0f} min ({', '.join(update['models'])}): `{command}`", ""]
+        what = UPDATE_WHAT[update.get("kind", "run")]
+        minutes = update["seconds"] / 60
+        lines += [f"{what} in {minutes:.0f} min ({', '.join(update['models'])}): `{command}`", ""]
     return lines
 
 
@@ -313,8 +321,6 @@ def runtime_section(result) -> list[str]:
     ]
     for entry in entries:
         lines.append("| " + " | ".join(runtime_row(entry)) + " |")
-    if result.get("runtime_command"):
-        lines += ["", f"Run: `{_command(result, 'runtime_command')}`"]
     return lines + [""]
 
 
@@ -363,9 +369,9 @@ def _totals(result) -> str:
     )
 
 
-def _command(result, key="command") -> str:
+def _command(result) -> str:
     prefix = f"PYTHONPATH={result['pythonpath']} " if result.get("pythonpath") else ""
-    return prefix + result.get(key, "?")
+    return prefix + result.get("command", "?")
 
 
 def _environment(result) -> dict:

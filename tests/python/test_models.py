@@ -198,7 +198,26 @@ def test_run_update_replaces_and_adds_models():
     assert [(e["model"], e["v"]) for e in result["models"]] == [("t5", 1), ("bart", 2), ("longformer_local", 2)]
     assert result["command"] == "python suite.py run"  # the first run's, kept
     (update,) = result["updates"]
-    assert update["models"] == ["bart", "longformer_local"] and update["command"].endswith("run --update")
+    assert update["kind"] == "run" and update["command"].endswith("run --update")
+    assert update["models"] == ["bart", "longformer_local"]
+
+
+def test_report_lists_later_commands_in_the_order_they_ran():
+    import suite_report
+
+    updates = [
+        {"kind": "run", "command": "suite.py run --update --models gdino", "models": ["gdino"], "seconds": 1680},
+        {"kind": "steady", "command": "suite.py steady --models clap", "models": ["clap"], "seconds": 600},
+        {"kind": "runtime", "command": "suite.py runtime", "models": ["clap"], "seconds": 120},
+        {"command": "suite.py run --update --models t5", "models": ["t5"], "seconds": 60},  # before kinds
+    ]  # fmt: skip
+    lines = [line for line in suite_report._update_lines({"pythonpath": "tf", "updates": updates}) if line]
+    assert lines == [
+        "Added or run again in 28 min (gdino): `PYTHONPATH=tf suite.py run --update --models gdino`",
+        "Steady-state rounds measured again in 10 min (clap): `PYTHONPATH=tf suite.py steady --models clap`",
+        "Runtime-aware arm measured again in 2 min (clap): `PYTHONPATH=tf suite.py runtime`",
+        "Added or run again in 1 min (t5): `PYTHONPATH=tf suite.py run --update --models t5`",
+    ]
 
 
 def test_calibrate_against_pairs_two_arms_in_alternating_turns(suite_environment, monkeypatch):
@@ -278,4 +297,6 @@ def test_cost_runs_the_arms_again_from_an_emptied_graphmend_cache(tmp_path, monk
     ]  # fmt: skip
     assert entry["steady_rounds"] == {"kept": True}
     assert entry["outputs"] == {"equal": "mended-cold"} and entry["weights_equal"] is True
-    assert result["cost_command"] and result["command"] == "suite.py run"  # the first run's, kept
+    assert result["command"] == "suite.py run"  # the first run's, kept
+    (update,) = result["updates"]
+    assert update["kind"] == "cost" and update["models"] == ["bart"]
