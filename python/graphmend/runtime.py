@@ -25,8 +25,10 @@ helpers below where the mender rewrote a graph break:
 
 * ``guard`` ([Trap]) replaces ``if <tensor cond>: raise E("msg")``. Outside compilation it
   raises ``E("msg")`` when ``bool(cond)`` is true (exactly the original). While compiling it
-  emits ``torch._assert_async`` with an encoded message; ``translate`` turns the resulting
-  ``RuntimeError`` back into ``E("msg")`` at the boundary.
+  emits ``torch._assert_async`` with a token that names ``E`` and ``"msg"``; ``translate``
+  turns the resulting ``RuntimeError`` back into ``E("msg")`` at the boundary.
+* ``check_assert`` ([Trap]) replaces the condition of a tensor ``assert`` the same way, so
+  a failing assert in compiled code raises ``AssertionError`` as it does eagerly.
 * ``call_now`` routes a print the mender could not defer: it replays the pending records
   first, then prints (a graph break, as the original), so the output keeps its order.
 * ``where_ok`` / ``cond`` ([Where]) select between ``torch.where`` / ``torch.cond`` and the
@@ -52,6 +54,7 @@ from __future__ import annotations
 import builtins
 import importlib
 import logging
+import re
 import sys
 import warnings
 from typing import Any, Callable, List, Optional, Tuple
@@ -64,12 +67,13 @@ __all__ = [
     "discard",
     "pending",
     "guard",
+    "check_assert",
     "check_tensor_all",
     "translate",
     "where_ok",
     "cond",
     "is_compiling",
-    "TRAP_PREFIX",
+    "TRAP_TOKEN_PREFIX",
 ]
 
 # One record: (site, callee, args, kwargs, formats). site = (filename, lineno, funcname) of
@@ -77,8 +81,6 @@ __all__ = [
 Record = Tuple[Tuple[str, int, str], Callable[..., Any], tuple, dict, tuple]
 
 _records: List[Record] = []
-
-TRAP_PREFIX = "graphmend-trap"
 
 
 def is_compiling() -> bool:
@@ -372,14 +374,41 @@ def _replay_warning(site, module_globals, message, category=None, stacklevel=1, 
 
 # ---------------------------------------------------------------------------------------------
 # [Trap].
+#
+# A compiled trap is ``torch._assert_async(ok, token)``. The token names the exception class
+# and message in letters, digits and ``_`` only: backends write the message into generated
+# source (Inductor's C++ on CPU, unescaped), so user text there could break their compile.
+# ``translate`` accepts an exception only when it is exactly what a failed ``_assert_async``
+# raises at run time: a plain RuntimeError whose whole text is a token.
+
+TRAP_TOKEN_PREFIX = "graphmend_trap_"
+_TOKEN = re.compile(TRAP_TOKEN_PREFIX + r"([0-9a-f]+)_(?:n|m([0-9a-f]*))")
 
 
-def _encode(exc_type, message) -> str:
+def _hex(text: str) -> str:
+    return text.encode("utf-8", "surrogatepass").hex()
+
+
+def _token(exc_type, message) -> str:
+    """The trap token of ``exc_type(message)`` (``exc_type()`` when ``message`` is None)."""
     module = getattr(exc_type, "__module__", "builtins")
     qualname = getattr(exc_type, "__qualname__", getattr(exc_type, "__name__", "Exception"))
-    if message is None:
-        return f"{TRAP_PREFIX}[{module}:{qualname}:-1]"
-    return f"{TRAP_PREFIX}[{module}:{qualname}:{len(message)}]{message}"
+    where = _hex(f"{module}:{qualname}")
+    return f"{TRAP_TOKEN_PREFIX}{where}_n" if message is None else f"{TRAP_TOKEN_PREFIX}{where}_m{_hex(message)}"
+
+
+# Traced, the token is computed once at trace time and kept as a constant (Dynamo cannot
+# trace bytes.hex, and a loop over a long message would slow tracing down).
+try:
+    import torch.compiler as _torch_compiler
+
+    _token = _torch_compiler.assume_constant_result(_token)
+except ImportError:  # pragma: no cover - the runtime without torch runs eagerly only
+    pass
+
+
+def _traceable_message(message) -> bool:
+    return message is None or type(message) is str
 
 
 def guard(failed, exc_type, message=None):
@@ -387,9 +416,9 @@ def guard(failed, exc_type, message=None):
 
     Not compiling: exactly the original guard (``bool(failed)``, then ``exc_type(message)``,
     or ``exc_type()`` when ``message`` is None). Compiling, with ``failed`` a one-element
-    tensor: ``torch._assert_async(torch.logical_not(failed), encoded)``, where ``encoded``
-    is ``"graphmend-trap[<module>:<qualname>:<len>]<message>"`` (a constant at trace time);
-    the failure surfaces as a RuntimeError from the compiled call, which ``translate`` turns
+    tensor and ``message`` a str or None: ``torch._assert_async(torch.logical_not(failed),
+    token)`` with the trap token of ``exc_type(message)`` (a constant at trace time); the
+    failure surfaces as a RuntimeError from the compiled call, which ``translate`` turns
     back into ``exc_type(message)``. Anything else (a Python bool, a multi-element tensor)
     takes the original path.
 
@@ -398,20 +427,41 @@ def guard(failed, exc_type, message=None):
     ``_assert_async`` aborts the compiled region before Dynamo applies its side effects,
     which would drop those records, while the original printed them before raising.
     """
-    if is_compiling() and _is_tensor(failed) and failed.numel() == 1:
+    if is_compiling() and _is_tensor(failed) and failed.numel() == 1 and _traceable_message(message):
         if _records:
             _check_now(failed, exc_type, message)  # one graph break, run eagerly
             return
         torch = sys.modules["torch"]
-        torch._assert_async(torch.logical_not(failed.reshape(())), _encode(exc_type, message))
+        torch._assert_async(torch.logical_not(failed.reshape(())), _token(exc_type, message))
         return
     if failed:
         raise exc_type() if message is None else exc_type(message)
 
 
-# The trap header of a failed ``check_tensor_all``: ``translate`` rebuilds the RuntimeError
+def check_assert(ok, message=None) -> bool:
+    """``assert ok, message`` as mended code writes it: ``assert check_assert(ok, message)``.
+
+    Not compiling: raises ``AssertionError(message)`` (``AssertionError()`` when ``message``
+    is None) when ``bool(ok)`` is false, exactly the original assert; returns True otherwise.
+    Compiling, with ``ok`` a one-element tensor: an in-graph assert whose failure the
+    compile boundary turns into that AssertionError (Dynamo's own rewrite of a tensor
+    ``assert`` raises RuntimeError instead). The enclosing ``assert`` keeps ``python -O``
+    removing the whole statement, as it removed the original.
+    """
+    if is_compiling() and _is_tensor(ok) and ok.numel() == 1 and _traceable_message(message):
+        failed = sys.modules["torch"].logical_not(ok.reshape(()))
+        guard(failed, AssertionError, message)
+        return True
+    if not ok:
+        raise AssertionError() if message is None else AssertionError(message)
+    return True
+
+
+# The token of a failed ``check_tensor_all``: ``translate`` rebuilds the RuntimeError
 # torch._check_tensor_all itself raises.
-_TENSOR_CHECK = ("torch", "_check_tensor_all")
+class _TensorCheck:
+    __module__ = "torch"
+    __qualname__ = "_check_tensor_all"
 
 
 def check_tensor_all(cond, message=None):
@@ -419,7 +469,7 @@ def check_tensor_all(cond, message=None):
 
     Not compiling (or with a message callable, a non-bool or non-tensor ``cond``, or deferred
     calls pending): exactly ``torch._check_tensor_all``. Compiling: ``torch._assert_async``
-    of ``torch.all(cond)`` with a trap header, so a failure surfaces from the compiled call
+    of ``torch.all(cond)`` with a trap token, so a failure surfaces from the compiled call
     as a RuntimeError that ``translate`` turns into the RuntimeError
     ``torch._check_tensor_all`` raises. (``torch._check_tensor_all`` itself reads the
     tensor on the host with ``.item()``, a graph break.)
@@ -432,8 +482,7 @@ def check_tensor_all(cond, message=None):
         and _is_tensor(cond)
         and cond.dtype == torch.bool
     ):
-        module, qualname = _TENSOR_CHECK
-        torch._assert_async(torch.all(cond), f"{TRAP_PREFIX}[{module}:{qualname}:-1]")
+        torch._assert_async(torch.all(cond), _token(_TensorCheck, None))
         return
     torch._check_tensor_all(cond, message)
 
@@ -470,37 +519,35 @@ def _resolve(module: str, qualname: str):
     return target
 
 
-def translate(exc: BaseException) -> Optional[BaseException]:
-    """The original exception for a RuntimeError raised by a compiled ``guard``, or None.
-
-    Finds ``graphmend-trap[<module>:<qualname>:<len>]<message>`` in ``str(exc)``, resolves
-    the class (builtins by name, others by importing ``module`` and following
-    ``qualname``) and returns ``cls(message)`` (``cls()`` when there was no message), with
-    ``__cause__`` unset. Returns None when ``exc`` carries no trap or the class cannot be
-    resolved (then re-raise ``exc`` itself).
-    """
-    if not isinstance(exc, RuntimeError):
-        return None
-    text = str(exc)
-    start = text.find(TRAP_PREFIX + "[")
-    if start < 0:
-        return None
-    header_end = text.find("]", start)
-    if header_end < 0:
-        return None
-    header = text[start + len(TRAP_PREFIX) + 1 : header_end]
+def _unhex(text: str) -> Optional[str]:
     try:
-        module, qualname, length = header.rsplit(":", 2)
-        length = int(length)
+        return bytes.fromhex(text).decode("utf-8", "surrogatepass")
     except ValueError:
         return None
-    if length >= 0:
-        message = text[header_end + 1 : header_end + 1 + length]
-        if len(message) != length:
-            return None
-    else:
-        message = None
-    if (module, qualname) == _TENSOR_CHECK:
+
+
+def translate(exc: BaseException) -> Optional[BaseException]:
+    """The original exception for the failure of a compiled trap, or None.
+
+    Only the exception a failed trap raises at run time qualifies: a plain RuntimeError
+    (not a subclass: compile and backend errors are subclasses) whose whole text is a trap
+    token. Anything else, a compile failure that quotes a token or a RuntimeError of the
+    program's own included, gives None (re-raise ``exc`` itself). The class is resolved
+    from the token (builtins by name, others by importing the module and following the
+    qualified name) and called as the original did: ``cls(message)``, or ``cls()`` without
+    a message; None when that fails or gives no exception.
+    """
+    if type(exc) is not RuntimeError or len(exc.args) != 1 or type(exc.args[0]) is not str:
+        return None
+    match = _TOKEN.fullmatch(exc.args[0])
+    if match is None:
+        return None
+    where = _unhex(match.group(1))
+    message = None if match.group(2) is None else _unhex(match.group(2))
+    if where is None or ":" not in where or (match.group(2) is not None and message is None):
+        return None
+    module, qualname = where.rsplit(":", 1)
+    if (module, qualname) == (_TensorCheck.__module__, _TensorCheck.__qualname__):
         return _tensor_check_error()
     cls = _resolve(module, qualname)
     if cls is None or not callable(cls):

@@ -68,6 +68,7 @@ const char* rewrite_name_for(sema::BreakKind kind) {
       return "defer";
     case sema::BreakKind::ValidationGuard:
     case sema::BreakKind::TensorCheck:
+    case sema::BreakKind::TensorAssert:
       return "trap";
     case sema::BreakKind::DataDependentBranch:
       return "where";

@@ -267,10 +267,34 @@ Outcome rewrite_tensor_check(const sema::BreakTag& tag, Context& context) {
   return outcome;
 }
 
+// `assert <tensor cond>, "msg"` becomes `assert <runtime>.check_assert(<cond>, "msg")`:
+// compiled, the failure surfaces as AssertionError("msg") rather than Dynamo's
+// RuntimeError; the statement stays an assert, so `python -O` still removes it whole.
+Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
+  const auto* assertion = ast::as<ast::Assert>(tag.statement);
+  if (assertion == nullptr) return decline("the check is not an assert statement");
+  if (assertion->msg != nullptr && !is_string_literal(assertion->msg)) {
+    return decline(
+        "the assert message is not a string literal (Dynamo breaks there and the "
+        "AssertionError is raised as written)");
+  }
+  // Two insertions keep the text between the condition and the message (a comma, a
+  // parenthesised message over several lines) as written.
+  Outcome outcome;
+  outcome.rewrite = "trap";
+  outcome.needs_runtime = true;
+  outcome.edits.push_back(
+      {assertion->test->begin, assertion->test->begin, context.runtime + ".check_assert("});
+  outcome.edits.push_back({assertion->end, assertion->end, ")"});
+  outcome.fixed = true;
+  return outcome;
+}
+
 }  // namespace
 
 std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context) {
   if (tag.kind == sema::BreakKind::TensorCheck) return rewrite_tensor_check(tag, context);
+  if (tag.kind == sema::BreakKind::TensorAssert) return rewrite_assert(tag, context);
   if (tag.kind != sema::BreakKind::ValidationGuard) return std::nullopt;
   const auto* guard = ast::as<ast::If>(tag.statement);
   if (guard == nullptr) return decline("the guard is not an if statement");

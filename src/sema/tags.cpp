@@ -31,6 +31,8 @@ const char* break_code(BreakKind kind) {
       return "GM108";
     case BreakKind::TensorCheck:
       return "GM109";
+    case BreakKind::TensorAssert:
+      return "GM110";
   }
   return "GM100";
 }
@@ -55,6 +57,8 @@ const char* break_summary(BreakKind kind) {
       return "tensor used as a slice bound";
     case BreakKind::TensorCheck:
       return "tensor check";
+    case BreakKind::TensorAssert:
+      return "tensor assert";
   }
   return "graph break";
 }
@@ -126,6 +130,13 @@ class Tagger {
       } else {
         add(BreakKind::DataDependentBranch, s, i->test,
             "branch on tensor value " + quote(*i->test));
+      }
+    } else if (const auto* assertion = as<ast::Assert>(s)) {
+      // Not a break: Dynamo lowers it to an in-graph assert, whose failure is a RuntimeError
+      // rather than the AssertionError the program raises eagerly.
+      if (a_.is_data_dependent(*assertion->test)) {
+        add(BreakKind::TensorAssert, s, assertion->test,
+            "assert on tensor value " + quote(*assertion->test));
       }
     } else if (const auto* w = as<ast::While>(s)) {
       if (a_.is_data_dependent(*w->test)) {

@@ -20,6 +20,7 @@ enum class BreakKind : uint8_t {
   DynamicShape,         // GM107: nonzero, boolean-mask indexing, unique ... (out of scope)
   TensorSliceBound,     // GM108: a slice bound that is a tensor (out of scope)
   TensorCheck,          // GM109: torch._check_tensor_all(cond) reads the tensor on the host
+  TensorAssert,         // GM110: assert <tensor cond>: compiled, it raises RuntimeError
 };
 
 const char* break_code(BreakKind kind);     // "GM101", ...

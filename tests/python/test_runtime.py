@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import re
 import sys
 import types
 import warnings
@@ -324,18 +325,48 @@ def test_guard_with_module_class_and_no_message():
     assert info.value.args == ("needs: quoting",)
 
 
-def test_guard_message_with_brackets_and_newlines_round_trips():
-    message = "bad ] value: [x]\nsecond line"
-    exc = RuntimeError("prefix " + rt._encode(TypeError, message) + " suffix")
-    got = rt.translate(exc)
+def test_trap_token_carries_any_message_in_safe_characters():
+    message = 'bad ] "value": [x]\nsecond line\x00 \\ é {} %s \ud800'
+    token = rt._token(TypeError, message)
+    assert re.fullmatch(r"[A-Za-z0-9_]+", token)
+    got = rt.translate(RuntimeError(token))
     assert type(got) is TypeError and got.args == (message,)
+    got = rt.translate(RuntimeError(rt._token(Rejected, None)))
+    assert type(got) is Rejected and got.args == ()
 
 
-def test_translate_ignores_other_errors():
+def test_translate_takes_only_a_failed_trap_itself():
+    token = rt._token(ValueError, "m")
+    assert type(rt.translate(RuntimeError(token))) is ValueError
     assert rt.translate(RuntimeError("plain failure")) is None
-    assert rt.translate(ValueError(rt._encode(ValueError, "m"))) is None
-    assert rt.translate(RuntimeError("graphmend-trap[no.such.module:Cls:1]x")) is None
-    assert rt.translate(RuntimeError("graphmend-trap[builtins:ValueError:9]short")) is None
+    assert rt.translate(ValueError(token)) is None
+    # A RuntimeError that quotes a token (a backend's compile error, the program's own) is
+    # not a trap's failure; neither is a subclass (Dynamo's and backends' own errors).
+    assert rt.translate(RuntimeError("prefix " + token)) is None
+    assert rt.translate(RuntimeError(token + "\n")) is None
+    assert rt.translate(RuntimeError(token, "second argument")) is None
+
+    class Subclass(RuntimeError):
+        pass
+
+    assert rt.translate(Subclass(token)) is None
+    # Tokens that do not decode, or name nothing importable.
+    assert rt.translate(RuntimeError(rt.TRAP_TOKEN_PREFIX + "zz_n")) is None
+    assert rt.translate(RuntimeError(rt.TRAP_TOKEN_PREFIX + "6162_n")) is None  # "ab": no ':'
+    assert rt.translate(RuntimeError(rt.TRAP_TOKEN_PREFIX + "c0_mff")) is None  # not UTF-8
+    no_module = rt._token(type("Cls", (Exception,), {"__module__": "no.such.module"}), "x")
+    assert rt.translate(RuntimeError(no_module)) is None
+
+
+def test_trap_token_is_a_trace_time_constant():
+    """torch.compiler.assume_constant_result: the token is computed once while tracing
+    (bytes.hex is not traceable; a per-character loop would slow tracing)."""
+    def fn(x):
+        rt.guard(x.sum() < 0, ValueError, "y" * 5000)
+        return x + 1
+
+    explained = torch._dynamo.explain(fn)(torch.ones(1))
+    assert explained.graph_count == 1 and explained.graph_break_count == 0
 
 
 def test_guard_with_python_bool_or_multi_element_tensor_takes_the_original_path():
