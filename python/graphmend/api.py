@@ -947,6 +947,28 @@ def compile(  # noqa: A001 (graphmend.compile)
     return compiled
 
 
+def _with_eager_precision(torch_compile_kwargs: Dict[str, Any]) -> Dict[str, Any]:
+    """``torch.compile``'s arguments with Inductor rounding every intermediate to its dtype
+    (``emulate_precision_casts``), unless the caller set that option or chose another
+    backend. Mending fuses code that ran in separate graphs: a predicated condition then
+    reads a float16 intermediate that Inductor keeps in float32, where eager (and the
+    original's graph break) rounded it (an fp16 overflow guard saw ``inf`` eagerly and a
+    finite value fused). ``mode`` becomes the options it stands for (``torch.compile``
+    takes one or the other)."""
+    kwargs = dict(torch_compile_kwargs)
+    if kwargs.get("backend", "inductor") != "inductor":
+        return kwargs
+    options = dict(kwargs.get("options") or {})
+    mode = kwargs.pop("mode", None)
+    if mode not in (None, "default"):
+        from torch._inductor import list_mode_options
+
+        options = {**list_mode_options(mode, kwargs.get("dynamic")), **options}
+    options.setdefault("emulate_precision_casts", True)
+    kwargs["options"] = options
+    return kwargs
+
+
 def _compiled(
     obj: Any,
     mended: Any,
@@ -960,7 +982,7 @@ def _compiled(
     import torch
 
     if compiled is None:
-        compiled = torch.compile(mended, **torch_compile_kwargs)
+        compiled = torch.compile(mended, **_with_eager_precision(torch_compile_kwargs))
     if isinstance(compiled, torch.nn.Module):
         compiled.forward = functools.wraps(compiled.forward)(_boundary(compiled.forward, config))
         _attach_report(compiled, mend_rep)
@@ -1439,7 +1461,7 @@ def _capture_trial(
     if not _same_output(trial.output, expected):
         return None, "the outputs differ from the eager program's on the example inputs"
     try:
-        trial.compiled = torch.compile(mended, **torch_compile_kwargs)
+        trial.compiled = torch.compile(mended, **_with_eager_precision(torch_compile_kwargs))
         output = profiler.call(trial.compiled, options)
     except Exception as exc:
         return None, f"the compiled program raised {_exception_line(exc)}"

@@ -367,6 +367,9 @@ struct Fixture {
     if (kind == sema::BreakKind::ValidationGuard) {
       tag.statement = find([](const ast::stmt* s) { return ast::is<ast::If>(s); });
       if (tag.statement) tag.site = ast::as<ast::If>(tag.statement)->test;
+    } else if (kind == sema::BreakKind::TensorAssert) {
+      tag.statement = find([](const ast::stmt* s) { return ast::is<ast::Assert>(s); });
+      if (tag.statement) tag.site = ast::as<ast::Assert>(tag.statement)->test;
     } else {
       tag.statement = find([](const ast::stmt* s) {
         const auto* e = ast::as<ast::Expr>(s);
@@ -381,9 +384,9 @@ struct Fixture {
     }
     if (tag.statement == nullptr) return "NO STATEMENT";
     tag.function = analysis->function_of(tag.statement);
-    std::optional<rewrite::Outcome> outcome = kind == sema::BreakKind::ValidationGuard
-                                                  ? rewrite::rewrite_trap(tag, *context)
-                                                  : rewrite::rewrite_defer(tag, *context);
+    bool trap = kind == sema::BreakKind::ValidationGuard || kind == sema::BreakKind::TensorAssert;
+    std::optional<rewrite::Outcome> outcome =
+        trap ? rewrite::rewrite_trap(tag, *context) : rewrite::rewrite_defer(tag, *context);
     if (!outcome) return "NOT MINE";
     if (!outcome->fixed) return "DECLINED: " + outcome->reason;
     EXPECT_TRUE(outcome->needs_runtime);
@@ -713,6 +716,28 @@ TEST(Trap, DeclinesElif) {
   ASSERT_TRUE(outcome.has_value());
   EXPECT_FALSE(outcome->fixed);
   EXPECT_EQ(outcome->reason, "the guard is an elif branch of a larger if statement");
+}
+
+TEST(Trap, TensorAssertKeepsTheAssertAroundTheRuntimeCheck) {
+  Fixture f(body("    assert (x > 0).all(), \"positive\"  # note\n    return x\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::TensorAssert),
+            body("    assert __graphmend_rt__.check_assert((x > 0).all(), \"positive\")  # note\n"
+                 "    return x\n"));
+  Fixture g(body("    assert x.sum() > 0; y = 1\n"), {"x"});
+  EXPECT_EQ(g.run(sema::BreakKind::TensorAssert),
+            body("    assert __graphmend_rt__.check_assert(x.sum() > 0); y = 1\n"));
+}
+
+TEST(Trap, TensorAssertKeepsAParenthesisedMessageAsWritten) {
+  Fixture f(body("    assert (x > 0).all(), (\"a\"\n        \"b\")\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::TensorAssert),
+            body("    assert __graphmend_rt__.check_assert((x > 0).all(), (\"a\"\n        \"b\"))\n"));
+}
+
+TEST(Trap, TensorAssertDeclinesNonLiteralMessage) {
+  Fixture f(body("    assert (x > 0).all(), f\"bad {x}\"\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::TensorAssert).substr(0, 52),
+            "DECLINED: the assert message is not a string literal");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -50,6 +50,7 @@ std::string module_with(const std::string& forward_body) {
 TEST(Tags, Codes) {
   EXPECT_STREQ(break_code(BreakKind::DataDependentBranch), "GM101");
   EXPECT_STREQ(break_code(BreakKind::TensorSliceBound), "GM108");
+  EXPECT_STREQ(break_code(BreakKind::TensorAssert), "GM110");
   EXPECT_STREQ(break_summary(BreakKind::PrintCall), "print call");
 }
 
@@ -100,6 +101,14 @@ TEST(Tags, ValidationGuard) {
                                 "            raise ValueError('empty')\n"
                                 "        return x\n")),
             "GM105@8 validation guard on tensor value `torch.isnan(x).any()`");
+}
+
+TEST(Tags, TensorAssert) {
+  EXPECT_EQ(tags_of(module_with("        assert (x > 0).all(), 'positive'\n"
+                                "        assert x.dim() == 2\n"
+                                "        assert y is None or y > 0\n"
+                                "        return x\n")),
+            "GM110@8 assert on tensor value `(x > 0).all()`");
 }
 
 TEST(Tags, SideEffects) {

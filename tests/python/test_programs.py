@@ -228,19 +228,26 @@ def test_mended_eager_behaves_like_original(name, capsys, caplog):
         assert_same_behaviour(expected, actual)
 
 
-@pytest.mark.parametrize("name", params("compiled"))
-def test_mended_compiled_behaves_like_original(name, capsys, caplog):
+def _compiled_behaves_like_original(name, capsys, caplog, **compile_kwargs):
     program = load(name)
     original = build(program)
-    if getattr(program, "COMPILED_REFERENCE", "eager") == "torch.compile":
-        # Dynamo itself changes the behaviour (a failing tensor assert raises RuntimeError):
-        # the mended program must behave as torch.compile of the original does.
-        original = torch.compile(original, backend="eager")
-    compiled = graphmend.compile(build(program), backend="eager")
+    compiled = graphmend.compile(build(program), **compile_kwargs)
     for index in range(len(program.INPUTS)):
         expected = observe(program, original, index, capsys, caplog)
         actual = observe(program, compiled, index, capsys, caplog)
         assert_same_behaviour(expected, actual)
+
+
+@pytest.mark.parametrize("name", params("compiled"))
+def test_mended_compiled_behaves_like_original(name, capsys, caplog):
+    _compiled_behaves_like_original(name, capsys, caplog, backend="eager")
+
+
+@pytest.mark.inductor
+@pytest.mark.parametrize("name", params("inductor"))
+def test_mended_inductor_behaves_like_original(name, capsys, caplog):
+    """What users run: graphmend.compile with its default backend, Inductor."""
+    _compiled_behaves_like_original(name, capsys, caplog)
 
 
 MODULE_PROGRAMS = [name for name in PROGRAMS if isinstance(load(name).ENTRY, type)]
