@@ -5,6 +5,7 @@
 #   make build   C++ core + GoogleTest suite in build/ (CMake + Ninja)
 #   make install the graphmend package (extension built by scikit-build-core in build-py/)
 #   make test    ctest (C++ unit tests) + pytest (tests/python)
+#   make test-inductor  only the tests that compile with Inductor (part of make test)
 #   make asan    sanitizer build in build-asan/ + ctest
 #   make fuzz    libFuzzer: fuzz_parse for FUZZ_SECONDS, fuzz_mend for FUZZ_MEND_SECONDS (clang-14)
 #   make corpus  the differential corpus run alone (CORPUS_ARGS="--limit 500")
@@ -62,7 +63,7 @@ PACKAGE_INPUTS := $(shell find src python tools -type f \( -name '*.cpp' -o -nam
 	-o -name '*.def' -o -name '*.inc' -o -name '*.py' \) 2>/dev/null) CMakeLists.txt pyproject.toml
 CXX_SOURCES = $(shell find src tests/cpp fuzz bench -type f \( -name '*.cpp' -o -name '*.h' \) 2>/dev/null)
 
-.PHONY: deps build install test test-cpp test-python asan fuzz fuzz-build corpus bench demo \
+.PHONY: deps build install test test-cpp test-python test-inductor asan fuzz fuzz-build corpus bench demo \
 	format clean distclean tf4524 survey
 
 # --------------------------------------------------------------------------------------------
@@ -105,6 +106,10 @@ test-cpp: build
 test-python: install
 	@mkdir -p build
 	$(PY) -m pytest tests/python $(PYTEST_ARGS)
+
+# The tests that compile with Inductor, graphmend.compile's default backend (also in test-python).
+test-inductor: install
+	$(PY) -m pytest tests/python -m inductor $(PYTEST_ARGS)
 
 # Runs both suites (each with its own build step) even when the first fails, then fails if
 # either did.

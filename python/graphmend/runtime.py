@@ -389,16 +389,23 @@ def _hex(text: str) -> str:
     return text.encode("utf-8", "surrogatepass").hex()
 
 
+# The classes of the traps traced in this process, by the token's class part: translate
+# finds a class here even when its module cannot be imported by name.
+_TRAP_CLASSES: dict = {}
+
+
 def _token(exc_type, message) -> str:
     """The trap token of ``exc_type(message)`` (``exc_type()`` when ``message`` is None)."""
     module = getattr(exc_type, "__module__", "builtins")
     qualname = getattr(exc_type, "__qualname__", getattr(exc_type, "__name__", "Exception"))
     where = _hex(f"{module}:{qualname}")
+    _TRAP_CLASSES[where] = exc_type
     return f"{TRAP_TOKEN_PREFIX}{where}_n" if message is None else f"{TRAP_TOKEN_PREFIX}{where}_m{_hex(message)}"
 
 
-# Traced, the token is computed once at trace time and kept as a constant (Dynamo cannot
-# trace bytes.hex, and a loop over a long message would slow tracing down).
+# Traced, the token is computed once at trace time, by Python itself, and kept as a
+# constant (Dynamo cannot trace bytes.hex, and a loop over a long message would slow
+# tracing down); so every trap a compiled graph holds has its class in _TRAP_CLASSES.
 try:
     import torch.compiler as _torch_compiler
 
@@ -532,10 +539,11 @@ def translate(exc: BaseException) -> Optional[BaseException]:
     Only the exception a failed trap raises at run time qualifies: a plain RuntimeError
     (not a subclass: compile and backend errors are subclasses) whose whole text is a trap
     token. Anything else, a compile failure that quotes a token or a RuntimeError of the
-    program's own included, gives None (re-raise ``exc`` itself). The class is resolved
-    from the token (builtins by name, others by importing the module and following the
-    qualified name) and called as the original did: ``cls(message)``, or ``cls()`` without
-    a message; None when that fails or gives no exception.
+    program's own included, gives None (re-raise ``exc`` itself). The class is the one
+    traced with the token, else resolved from it (builtins by name, others by importing the
+    module and following the qualified name), and called as the original did:
+    ``cls(message)``, or ``cls()`` without a message; None when that fails or gives no
+    exception.
     """
     if type(exc) is not RuntimeError or len(exc.args) != 1 or type(exc.args[0]) is not str:
         return None
@@ -549,7 +557,7 @@ def translate(exc: BaseException) -> Optional[BaseException]:
     module, qualname = where.rsplit(":", 1)
     if (module, qualname) == (_TensorCheck.__module__, _TensorCheck.__qualname__):
         return _tensor_check_error()
-    cls = _resolve(module, qualname)
+    cls = _TRAP_CLASSES.get(match.group(1)) or _resolve(module, qualname)
     if cls is None or not callable(cls):
         return None
     try:

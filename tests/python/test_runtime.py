@@ -354,8 +354,21 @@ def test_translate_takes_only_a_failed_trap_itself():
     assert rt.translate(RuntimeError(rt.TRAP_TOKEN_PREFIX + "zz_n")) is None
     assert rt.translate(RuntimeError(rt.TRAP_TOKEN_PREFIX + "6162_n")) is None  # "ab": no ':'
     assert rt.translate(RuntimeError(rt.TRAP_TOKEN_PREFIX + "c0_mff")) is None  # not UTF-8
-    no_module = rt._token(type("Cls", (Exception,), {"__module__": "no.such.module"}), "x")
+    # A class neither traced in this process nor importable by its module's name.
+    no_module = rt.TRAP_TOKEN_PREFIX + rt._hex("no.such.module:Cls") + "_m78"
     assert rt.translate(RuntimeError(no_module)) is None
+
+
+def test_translate_finds_a_traced_class_its_module_cannot_import():
+    local = type("Local", (Exception,), {"__module__": "no.such.module"})
+
+    def fn(x):
+        rt.guard(x.sum() < 0, local, "x")
+        return x
+
+    with pytest.raises(local) as info:
+        run_at_boundary(compiled(fn), -torch.ones(1))
+    assert info.value.args == ("x",)
 
 
 def test_trap_token_is_a_trace_time_constant():
