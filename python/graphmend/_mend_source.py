@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import List, Optional, Sequence, Tuple, Union
 
-from . import _core
+from . import _core, options
 
 __all__ = ["MendDiagnostic", "MendResult", "mend_source"]
 
@@ -24,7 +24,8 @@ class MendDiagnostic:
     Lines are 1-based and columns 0-based UTF-8 byte offsets, in the original source.
     ``fixed`` is True when the break was rewritten; otherwise ``message`` ends with
     ``"; not rewritten: <the safety condition that failed>"``. ``rewrite`` names the rewrite
-    that handles this kind of break ("where", "cond", "defer", "trap") or is "".
+    that handles this kind of break (one of ``graphmend.options.REWRITES``, or "cond", the
+    [Where] rewrite's ``torch.cond`` form) or is "".
     """
 
     code: str
@@ -84,20 +85,18 @@ def mend_source(
     filename: Optional[str] = None,
     *,
     version: Optional[Tuple[int, int]] = None,
-    where: bool = True,
-    defer: bool = True,
-    trap: bool = True,
     trace_all: bool = False,
     only_lines: Optional[Sequence[int]] = None,
     skeleton: bool = False,
+    **rewrites: bool,
 ) -> MendResult:
     """Mends the graph breaks of a module's source text; never raises on bad input.
 
     ``filename`` is recorded in deferred calls' sites (the pathname of replayed log records,
     the filename of replayed warnings); pass the file the code will be compiled under.
     ``version`` is the grammar, (3, 11) or (3, 12), default the running interpreter's.
-    ``where``, ``defer``, ``trap`` switch the rewrites; a switched-off rewrite reports its
-    breaks as not fixed. ``trace_all`` treats every function and method as traced by
+    One keyword per rewrite (``graphmend.options.REWRITES``: ``where``, ``defer``, ``trap``)
+    switches it, all on by default; a switched-off rewrite reports its breaks as not fixed. ``trace_all`` treats every function and method as traced by
     Dynamo (library code, whose callers live in other modules); by default only the entry
     points found in the text and what they reach are mended. ``only_lines`` (runtime-aware
     mode) rewrites only the breaks whose source range contains one of these 1-based lines
@@ -112,9 +111,7 @@ def mend_source(
         _source_arg(source, name),
         name,
         version=_check_version(version),
-        where=where,
-        defer=defer,
-        trap=trap,
+        rewrites=options.enabled(options.switches(rewrites, "mend_source")),
         trace_all=trace_all,
         only_lines=sorted({int(line) for line in only_lines or ()}),
         skeleton=skeleton,

@@ -40,7 +40,10 @@ import warnings
 import weakref
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .hook import _options, import_diagnostics, mended_at_import
+from . import _core
+from .hook import import_diagnostics, mended_at_import
+from .options import all_on as all_rewrites
+from .options import switches as rewrite_switches
 from .libraries import is_library_file, is_library_module
 
 __all__ = [
@@ -57,7 +60,7 @@ __all__ = [
     "compile_report",
 ]
 
-_RUNTIME_NAME = "__graphmend_rt__"
+_RUNTIME_NAME = _core.RUNTIME_NAME
 _SCOPE_NAME = "__graphmend_scope__"
 
 # ---------------------------------------------------------------------------------------------
@@ -758,14 +761,7 @@ def mend_report(obj: Any) -> Optional[MendReport]:
     return _REPORTS_BY_ID.get(id(obj))
 
 
-def mend(
-    obj: Any,
-    *,
-    where: bool = True,
-    defer: bool = True,
-    trap: bool = True,
-    report: bool = False,
-) -> Any:
+def mend(obj: Any, *, report: bool = False, **rewrites: bool) -> Any:
     """Returns a mended copy of ``obj``: a function, a bound method, an ``nn.Module``
     instance or an ``nn.Module`` class, with every user function it reaches rewritten by
     ``mend_source`` (see docs/MENDER.md).
@@ -775,9 +771,10 @@ def mend(
     they were (a module's copy shares its parameters and buffers). Objects that cannot be
     mended (builtins, C functions, code without source) come back unchanged, with a note in
     the report. ``report=True`` returns ``(mended, MendReport)``; ``mend_report(mended)``
-    finds the report later. ``where``, ``defer``, ``trap`` switch the rewrites.
+    finds the report later. One keyword per rewrite (``graphmend.options.REWRITES``:
+    ``where``, ``defer``, ``trap``) switches it, all on by default.
     """
-    result, mend_rep = _mend_with(obj, _options(where, defer, trap))
+    result, mend_rep = _mend_with(obj, rewrite_switches(rewrites, "mend"))
     return (result, mend_rep) if report else result
 
 
@@ -932,7 +929,7 @@ def compile(  # noqa: A001 (graphmend.compile)
     if capture not in ("auto", True, False):
         raise ValueError(f"capture must be 'auto', True or False, not {capture!r}")
     if example_inputs is None and example_kwargs is None:
-        target, mend_rep = _mend_for_compile(obj, _options(True, True, True))
+        target, mend_rep = _mend_for_compile(obj, all_rewrites())
         return _compiled(obj, target, mend_rep, None, torch_compile_kwargs)
     if isinstance(example_inputs, torch.Tensor) or not isinstance(example_inputs, (tuple, list)):
         example_inputs = () if example_inputs is None else (example_inputs,)
@@ -1080,7 +1077,7 @@ def _tag_for(filename: str, line: int) -> Optional[Diagnostic]:
         lines = linecache.getlines(filename)
         if not lines:
             return None
-        diagnostics = _mend_file(filename, "".join(lines), _options(True, True, True)).diagnostics
+        diagnostics = _mend_file(filename, "".join(lines), all_rewrites()).diagnostics
     best = None
     for d in diagnostics:
         if d.line <= line <= max(d.end_line, d.line) and d.code.startswith("GM1"):
@@ -1319,7 +1316,7 @@ def _runtime_aware(
     ``torch.compile`` of the mended object that was run under them (None otherwise)."""
     with _Profiler(obj, args, kwargs) as profiler:
         before = profiler.explain(obj)
-        options = {**_options(True, True, True), "only_lines": _break_lines(before.breaks)}
+        options = {**all_rewrites(), "only_lines": _break_lines(before.breaks)}
         mended, mend_rep = _mend_for_compile(obj, options)
         after = profiler.explain(mended) if mend_rep.fixed else before
         report = CompileReport(before.breaks, after.breaks, mend_rep)

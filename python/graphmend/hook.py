@@ -49,6 +49,7 @@ import time
 import warnings
 from typing import Dict, Iterable, List, Optional, Tuple
 
+from .options import switches as rewrite_switches
 from .libraries import NEVER_MENDED, is_library_file
 
 __all__ = [
@@ -438,18 +439,16 @@ def _prepare_files(job) -> Tuple[int, int, int]:
 def prepare(
     packages: Iterable[str],
     *,
-    where: bool = True,
-    defer: bool = True,
-    trap: bool = True,
     cache_dir: Optional[str] = "",
     jobs: Optional[int] = None,
+    **rewrites: bool,
 ) -> HookStats:
     """Mends every source file of ``packages`` into the cache ahead of time, as
     ``compileall`` writes ``.pyc`` files, so that the first start of a program with the hook
     does no mending work. The options must be those the hook will be installed with.
     ``jobs`` processes share the work (default: one per CPU)."""
     names = _check_packages(packages)
-    options, cache_dir = _settings(where, defer, trap, cache_dir)
+    options, cache_dir = _settings(rewrites, cache_dir, "prepare")
     if cache_dir is None:
         raise ValueError("graphmend.prepare: a cache directory is needed")
     started = time.perf_counter()
@@ -468,15 +467,10 @@ def prepare(
     return stats
 
 
-def _options(where: bool, defer: bool, trap: bool) -> Dict[str, bool]:
-    """The rewrite switches, as the mender takes them."""
-    return {"where": where, "defer": defer, "trap": trap}
-
-
-def _settings(where: bool, defer: bool, trap: bool, cache_dir: Optional[str]):
-    """(rewrite options, cache folder) of ``install`` and ``prepare``: ``""`` is the default
+def _settings(rewrites: Dict[str, bool], cache_dir: Optional[str], caller: str):
+    """(rewrite switches, cache folder) of ``install`` and ``prepare``: ``""`` is the default
     folder, None no cache."""
-    return _options(where, defer, trap), default_cache_dir() if cache_dir == "" else cache_dir
+    return rewrite_switches(rewrites, caller), default_cache_dir() if cache_dir == "" else cache_dir
 
 
 def _mend_module(path: str, data: bytes, options: Dict[str, bool]):
@@ -610,11 +604,9 @@ def _unpatch_loader() -> None:
 def install(
     packages: Iterable[str],
     *,
-    where: bool = True,
-    defer: bool = True,
-    trap: bool = True,
     cache_dir: Optional[str] = "",
     ahead: bool = True,
+    **rewrites: bool,
 ) -> ImportHook:
     """Mends the modules of ``packages`` (and their subpackages) as they are imported, until
     the returned hook is uninstalled (``hook.uninstall()``, ``graphmend.uninstall()``, or the
@@ -623,14 +615,15 @@ def install(
     Modules imported before ``install`` stay as they are: a listed package that is already
     imported gets a ``GraphMendWarning`` (its submodules imported later are mended).
     ``cache_dir``: ``""`` for the default (``$GRAPHMEND_CACHE_DIR`` or
-    ``~/.cache/graphmend``), ``None`` for no cache. ``where``, ``defer``, ``trap`` switch the
-    rewrites as in ``graphmend.mend``. ``ahead``: with a cache that lacks a package's
+    ``~/.cache/graphmend``), ``None`` for no cache. ``where=False`` (one keyword per
+    rewrite, ``graphmend.options.REWRITES``) switches a rewrite off, as in
+    ``graphmend.mend``. ``ahead``: with a cache that lacks a package's
     ``__init__`` (now, or at the first cache miss), start a helper process that mends the
     modules the import reaches next into the cache (``graphmend.ahead``;
     ``GRAPHMEND_AHEAD=0`` turns it off too).
     """
     names = _check_packages(packages)
-    hook = ImportHook(names, *_settings(where, defer, trap, cache_dir), ahead=ahead)
+    hook = ImportHook(names, *_settings(rewrites, cache_dir, "install"), ahead=ahead)
     loaded = [name for name in names if name in sys.modules]
     if loaded:
         warnings.warn(

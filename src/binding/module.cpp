@@ -246,17 +246,28 @@ nb::dict mend_diagnostic_dict(const MendDiagnostic& d) {
 // line_map, edits ((begin, end, replacement) byte ranges of the input), error (a dict like
 // a diagnostic when the input does not parse, else None), skeleton and stubbed_lines
 // (rewrite/skeleton.h).
-nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle version, bool where,
-                             bool defer, bool trap, bool trace_all,
-                             std::vector<uint32_t> only_lines, bool skeleton) {
+// The rewrites named in `names` (a subset of REWRITES); ValueError for an unknown name.
+RewriteSet rewrite_set(nb::handle names) {
+  if (names.is_none()) return RewriteSet::all();
+  RewriteSet set = RewriteSet::none();
+  for (nb::handle item : names) {
+    std::string name = nb::cast<std::string>(item);
+    std::optional<RewriteKind> kind = rewrite_named(name);
+    if (!kind) throw nb::value_error(("unknown rewrite " + name).c_str());
+    set = set.with(*kind, true);
+  }
+  return set;
+}
+
+nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle version,
+                             nb::handle rewrites, bool trace_all, std::vector<uint32_t> only_lines,
+                             bool skeleton) {
   MendOptions options;
   options.skeleton = skeleton;
   options.trace_all = trace_all;
   options.only_lines = std::move(only_lines);
   options.version = python_version(version);
-  options.where = where;
-  options.defer = defer;
-  options.trap = trap;
+  options.rewrites = rewrite_set(rewrites);
   std::string name =
       filename.is_none() ? std::string("<unknown>") : nb::cast<std::string>(filename);
   std::string text = source_bytes(source);
@@ -365,11 +376,21 @@ NB_MODULE(_core, m) {
         "(ok_count, seconds, peak_arena_bytes).");
   m.def("mend_source", &mend_source_binding, nb::arg("source"),
         nb::arg("filename").none() = nb::none(), nb::kw_only(),
-        nb::arg("version").none() = nb::none(), nb::arg("where") = true, nb::arg("defer") = true,
-        nb::arg("trap") = true, nb::arg("trace_all") = false,
+        nb::arg("version").none() = nb::none(), nb::arg("rewrites").none() = nb::none(),
+        nb::arg("trace_all") = false,
         nb::arg("only_lines") = std::vector<uint32_t>{}, nb::arg("skeleton") = false,
-        "Mends graph breaks in source; returns a dict with source, changed, diagnostics, "
+        "Mends graph breaks in source with the rewrites named in `rewrites` (default: all of "
+        "REWRITES); returns a dict with source, changed, diagnostics, "
         "line_map, edits, error (None unless the input does not parse), skeleton (None "
         "unless asked for and the text changed) and stubbed_lines.");
+  nb::list rewrite_names;
+  for (int i = 0; i < kRewriteCount; ++i) {
+    rewrite_names.append(rewrite_name(static_cast<RewriteKind>(i)));
+  }
+  m.attr("REWRITES") = nb::tuple(rewrite_names);
+  nb::list codes;
+  for (const codes::CodeInfo& info : codes::kAll) codes.append(nb::make_tuple(info.code, info.summary));
+  m.attr("CODES") = nb::tuple(codes);
+  m.attr("RUNTIME_NAME") = kRuntimeName;
   m.attr("SUPPORTED_VERSIONS") = nb::make_tuple(nb::make_tuple(3, 11), nb::make_tuple(3, 12));
 }

@@ -17,12 +17,24 @@ struct Diagnostic {
   std::string message;
 };
 
-// Codes of the front end. Codes are never reused for another meaning.
+// Codes of the front end and of the mender's own checks, from codes.def (kSyntaxError,
+// kMendedDoesNotParse, ...). The break codes belong to sema::BreakKind.
 namespace codes {
-inline constexpr const char* kSyntaxError = "GM001";       // the parser rejects the input
-inline constexpr const char* kTokenizeError = "GM002";     // the lexer rejects the input
-inline constexpr const char* kIndentationError = "GM003";  // IndentationError / TabError
-inline constexpr const char* kEncodingError = "GM004";     // input is not valid UTF-8, or has a NUL
+#define FRONT_END(name, code, summary) inline constexpr const char* k##name = code;
+#define INTERNAL(name, code, summary) inline constexpr const char* k##name = code;
+#include "diag/codes.def"
+
+// Every code with its summary, in the order of codes.def (the binding's CODES).
+struct CodeInfo {
+  const char* code;
+  const char* summary;
+};
+inline constexpr CodeInfo kAll[] = {
+#define FRONT_END(name, code, summary) {code, summary},
+#define BREAK(kind, code, summary, owner) {code, summary},
+#define INTERNAL(name, code, summary) {code, summary},
+#include "diag/codes.def"
+};
 }  // namespace codes
 
 }  // namespace graphmend

@@ -15,18 +15,13 @@
 #include "parse/parser.h"
 #include "rewrite/edits.h"
 #include "rewrite/rewrite.h"
+#include "rewrite/runtime_import.h"
 #include "rewrite/skeleton.h"
 #include "sema/sema.h"
 #include "sema/tags.h"
 
 namespace graphmend {
 namespace {
-
-// Codes of the mender itself (documented in docs/DIAGNOSTICS.md).
-constexpr const char* kMendedDoesNotParse = "GM901";  // internal: a fix produced invalid text
-constexpr const char* kNotIdempotent = "GM902";       // internal: mending the output edits again
-
-constexpr std::string_view kRuntimeModule = "graphmend.runtime";
 
 // A parsed text with everything that must outlive its AST.
 struct Parsed {
@@ -60,40 +55,6 @@ MendDiagnostic diagnostic_at(const SourceText& source, const ast::Node& node, st
   return d;
 }
 
-const char* rewrite_name_for(sema::BreakKind kind) {
-  switch (kind) {
-    case sema::BreakKind::PrintCall:
-    case sema::BreakKind::LoggingCall:
-    case sema::BreakKind::WarningsCall:
-      return "defer";
-    case sema::BreakKind::ValidationGuard:
-    case sema::BreakKind::TensorCheck:
-    case sema::BreakKind::TensorAssert:
-      return "trap";
-    case sema::BreakKind::DataDependentBranch:
-      return "where";
-    default:
-      return "";
-  }
-}
-
-bool rewrite_enabled(sema::BreakKind kind, const MendOptions& options) {
-  std::string_view name = rewrite_name_for(kind);
-  if (name == "defer") return options.defer;
-  if (name == "trap") return options.trap;
-  if (name == "where") return options.where;
-  return false;
-}
-
-// Runs the rewrite that handles `tag`; std::nullopt when none does.
-std::optional<rewrite::Outcome> run_rewrite(const sema::BreakTag& tag, rewrite::Context& context) {
-  std::string_view name = rewrite_name_for(tag.kind);
-  if (name == "defer") return rewrite::rewrite_defer(tag, context);
-  if (name == "trap") return rewrite::rewrite_trap(tag, context);
-  if (name == "where") return rewrite::rewrite_where(tag, context);
-  return std::nullopt;
-}
-
 std::string declined(const sema::BreakTag& tag, std::string_view reason) {
   std::string message = tag.message.empty() ? sema::break_summary(tag.kind) : tag.message;
   message += "; not rewritten: ";
@@ -119,9 +80,8 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context) {
     return result;
   }
   result.diagnostic = diagnostic_at(context.source, *anchor, sema::break_code(tag.kind));
-  result.diagnostic.rewrite = rewrite_name_for(tag.kind);
-  std::string_view name = result.diagnostic.rewrite;
-  if (name.empty()) {
+  std::optional<RewriteKind> owner = rewrite::owner_of(tag.kind);
+  if (!owner) {
     result.diagnostic.message = declined(
         tag, std::string("out of scope: no rewrite handles a ") + sema::break_summary(tag.kind));
     return result;
@@ -130,17 +90,18 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context) {
     result.diagnostic.message = declined(tag, "Dynamo did not break here in the profiling run");
     return result;
   }
-  if (!rewrite_enabled(tag.kind, context.options)) {
+  result.diagnostic.rewrite = rewrite_name(*owner);
+  if (!context.options.rewrites.has(*owner)) {
     result.diagnostic.message =
-        declined(tag, "the [" + std::string(name) + "] rewrite is disabled");
+        declined(tag, "the [" + result.diagnostic.rewrite + "] rewrite is disabled");
     return result;
   }
-  std::optional<rewrite::Outcome> outcome = run_rewrite(tag, context);
+  std::optional<rewrite::Outcome> outcome = rewrite::run_rewrite(*owner, tag, context);
   if (!outcome) {
     result.diagnostic.message = declined(tag, "no rewrite applies to this break");
     return result;
   }
-  if (!outcome->rewrite.empty()) result.diagnostic.rewrite = outcome->rewrite;
+  if (outcome->form != nullptr) result.diagnostic.rewrite = outcome->form;
   if (!outcome->fixed) {
     result.diagnostic.message =
         declined(tag, outcome->reason.empty() ? "the rewrite declined" : outcome->reason);
@@ -213,92 +174,6 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
   return results;
 }
 
-bool is_docstring(const ast::stmt* statement) {
-  const auto* expression = ast::as<ast::Expr>(statement);
-  if (expression == nullptr) return false;
-  const auto* constant = ast::as<ast::Constant>(expression->value);
-  return constant != nullptr && constant->value.type == ast::ConstantValue::Type::Str;
-}
-
-bool is_future_import(const ast::stmt* statement) {
-  const auto* import = ast::as<ast::ImportFrom>(statement);
-  return import != nullptr && import->module == "__future__" && import->level == 0;
-}
-
-// Whether the module already has `import graphmend.runtime as <runtime>` at top level.
-bool imports_runtime(const ast::Module& module, std::string_view runtime) {
-  for (const ast::stmt* statement : module.body) {
-    const auto* import = ast::as<ast::Import>(statement);
-    if (import == nullptr) continue;
-    for (const ast::alias* alias : import->names) {
-      if (alias->name == kRuntimeModule && alias->asname == runtime) return true;
-    }
-  }
-  return false;
-}
-
-// A statement that can share its line with `import ...; ` in front of it.
-bool is_simple_statement(const ast::stmt* statement) {
-  switch (statement->kind) {
-    case ast::Kind::FunctionDef:
-    case ast::Kind::AsyncFunctionDef:
-    case ast::Kind::ClassDef:
-    case ast::Kind::For:
-    case ast::Kind::AsyncFor:
-    case ast::Kind::While:
-    case ast::Kind::If:
-    case ast::Kind::With:
-    case ast::Kind::AsyncWith:
-    case ast::Kind::Match:
-    case ast::Kind::Try:
-    case ast::Kind::TryStar:
-      return false;
-    default:
-      return true;
-  }
-}
-
-// The edit inserting the runtime import after the docstring and `from __future__` imports.
-// In front of the next statement on its own line (`import ...; import torch`) when that
-// statement is simple and no other edit touches it, so no line moves and the mended module
-// keeps the original's line numbers; otherwise on a line of its own.
-TextEdit runtime_import_edit(const Parsed& parsed, std::string_view runtime,
-                             const std::vector<TextEdit>& other_edits) {
-  const ast::Module& module = *parsed.parse.module;
-  const SourceText& source = parsed.source;
-  std::string line = "import " + std::string(kRuntimeModule) + " as " + std::string(runtime);
-  uint32_t skipped = 0;
-  while (skipped < module.body.size && ((skipped == 0 && is_docstring(module.body[0])) ||
-                                        is_future_import(module.body[skipped]))) {
-    ++skipped;
-  }
-  if (skipped < module.body.size) {
-    const ast::stmt* next = module.body[skipped];
-    uint32_t begin = rewrite::statement_start(next);
-    if (is_simple_statement(next) && source.line_start(source.line_col(begin).line) == begin &&
-        !rewrite::touches_any(other_edits, begin, next->end)) {
-      return TextEdit{begin, begin, line + "; "};
-    }
-  }
-  uint32_t offset = 0;
-  if (skipped > 0) {
-    uint32_t last_line = source.line_col(module.body[skipped - 1]->end).line;
-    offset = source.line_start(last_line + 1);
-  } else if (module.body.size > 0) {
-    offset = source.line_start(source.line_col(rewrite::statement_start(module.body[0])).line);
-  } else {
-    offset = source.line_start(1);
-  }
-  std::string_view text = source.text();
-  // Use the file's own line break style.
-  std::string newline = text.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
-  TextEdit edit{offset, offset, line + newline};
-  if (offset == source.size() && offset > 0 && text.back() != '\n' && text.back() != '\r') {
-    edit.replacement = newline + edit.replacement;
-  }
-  return edit;
-}
-
 MendDiagnostic internal_diagnostic(const char* code, std::string message) {
   MendDiagnostic d;
   d.code = code;
@@ -318,8 +193,8 @@ std::vector<TextEdit> collect_edits(const Parsed& parsed, const std::vector<TagR
     edits.insert(edits.end(), result.edits.begin(), result.edits.end());
     needs_runtime = needs_runtime || result.needs_runtime;
   }
-  if (needs_runtime && !imports_runtime(*parsed.parse.module, runtime)) {
-    edits.push_back(runtime_import_edit(parsed, runtime, edits));
+  if (needs_runtime && !rewrite::imports_runtime(*parsed.parse.module, runtime)) {
+    edits.push_back(rewrite::runtime_import_edit(*parsed.parse.module, parsed.source, runtime, edits));
   }
   rewrite::pad_to_original_lines(parsed.source.text(), parsed.parse.tokens, edits);
   return edits;
@@ -362,7 +237,7 @@ std::unique_ptr<Parsed> apply_results(const Parsed& parsed, std::vector<TagResul
       tag_result.diagnostic.fixed = false;
       tag_result.edits.clear();
       internal.push_back(internal_diagnostic(
-          kMendedDoesNotParse, "internal: a fix produced text that does not parse (" + own_error +
+          codes::kMendedDoesNotParse, "internal: a fix produced text that does not parse (" + own_error +
                                    "); the fix is not applied"));
       internal.back().line = internal.back().end_line = tag_result.diagnostic.line;
     }
@@ -377,7 +252,7 @@ std::unique_ptr<Parsed> apply_results(const Parsed& parsed, std::vector<TagResul
     tag_result.edits.clear();
   }
   internal.push_back(
-      internal_diagnostic(kMendedDoesNotParse, "internal: the mended source does not parse (" +
+      internal_diagnostic(codes::kMendedDoesNotParse, "internal: the mended source does not parse (" +
                                                    error + "); the input is returned unchanged"));
   return nullptr;
 }
@@ -432,7 +307,7 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
         Diagnostic{codes::kSyntaxError, Severity::Error, {0, 0}, "invalid syntax"});
     return result;
   }
-  const std::string runtime = "__graphmend_rt__";
+  const std::string runtime = kRuntimeName;
   std::vector<TagResult> results = run_rewrites(parsed, options);
   std::vector<MendDiagnostic> internal;
   std::unique_ptr<Parsed> mended = apply_results(parsed, results, options, runtime, internal);
@@ -458,7 +333,7 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
     bool declined_any = false;
     for (const auto& [line, rewrite_name] : again) {
       internal.push_back(
-          internal_diagnostic(kNotIdempotent, "internal: mending the mended source rewrites line " +
+          internal_diagnostic(codes::kNotIdempotent, "internal: mending the mended source rewrites line " +
                                                   std::to_string(line) + " again (" + rewrite_name +
                                                   "); the fix is not applied"));
       internal.back().line = internal.back().end_line = line;

@@ -11,14 +11,13 @@
 
 #include "diag/diagnostic.h"
 #include "lex/lexer.h"
+#include "rewrite/registry.h"
 
 namespace graphmend {
 
 struct MendOptions {
   PythonVersion version;
-  bool where = true;  // [Where] predicated branches (torch.where), incl. torch.cond
-  bool defer = true;  // [Defer] print / logging / warnings recorded and replayed
-  bool trap = true;   // [Trap] validation guards to in-graph asserts
+  RewriteSet rewrites = RewriteSet::all();  // the rewrites switched on (rewrites.def)
   // Library code (the import hook): every function counts as traced.
   bool trace_all = false;
   // Runtime-aware mode: when not empty, only breaks whose source range contains one of
@@ -38,7 +37,7 @@ struct MendDiagnostic {
   uint32_t end_column = 0;
   std::string message;  // what breaks and why; for a decline, which safety condition failed
   bool fixed = false;   // true: rewritten; false: declined (left as it was)
-  std::string rewrite;  // "where", "cond", "defer", "trap", or "" when no rewrite applies
+  std::string rewrite;  // the rewrite's name (rewrites.def) or form ("cond"); "" when none applies
 };
 
 struct TextEdit {

@@ -1,7 +1,9 @@
-// What every rewrite shares: a rewrite looks at one break tag and either returns a Fix
+// What every rewrite shares: a rewrite looks at one break tag and returns an Outcome, a fix
 // (text edits that remove the break without changing what the program computes, prints
-// or logs) or a Decline (the safety condition that failed). Rewrites never edit outside
-// the tagged statement, so fixes of different tags never overlap.
+// or logs) or a decline (the safety condition that failed; it may still carry edits that
+// keep the order of side effects). A rewrite edits only inside its tagged statement; when
+// two fixes' edits overlap all the same (two tags in one statement), mend.cpp declines the
+// later one.
 #pragma once
 
 #include <optional>
@@ -10,6 +12,7 @@
 
 #include "base/source.h"
 #include "rewrite/mend.h"
+#include "rewrite/registry.h"
 #include "sema/sema.h"
 #include "sema/tags.h"
 
@@ -22,7 +25,7 @@ struct Context {
   const MendOptions& options;
   // The runtime module's name in mended code (`__graphmend_rt__`); emitted code calls
   // runtime helpers through it (see python/graphmend/runtime.py).
-  std::string runtime = "__graphmend_rt__";
+  std::string runtime = kRuntimeName;
   // Fresh temporaries: `__gm_<stem><n>`, unique within the module.
   std::string fresh_name(std::string_view stem);
   int next_temp = 0;
@@ -30,17 +33,24 @@ struct Context {
 
 struct Outcome {
   bool fixed = false;
-  std::string rewrite;          // "where", "cond", "defer", "trap"
-  std::vector<TextEdit> edits;  // when fixed
+  // The form the fix took when it has a name of its own, reported instead of the
+  // rewrite's name ([Where]'s "cond"); null otherwise.
+  const char* form = nullptr;
+  std::vector<TextEdit> edits;  // when fixed (a decline may edit too: defer.cpp)
   std::string reason;           // when declined: the safety condition that failed
   bool needs_runtime = false;   // the edits reference Context::runtime
 };
 
-// Each returns std::nullopt when the tag is not its kind.
-std::optional<Outcome> rewrite_defer(const sema::BreakTag& tag, Context& context);  // defer.cpp
-std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context);   // trap.cpp
-std::optional<Outcome> rewrite_where(const sema::BreakTag& tag,
-                                     Context& context);  // where.cpp (torch.where and torch.cond)
+// The entry points of rewrites.def, each in src/rewrite/<name>/; each returns
+// std::nullopt when the tag is not its kind.
+#define REWRITE(kind, name, entry) \
+  std::optional<Outcome> entry(const sema::BreakTag& tag, Context& context);
+#include "rewrite/rewrites.def"
+
+// The registry (registry.cpp): the rewrite that handles a break kind (codes.def's Owner;
+// none for the kinds that are only reported), and running it.
+std::optional<RewriteKind> owner_of(sema::BreakKind kind);
+std::optional<Outcome> run_rewrite(RewriteKind kind, const sema::BreakTag& tag, Context& context);
 
 // Shared helpers (expr_text.cpp).
 // The source text of a node, exactly as written.

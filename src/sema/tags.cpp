@@ -13,54 +13,22 @@ using ast::is;
 
 const char* break_code(BreakKind kind) {
   switch (kind) {
-    case BreakKind::DataDependentBranch:
-      return "GM101";
-    case BreakKind::PrintCall:
-      return "GM102";
-    case BreakKind::LoggingCall:
-      return "GM103";
-    case BreakKind::WarningsCall:
-      return "GM104";
-    case BreakKind::ValidationGuard:
-      return "GM105";
-    case BreakKind::ScalarUse:
-      return "GM106";
-    case BreakKind::DynamicShape:
-      return "GM107";
-    case BreakKind::TensorSliceBound:
-      return "GM108";
-    case BreakKind::TensorCheck:
-      return "GM109";
-    case BreakKind::TensorAssert:
-      return "GM110";
+#define BREAK(kind, code, summary, owner) \
+  case BreakKind::kind:                   \
+    return code;
+#include "diag/codes.def"
   }
-  return "GM100";
+  return "";
 }
 
 const char* break_summary(BreakKind kind) {
   switch (kind) {
-    case BreakKind::DataDependentBranch:
-      return "data-dependent branch";
-    case BreakKind::PrintCall:
-      return "print call";
-    case BreakKind::LoggingCall:
-      return "logging call";
-    case BreakKind::WarningsCall:
-      return "warnings.warn call";
-    case BreakKind::ValidationGuard:
-      return "validation guard";
-    case BreakKind::ScalarUse:
-      return "tensor converted to a Python scalar";
-    case BreakKind::DynamicShape:
-      return "data-dependent output shape";
-    case BreakKind::TensorSliceBound:
-      return "tensor used as a slice bound";
-    case BreakKind::TensorCheck:
-      return "tensor check";
-    case BreakKind::TensorAssert:
-      return "tensor assert";
+#define BREAK(kind, code, summary, owner) \
+  case BreakKind::kind:                   \
+    return summary;
+#include "diag/codes.def"
   }
-  return "graph break";
+  return "";
 }
 
 namespace {

@@ -10,17 +10,10 @@
 
 namespace graphmend::sema {
 
+// The graph-break kinds, from diag/codes.def (each with its code, summary and owner).
 enum class BreakKind : uint8_t {
-  DataDependentBranch,  // GM101: if/while/ternary/assert-free branch on a tensor value
-  PrintCall,            // GM102: builtin print
-  LoggingCall,          // GM103: logger.info/warning/warning_once/...
-  WarningsCall,         // GM104: warnings.warn
-  ValidationGuard,      // GM105: if <tensor cond>: raise E(...)
-  ScalarUse,            // GM106: .item() / .tolist() (out of scope of the rewrites)
-  DynamicShape,         // GM107: nonzero, boolean-mask indexing, unique ... (out of scope)
-  TensorSliceBound,     // GM108: a slice bound that is a tensor (out of scope)
-  TensorCheck,          // GM109: torch._check_tensor_all(cond) reads the tensor on the host
-  TensorAssert,         // GM110: assert <tensor cond>: compiled, it raises RuntimeError
+#define BREAK(kind, code, summary, owner) kind,
+#include "diag/codes.def"
 };
 
 const char* break_code(BreakKind kind);     // "GM101", ...

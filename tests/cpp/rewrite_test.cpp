@@ -823,8 +823,8 @@ TEST(Mend, MendingTheOutputChangesNothing) {
 
 TEST(Mend, DisabledRewritesAreReportedAndNothingChanges) {
   MendOptions options;
-  options.defer = false;
-  options.trap = false;
+  options.rewrites =
+      RewriteSet::all().with(RewriteKind::Defer, false).with(RewriteKind::Trap, false);
   MendResult result = mend(kModel, options);
   EXPECT_FALSE(result.changed);
   EXPECT_EQ(result.source, kModel);

@@ -176,7 +176,7 @@ Result run(const std::string& text, std::set<std::string, std::less<>> live, int
   if (!outcome) return result;
   result.handled = true;
   result.fixed = outcome->fixed;
-  result.rewrite = outcome->rewrite;
+  result.rewrite = outcome->form != nullptr ? outcome->form : "where";
   result.reason = outcome->reason;
   result.text = text;
   for (auto it = outcome->edits.rbegin(); it != outcome->edits.rend(); ++it)

@@ -17,7 +17,6 @@ namespace {
 
 Outcome decline(std::string reason) {
   Outcome outcome;
-  outcome.rewrite = "trap";
   outcome.reason = std::move(reason);
   return outcome;
 }
@@ -259,7 +258,6 @@ Outcome rewrite_tensor_check(const sema::BreakTag& tag, Context& context) {
   }
   if (ast::is<ast::Starred>(call->args[0])) return decline("the condition is a starred argument");
   Outcome outcome;
-  outcome.rewrite = "trap";
   outcome.needs_runtime = true;
   outcome.edits.push_back(
       {call->func->begin, call->func->end, context.runtime + ".check_tensor_all"});
@@ -281,7 +279,6 @@ Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
   // Two insertions keep the text between the condition and the message (a comma, a
   // parenthesised message over several lines) as written.
   Outcome outcome;
-  outcome.rewrite = "trap";
   outcome.needs_runtime = true;
   outcome.edits.push_back(
       {assertion->test->begin, assertion->test->begin, context.runtime + ".check_assert("});
@@ -338,7 +335,6 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   std::string arguments = ", " + std::string(exception_class->id) + ", " +
                           (message ? std::string(node_text(context, *message)) : "None") + ")";
   Outcome outcome;
-  outcome.rewrite = "trap";
   outcome.needs_runtime = true;
   if (std::optional<std::string> condition = tensor_condition(context, *guard->test)) {
     outcome.edits.push_back(

@@ -22,7 +22,9 @@
 #include <vector>
 
 #include "rewrite/rewrite.h"
-#include "rewrite/where_plan.h"
+#include "rewrite/cond/cond.h"
+#include "rewrite/where/emitter.h"
+#include "rewrite/where/plan.h"
 
 namespace graphmend::rewrite {
 namespace {
@@ -48,51 +50,6 @@ std::string resolve(std::string_view text, const std::vector<std::string>& names
   return out;
 }
 
-// Lines of emitted code with their nesting level relative to the rewritten statement.
-class Emitter {
- public:
-  Emitter(std::string indent, std::string unit)
-      : indent_(std::move(indent)), unit_(std::move(unit)) {}
-  void line(int level, std::string_view text) { lines_.push_back({level, std::string(text)}); }
-  // Verbatim source text placed at the statement's own indentation (no re-indenting).
-  void raw(std::string_view text) { lines_.push_back({-1, std::string(text)}); }
-  void shift_all(int by) {
-    for (auto& l : lines_)
-      if (l.level >= 0) l.level += by;
-  }
-  std::string text() const {
-    std::string out;
-    for (size_t i = 0; i < lines_.size(); ++i) {
-      if (i > 0) {
-        out += '\n';
-        out += indent_;
-      }
-      if (lines_[i].level > 0)
-        for (int k = 0; k < lines_[i].level; ++k) out += unit_;
-      out += lines_[i].text;
-    }
-    return out;
-  }
-  std::vector<std::pair<int, std::string>> take() {
-    std::vector<std::pair<int, std::string>> out;
-    for (auto& l : lines_) out.push_back({l.level, std::move(l.text)});
-    lines_.clear();
-    return out;
-  }
-  void append(const std::vector<std::pair<int, std::string>>& lines, int shift) {
-    for (const auto& [level, text] : lines)
-      lines_.push_back({level >= 0 ? level + shift : level, text});
-  }
-
- private:
-  struct Line {
-    int level;
-    std::string text;
-  };
-  std::string indent_;
-  std::string unit_;
-  std::vector<Line> lines_;
-};
 
 // One indentation step as the source writes it (the body's extra indentation), else 4 spaces.
 std::string indent_unit(const Context& context, const ast::If& statement, const std::string& base) {
@@ -241,50 +198,6 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
   emit_fallback_chain(plan, *plan.root, names, 0, "elif", out);
 }
 
-// torch.cond: two nested functions over the tensor operands, called through the runtime.
-void emit_cond(const Plan& plan, const Context& context, const std::string& true_name,
-               const std::string& false_name, Emitter& out) {
-  std::string params;
-  for (size_t i = 0; i < plan.operands.size(); ++i) {
-    if (i > 0) params += ", ";
-    params += plan.operands[i];
-  }
-  auto emit_def = [&](const std::string& name, const Tree& leaf) {
-    out.line(0, "def " + name + "(" + params + "):");
-    for (const auto& statement : leaf.cond_body) out.line(1, statement);
-    if (plan.returns) {
-      out.line(1, "return " + leaf.cond_returns[0]);
-    } else if (leaf.cond_returns.size() == 1) {
-      out.line(1, "return " + leaf.cond_returns[0]);
-    } else {
-      std::string tuple;
-      for (size_t i = 0; i < leaf.cond_returns.size(); ++i) {
-        if (i > 0) tuple += ", ";
-        tuple += leaf.cond_returns[i];
-      }
-      out.line(1, "return (" + tuple + ")");
-    }
-  };
-  emit_def(true_name, *plan.root->on_true);
-  emit_def(false_name, *plan.root->on_false);
-  std::string cond = plan.root->cond_tensor;
-  if (cond.find('\n') != std::string::npos) cond = "(" + cond + ")";
-  std::string operands = "(" + params + (plan.operands.size() == 1 ? ",)" : ")");
-  std::string call = context.runtime + ".cond(" + cond + ", " + true_name + ", " + false_name +
-                     ", " + operands + ")";
-  if (plan.returns) {
-    out.line(0, "return " + call);
-    return;
-  }
-  std::string targets;
-  for (size_t i = 0; i < plan.merge.size(); ++i) {
-    if (i > 0) targets += ", ";
-    targets += plan.merge[i];
-  }
-  if (plan.merge.size() > 1) targets = "(" + targets + ")";
-  out.line(0, targets + " = " + call);
-}
-
 std::string line_of(const Context& context, uint32_t offset) {
   return std::to_string(context.source.line_col(offset).line);
 }
@@ -295,7 +208,6 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
   if (tag.kind != sema::BreakKind::DataDependentBranch || tag.statement == nullptr)
     return std::nullopt;
   Outcome outcome;
-  outcome.rewrite = "where";
 
   where_detail::PlanResult result = where_detail::plan_statement(context, *tag.statement);
   if (!result.plan) {
@@ -316,7 +228,7 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
   Emitter out(indent, indent_unit(context, statement, indent));
 
   if (plan.use_cond) {
-    outcome.rewrite = "cond";
+    outcome.form = "cond";
     std::string true_name = context.fresh_name("true_");
     std::string false_name = context.fresh_name("false_");
     emit_cond(plan, context, true_name, false_name, out);

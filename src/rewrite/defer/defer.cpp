@@ -22,7 +22,6 @@ namespace {
 
 Outcome decline(std::string reason) {
   Outcome outcome;
-  outcome.rewrite = "defer";
   outcome.reason = std::move(reason);
   return outcome;
 }
@@ -379,49 +378,51 @@ bool has_fields(const ast::JoinedStr& joined) {
 }
 
 // What the callee is, from the tag and the resolver, or a reason to decline.
+std::string check_print(const sema::Callee& callee) {
+  if (callee.kind != sema::CalleeKind::Print) return "the callee is not shown to be the builtin print";
+  return {};
+}
+
+std::string check_warning(const sema::Callee& callee, const ast::Call& call) {
+  if (callee.kind != sema::CalleeKind::WarningsWarn)
+    return "the callee is not shown to be warnings.warn";
+  for (const ast::keyword* keyword : call.keywords) {
+    if (keyword->arg == "stacklevel") {
+      const auto* level = ast::as<ast::Constant>(keyword->value);
+      if (!level || level->value.type != ast::ConstantValue::Type::Int ||
+          level->value.text != "1") {
+        return "warnings.warn with a stacklevel other than 1 names a caller's frame";
+      }
+    } else if (keyword->arg == "skip_file_prefixes") {
+      return "warnings.warn with skip_file_prefixes names a caller's frame";
+    }
+  }
+  if (call.args.size >= 3) return "warnings.warn with a positional stacklevel names a caller's frame";
+  return {};
+}
+
+std::string check_logging(const sema::Callee& callee, const ast::Call& call) {
+  if (callee.kind != sema::CalleeKind::LoggerMethod)
+    return "the callee is not shown to be a logger method";
+  std::string_view method = callee.qualified_name;
+  if (const auto* attribute = ast::as<ast::Attribute>(call.func)) method = attribute->attr;
+  if (method.size() >= 9 && method.substr(method.size() - 9) == "exception") {
+    return "logger.exception records the exception being handled at the call";
+  }
+  for (const ast::keyword* keyword : call.keywords) {
+    if (keyword->arg == "exc_info") return "exc_info refers to the exception being handled at the call";
+    if (keyword->arg == "stack_info") return "stack_info records the stack at the call";
+    if (keyword->arg == "stacklevel") return "stacklevel names a caller's frame";
+  }
+  return {};
+}
+
 std::string check_callee(const sema::BreakTag& tag, const Context& context, const ast::Call& call) {
   sema::Callee callee = context.analysis.resolve_call(call);
-  switch (tag.kind) {
-    case sema::BreakKind::PrintCall:
-      if (callee.kind != sema::CalleeKind::Print)
-        return "the callee is not shown to be the builtin print";
-      return {};
-    case sema::BreakKind::WarningsCall:
-      if (callee.kind != sema::CalleeKind::WarningsWarn)
-        return "the callee is not shown to be warnings.warn";
-      for (const ast::keyword* keyword : call.keywords) {
-        if (keyword->arg == "stacklevel") {
-          const auto* level = ast::as<ast::Constant>(keyword->value);
-          if (!level || level->value.type != ast::ConstantValue::Type::Int ||
-              level->value.text != "1") {
-            return "warnings.warn with a stacklevel other than 1 names a caller's frame";
-          }
-        } else if (keyword->arg == "skip_file_prefixes") {
-          return "warnings.warn with skip_file_prefixes names a caller's frame";
-        }
-      }
-      if (call.args.size >= 3)
-        return "warnings.warn with a positional stacklevel names a caller's frame";
-      return {};
-    case sema::BreakKind::LoggingCall: {
-      if (callee.kind != sema::CalleeKind::LoggerMethod)
-        return "the callee is not shown to be a logger method";
-      std::string_view method = callee.qualified_name;
-      if (const auto* attribute = ast::as<ast::Attribute>(call.func)) method = attribute->attr;
-      if (method.size() >= 9 && method.substr(method.size() - 9) == "exception") {
-        return "logger.exception records the exception being handled at the call";
-      }
-      for (const ast::keyword* keyword : call.keywords) {
-        if (keyword->arg == "exc_info")
-          return "exc_info refers to the exception being handled at the call";
-        if (keyword->arg == "stack_info") return "stack_info records the stack at the call";
-        if (keyword->arg == "stacklevel") return "stacklevel names a caller's frame";
-      }
-      return {};
-    }
-    default:
-      return "not a print, logging or warnings call";
-  }
+  if (tag.kind == sema::BreakKind::PrintCall) return check_print(callee);
+  if (tag.kind == sema::BreakKind::WarningsCall) return check_warning(callee, call);
+  if (tag.kind == sema::BreakKind::LoggingCall) return check_logging(callee, call);
+  return "not a print, logging or warnings call";
 }
 
 }  // namespace
@@ -489,7 +490,6 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
   }
 
   Outcome outcome;
-  outcome.rewrite = "defer";
   // f-string arguments: (key, template) pairs for the head, field tuples in place.
   std::vector<std::string> specs;
   auto handle_argument = [&](const ast::expr& value, const std::string& key) -> std::string {

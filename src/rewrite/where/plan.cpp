@@ -1,5 +1,5 @@
 // [Where] planning (see where_plan.h): shape checks, purity, merge set, decision tree.
-#include "rewrite/where_plan.h"
+#include "rewrite/where/plan.h"
 
 #include <algorithm>
 #include <functional>

@@ -1,0 +1,60 @@
+// Dispatch over rewrites.def and the Owner column of codes.def. A break kind whose owner is
+// not a rewrite (or Reported) and a rewrite whose entry point is not declared fail to
+// compile; a kind missing from a switch fails -Werror=switch.
+#include "rewrite/registry.h"
+
+#include "rewrite/rewrite.h"
+
+namespace graphmend {
+
+const char* rewrite_name(RewriteKind kind) {
+  switch (kind) {
+#define REWRITE(kind, name, entry) \
+  case RewriteKind::kind:          \
+    return name;
+#include "rewrite/rewrites.def"
+  }
+  return "";
+}
+
+std::optional<RewriteKind> rewrite_named(std::string_view name) {
+#define REWRITE(kind, text, entry) \
+  if (name == text) return RewriteKind::kind;
+#include "rewrite/rewrites.def"
+  return std::nullopt;
+}
+
+namespace rewrite {
+namespace {
+
+// The values the Owner column of codes.def names.
+namespace owner {
+#define REWRITE(kind, name, entry) constexpr std::optional<RewriteKind> kind = RewriteKind::kind;
+#include "rewrite/rewrites.def"
+constexpr std::optional<RewriteKind> Reported = std::nullopt;
+}  // namespace owner
+
+}  // namespace
+
+std::optional<RewriteKind> owner_of(sema::BreakKind kind) {
+  switch (kind) {
+#define BREAK(kind, code, summary, owner_kind) \
+  case sema::BreakKind::kind:                  \
+    return owner::owner_kind;
+#include "diag/codes.def"
+  }
+  return std::nullopt;
+}
+
+std::optional<Outcome> run_rewrite(RewriteKind kind, const sema::BreakTag& tag, Context& context) {
+  switch (kind) {
+#define REWRITE(kind, name, entry) \
+  case RewriteKind::kind:          \
+    return entry(tag, context);
+#include "rewrite/rewrites.def"
+  }
+  return std::nullopt;
+}
+
+}  // namespace rewrite
+}  // namespace graphmend

@@ -1,0 +1,44 @@
+// The rewrites as values: their kinds, names and switches, all from rewrites.def. The
+// pipeline (mend.cpp) knows no rewrite by name; it asks the registry which rewrite owns a
+// break kind and runs it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace graphmend {
+
+enum class RewriteKind : uint8_t {
+#define REWRITE(kind, name, entry) kind,
+#include "rewrite/rewrites.def"
+};
+
+inline constexpr int kRewriteCount = 0
+#define REWRITE(kind, name, entry) +1
+#include "rewrite/rewrites.def"
+    ;
+
+// The name mended code gives the runtime module (`import graphmend.runtime as <this>`).
+inline constexpr const char* kRuntimeName = "__graphmend_rt__";
+
+const char* rewrite_name(RewriteKind kind);  // "where", "defer", "trap"
+std::optional<RewriteKind> rewrite_named(std::string_view name);
+
+// Which rewrites are switched on (MendOptions); all of them by default.
+class RewriteSet {
+ public:
+  static constexpr RewriteSet all() { return RewriteSet((1u << kRewriteCount) - 1); }
+  static constexpr RewriteSet none() { return RewriteSet(0); }
+  constexpr bool has(RewriteKind kind) const { return (bits_ & bit(kind)) != 0; }
+  constexpr RewriteSet with(RewriteKind kind, bool on) const {
+    return RewriteSet(on ? bits_ | bit(kind) : bits_ & ~bit(kind));
+  }
+
+ private:
+  constexpr explicit RewriteSet(uint32_t bits) : bits_(bits) {}
+  static constexpr uint32_t bit(RewriteKind kind) { return 1u << static_cast<unsigned>(kind); }
+  uint32_t bits_;
+};
+
+}  // namespace graphmend
