@@ -179,9 +179,37 @@ Seq<T> make_seq(Arena& arena, const Container& items) {
 template <class Visit>
 void for_each_child(Node* node, Visit&& visit);
 
+// The same over a const tree: visit(const Node*).
+template <class Visit>
+void for_each_child(const Node* node, Visit&& visit) {
+  for_each_child(const_cast<Node*>(node), [&](Node* child) { visit(static_cast<const Node*>(child)); });
+}
+
 // Calls visit(const Seq<stmt*>&) on each statement list nested directly in a compound
 // statement and in the same scope (the bodies of if, for, while, with, try and its handlers,
 // match cases); not function or class bodies, which are scopes of their own.
+template <class Visit>
+void for_each_block(const stmt* statement, Visit&& visit);
+
+// for_each_block, and the bodies of functions and classes too: every statement list nested
+// directly in `statement`.
+template <class Visit>
+void for_each_body(const stmt* statement, Visit&& visit) {
+  switch (statement->kind) {
+    case Kind::FunctionDef:
+      visit(static_cast<const FunctionDef*>(statement)->body);
+      return;
+    case Kind::AsyncFunctionDef:
+      visit(static_cast<const AsyncFunctionDef*>(statement)->body);
+      return;
+    case Kind::ClassDef:
+      visit(static_cast<const ClassDef*>(statement)->body);
+      return;
+    default:
+      for_each_block(statement, visit);
+  }
+}
+
 template <class Visit>
 void for_each_block(const stmt* statement, Visit&& visit) {
   auto with_else = [&](const auto* s) {  // if, for, while: the body, then the else block

@@ -39,6 +39,12 @@ struct Outcome {
   std::vector<TextEdit> edits;  // when fixed (a decline may edit too: defer.cpp)
   std::string reason;           // when declined: the safety condition that failed
   bool needs_runtime = false;   // the edits reference Context::runtime
+
+  static Outcome declined(std::string why) {
+    Outcome outcome;
+    outcome.reason = std::move(why);
+    return outcome;
+  }
 };
 
 // The entry points of rewrites.def, each in src/rewrite/<name>/; each returns

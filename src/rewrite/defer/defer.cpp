@@ -3,9 +3,11 @@
 // (python/graphmend/runtime.py: defer, defer_format). Outside compilation the runtime calls
 // the callee at once, so eager behaviour is unchanged.
 //
-//   print(a, b, sep="")        ->  __graphmend_rt__.defer(("f.py", 12, "forward"), print, a, b,
-//   sep="") logger.info(f"x={x:.3f}")  ->  __graphmend_rt__.defer_format(("f.py", 12, "forward"),
-//                                      logger.info, ((0, "x={0:.3f}"),), (x,))
+// clang-format off
+//   print(a, b, sep="")         ->  __graphmend_rt__.defer(("f.py", 12, "forward"), print, a, b, sep="")
+//   logger.info(f"x={x:.3f}")   ->  __graphmend_rt__.defer_format(("f.py", 12, "forward"),
+//                                       logger.info, ((0, "x={0:.3f}"),), (x,))
+// clang-format on
 //
 // Only the call's own bytes change: the callee and the opening parenthesis become the
 // runtime call's head, and each f-string argument becomes the tuple of its field values
@@ -19,12 +21,6 @@
 
 namespace graphmend::rewrite {
 namespace {
-
-Outcome decline(std::string reason) {
-  Outcome outcome;
-  outcome.reason = std::move(reason);
-  return outcome;
-}
 
 std::string python_string(std::string_view text) {
   ast::ConstantValue value;
@@ -468,22 +464,22 @@ namespace {
 
 Outcome defer_call(const sema::BreakTag& tag, Context& context) {
   const auto* call = ast::as<ast::Call>(tag.site);
-  if (call == nullptr) return decline("the break site is not a call");
+  if (call == nullptr) return Outcome::declined("the break site is not a call");
   const auto* statement = ast::as<ast::Expr>(tag.statement);
   if (statement == nullptr || statement->value != call) {
-    return decline("the call's result is used (it is not a statement of its own)");
+    return Outcome::declined("the call's result is used (it is not a statement of its own)");
   }
   if (std::string problem = check_callee(tag, context, *call); !problem.empty()) {
-    return decline(problem);
+    return Outcome::declined(problem);
   }
   std::optional<uint32_t> open = after_open_paren(context, *call);
-  if (!open) return decline("internal: the call's argument list was not found");
+  if (!open) return Outcome::declined("internal: the call's argument list was not found");
   if (const sema::FunctionInfo* info = context.analysis.function_of(call)) {
     if (const auto* body = function_body(info->node)) {
       if (const ast::Node* with = enclosing_foreign_with(context, *body, *call)) {
         std::string_view text = node_text(context, *with);
         text = text.substr(0, text.find_first_of("\r\n"));
-        return decline("the call is inside `" + std::string(text) +
+        return Outcome::declined("the call is inside `" + std::string(text) +
                        "`, which may redirect its output or change logging until it exits");
       }
     }
@@ -522,21 +518,21 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
     if (const auto* starred = ast::as<ast::Starred>(arg)) {
       after_star = true;
       if (std::string problem = unstable_formatting(context, *starred->value); !problem.empty()) {
-        return decline(problem);
+        return Outcome::declined(problem);
       }
       continue;
     }
     if (after_star && ast::is<ast::JoinedStr>(arg)) {
-      return decline("an f-string argument follows *args (its position is not known)");
+      return Outcome::declined("an f-string argument follows *args (its position is not known)");
     }
     if (std::string problem = handle_argument(*arg, std::to_string(i)); !problem.empty()) {
-      return decline(problem);
+      return Outcome::declined(problem);
     }
   }
   for (const ast::keyword* keyword : call->keywords) {
     if (keyword->arg.empty()) {
       if (std::string problem = unstable_formatting(context, *keyword->value); !problem.empty()) {
-        return decline(problem);
+        return Outcome::declined(problem);
       }
       continue;
     }
@@ -544,14 +540,14 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
       // A stream written to at replay: only the standard ones, which the function cannot
       // read back (a StringIO it reads later would miss the text).
       if (!is_standard_stream(*keyword->value)) {
-        return decline(
+        return Outcome::declined(
             "print writes to a stream other than sys.stdout/sys.stderr, which the "
             "program may read back before the replay");
       }
       continue;
     }
     std::string problem = handle_argument(*keyword->value, python_string(keyword->arg));
-    if (!problem.empty()) return decline(problem);
+    if (!problem.empty()) return Outcome::declined(problem);
   }
 
   std::string site = "(" + python_string(context.source.filename()) + ", " +

@@ -15,12 +15,6 @@
 namespace graphmend::rewrite {
 namespace {
 
-Outcome decline(std::string reason) {
-  Outcome outcome;
-  outcome.reason = std::move(reason);
-  return outcome;
-}
-
 // Builtin exception classes whose constructor takes one message (or none). Left out:
 // those that need more arguments (UnicodeDecodeError, ExceptionGroup, ...) and those
 // that steer the interpreter (StopIteration, GeneratorExit, SystemExit, KeyboardInterrupt).
@@ -250,13 +244,13 @@ std::optional<StaticSplit> split_static_prefix(const Context& context, const ast
 // `check_tensor_all` asserts in the graph instead while compiling.
 Outcome rewrite_tensor_check(const sema::BreakTag& tag, Context& context) {
   const auto* call = ast::as<ast::Call>(tag.site);
-  if (call == nullptr) return decline("the check is not a call");
+  if (call == nullptr) return Outcome::declined("the check is not a call");
   if (call->args.size != 1 || !call->keywords.empty()) {
-    return decline(
+    return Outcome::declined(
         "the check has a message: a message callable runs only on failure, which an in-graph "
         "assert cannot do");
   }
-  if (ast::is<ast::Starred>(call->args[0])) return decline("the condition is a starred argument");
+  if (ast::is<ast::Starred>(call->args[0])) return Outcome::declined("the condition is a starred argument");
   Outcome outcome;
   outcome.needs_runtime = true;
   outcome.edits.push_back(
@@ -270,9 +264,9 @@ Outcome rewrite_tensor_check(const sema::BreakTag& tag, Context& context) {
 // RuntimeError; the statement stays an assert, so `python -O` still removes it whole.
 Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
   const auto* assertion = ast::as<ast::Assert>(tag.statement);
-  if (assertion == nullptr) return decline("the check is not an assert statement");
+  if (assertion == nullptr) return Outcome::declined("the check is not an assert statement");
   if (assertion->msg != nullptr && !is_string_literal(assertion->msg)) {
-    return decline(
+    return Outcome::declined(
         "the assert message is not a string literal (Dynamo breaks there and the "
         "AssertionError is raised as written)");
   }
@@ -294,17 +288,17 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   if (tag.kind == sema::BreakKind::TensorAssert) return rewrite_assert(tag, context);
   if (tag.kind != sema::BreakKind::ValidationGuard) return std::nullopt;
   const auto* guard = ast::as<ast::If>(tag.statement);
-  if (guard == nullptr) return decline("the guard is not an if statement");
+  if (guard == nullptr) return Outcome::declined("the guard is not an if statement");
   if (node_text(context, *guard).substr(0, 4) == "elif") {
-    return decline("the guard is an elif branch of a larger if statement");
+    return Outcome::declined("the guard is an elif branch of a larger if statement");
   }
-  if (!guard->orelse.empty()) return decline("the if statement has an else branch");
+  if (!guard->orelse.empty()) return Outcome::declined("the if statement has an else branch");
   if (guard->body.size != 1 || !ast::is<ast::Raise>(guard->body[0])) {
-    return decline("the if body is not exactly one raise statement");
+    return Outcome::declined("the if body is not exactly one raise statement");
   }
   const auto* raise = ast::as<ast::Raise>(guard->body[0]);
-  if (raise->exc == nullptr) return decline("a bare raise re-raises the exception being handled");
-  if (raise->cause != nullptr) return decline("the raise chains a cause (raise ... from ...)");
+  if (raise->exc == nullptr) return Outcome::declined("a bare raise re-raises the exception being handled");
+  if (raise->cause != nullptr) return Outcome::declined("the raise chains a cause (raise ... from ...)");
 
   const ast::Name* exception_class = nullptr;
   const ast::expr* message = nullptr;
@@ -312,25 +306,25 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
     exception_class = name;
   } else if (const auto* call = ast::as<ast::Call>(raise->exc)) {
     exception_class = ast::as<ast::Name>(call->func);
-    if (exception_class == nullptr) return decline("the exception class is not a plain name");
+    if (exception_class == nullptr) return Outcome::declined("the exception class is not a plain name");
     if (!call->keywords.empty() || call->args.size > 1) {
-      return decline("the exception is built with more than one message argument");
+      return Outcome::declined("the exception is built with more than one message argument");
     }
     if (call->args.size == 1) {
       message = call->args[0];
       if (!is_string_literal(message))
-        return decline("the exception message is not a string literal");
+        return Outcome::declined("the exception message is not a string literal");
     }
   } else {
-    return decline("the raised exception is neither a class nor a class call");
+    return Outcome::declined("the raised exception is neither a class nor a class call");
   }
-  if (exception_class == nullptr) return decline("the exception class is not a plain name");
+  if (exception_class == nullptr) return Outcome::declined("the exception class is not a plain name");
   if (std::string problem = check_exception_class(context, *guard, exception_class->id);
       !problem.empty()) {
-    return decline(problem);
+    return Outcome::declined(problem);
   }
   if (!context.analysis.is_data_dependent(*guard->test)) {
-    return decline("the condition is not data-dependent");
+    return Outcome::declined("the condition is not data-dependent");
   }
   std::string arguments = ", " + std::string(exception_class->id) + ", " +
                           (message ? std::string(node_text(context, *message)) : "None") + ")";
@@ -345,7 +339,7 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   // `if <static> and <tensor>: raise` keeps the static part as the Python `if`.
   std::optional<StaticSplit> split = split_static_prefix(context, *guard->test);
   if (!split) {
-    return decline(
+    return Outcome::declined(
         "the condition is not a tensor expression (an operand is not shown to be a tensor, or "
         "an and/or operand Python may skip is not pure)");
   }

@@ -21,66 +21,7 @@ struct BlockRef {
 
 std::vector<const ast::Seq<ast::stmt*>*> child_blocks(const ast::stmt& s) {
   std::vector<const ast::Seq<ast::stmt*>*> out;
-  switch (s.kind) {
-    case Kind::FunctionDef:
-      out.push_back(&static_cast<const ast::FunctionDef&>(s).body);
-      break;
-    case Kind::AsyncFunctionDef:
-      out.push_back(&static_cast<const ast::AsyncFunctionDef&>(s).body);
-      break;
-    case Kind::ClassDef:
-      out.push_back(&static_cast<const ast::ClassDef&>(s).body);
-      break;
-    case Kind::If: {
-      auto& n = static_cast<const ast::If&>(s);
-      out = {&n.body, &n.orelse};
-      break;
-    }
-    case Kind::For: {
-      auto& n = static_cast<const ast::For&>(s);
-      out = {&n.body, &n.orelse};
-      break;
-    }
-    case Kind::AsyncFor: {
-      auto& n = static_cast<const ast::AsyncFor&>(s);
-      out = {&n.body, &n.orelse};
-      break;
-    }
-    case Kind::While: {
-      auto& n = static_cast<const ast::While&>(s);
-      out = {&n.body, &n.orelse};
-      break;
-    }
-    case Kind::With:
-      out.push_back(&static_cast<const ast::With&>(s).body);
-      break;
-    case Kind::AsyncWith:
-      out.push_back(&static_cast<const ast::AsyncWith&>(s).body);
-      break;
-    case Kind::Try: {
-      auto& n = static_cast<const ast::Try&>(s);
-      out.push_back(&n.body);
-      for (auto* h : n.handlers)
-        if (auto* handler = ast::as<ast::ExceptHandler>(h)) out.push_back(&handler->body);
-      out.push_back(&n.orelse);
-      out.push_back(&n.finalbody);
-      break;
-    }
-    case Kind::TryStar: {
-      auto& n = static_cast<const ast::TryStar&>(s);
-      out.push_back(&n.body);
-      for (auto* h : n.handlers)
-        if (auto* handler = ast::as<ast::ExceptHandler>(h)) out.push_back(&handler->body);
-      out.push_back(&n.orelse);
-      out.push_back(&n.finalbody);
-      break;
-    }
-    case Kind::Match:
-      for (auto* c : static_cast<const ast::Match&>(s).cases) out.push_back(&c->body);
-      break;
-    default:
-      break;
-  }
+  ast::for_each_body(&s, [&](const ast::Seq<ast::stmt*>& block) { out.push_back(&block); });
   return out;
 }
 
@@ -625,6 +566,189 @@ std::set<std::string_view> function_locals(const Context& context,
 
 }  // namespace
 
+namespace {
+
+// Why `statement` is not an if this rewrite may predicate, or empty; `path` is its place.
+std::string check_statement(const Context& context, const ast::stmt& statement,
+                            std::vector<BlockRef>& path) {
+  if (ast::is<ast::While>(&statement))
+    return "while loop on a tensor condition (loops are not predicated)";
+  const ast::If* node = ast::as<ast::If>(&statement);
+  if (node == nullptr) return "only if statements are predicated";
+  if (!find_path(context.module.body, nullptr, &statement, path))
+    return "statement not found in the module";
+  for (const BlockRef& ref : path)
+    if (auto* owner = ast::as<ast::If>(ref.owner); owner && is_where_ok_test(context, owner->test))
+      return "fallback branch of an already predicated if";
+  if (is_where_ok_test(context, node->test)) return "already predicated (runtime where_ok test)";
+  return {};
+}
+
+// The enclosing data-dependent if whose branch ends with `path`'s statement and that is
+// predicated with torch.where (and so predicates this one too), or null.
+const ast::If* covering_if(const Context& context, const std::vector<BlockRef>& path) {
+  std::vector<const ast::If*> enclosing;
+  for (size_t k = path.size(); k-- > 1;) {
+    const BlockRef& ref = path[k];
+    auto* owner = ast::as<ast::If>(ref.owner);
+    if (owner == nullptr || ref.index + 1 != ref.block->size ||
+        !context.analysis.is_data_dependent(*owner->test))
+      break;
+    enclosing.push_back(owner);
+  }
+  for (size_t k = enclosing.size(); k-- > 0;) {
+    PlanResult outer = plan_statement(context, *enclosing[k], false);
+    if (outer.plan && !outer.plan->use_cond) return enclosing[k];
+  }
+  return nullptr;
+}
+
+// The condition split into a static prefix of an `and` chain, which stays a Python `if`,
+// and the tensor operands that are predicated.
+struct Condition {
+  std::vector<const ast::expr*> operands;
+  std::vector<const ast::expr*> static_operands;
+  std::string prefix;
+};
+
+std::string split_condition(const Context& context, const ast::If& node, Condition& condition) {
+  condition.operands = {node.test};
+  auto* op = ast::as<ast::BoolOp>(node.test);
+  if (op == nullptr || op->op != ast::BoolOpKind::And) return {};
+  std::vector<const ast::expr*> operands(op->values.begin(), op->values.end());
+  size_t k = 0;
+  while (k < operands.size() && !context.analysis.is_data_dependent(*operands[k])) ++k;
+  if (k == operands.size()) return "condition is not data-dependent";
+  if (k == 0) return {};  // no static prefix: the condition as a whole
+  for (size_t i = 0; i < k; ++i) {
+    if (!condition.prefix.empty()) condition.prefix += " and ";
+    std::string text(node_text(context, *operands[i]));
+    condition.prefix += k > 1 || text.find('\n') != std::string::npos ? "(" + text + ")" : text;
+  }
+  condition.static_operands.assign(operands.begin(),
+                                   operands.begin() + static_cast<std::ptrdiff_t>(k));
+  condition.operands.assign(operands.begin() + static_cast<std::ptrdiff_t>(k), operands.end());
+  if (contains_kind(&node, {Kind::If}) && !node.orelse.empty()) {
+    for (auto* s : node.orelse)
+      if (contains_kind(s, {Kind::If}))
+        return "static condition prefix with an else branch holding another if";
+  }
+  return {};
+}
+
+// The branch tree and the planner that built it.
+struct Built {
+  std::unique_ptr<Tree> root;
+  std::unique_ptr<Planner> planner;
+  bool returns = false;
+};
+
+// Builds the tree; when only some branches return and `return B` follows, folds it in.
+std::string build_tree(const Context& context, const ast::If& node,
+                       const std::vector<BlockRef>& path, const Condition& condition,
+                       const std::string& torch, Built& built) {
+  const ast::Return* follower = nullptr;
+  const BlockRef& here = path.back();
+  if (here.index + 1 < here.block->size)
+    follower = ast::as<ast::Return>((*here.block)[here.index + 1]);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    built.planner = std::make_unique<Planner>(context);
+    built.planner->torch_ = torch;
+    built.planner->tail = attempt == 1 ? follower : nullptr;
+    for (const ast::expr* static_operand : condition.static_operands) {
+      context.analysis.add_floating_dtypes(*static_operand, built.planner->prefix_facts);
+    }
+    built.root = std::make_unique<Tree>();
+    if (!built.planner->build_split(condition.operands, node.body, node.orelse, *built.root))
+      return built.planner->error;
+    std::vector<Tree*> leaves;
+    leaves_of(*built.root, leaves);
+    size_t returning = 0;
+    for (Tree* leaf : leaves) returning += leaf->returned ? 1 : 0;
+    if (returning == leaves.size()) {
+      built.returns = true;
+      return {};
+    }
+    if (returning == 0) return {};
+    if (attempt == 1 || follower == nullptr || follower->value == nullptr)
+      return "only some branches return";
+  }
+  return {};
+}
+
+// The variables assigned in some branch and live after the if, each bound on every path.
+std::string merge_set(const Context& context, const ast::If& node,
+                      const std::vector<BlockRef>& path, const std::vector<Tree*>& leaves,
+                      Plan& plan) {
+  std::vector<std::string_view> assigned;
+  merge_order(*plan.root, assigned);
+  std::vector<std::string_view> live = context.analysis.live_after(node);
+  for (std::string_view var : assigned)
+    if (std::find(live.begin(), live.end(), var) != live.end()) plan.merge.push_back(var);
+  if (plan.merge.empty()) return "the branches assign no variable used afterwards";
+  for (std::string_view var : plan.merge) {
+    for (Tree* leaf : leaves) {
+      if (leaf->env.count(var) == 0 && !definitely_bound(path, var))
+        return "different live sets: `" + std::string(var) +
+               "` is assigned in only some branches and not bound before the if";
+    }
+  }
+  return {};
+}
+
+// torch.cond's operands: the tensor locals the branches read, and the merged variables a
+// branch does not assign (returned as clones).
+std::string cond_operands(const Context& context, const std::vector<BlockRef>& path,
+                          const std::vector<Tree*>& leaves, Plan& plan) {
+  std::set<std::string_view> locals = function_locals(context, path);
+  auto add_operand = [&](std::string_view name) {
+    if (std::find(plan.operands.begin(), plan.operands.end(), name) == plan.operands.end())
+      plan.operands.push_back(std::string(name));
+  };
+  for (Tree* leaf : leaves) {
+    for (const auto& [name, node_ptr] : leaf->reads) {
+      if (locals.count(name) == 0) continue;
+      if (context.analysis.is_tensor(*node_ptr)) {
+        add_operand(name);
+        continue;
+      }
+      for (Tree* other : leaves)
+        if (std::find(other->assigned.begin(), other->assigned.end(), name) !=
+            other->assigned.end())
+          return "non-tensor local `" + std::string(name) +
+                 "` is read and reassigned in a torch.cond branch";
+    }
+  }
+  for (Tree* leaf : leaves) {
+    if (plan.returns) continue;
+    leaf->cond_returns.clear();
+    for (std::string_view var : plan.merge) {
+      if (leaf->env.count(var) == 0) {
+        add_operand(var);
+        leaf->cond_returns.push_back(std::string(var) + ".clone()");
+      } else {
+        leaf->cond_returns.push_back(std::string(var) + (leaf->alias[var] ? ".clone()" : ""));
+      }
+    }
+  }
+  if (plan.operands.empty()) return "torch.cond branches read no tensor operand";
+  return {};
+}
+
+// torch.cond (a branch calls code): exactly two branches, tensor operands, nothing
+// returned aliased.
+std::string plan_cond(const Context& context, const std::vector<BlockRef>& path,
+                      const std::vector<Tree*>& leaves, Plan& plan) {
+  if (leaves.size() != 2 || plan.root->on_true->is_split() || plan.root->on_false->is_split())
+    return "a branch calls a submodule/function inside a nested branch "
+           "(torch.cond needs exactly two branches)";
+  if (std::string why = cond_operands(context, path, leaves, plan); !why.empty()) return why;
+  plan.use_cond = true;
+  return {};
+}
+
+}  // namespace
+
 PlanResult plan_statement(const Context& context, const ast::stmt& statement,
                           bool check_enclosing) {
   PlanResult result;
@@ -632,179 +756,51 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
     result.reason = std::move(reason);
     return std::move(result);
   };
-  if (ast::is<ast::While>(&statement))
-    return decline("while loop on a tensor condition (loops are not predicated)");
-  const ast::If* node = ast::as<ast::If>(&statement);
-  if (node == nullptr) return decline("only if statements are predicated");
-
   std::vector<BlockRef> path;
-  if (!find_path(context.module.body, nullptr, &statement, path))
-    return decline("statement not found in the module");
-  for (const BlockRef& ref : path)
-    if (auto* owner = ast::as<ast::If>(ref.owner); owner && is_where_ok_test(context, owner->test))
-      return decline("fallback branch of an already predicated if");
-  if (is_where_ok_test(context, node->test))
-    return decline("already predicated (runtime where_ok test)");
-
+  if (std::string why = check_statement(context, statement, path); !why.empty())
+    return decline(why);
+  const ast::If& node = *ast::as<ast::If>(&statement);
   if (check_enclosing) {
-    // An enclosing data-dependent if whose branch ends with this one predicates it too.
-    std::vector<const ast::If*> enclosing;
-    for (size_t k = path.size(); k-- > 1;) {
-      const BlockRef& ref = path[k];
-      auto* owner = ast::as<ast::If>(ref.owner);
-      if (owner == nullptr || ref.index + 1 != ref.block->size ||
-          !context.analysis.is_data_dependent(*owner->test))
-        break;
-      enclosing.push_back(owner);
-    }
-    for (size_t k = enclosing.size(); k-- > 0;) {
-      PlanResult outer = plan_statement(context, *enclosing[k], false);
-      if (outer.plan && !outer.plan->use_cond) {
-        Plan plan;
-        plan.statement = node;
-        plan.covered_by = enclosing[k];
-        result.plan = std::move(plan);
-        return result;
-      }
+    if (const ast::If* cover = covering_if(context, path)) {
+      Plan plan;
+      plan.statement = &node;
+      plan.covered_by = cover;
+      result.plan = std::move(plan);
+      return result;
     }
   }
-
-  if (uses_scalar(node->test))
+  if (uses_scalar(node.test))
     return decline("condition uses .item()/.tolist() (GM106, out of scope)");
-  if (context.analysis.mutates_state(node->body) || context.analysis.mutates_state(node->orelse))
+  if (context.analysis.mutates_state(node.body) || context.analysis.mutates_state(node.orelse))
     return decline("a branch mutates state (attribute/subscript store or in-place call)");
   std::string torch(context.analysis.torch_name());
   if (torch.empty()) return decline("torch is not imported under a known name");
-
-  // A static prefix of an `and` chain stays a Python `if`.
-  std::vector<const ast::expr*> operands = {node->test};
-  std::vector<const ast::expr*> static_operands;
-  std::string prefix;
-  if (auto* op = ast::as<ast::BoolOp>(node->test); op && op->op == ast::BoolOpKind::And) {
-    operands.assign(op->values.begin(), op->values.end());
-    size_t k = 0;
-    while (k < operands.size() && !context.analysis.is_data_dependent(*operands[k])) ++k;
-    if (k == operands.size()) return decline("condition is not data-dependent");
-    for (size_t i = 0; i < k; ++i) {
-      if (!prefix.empty()) prefix += " and ";
-      std::string text(node_text(context, *operands[i]));
-      prefix += k > 1 || text.find('\n') != std::string::npos ? "(" + text + ")" : text;
-    }
-    static_operands.assign(operands.begin(), operands.begin() + static_cast<std::ptrdiff_t>(k));
-    operands.erase(operands.begin(), operands.begin() + static_cast<std::ptrdiff_t>(k));
-    if (k == 0) operands = {node->test};  // no static prefix: the condition as a whole
-    if (!prefix.empty() && contains_kind(node, {Kind::If}) && !node->orelse.empty()) {
-      for (auto* s : node->orelse)
-        if (contains_kind(s, {Kind::If}))
-          return decline("static condition prefix with an else branch holding another if");
-    }
-  }
-
-  // Build the tree; when only some branches return and `return B` follows, fold it in.
-  const ast::Return* follower = nullptr;
-  {
-    const BlockRef& here = path.back();
-    if (here.index + 1 < here.block->size)
-      follower = ast::as<ast::Return>((*here.block)[here.index + 1]);
-  }
-  std::unique_ptr<Tree> root;
-  std::unique_ptr<Planner> planner_holder;
-  bool returns = false;
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    planner_holder = std::make_unique<Planner>(context);
-    planner_holder->torch_ = torch;
-    planner_holder->tail = attempt == 1 ? follower : nullptr;
-    for (const ast::expr* static_operand : static_operands) {
-      context.analysis.add_floating_dtypes(*static_operand, planner_holder->prefix_facts);
-    }
-    root = std::make_unique<Tree>();
-    if (!planner_holder->build_split(operands, node->body, node->orelse, *root))
-      return decline(planner_holder->error);
-    std::vector<Tree*> leaves;
-    leaves_of(*root, leaves);
-    size_t returning = 0;
-    for (Tree* leaf : leaves) returning += leaf->returned ? 1 : 0;
-    if (returning == leaves.size()) {
-      returns = true;
-      break;
-    }
-    if (returning == 0) break;
-    if (attempt == 1 || follower == nullptr || follower->value == nullptr)
-      return decline("only some branches return");
-  }
+  Condition condition;
+  if (std::string why = split_condition(context, node, condition); !why.empty())
+    return decline(why);
+  Built built;
+  if (std::string why = build_tree(context, node, path, condition, torch, built); !why.empty())
+    return decline(why);
 
   Plan plan;
-  plan.statement = node;
+  plan.statement = &node;
   plan.torch = torch;
-  plan.returns = returns;
-  plan.static_prefix = prefix;
-  Planner& planner = *planner_holder;
-  plan.tail = planner.tail;
-
+  plan.returns = built.returns;
+  plan.static_prefix = condition.prefix;
+  plan.tail = built.planner->tail;
+  plan.root = std::move(built.root);
   std::vector<Tree*> leaves;
-  leaves_of(*root, leaves);
-  if (!returns) {
-    std::vector<std::string_view> assigned;
-    merge_order(*root, assigned);
-    std::vector<std::string_view> live = context.analysis.live_after(*node);
-    for (std::string_view var : assigned)
-      if (std::find(live.begin(), live.end(), var) != live.end()) plan.merge.push_back(var);
-    if (plan.merge.empty()) return decline("the branches assign no variable used afterwards");
-    for (std::string_view var : plan.merge) {
-      for (Tree* leaf : leaves) {
-        if (leaf->env.count(var) == 0 && !definitely_bound(path, var))
-          return decline("different live sets: `" + std::string(var) +
-                         "` is assigned in only some branches and not bound before the if");
-      }
-    }
+  leaves_of(*plan.root, leaves);
+  if (!plan.returns) {
+    if (std::string why = merge_set(context, node, path, leaves, plan); !why.empty())
+      return decline(why);
   }
-
-  if (planner.expensive) {
-    // torch.cond: exactly two branches, tensor operands, nothing returned aliased.
-    if (leaves.size() != 2 || root->on_true->is_split() || root->on_false->is_split())
-      return decline(
-          "a branch calls a submodule/function inside a nested branch "
-          "(torch.cond needs exactly two branches)");
-    std::set<std::string_view> locals = function_locals(context, path);
-    std::vector<std::string> operands_out;
-    auto add_operand = [&](std::string_view name) {
-      if (std::find(operands_out.begin(), operands_out.end(), name) == operands_out.end())
-        operands_out.push_back(std::string(name));
-    };
-    for (Tree* leaf : leaves) {
-      for (const auto& [name, node_ptr] : leaf->reads) {
-        if (locals.count(name) == 0) continue;
-        if (context.analysis.is_tensor(*node_ptr)) {
-          add_operand(name);
-          continue;
-        }
-        for (Tree* other : leaves)
-          if (std::find(other->assigned.begin(), other->assigned.end(), name) !=
-              other->assigned.end())
-            return decline("non-tensor local `" + std::string(name) +
-                           "` is read and reassigned in a torch.cond branch");
-      }
-    }
-    for (Tree* leaf : leaves) {
-      if (returns) continue;
-      leaf->cond_returns.clear();
-      for (std::string_view var : plan.merge) {
-        if (leaf->env.count(var) == 0) {
-          add_operand(var);
-          leaf->cond_returns.push_back(std::string(var) + ".clone()");
-        } else {
-          leaf->cond_returns.push_back(std::string(var) + (leaf->alias[var] ? ".clone()" : ""));
-        }
-      }
-    }
-    if (operands_out.empty()) return decline("torch.cond branches read no tensor operand");
-    plan.use_cond = true;
-    plan.operands = std::move(operands_out);
+  if (built.planner->expensive) {
+    if (std::string why = plan_cond(context, path, leaves, plan); !why.empty())
+      return decline(why);
   }
-
-  plan.temp_count = planner.temps;
-  plan.split_count = planner.splits;
-  plan.root = std::move(root);
+  plan.temp_count = built.planner->temps;
+  plan.split_count = built.planner->splits;
   result.plan = std::move(plan);
   return result;
 }
