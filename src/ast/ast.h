@@ -182,7 +182,8 @@ void for_each_child(Node* node, Visit&& visit);
 // The same over a const tree: visit(const Node*).
 template <class Visit>
 void for_each_child(const Node* node, Visit&& visit) {
-  for_each_child(const_cast<Node*>(node), [&](Node* child) { visit(static_cast<const Node*>(child)); });
+  for_each_child(const_cast<Node*>(node),
+                 [&](Node* child) { visit(static_cast<const Node*>(child)); });
 }
 
 // Calls visit(const Seq<stmt*>&) on each statement list nested directly in a compound

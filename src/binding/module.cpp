@@ -377,8 +377,8 @@ NB_MODULE(_core, m) {
   m.def("mend_source", &mend_source_binding, nb::arg("source"),
         nb::arg("filename").none() = nb::none(), nb::kw_only(),
         nb::arg("version").none() = nb::none(), nb::arg("rewrites").none() = nb::none(),
-        nb::arg("trace_all") = false,
-        nb::arg("only_lines") = std::vector<uint32_t>{}, nb::arg("skeleton") = false,
+        nb::arg("trace_all") = false, nb::arg("only_lines") = std::vector<uint32_t>{},
+        nb::arg("skeleton") = false,
         "Mends graph breaks in source with the rewrites named in `rewrites` (default: all of "
         "REWRITES); returns a dict with source, changed, diagnostics, "
         "line_map, edits, error (None unless the input does not parse), skeleton (None "
@@ -389,7 +389,8 @@ NB_MODULE(_core, m) {
   }
   m.attr("REWRITES") = nb::tuple(rewrite_names);
   nb::list codes;
-  for (const codes::CodeInfo& info : codes::kAll) codes.append(nb::make_tuple(info.code, info.summary));
+  for (const codes::CodeInfo& info : codes::kAll)
+    codes.append(nb::make_tuple(info.code, info.summary));
   m.attr("CODES") = nb::tuple(codes);
   m.attr("RUNTIME_NAME") = kRuntimeName;
   m.attr("SUPPORTED_VERSIONS") = nb::make_tuple(nb::make_tuple(3, 11), nb::make_tuple(3, 12));

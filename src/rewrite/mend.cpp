@@ -194,7 +194,8 @@ std::vector<TextEdit> collect_edits(const Parsed& parsed, const std::vector<TagR
     needs_runtime = needs_runtime || result.needs_runtime;
   }
   if (needs_runtime && !rewrite::imports_runtime(*parsed.parse.module, runtime)) {
-    edits.push_back(rewrite::runtime_import_edit(*parsed.parse.module, parsed.source, runtime, edits));
+    edits.push_back(
+        rewrite::runtime_import_edit(*parsed.parse.module, parsed.source, runtime, edits));
   }
   rewrite::pad_to_original_lines(parsed.source.text(), parsed.parse.tokens, edits);
   return edits;
@@ -236,9 +237,9 @@ std::unique_ptr<Parsed> apply_results(const Parsed& parsed, std::vector<TagResul
       }
       tag_result.diagnostic.fixed = false;
       tag_result.edits.clear();
-      internal.push_back(internal_diagnostic(
-          codes::kMendedDoesNotParse, "internal: a fix produced text that does not parse (" + own_error +
-                                   "); the fix is not applied"));
+      internal.push_back(internal_diagnostic(codes::kMendedDoesNotParse,
+                                             "internal: a fix produced text that does not parse (" +
+                                                 own_error + "); the fix is not applied"));
       internal.back().line = internal.back().end_line = tag_result.diagnostic.line;
     }
   }
@@ -251,9 +252,9 @@ std::unique_ptr<Parsed> apply_results(const Parsed& parsed, std::vector<TagResul
     tag_result.diagnostic.fixed = false;
     tag_result.edits.clear();
   }
-  internal.push_back(
-      internal_diagnostic(codes::kMendedDoesNotParse, "internal: the mended source does not parse (" +
-                                                   error + "); the input is returned unchanged"));
+  internal.push_back(internal_diagnostic(codes::kMendedDoesNotParse,
+                                         "internal: the mended source does not parse (" + error +
+                                             "); the input is returned unchanged"));
   return nullptr;
 }
 
@@ -332,10 +333,10 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
     if (again.empty()) break;
     bool declined_any = false;
     for (const auto& [line, rewrite_name] : again) {
-      internal.push_back(
-          internal_diagnostic(codes::kNotIdempotent, "internal: mending the mended source rewrites line " +
-                                                  std::to_string(line) + " again (" + rewrite_name +
-                                                  "); the fix is not applied"));
+      internal.push_back(internal_diagnostic(codes::kNotIdempotent,
+                                             "internal: mending the mended source rewrites line " +
+                                                 std::to_string(line) + " again (" + rewrite_name +
+                                                 "); the fix is not applied"));
       internal.back().line = internal.back().end_line = line;
       for (TagResult& tag_result : results) {
         bool covers = false;

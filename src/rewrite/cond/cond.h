@@ -12,7 +12,7 @@
 namespace graphmend::rewrite {
 
 // Emits the two branch functions `true_name` and `false_name` and the call that selects.
-void emit_cond(const where_detail::Plan& plan, const Context& context,
-               const std::string& true_name, const std::string& false_name, Emitter& out);
+void emit_cond(const where_detail::Plan& plan, const Context& context, const std::string& true_name,
+               const std::string& false_name, Emitter& out);
 
 }  // namespace graphmend::rewrite

@@ -375,7 +375,8 @@ bool has_fields(const ast::JoinedStr& joined) {
 
 // What the callee is, from the tag and the resolver, or a reason to decline.
 std::string check_print(const sema::Callee& callee) {
-  if (callee.kind != sema::CalleeKind::Print) return "the callee is not shown to be the builtin print";
+  if (callee.kind != sema::CalleeKind::Print)
+    return "the callee is not shown to be the builtin print";
   return {};
 }
 
@@ -393,7 +394,8 @@ std::string check_warning(const sema::Callee& callee, const ast::Call& call) {
       return "warnings.warn with skip_file_prefixes names a caller's frame";
     }
   }
-  if (call.args.size >= 3) return "warnings.warn with a positional stacklevel names a caller's frame";
+  if (call.args.size >= 3)
+    return "warnings.warn with a positional stacklevel names a caller's frame";
   return {};
 }
 
@@ -406,7 +408,8 @@ std::string check_logging(const sema::Callee& callee, const ast::Call& call) {
     return "logger.exception records the exception being handled at the call";
   }
   for (const ast::keyword* keyword : call.keywords) {
-    if (keyword->arg == "exc_info") return "exc_info refers to the exception being handled at the call";
+    if (keyword->arg == "exc_info")
+      return "exc_info refers to the exception being handled at the call";
     if (keyword->arg == "stack_info") return "stack_info records the stack at the call";
     if (keyword->arg == "stacklevel") return "stacklevel names a caller's frame";
   }
@@ -479,8 +482,9 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
       if (const ast::Node* with = enclosing_foreign_with(context, *body, *call)) {
         std::string_view text = node_text(context, *with);
         text = text.substr(0, text.find_first_of("\r\n"));
-        return Outcome::declined("the call is inside `" + std::string(text) +
-                       "`, which may redirect its output or change logging until it exits");
+        return Outcome::declined(
+            "the call is inside `" + std::string(text) +
+            "`, which may redirect its output or change logging until it exits");
       }
     }
   }

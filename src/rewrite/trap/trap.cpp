@@ -250,7 +250,8 @@ Outcome rewrite_tensor_check(const sema::BreakTag& tag, Context& context) {
         "the check has a message: a message callable runs only on failure, which an in-graph "
         "assert cannot do");
   }
-  if (ast::is<ast::Starred>(call->args[0])) return Outcome::declined("the condition is a starred argument");
+  if (ast::is<ast::Starred>(call->args[0]))
+    return Outcome::declined("the condition is a starred argument");
   Outcome outcome;
   outcome.needs_runtime = true;
   outcome.edits.push_back(
@@ -297,8 +298,10 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
     return Outcome::declined("the if body is not exactly one raise statement");
   }
   const auto* raise = ast::as<ast::Raise>(guard->body[0]);
-  if (raise->exc == nullptr) return Outcome::declined("a bare raise re-raises the exception being handled");
-  if (raise->cause != nullptr) return Outcome::declined("the raise chains a cause (raise ... from ...)");
+  if (raise->exc == nullptr)
+    return Outcome::declined("a bare raise re-raises the exception being handled");
+  if (raise->cause != nullptr)
+    return Outcome::declined("the raise chains a cause (raise ... from ...)");
 
   const ast::Name* exception_class = nullptr;
   const ast::expr* message = nullptr;
@@ -306,7 +309,8 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
     exception_class = name;
   } else if (const auto* call = ast::as<ast::Call>(raise->exc)) {
     exception_class = ast::as<ast::Name>(call->func);
-    if (exception_class == nullptr) return Outcome::declined("the exception class is not a plain name");
+    if (exception_class == nullptr)
+      return Outcome::declined("the exception class is not a plain name");
     if (!call->keywords.empty() || call->args.size > 1) {
       return Outcome::declined("the exception is built with more than one message argument");
     }
@@ -318,7 +322,8 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   } else {
     return Outcome::declined("the raised exception is neither a class nor a class call");
   }
-  if (exception_class == nullptr) return Outcome::declined("the exception class is not a plain name");
+  if (exception_class == nullptr)
+    return Outcome::declined("the exception class is not a plain name");
   if (std::string problem = check_exception_class(context, *guard, exception_class->id);
       !problem.empty()) {
     return Outcome::declined(problem);

@@ -796,8 +796,7 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
       return decline(why);
   }
   if (built.planner->expensive) {
-    if (std::string why = plan_cond(context, path, leaves, plan); !why.empty())
-      return decline(why);
+    if (std::string why = plan_cond(context, path, leaves, plan); !why.empty()) return decline(why);
   }
   plan.temp_count = built.planner->temps;
   plan.split_count = built.planner->splits;

@@ -21,8 +21,8 @@
 #include <string_view>
 #include <vector>
 
-#include "rewrite/rewrite.h"
 #include "rewrite/cond/cond.h"
+#include "rewrite/rewrite.h"
 #include "rewrite/where/emitter.h"
 #include "rewrite/where/plan.h"
 
@@ -49,7 +49,6 @@ std::string resolve(std::string_view text, const std::vector<std::string>& names
   }
   return out;
 }
-
 
 // One indentation step as the source writes it (the body's extra indentation), else 4 spaces.
 std::string indent_unit(const Context& context, const ast::If& statement, const std::string& base) {

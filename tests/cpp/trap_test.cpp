@@ -1,0 +1,156 @@
+// The [Trap] rewrite on hand-made tags (rewrite_fixture.h).
+#include "rewrite_fixture.h"
+
+namespace graphmend {
+namespace {
+
+using rewrite::apply_edits;
+using rewrite::normalize_edits;
+using rewrite_test::body;
+using rewrite_test::Fixture;
+
+TEST(Trap, GuardWithBuiltinException) {
+  Fixture f(body("    if x.sum() < 0:\n        raise ValueError(\"negative\")\n    return x\n"),
+            {"x"});
+  EXPECT_EQ(
+      f.run(sema::BreakKind::ValidationGuard),
+      body("    __graphmend_rt__.guard(x.sum() < 0, ValueError, \"negative\")\n    return x\n"));
+}
+
+TEST(Trap, NotAndOrBecomeLogicalOps) {
+  Fixture f(body("    if not (x > 0).all() or x.isnan().any():  # check\n"
+                 "        raise RuntimeError('bad')\n"),
+            {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
+            body("    __graphmend_rt__.guard(torch.logical_or(torch.logical_not((x > 0).all()), "
+                 "x.isnan().any()), RuntimeError, 'bad')\n"));
+}
+
+TEST(Trap, ClassWithoutMessageAndModuleClass) {
+  Fixture f(
+      "import torch\nclass Bad(Exception):\n    pass\ndef f(x):\n    if x.max() > 1: raise Bad\n",
+      {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
+            "import torch\nclass Bad(Exception):\n    pass\ndef f(x):\n    "
+            "__graphmend_rt__.guard(x.max() > 1, Bad, None)\n");
+}
+
+TEST(Trap, StaticPrefixStaysAPythonIf) {
+  Fixture f(body("    if n is not None and x.max() >= n and (x < 0).any():\n"
+                 "        raise ValueError(\"out of range\")\n"),
+            {"x"});
+  EXPECT_EQ(
+      f.run(sema::BreakKind::ValidationGuard),
+      body("    if n is not None:\n        __graphmend_rt__.guard(torch.logical_and(x.max() >= n, "
+           "(x < 0).any()), ValueError, \"out of range\")\n"));
+}
+
+TEST(Trap, StaticPrefixDeclinesAnImpureSkippedOperand) {
+  Fixture f(body("    if n and x.max() >= n and impure(x) > 0:\n        raise ValueError(\"r\")\n"),
+            {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard).substr(0, 45),
+            "DECLINED: the condition is not a tensor expre");
+}
+
+TEST(Trap, DeclinesNonLiteralMessage) {
+  Fixture f(body("    if x.sum() < 0:\n        raise ValueError(f\"bad {x}\")\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
+            "DECLINED: the exception message is not a string literal");
+}
+
+TEST(Trap, DeclinesElse) {
+  Fixture f(body("    if x.sum() < 0:\n        raise ValueError(\"n\")\n    else:\n        pass\n"),
+            {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
+            "DECLINED: the if statement has an else branch");
+}
+
+TEST(Trap, DeclinesMoreThanARaise) {
+  Fixture f(body("    if x.sum() < 0:\n        n = 1\n        raise ValueError(\"n\")\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
+            "DECLINED: the if body is not exactly one raise statement");
+}
+
+TEST(Trap, DeclinesInstanceVariable) {
+  Fixture f(body("    err = ValueError(\"n\")\n    if x.sum() < 0:\n        raise err\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
+            "DECLINED: the raised `err` is a local variable, not a class");
+  Fixture g(
+      "import torch\nERR = ValueError('x')\ndef f(x):\n    if x.sum() < 0:\n        raise ERR\n",
+      {"x"});
+  EXPECT_EQ(g.run(sema::BreakKind::ValidationGuard),
+            "DECLINED: `ERR` is not bound to a class in the module (an instance variable?)");
+}
+
+TEST(Trap, DeclinesUnknownName) {
+  Fixture f(body("    if x.sum() < 0:\n        raise Mystery(\"n\")\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
+            "DECLINED: `Mystery` is not a builtin exception class taking a message");
+}
+
+TEST(Trap, DeclinesCauseAndBareRaise) {
+  Fixture f(body("    if x.sum() < 0:\n        raise ValueError(\"n\") from None\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
+            "DECLINED: the raise chains a cause (raise ... from ...)");
+  Fixture g(body("    if x.sum() < 0:\n        raise\n"), {"x"});
+  EXPECT_EQ(g.run(sema::BreakKind::ValidationGuard),
+            "DECLINED: a bare raise re-raises the exception being handled");
+}
+
+TEST(Trap, DeclinesConditionThatIsNotDataDependent) {
+  Fixture f(body("    if n < 0:\n        raise ValueError(\"n\")\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
+            "DECLINED: the condition is not data-dependent");
+}
+
+TEST(Trap, DeclinesNonTensorOperandOrImpureSkippedOperand) {
+  Fixture f(body("    if n is None or x.sum() < 0:\n        raise ValueError(\"n\")\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard).substr(0, 45),
+            "DECLINED: the condition is not a tensor expre");
+  Fixture g(body("    if x.sum() < 0 or impure(x) > 0:\n        raise ValueError(\"n\")\n"), {"x"});
+  EXPECT_EQ(g.run(sema::BreakKind::ValidationGuard).substr(0, 45),
+            "DECLINED: the condition is not a tensor expre");
+}
+
+TEST(Trap, DeclinesElif) {
+  Fixture f(
+      body("    if n:\n        pass\n    elif x.sum() < 0:\n        raise ValueError(\"n\")\n"),
+      {"x"});
+  sema::BreakTag tag;
+  tag.kind = sema::BreakKind::ValidationGuard;
+  const auto* outer =
+      ast::as<ast::If>(f.find([](const ast::stmt* s) { return ast::is<ast::If>(s); }));
+  ASSERT_NE(outer, nullptr);
+  tag.statement = outer->orelse[0];
+  tag.site = ast::as<ast::If>(tag.statement)->test;
+  std::optional<rewrite::Outcome> outcome = rewrite::rewrite_trap(tag, *f.context);
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_FALSE(outcome->fixed);
+  EXPECT_EQ(outcome->reason, "the guard is an elif branch of a larger if statement");
+}
+
+TEST(Trap, TensorAssertKeepsTheAssertAroundTheRuntimeCheck) {
+  Fixture f(body("    assert (x > 0).all(), \"positive\"  # note\n    return x\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::TensorAssert),
+            body("    assert __graphmend_rt__.check_assert((x > 0).all(), \"positive\")  # note\n"
+                 "    return x\n"));
+  Fixture g(body("    assert x.sum() > 0; y = 1\n"), {"x"});
+  EXPECT_EQ(g.run(sema::BreakKind::TensorAssert),
+            body("    assert __graphmend_rt__.check_assert(x.sum() > 0); y = 1\n"));
+}
+
+TEST(Trap, TensorAssertKeepsAParenthesisedMessageAsWritten) {
+  Fixture f(body("    assert (x > 0).all(), (\"a\"\n        \"b\")\n"), {"x"});
+  EXPECT_EQ(
+      f.run(sema::BreakKind::TensorAssert),
+      body("    assert __graphmend_rt__.check_assert((x > 0).all(), (\"a\"\n        \"b\"))\n"));
+}
+
+TEST(Trap, TensorAssertDeclinesNonLiteralMessage) {
+  Fixture f(body("    assert (x > 0).all(), f\"bad {x}\"\n"), {"x"});
+  EXPECT_EQ(f.run(sema::BreakKind::TensorAssert).substr(0, 52),
+            "DECLINED: the assert message is not a string literal");
+}
+
+}  // namespace
+}  // namespace graphmend
