@@ -542,8 +542,8 @@ def translate(exc: BaseException) -> Optional[BaseException]:
     program's own included, gives None (re-raise ``exc`` itself). The class is the one
     traced with the token, else resolved from it (builtins by name, others by importing the
     module and following the qualified name), and called as the original did:
-    ``cls(message)``, or ``cls()`` without a message; None when that fails or gives no
-    exception.
+    ``cls(message)``, or ``cls()`` without a message. When that call fails, its error is
+    what the original's ``raise`` raised, and is returned; None only when no class is found.
     """
     if type(exc) is not RuntimeError or len(exc.args) != 1 or type(exc.args[0]) is not str:
         return None
@@ -558,13 +558,22 @@ def translate(exc: BaseException) -> Optional[BaseException]:
     if (module, qualname) == (_TensorCheck.__module__, _TensorCheck.__qualname__):
         return _tensor_check_error()
     cls = _TRAP_CLASSES.get(match.group(1)) or _resolve(module, qualname)
-    if cls is None or not callable(cls):
+    if cls is None:
         return None
+    return _raised_by(cls, message)
+
+
+def _raised_by(cls, message) -> BaseException:
+    """What ``raise cls(message)`` (``raise cls`` without a message) raises: the instance,
+    or the error its construction raised, or Python's TypeError for a non-exception."""
     try:
         result = cls() if message is None else cls(message)
-    except Exception:
-        return None
-    return result if isinstance(result, BaseException) else None
+    except Exception as exc:  # the original's raise statement raised this instead
+        exc.__traceback__ = None
+        return exc
+    if isinstance(result, BaseException):
+        return result
+    return TypeError("exceptions must derive from BaseException")
 
 
 # --- predication

@@ -359,6 +359,28 @@ def test_translate_takes_only_a_failed_trap_itself():
     assert rt.translate(RuntimeError(no_module)) is None
 
 
+def test_translate_raises_what_the_original_raise_raised():
+    """``raise Cls`` whose constructor needs an argument raises TypeError; ``raise`` of a
+    non-exception raises TypeError too."""
+
+    class NeedsArgument(Exception):
+        def __init__(self, message):
+            super().__init__(message)
+
+    def fn(x):
+        rt.guard(x.sum() < 0, NeedsArgument, None)
+        return x
+
+    with pytest.raises(TypeError, match="missing 1 required positional argument") as eager:
+        fn(-torch.ones(1))
+    with pytest.raises(TypeError) as info:
+        run_at_boundary(compiled(fn), -torch.ones(1))
+    assert info.value.args == eager.value.args
+    not_an_exception = rt.TRAP_TOKEN_PREFIX + rt._hex("builtins:int") + "_m31"
+    got = rt.translate(RuntimeError(not_an_exception))
+    assert type(got) is TypeError and got.args == ("exceptions must derive from BaseException",)
+
+
 def test_translate_finds_a_traced_class_its_module_cannot_import():
     local = type("Local", (Exception,), {"__module__": "no.such.module"})
 
