@@ -174,6 +174,22 @@ std::optional<LiteralError> decode_raw_str(std::string_view body, uint32_t body_
 }
 
 // Non-raw str: the 'unicodeescape' codec.
+// After a backslash and `e`: a backslash-newline is a line continuation inside the
+// literal (nothing is decoded); `*i` then skips the "\n" of a "\r\n".
+bool skip_line_continuation(char e, std::string_view body, size_t* i) {
+  if (e == '\r' && *i < body.size() && body[*i] == '\n') ++*i;
+  return e == '\n' || e == '\r';
+}
+
+// An octal escape: the digit `e` and up to two more (0 to 0o777).
+unsigned read_octal(char e, std::string_view body, size_t* i) {
+  unsigned value = static_cast<unsigned>(e - '0');
+  for (int extra = 0; extra < 2 && *i < body.size() && is_octal_digit(body[*i]); ++extra) {
+    value = value * 8 + static_cast<unsigned>(body[(*i)++] - '0');
+  }
+  return value;
+}
+
 std::optional<LiteralError> decode_str_escapes(std::string_view body, uint32_t body_offset,
                                                std::string& out) {
   const size_t n = body.size();
@@ -205,27 +221,12 @@ std::optional<LiteralError> decode_str_escapes(std::string_view body, uint32_t b
       out.push_back(static_cast<char>(value));
       continue;
     }
+    if (skip_line_continuation(e, body, &i)) continue;
+    if (is_octal_digit(e)) {
+      unicode::append_utf8(out, read_octal(e, body, &i));  // up to 0o777; > 0o377 only warns
+      continue;
+    }
     switch (e) {
-      case '\n':  // backslash-newline: a line continuation inside the literal
-        break;
-      case '\r':
-        if (i < n && body[i] == '\n') ++i;
-        break;
-      case '0':
-      case '1':
-      case '2':
-      case '3':
-      case '4':
-      case '5':
-      case '6':
-      case '7': {
-        char32_t value = e - '0';
-        for (int extra = 0; extra < 2 && i < n && is_octal_digit(body[i]); ++extra) {
-          value = value * 8 + (body[i++] - '0');
-        }
-        unicode::append_utf8(out, value);  // up to 0o777; values > 0o377 only warn
-        break;
-      }
       case 'x':
       case 'u':
       case 'U': {
@@ -305,27 +306,12 @@ std::optional<LiteralError> decode_bytes(std::string_view body, uint32_t body_of
       out.push_back(static_cast<char>(value));
       continue;
     }
+    if (skip_line_continuation(e, body, &i)) continue;
+    if (is_octal_digit(e)) {
+      out.push_back(static_cast<char>(read_octal(e, body, &i) & 0xFF));  // > 0o377 wraps
+      continue;
+    }
     switch (e) {
-      case '\n':
-        break;
-      case '\r':
-        if (i < n && body[i] == '\n') ++i;
-        break;
-      case '0':
-      case '1':
-      case '2':
-      case '3':
-      case '4':
-      case '5':
-      case '6':
-      case '7': {
-        unsigned value = e - '0';
-        for (int extra = 0; extra < 2 && i < n && is_octal_digit(body[i]); ++extra) {
-          value = value * 8 + (body[i++] - '0');
-        }
-        out.push_back(static_cast<char>(value & 0xFF));  // > 0o377 wraps (CPython only warns)
-        break;
-      }
       case 'x': {
         const int high = i < n ? hex_digit_value(body[i]) : -1;
         const int low = i + 1 < n ? hex_digit_value(body[i + 1]) : -1;

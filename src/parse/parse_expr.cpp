@@ -1123,22 +1123,17 @@ ast::expr* Parser::parse_paren_atom() {
   return node;
 }
 
-ast::expr* Parser::parse_list_atom() {
-  if (!enter_nesting()) return nullptr;
-  NestingScope scope(nesting_);
-  size_t start = mark();
-  advance();  // '['
-  if (accept(TokenKind::RSqb)) return make<ast::List>(span_from(start));
-  ast::expr* first = parse_star_named_expression();
-  if (first == nullptr) return nullptr;
+template <class Comp, class Display>
+ast::expr* Parser::parse_display_tail(size_t start, ast::expr* first, TokenKind closer,
+                                      const char* closer_text) {
   if (at(TokenKind::Kw_for) || at(TokenKind::Kw_async)) {
     if (first->kind == ast::Kind::Starred) {
       return fail(first->span(), "iterable unpacking cannot be used in comprehension");
     }
     ast::Seq<ast::comprehension*> generators;
     if (!parse_for_if_clauses(generators)) return nullptr;
-    if (!expect(TokenKind::RSqb, "']'")) return nullptr;
-    auto* node = make<ast::ListComp>(span_from(start));
+    if (!expect(closer, closer_text)) return nullptr;
+    auto* node = make<Comp>(span_from(start));
     node->elt = first;
     node->generators = generators;
     return node;
@@ -1146,7 +1141,7 @@ ast::expr* Parser::parse_list_atom() {
   ScratchGuard<ast::expr*> guard(expr_scratch_);
   expr_scratch_.push_back(first);
   while (accept(TokenKind::Comma)) {
-    if (at(TokenKind::RSqb)) break;
+    if (at(closer)) break;
     ast::expr* next = parse_star_named_expression();
     if (next == nullptr) return nullptr;
     expr_scratch_.push_back(next);
@@ -1155,10 +1150,21 @@ ast::expr* Parser::parse_list_atom() {
     return fail({first->begin, expr_scratch_.back()->end},
                 "did you forget parentheses around the comprehension target?");
   }
-  if (!expect(TokenKind::RSqb, "']'")) return nullptr;
-  auto* node = make<ast::List>(span_from(start));
+  if (!expect(closer, closer_text)) return nullptr;
+  auto* node = make<Display>(span_from(start));
   node->elts = seq_from(expr_scratch_, guard.base);
   return node;
+}
+
+ast::expr* Parser::parse_list_atom() {
+  if (!enter_nesting()) return nullptr;
+  NestingScope scope(nesting_);
+  size_t start = mark();
+  advance();  // '['
+  if (accept(TokenKind::RSqb)) return make<ast::List>(span_from(start));
+  ast::expr* first = parse_star_named_expression();
+  if (first == nullptr) return nullptr;
+  return parse_display_tail<ast::ListComp, ast::List>(start, first, TokenKind::RSqb, "']'");
 }
 
 ast::expr* Parser::parse_brace_atom() {
@@ -1181,34 +1187,7 @@ ast::expr* Parser::parse_brace_atom() {
     }
   }
   if (first == nullptr) return nullptr;
-  if (at(TokenKind::Kw_for) || at(TokenKind::Kw_async)) {
-    if (first->kind == ast::Kind::Starred) {
-      return fail(first->span(), "iterable unpacking cannot be used in comprehension");
-    }
-    ast::Seq<ast::comprehension*> generators;
-    if (!parse_for_if_clauses(generators)) return nullptr;
-    if (!expect(TokenKind::RBrace, "'}'")) return nullptr;
-    auto* node = make<ast::SetComp>(span_from(start));
-    node->elt = first;
-    node->generators = generators;
-    return node;
-  }
-  ScratchGuard<ast::expr*> guard(expr_scratch_);
-  expr_scratch_.push_back(first);
-  while (accept(TokenKind::Comma)) {
-    if (at(TokenKind::RBrace)) break;
-    ast::expr* next = parse_star_named_expression();
-    if (next == nullptr) return nullptr;
-    expr_scratch_.push_back(next);
-  }
-  if (at(TokenKind::Kw_for) || at(TokenKind::Kw_async)) {
-    return fail({first->begin, expr_scratch_.back()->end},
-                "did you forget parentheses around the comprehension target?");
-  }
-  if (!expect(TokenKind::RBrace, "'}'")) return nullptr;
-  auto* node = make<ast::Set>(span_from(start));
-  node->elts = seq_from(expr_scratch_, guard.base);
-  return node;
+  return parse_display_tail<ast::SetComp, ast::Set>(start, first, TokenKind::RBrace, "'}'");
 }
 
 // The rest of a dict display or comprehension after '{', where `first_key` (null when

@@ -695,24 +695,14 @@ ast::stmt* Parser::parse_function_def(size_t start, ast::Seq<ast::expr*> decorat
   if (!expect_header_colon(true)) return nullptr;
   ast::Seq<ast::stmt*> body = parse_block_after("function definition", def_token);
   if (failed()) return nullptr;
-  if (is_async) {
-    auto* node = make<ast::AsyncFunctionDef>(span_from(start));
+  return make_twin<ast::FunctionDef, ast::AsyncFunctionDef>(is_async, start, [&](auto* node) {
     node->name = name;
     node->args = args;
     node->body = body;
     node->decorator_list = decorators;
     node->returns = returns;
     node->type_params = type_params;
-    return node;
-  }
-  auto* node = make<ast::FunctionDef>(span_from(start));
-  node->name = name;
-  node->args = args;
-  node->body = body;
-  node->decorator_list = decorators;
-  node->returns = returns;
-  node->type_params = type_params;
-  return node;
+  });
 }
 
 ast::stmt* Parser::parse_class_def(size_t start, ast::Seq<ast::expr*> decorators) {
@@ -846,20 +836,12 @@ ast::stmt* Parser::parse_for_stmt() {
   if (failed()) return nullptr;
   ast::Seq<ast::stmt*> orelse = parse_else_block_opt();
   if (failed()) return nullptr;
-  if (is_async) {
-    auto* node = make<ast::AsyncFor>(span_from(start));
+  return make_twin<ast::For, ast::AsyncFor>(is_async, start, [&](auto* node) {
     node->target = target;
     node->iter = iter;
     node->body = body;
     node->orelse = orelse;
-    return node;
-  }
-  auto* node = make<ast::For>(span_from(start));
-  node->target = target;
-  node->iter = iter;
-  node->body = body;
-  node->orelse = orelse;
-  return node;
+  });
 }
 
 // The target after `as` in a with item: star_target followed by ',' | ')' | ':'.
@@ -958,16 +940,10 @@ ast::stmt* Parser::parse_with_stmt() {
   if (!expect_header_colon(false)) return nullptr;
   ast::Seq<ast::stmt*> body = parse_block_after("'with' statement", with_token);
   if (failed()) return nullptr;
-  if (is_async) {
-    auto* node = make<ast::AsyncWith>(span_from(start));
+  return make_twin<ast::With, ast::AsyncWith>(is_async, start, [&](auto* node) {
     node->items = seq<ast::withitem*>(items);
     node->body = body;
-    return node;
-  }
-  auto* node = make<ast::With>(span_from(start));
-  node->items = seq<ast::withitem*>(items);
-  node->body = body;
-  return node;
+  });
 }
 
 ast::excepthandler* Parser::parse_except_block(bool star) {

@@ -73,6 +73,19 @@ class Parser {
   ast::Seq<T> seq(const Container& items) {
     return ast::make_seq<T>(arena_, items);
   }
+  // A statement that has an async twin with the same fields (def, for, with): builds the
+  // one `is_async` asks for and lets `fill(node)` set the fields.
+  template <class Sync, class Async, class Fill>
+  ast::stmt* make_twin(bool is_async, size_t start, Fill&& fill) {
+    if (is_async) {
+      auto* node = make<Async>(span_from(start));
+      fill(node);
+      return node;
+    }
+    auto* node = make<Sync>(span_from(start));
+    fill(node);
+    return node;
+  }
   std::string_view identifier(const Token& name_token);  // NFKC-normalised when non-ASCII
 
   // ---------------------------------------------------------------- statements (parse_stmt.cpp)
@@ -187,6 +200,11 @@ class Parser {
   ast::expr* parse_list_atom();   // list | listcomp
   ast::expr* parse_brace_atom();  // dict | set | dictcomp | setcomp
   ast::expr* parse_dict_rest(size_t start, ast::expr* first_key, size_t first_start);
+  // After the first element of a list or set: a comprehension (Comp) or the rest of the
+  // display (Display), up to `closer`.
+  template <class Comp, class Display>
+  ast::expr* parse_display_tail(size_t start, ast::expr* first, TokenKind closer,
+                                const char* closer_text);
   ast::expr* parse_slice();
   ast::expr* parse_number_atom();
   ast::expr* parse_name_atom();
