@@ -225,7 +225,6 @@ class AnalysisImpl final : public Analysis {
   void compute_def_kinds(Flow& flow) const;
   ValueKind def_kind(const Flow& flow, uint32_t def) const;
   ValueKind join_defs(const Flow& flow, uint32_t var, uint32_t node, bool* any_def) const;
-  uint32_t flow_node_of_stmt(const Flow& flow, const ast::stmt& s) const;
 
   const ast::Module& module_;
   const SourceText& source_;
@@ -245,6 +244,10 @@ class AnalysisImpl final : public Analysis {
   mutable bool pending_seen_ = false;
   mutable int non_tensor_budget_ = 0;  // join_defs met only not-yet-known definitions
 };
+
+// Walks the module once, filling the scope table, classes, functions and call sites
+// (scopes.cpp).
+void build_scopes(AnalysisImpl& analysis, const ast::Module& module);
 
 // Builds the flow graph and dataflow facts of one scope (flow.cpp).
 std::unique_ptr<Flow> build_flow(const AnalysisImpl& analysis, int scope);

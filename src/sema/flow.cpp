@@ -1,5 +1,6 @@
 // Control-flow graph of one function (one node per simple statement or compound-statement
-// header), reaching definitions (forward) and liveness (backward) over it.
+// header), reaching definitions (forward) and liveness (backward) over it, and the queries
+// answered from them (live_after, live_before, is_definitely_bound_before, ...).
 //
 // Exceptions: a statement inside `try` may raise before or after its own definitions, so an
 // exceptional edge carries both its entry and exit facts to the handlers. `with` bodies may
@@ -749,6 +750,97 @@ std::unique_ptr<Flow> build_flow(const AnalysisImpl& analysis, int scope) {
     flow->reach_in.assign(1, 0);
   }
   return flow;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flow-based queries
+
+Flow* AnalysisImpl::flow_for_scope(int scope) const {
+  if (scope < 0 || static_cast<size_t>(scope) >= flows_.size()) return nullptr;
+  if (!flows_[scope]) flows_[scope] = build_flow(*this, scope);
+  return flows_[scope].get();
+}
+
+namespace {
+
+bool bit(const uint64_t* words, uint32_t i) { return ((words[i >> 6] >> (i & 63)) & 1) != 0; }
+
+// Whether some real definition of `var` reaches `node` (a captured variable is live from
+// its first binding on, since the closure may read it at any later time).
+bool bound_somewhere(const Flow& flow, uint32_t var, uint32_t node) {
+  for (uint32_t d : flow.defs_of_var[var]) {
+    if (flow.reaches(d, node) && flow.defs[d].source != Def::Source::Unbound) return true;
+  }
+  return false;
+}
+
+std::vector<std::string_view> live_names(const Flow& flow, const uint64_t* live,
+                                         uint32_t reach_node, bool everything) {
+  std::vector<std::string_view> out;
+  for (uint32_t v = 0; v < flow.var_names.size(); ++v) {
+    if (everything || bit(live, v) || (flow.captured[v] && bound_somewhere(flow, v, reach_node))) {
+      out.push_back(flow.var_names[v]);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string_view> AnalysisImpl::live_after(const ast::stmt& statement) const {
+  Flow* flow = flow_for_scope(scope_of(&statement));
+  if (flow == nullptr) return {};
+  bool jump = statement.kind == ast::Kind::Return || statement.kind == ast::Kind::Raise ||
+              statement.kind == ast::Kind::Break || statement.kind == ast::Kind::Continue;
+  if (jump) {
+    // control leaves through the jump's own edges, not to the next statement
+    auto it = flow->entry_of.find(&statement);
+    if (it == flow->entry_of.end() || flow->all_live) {
+      return live_names(*flow, nullptr, 0, true);
+    }
+    const FlowNode& node = flow->nodes[it->second];
+    std::vector<uint64_t> live(flow->var_words, 0);
+    for (uint32_t succ : node.succ) {
+      for (size_t k = 0; k < flow->var_words; ++k)
+        live[k] |= flow->live_in[succ * flow->var_words + k];
+    }
+    return live_names(*flow, live.data(), it->second, false);
+  }
+  auto it = flow->after.find(&statement);
+  if (it == flow->after.end() || flow->all_live) return live_names(*flow, nullptr, 0, true);
+  return live_names(*flow, &flow->live_in[it->second * flow->var_words], it->second, false);
+}
+
+std::vector<std::string_view> AnalysisImpl::live_before(const ast::stmt& statement) const {
+  Flow* flow = flow_for_scope(scope_of(&statement));
+  if (flow == nullptr) return {};
+  auto it = flow->entry_of.find(&statement);
+  if (it == flow->entry_of.end() || flow->all_live) return live_names(*flow, nullptr, 0, true);
+  return live_names(*flow, &flow->live_in[it->second * flow->var_words], it->second, false);
+}
+
+bool AnalysisImpl::is_definitely_bound_before(const ast::stmt& statement,
+                                              std::string_view name) const {
+  Flow* flow = flow_for_scope(scope_of(&statement));
+  if (flow == nullptr) return false;
+  auto var = flow->var_ids.find(name);
+  auto node = flow->entry_of.find(&statement);
+  if (var == flow->var_ids.end() || node == flow->entry_of.end()) return false;
+  bool any = false;
+  for (uint32_t d : flow->defs_of_var[var->second]) {
+    if (!flow->reaches(d, node->second)) continue;
+    if (flow->defs[d].source == Def::Source::Unbound) return false;
+    any = true;
+  }
+  return any;
+}
+
+bool AnalysisImpl::is_tensor_before(const ast::stmt& statement, std::string_view name) const {
+  if (!is_definitely_bound_before(statement, name)) return false;
+  Flow* flow = flow_for_scope(scope_of(&statement));
+  uint32_t node = flow->entry_of.at(&statement);
+  bool any = false;
+  return is_tensor_kind(join_defs(*flow, flow->var_ids.at(name), node, &any));
 }
 
 }  // namespace graphmend::sema

@@ -1,0 +1,120 @@
+// What a call resolves to: print, a logger method, warnings.warn, a torch function, a
+// tensor method, a submodule, a local function or another builtin.
+#include "sema/analysis_impl.h"
+#include "sema/helpers.h"
+
+namespace graphmend::sema {
+
+using ast::as;
+using ast::is;
+
+bool AnalysisImpl::is_logger_expr(const ast::expr* e, int scope) const {
+  if (const auto* name = as<ast::Name>(e)) {
+    const Binding* b = lookup(scope, name->id);
+    return b != nullptr && !b->conflicting && b->kind == BindKind::Logger;
+  }
+  if (const auto* call = as<ast::Call>(e)) {
+    std::string q = qualify(call->func, scope);
+    return ends_with(q, "logging.getLogger") || ends_with(q, "logging.get_logger");
+  }
+  return false;
+}
+
+namespace {
+const std::unordered_set<std::string_view> kLoggerMethods = {
+    "debug",     "info", "warning", "warn",         "error",     "critical",
+    "exception", "log",  "fatal",   "warning_once", "info_once", "warning_advice"};
+
+const std::unordered_set<std::string_view> kBuiltins = {
+    "abs",          "all",        "any",    "ascii",     "bin",     "bool",       "bytearray",
+    "bytes",        "callable",   "chr",    "dict",      "dir",     "divmod",     "enumerate",
+    "filter",       "float",      "format", "frozenset", "getattr", "globals",    "hasattr",
+    "hash",         "hex",        "id",     "input",     "int",     "isinstance", "issubclass",
+    "iter",         "len",        "list",   "locals",    "map",     "max",        "min",
+    "next",         "object",     "oct",    "open",      "ord",     "pow",        "range",
+    "repr",         "reversed",   "round",  "set",       "setattr", "slice",      "sorted",
+    "str",          "sum",        "super",  "tuple",     "type",    "vars",       "zip",
+    "delattr",      "exec",       "eval",   "compile",   "complex", "memoryview", "property",
+    "staticmethod", "classmethod"};
+}  // namespace
+
+int AnalysisImpl::self_class_of_scope(int scope, std::string_view receiver) const {
+  if (scope <= 0) return -1;
+  int f = scope - 1;
+  int klass = function_class_[f];
+  if (klass < 0 || is_staticmethod(functions_[f].node)) return -1;
+  if (first_param(functions_[f].node) != receiver) return -1;
+  return klass;
+}
+
+Callee AnalysisImpl::resolve_call(const ast::Call& call) const {
+  Callee out;
+  int scope = scope_of(&call);
+  const ast::expr* func = call.func;
+  if (const auto* name = as<ast::Name>(func)) {
+    const Binding* b = lookup(scope, name->id);
+    out.qualified_name = std::string(name->id);
+    if (b == nullptr) {
+      if (name->id == "print") {
+        out.kind = CalleeKind::Print;
+      } else if (in_list(name->id, kBuiltins)) {
+        out.kind = CalleeKind::Builtin;
+      }
+      return out;
+    }
+    if (b->conflicting) return out;
+    if (b->kind == BindKind::Function) {
+      out.kind = CalleeKind::LocalFunction;
+      out.definition = b->definition;
+      return out;
+    }
+  }
+  std::string q = qualify(func, scope);
+  if (!q.empty()) {
+    out.qualified_name = q;
+    if (starts_with(q, "torch.")) {
+      out.kind = CalleeKind::TorchFunction;
+    } else if (q == "warnings.warn") {
+      out.kind = CalleeKind::WarningsWarn;
+    } else if (starts_with(q, "logging.") && in_list(q.substr(8), kLoggerMethods)) {
+      out.kind = CalleeKind::LoggerMethod;
+    }
+    return out;
+  }
+  const auto* attr = as<ast::Attribute>(func);
+  if (attr == nullptr) return out;
+  out.qualified_name = std::string(attr->attr);
+  if (in_list(attr->attr, kLoggerMethods) && is_logger_expr(attr->value, scope)) {
+    out.kind = CalleeKind::LoggerMethod;
+    out.qualified_name = "logging.Logger." + std::string(attr->attr);
+    return out;
+  }
+  if (const auto* recv = as<ast::Name>(attr->value)) {
+    int klass = self_class_of_scope(scope, recv->id);
+    if (klass >= 0) {
+      if (const ast::Node* m = find_method(klass, attr->attr)) {
+        out.kind = CalleeKind::LocalFunction;
+        out.definition = m;
+        out.qualified_name = std::string(classes_[klass].node->name) + "." + out.qualified_name;
+        return out;
+      }
+      if (classes_[klass].is_module) {
+        out.kind = CalleeKind::SelfSubmodule;
+        out.qualified_name = "self." + out.qualified_name;
+      }
+      return out;
+    }
+    const Binding* b = lookup(scope, recv->id);
+    if (b && !b->conflicting && (b->kind == BindKind::Class || b->kind == BindKind::Instance)) {
+      if (const ast::Node* m = find_method(b->class_index, attr->attr)) {
+        out.kind = CalleeKind::LocalFunction;
+        out.definition = m;
+        return out;
+      }
+    }
+  }
+  if (is_tensor_kind(kind_rec(attr->value, scope, 0))) out.kind = CalleeKind::TensorMethod;
+  return out;
+}
+
+}  // namespace graphmend::sema

@@ -1,0 +1,595 @@
+// Tensor-ness: which expressions are tensors, bool tensors, tuples of tensors or Python
+// values computed from tensor data, and the kind of every definition of a flow graph.
+#include "sema/analysis_impl.h"
+#include "sema/helpers.h"
+
+namespace graphmend::sema {
+
+using ast::as;
+using ast::is;
+
+namespace {
+
+ValueKind join_kind(ValueKind a, ValueKind b) {
+  if (a == b) return a;
+  if (is_tensor_kind(a) && is_tensor_kind(b)) return ValueKind::Tensor;
+  if (is_data_kind(a) && is_data_kind(b)) return ValueKind::DataScalar;
+  return ValueKind::Other;
+}
+
+const std::unordered_set<std::string_view> kBoolOps = {"eq",         "ne",          "lt",
+                                                       "le",         "gt",          "ge",
+                                                       "greater",    "less",        "greater_equal",
+                                                       "less_equal", "not_equal",   "isnan",
+                                                       "isinf",      "isfinite",    "isneginf",
+                                                       "isposinf",   "isreal",      "logical_and",
+                                                       "logical_or", "logical_not", "logical_xor",
+                                                       "any",        "all",         "isin",
+                                                       "isclose",    "signbit",     "bool"};
+
+const std::unordered_set<std::string_view> kTupleOps = {"chunk",
+                                                        "split",
+                                                        "unbind",
+                                                        "tensor_split",
+                                                        "sort",
+                                                        "topk",
+                                                        "kthvalue",
+                                                        "aminmax",
+                                                        "meshgrid",
+                                                        "broadcast_tensors",
+                                                        "split_with_sizes",
+                                                        "hsplit",
+                                                        "vsplit",
+                                                        "dsplit",
+                                                        "std_mean",
+                                                        "var_mean",
+                                                        "frexp",
+                                                        "cummax",
+                                                        "cummin",
+                                                        "mode",
+                                                        "qr",
+                                                        "svd",
+                                                        "slogdet",
+                                                        "lu",
+                                                        "eig",
+                                                        "eigh",
+                                                        "geqrf"};
+
+const std::unordered_set<std::string_view> kReductions = {
+    "sum",    "max",       "min",    "mean",    "prod",          "any",    "all",
+    "argmax", "argmin",    "amax",   "amin",    "norm",          "std",    "var",
+    "median", "logsumexp", "nansum", "nanmean", "count_nonzero", "nonzero"};
+
+const std::unordered_set<std::string_view> kNonTensorMethods = {"size",           "dim",
+                                                                "ndimension",     "numel",
+                                                                "nelement",       "element_size",
+                                                                "data_ptr",       "stride",
+                                                                "storage_offset", "get_device",
+                                                                "numpy",          "backward",
+                                                                "register_hook",  "untyped_storage",
+                                                                "storage",        "dim_order",
+                                                                "__len__",        "tolist",
+                                                                "item",           "equal",
+                                                                "allclose",       "type",
+                                                                "keys",           "values",
+                                                                "items",          "get",
+                                                                "format",         "join",
+                                                                "split_with",     "startswith",
+                                                                "endswith",       "append",
+                                                                "extend",         "copy"};
+
+// Methods that keep a bool tensor bool.
+const std::unordered_set<std::string_view> kShapeOps = {
+    "view",    "reshape",  "unsqueeze",  "squeeze",      "expand", "expand_as",   "transpose",
+    "permute", "flatten",  "contiguous", "clone",        "t",      "repeat",      "flip",
+    "roll",    "narrow",   "select",     "index_select", "gather", "detach",      "cpu",
+    "cuda",    "view_as",  "reshape_as", "tril",         "triu",   "masked_fill", "__getitem__",
+    "movedim", "swapaxes", "unflatten",  "broadcast_to"};
+
+}  // namespace
+
+ValueKind AnalysisImpl::kind_of(const ast::expr& e) const { return kind_rec(&e, scope_of(&e), 0); }
+
+bool AnalysisImpl::is_tensor(const ast::expr& e) const { return is_tensor_kind(kind_of(e)); }
+
+bool AnalysisImpl::is_bool_tensor(const ast::expr& e) const {
+  return kind_of(e) == ValueKind::BoolTensor;
+}
+
+bool AnalysisImpl::is_data_dependent(const ast::expr& condition) const {
+  return is_data_kind(kind_of(condition));
+}
+
+ValueKind AnalysisImpl::kind_rec(const ast::expr* e, int scope, int depth) const {
+  if (e == nullptr || depth > kMaxDepth) return ValueKind::Other;
+  switch (e->kind) {
+    case ast::Kind::Name:
+      return kind_of_name(*as<ast::Name>(e), scope);
+    case ast::Kind::NamedExpr:
+      return kind_rec(as<ast::NamedExpr>(e)->value, scope, depth + 1);
+    case ast::Kind::Attribute: {
+      const auto* a = as<ast::Attribute>(e);
+      ValueKind base = kind_rec(a->value, scope, depth + 1);
+      if (is_tensor_kind(base)) {
+        if (in_list(a->attr, {"T", "mT", "H", "mH", "data", "real", "imag", "grad"})) {
+          return a->attr == "T" || a->attr == "mT" || a->attr == "data" ? base : ValueKind::Tensor;
+        }
+        return ValueKind::Other;
+      }
+      if (base == ValueKind::TensorTuple && in_list(a->attr, {"values", "indices"})) {
+        return ValueKind::Tensor;
+      }
+      return ValueKind::Other;
+    }
+    case ast::Kind::Subscript: {
+      const auto* s = as<ast::Subscript>(e);
+      ValueKind base = kind_rec(s->value, scope, depth + 1);
+      if (is_tensor_kind(base)) return base;
+      if (base == ValueKind::TensorTuple) return ValueKind::Tensor;
+      return ValueKind::Other;
+    }
+    case ast::Kind::Call:
+      return call_kind(*as<ast::Call>(e), scope, depth);
+    case ast::Kind::BinOp: {
+      const auto* b = as<ast::BinOp>(e);
+      ValueKind l = kind_rec(b->left, scope, depth + 1);
+      ValueKind r = kind_rec(b->right, scope, depth + 1);
+      if (is_tensor_kind(l) || is_tensor_kind(r)) {
+        bool bitwise = b->op == ast::OperatorKind::BitAnd || b->op == ast::OperatorKind::BitOr ||
+                       b->op == ast::OperatorKind::BitXor;
+        if (bitwise && l == ValueKind::BoolTensor && r == ValueKind::BoolTensor) {
+          return ValueKind::BoolTensor;
+        }
+        if (l == ValueKind::TensorTuple || r == ValueKind::TensorTuple) return ValueKind::Other;
+        return ValueKind::Tensor;
+      }
+      if (l == ValueKind::DataScalar || r == ValueKind::DataScalar) return ValueKind::DataScalar;
+      return ValueKind::Other;
+    }
+    case ast::Kind::UnaryOp: {
+      const auto* u = as<ast::UnaryOp>(e);
+      ValueKind k = kind_rec(u->operand, scope, depth + 1);
+      if (u->op == ast::UnaryOpKind::Not) {
+        return is_data_kind(k) ? ValueKind::DataScalar : ValueKind::Other;
+      }
+      if (k == ValueKind::BoolTensor && u->op != ast::UnaryOpKind::Invert) return ValueKind::Tensor;
+      return k == ValueKind::TensorTuple ? ValueKind::Other : k;
+    }
+    case ast::Kind::Compare: {
+      const auto* c = as<ast::Compare>(e);
+      for (ast::CmpOpKind op : c->ops) {
+        if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot || op == ast::CmpOpKind::In ||
+            op == ast::CmpOpKind::NotIn) {
+          return ValueKind::Other;
+        }
+      }
+      bool tensor = false, data = false;
+      ValueKind l = kind_rec(c->left, scope, depth + 1);
+      tensor |= is_tensor_kind(l);
+      data |= l == ValueKind::DataScalar;
+      for (const ast::expr* r : c->comparators) {
+        ValueKind k = kind_rec(r, scope, depth + 1);
+        tensor |= is_tensor_kind(k);
+        data |= k == ValueKind::DataScalar;
+      }
+      if (tensor) return c->ops.size == 1 ? ValueKind::BoolTensor : ValueKind::DataScalar;
+      return data ? ValueKind::DataScalar : ValueKind::Other;
+    }
+    case ast::Kind::BoolOp: {
+      const auto* b = as<ast::BoolOp>(e);
+      bool all_tensor = true, all_bool = true, any_data = false;
+      for (const ast::expr* v : b->values) {
+        ValueKind k = kind_rec(v, scope, depth + 1);
+        all_tensor &= is_tensor_kind(k);
+        all_bool &= k == ValueKind::BoolTensor;
+        any_data |= is_data_kind(k);
+      }
+      if (all_tensor) return all_bool ? ValueKind::BoolTensor : ValueKind::Tensor;
+      return any_data ? ValueKind::DataScalar : ValueKind::Other;
+    }
+    case ast::Kind::IfExp: {
+      const auto* i = as<ast::IfExp>(e);
+      return join_kind(kind_rec(i->body, scope, depth + 1), kind_rec(i->orelse, scope, depth + 1));
+    }
+    case ast::Kind::Tuple: {
+      const auto* t = as<ast::Tuple>(e);
+      if (t->elts.empty()) return ValueKind::Other;
+      for (const ast::expr* x : t->elts) {
+        if (!is_tensor_kind(kind_rec(x, scope, depth + 1))) return ValueKind::Other;
+      }
+      return ValueKind::TensorTuple;
+    }
+    default:
+      return ValueKind::Other;
+  }
+}
+
+namespace {
+
+ValueKind torch_function_kind(std::string_view name, const ast::Call& call, const AnalysisImpl& a,
+                              int scope) {
+  // name is the part after "torch."
+  size_t dot = name.find('.');
+  if (dot != std::string_view::npos) {
+    std::string_view package = name.substr(0, dot);
+    std::string_view rest = name.substr(dot + 1);
+    if (package == "nn") {
+      if (starts_with(rest, "functional.")) {
+        std::string_view fn = rest.substr(11);
+        if (fn.find('.') != std::string_view::npos) return ValueKind::Other;
+        return ValueKind::Tensor;
+      }
+      return ValueKind::Other;
+    }
+    if (in_list(package, {"linalg", "fft", "special"})) return ValueKind::Tensor;
+    return ValueKind::Other;
+  }
+  if (name.empty()) return ValueKind::Other;
+  if (in_list(name, {"equal", "allclose", "is_nonzero"})) return ValueKind::DataScalar;
+  if (name[0] >= 'A' && name[0] <= 'Z') {
+    return ends_with(name, "Tensor") ? ValueKind::Tensor : ValueKind::Other;
+  }
+  if (name[0] == '_' || starts_with(name, "is_") || starts_with(name, "get_") ||
+      starts_with(name, "set_") || starts_with(name, "use_") || starts_with(name, "are_")) {
+    return ValueKind::Other;
+  }
+  if (in_list(name, {"finfo",
+                     "iinfo",
+                     "device",
+                     "dtype",
+                     "no_grad",
+                     "enable_grad",
+                     "inference_mode",
+                     "autocast",
+                     "compile",
+                     "manual_seed",
+                     "save",
+                     "load",
+                     "typename",
+                     "result_type",
+                     "promote_types",
+                     "can_cast",
+                     "broadcast_shapes",
+                     "numel",
+                     "vmap",
+                     "cond",
+                     "seed",
+                     "initial_seed",
+                     "empty_cache",
+                     "set_grad_enabled",
+                     "from_file",
+                     "jit",
+                     "export"})) {
+    return ValueKind::Other;
+  }
+  if (in_list(name, kTupleOps)) return ValueKind::TensorTuple;
+  if (in_list(name, {"max", "min", "median", "nanmedian"})) {
+    if (find_keyword(call, "dim") != nullptr) return ValueKind::TensorTuple;
+    if (call.args.size >= 2 && !is_tensor_kind(a.kind_of(*call.args[1]))) {
+      return ValueKind::TensorTuple;
+    }
+    return ValueKind::Tensor;
+  }
+  if (name == "where" && call.args.size == 1) return ValueKind::TensorTuple;
+  if (name == "nonzero") {
+    if (const ast::keyword* k = find_keyword(call, "as_tuple")) {
+      const auto* c = as<ast::Constant>(k->value);
+      if (!c || c->value.type != ast::ConstantValue::Type::False) return ValueKind::TensorTuple;
+    }
+    return ValueKind::Tensor;
+  }
+  if (in_list(name, kBoolOps)) return ValueKind::BoolTensor;
+  if (const ast::keyword* k = find_keyword(call, "dtype")) {
+    if (a.qualify(k->value, scope) == "torch.bool") return ValueKind::BoolTensor;
+  }
+  return ValueKind::Tensor;
+}
+
+bool is_bool_dtype_arg(const ast::Call& call, const AnalysisImpl& a, int scope) {
+  for (const ast::expr* arg : call.args) {
+    if (a.qualify(arg, scope) == "torch.bool") return true;
+  }
+  if (const ast::keyword* k = find_keyword(call, "dtype")) {
+    return a.qualify(k->value, scope) == "torch.bool";
+  }
+  return false;
+}
+
+}  // namespace
+
+ValueKind AnalysisImpl::call_kind(const ast::Call& call, int scope, int depth) const {
+  const ast::expr* func = call.func;
+  std::string q = qualify(func, scope);
+  if (!q.empty()) {
+    if (starts_with(q, "torch.")) {
+      return torch_function_kind(std::string_view(q).substr(6), call, *this, scope);
+    }
+    return ValueKind::Other;
+  }
+  auto first_arg_tensor = [&]() {
+    return !call.args.empty() && is_tensor_kind(kind_rec(call.args[0], scope, depth + 1));
+  };
+  if (const auto* name = as<ast::Name>(func)) {
+    const Binding* b = lookup(scope, name->id);
+    if (b == nullptr) {
+      if (in_list(name->id, {"int", "float", "bool", "complex"}) && call.args.size == 1) {
+        return is_data_kind(kind_rec(call.args[0], scope, depth + 1)) ? ValueKind::DataScalar
+                                                                      : ValueKind::Other;
+      }
+      if (name->id == "abs" && call.args.size == 1) {
+        ValueKind k = kind_rec(call.args[0], scope, depth + 1);
+        return k == ValueKind::BoolTensor ? ValueKind::Tensor : k;
+      }
+      return ValueKind::Other;
+    }
+    if (!b->conflicting && b->kind == BindKind::Instance && b->class_index >= 0 &&
+        classes_[b->class_index].is_module && first_arg_tensor()) {
+      return ValueKind::Tensor;
+    }
+    return ValueKind::Other;
+  }
+  // self.layers[i](x): a submodule call
+  if (const auto* sub = as<ast::Subscript>(func)) {
+    const ast::expr* root = sub->value;
+    while (const auto* at = as<ast::Attribute>(root)) root = at->value;
+    if (const auto* recv = as<ast::Name>(root)) {
+      int klass = self_class_of_scope(scope, recv->id);
+      if (klass >= 0 && classes_[klass].is_module && first_arg_tensor()) return ValueKind::Tensor;
+    }
+    return ValueKind::Other;
+  }
+  const auto* attr = as<ast::Attribute>(func);
+  if (attr == nullptr) return ValueKind::Other;
+  std::string_view m = attr->attr;
+  // self.<submodule>(x) / self.a.b(x) in an nn.Module method
+  {
+    const ast::expr* root = attr->value;
+    int hops = 0;
+    while (const auto* at = as<ast::Attribute>(root)) root = at->value, ++hops;
+    if (const auto* recv = as<ast::Name>(root)) {
+      int klass = self_class_of_scope(scope, recv->id);
+      if (klass >= 0) {
+        if (hops == 0 && find_method(klass, m) != nullptr) return ValueKind::Other;
+        if (classes_[klass].is_module && first_arg_tensor()) return ValueKind::Tensor;
+        return ValueKind::Other;
+      }
+      if (hops == 0) {
+        const Binding* b = lookup(scope, recv->id);
+        if (b && (b->kind == BindKind::Import || b->kind == BindKind::Class)) {
+          return ValueKind::Other;
+        }
+      }
+    }
+  }
+  ValueKind rk = kind_rec(attr->value, scope, depth + 1);
+  if (!is_tensor_kind(rk)) {
+    if (rk == ValueKind::TensorTuple || known_non_tensor(attr->value, scope, 0)) {
+      return ValueKind::Other;
+    }
+    // A reduction is a tensor op whatever the receiver: the design's data-dependence rule.
+    if (in_list(m, {"item", "tolist"}) && call.args.empty()) return ValueKind::DataScalar;
+    if (!in_list(m, kReductions)) return ValueKind::Other;
+    rk = ValueKind::Tensor;
+  }
+  if (in_list(m, {"item", "tolist", "equal", "allclose", "is_nonzero"})) {
+    return ValueKind::DataScalar;
+  }
+  if (starts_with(m, "is_") || in_list(m, kNonTensorMethods)) {
+    if (m == "type" && !call.args.empty()) return ValueKind::Tensor;
+    return ValueKind::Other;
+  }
+  if (in_list(m, kTupleOps)) return ValueKind::TensorTuple;
+  if (in_list(m, {"max", "min", "median", "nanmedian"})) {
+    if (find_keyword(call, "dim") != nullptr) return ValueKind::TensorTuple;
+    if (!call.args.empty() && !is_tensor_kind(kind_rec(call.args[0], scope, depth + 1))) {
+      return ValueKind::TensorTuple;
+    }
+    return ValueKind::Tensor;
+  }
+  if (in_list(m, kBoolOps)) return ValueKind::BoolTensor;
+  if ((m == "to" || m == "type") && is_bool_dtype_arg(call, *this, scope)) {
+    return ValueKind::BoolTensor;
+  }
+  if (rk == ValueKind::BoolTensor && in_list(m, kShapeOps)) return ValueKind::BoolTensor;
+  if (rk == ValueKind::BoolTensor && m == "to" && !call.args.empty() &&
+      !is_bool_dtype_arg(call, *this, scope)) {
+    bool dtype = find_keyword(call, "dtype") != nullptr;
+    for (const ast::expr* arg : call.args) {
+      std::string aq = qualify(arg, scope);
+      if (starts_with(aq, "torch.") && aq != "torch.device") dtype = true;
+      if (const auto* at = as<ast::Attribute>(arg); at && at->attr == "dtype") dtype = true;
+    }
+    return dtype ? ValueKind::Tensor : ValueKind::BoolTensor;
+  }
+  return ValueKind::Tensor;
+}
+
+// Values shown not to be tensors: literals, results of other modules' functions (numpy,
+// math), parameters annotated with builtin types, and names bound only to such values.
+// They keep the reduction rule (`x.max()` is a tensor op) off numpy code.
+bool AnalysisImpl::known_non_tensor(const ast::expr* e, int scope, int depth) const {
+  if (depth == 0) non_tensor_budget_ = 256;  // names fan out over definitions: bound the work
+  if (e == nullptr || depth > 8 || --non_tensor_budget_ < 0) return false;
+  if (is_literal(e)) return true;
+  if (const auto* name = as<ast::Name>(e)) {
+    Flow* flow = flow_for_scope(scope);
+    if (flow == nullptr) return false;
+    auto var = flow->var_ids.find(name->id);
+    if (var == flow->var_ids.end()) return false;
+    int node = flow->node_at(name->begin);
+    if (node < 0) return false;
+    bool any = false;
+    for (uint32_t d : flow->defs_of_var[var->second]) {
+      if (!flow->reaches(d, static_cast<uint32_t>(node))) continue;
+      const Def& def = flow->defs[d];
+      if (def.source == Def::Source::Unbound) continue;
+      any = true;
+      if (def.source == Def::Source::Value) {
+        if (!known_non_tensor(def.value, scope, depth + 1)) return false;
+      } else if (def.source == Def::Source::Param) {
+        const auto* a = as<ast::arg>(def.origin);
+        const ast::expr* ann = a ? a->annotation : nullptr;
+        const auto* n = as<ast::Name>(ann);
+        if (n == nullptr ||
+            !in_list(n->id, {"int", "float", "bool", "str", "list", "tuple", "dict"})) {
+          std::string q = ann ? qualify(ann, 0) : std::string();
+          if (!starts_with(q, "numpy.")) return false;
+        }
+      } else {
+        return false;
+      }
+    }
+    return any;
+  }
+  if (const auto* b = as<ast::BinOp>(e)) {
+    return known_non_tensor(b->left, scope, depth + 1) &&
+           known_non_tensor(b->right, scope, depth + 1);
+  }
+  // np.array(...), np.broadcast_to(...)[...], math.floor(...)
+  const ast::expr* root = e;
+  for (int guard = 0; guard < 32; ++guard) {
+    if (const auto* c = as<ast::Call>(root)) {
+      root = c->func;
+    } else if (const auto* a = as<ast::Attribute>(root)) {
+      root = a->value;
+    } else if (const auto* sub = as<ast::Subscript>(root)) {
+      root = sub->value;
+    } else {
+      break;
+    }
+  }
+  if (root == e) return false;
+  const auto* base = as<ast::Name>(root);
+  if (base == nullptr) return false;
+  if (!is<ast::Call>(e) && !is<ast::Subscript>(e)) return false;
+  const Binding* b = lookup(scope, base->id);
+  if (b != nullptr && !b->conflicting && b->kind == BindKind::Import) {
+    return b->path.find("torch") == std::string::npos;
+  }
+  // methods of a known non-tensor (arr.reshape(...) on a numpy array) stay non-tensors
+  return known_non_tensor(base, scope, depth + 1);
+}
+
+ValueKind AnalysisImpl::kind_of_name(const ast::Name& name, int scope) const {
+  Flow* flow = flow_for_scope(scope);
+  if (flow == nullptr) return ValueKind::Other;
+  auto it = flow->var_ids.find(name.id);
+  if (it == flow->var_ids.end()) return ValueKind::Other;
+  int node = flow->node_at(name.begin);
+  bool any = false;
+  return join_defs(*flow, it->second, node < 0 ? UINT32_MAX : static_cast<uint32_t>(node), &any);
+}
+
+ValueKind AnalysisImpl::def_kind(const Flow& flow, uint32_t d) const {
+  const Def& def = flow.defs[d];
+  int scope = flow.scope;
+  switch (def.source) {
+    case Def::Source::Param: {
+      const auto* a = as<ast::arg>(def.origin);
+      if (a == nullptr || a->annotation == nullptr) return ValueKind::Other;
+      int outer = scope > 0 ? scopes_[scope].parent : 0;
+      if (const auto* c = as<ast::Constant>(a->annotation)) {
+        if (c->value.type == ast::ConstantValue::Type::Str &&
+            (c->value.text == "torch.Tensor" || c->value.text == "Tensor")) {
+          return ValueKind::Tensor;
+        }
+        return ValueKind::Other;
+      }
+      return qualify(a->annotation, outer < 0 ? 0 : outer) == "torch.Tensor" ? ValueKind::Tensor
+                                                                             : ValueKind::Other;
+    }
+    case Def::Source::Value:
+      return kind_rec(def.value, scope, 1);
+    case Def::Source::Unpack: {
+      const ast::expr* v = def.value;
+      const ast::Seq<ast::expr*>* elts = nullptr;
+      if (const auto* t = as<ast::Tuple>(v)) elts = &t->elts;
+      if (const auto* l = as<ast::List>(v)) elts = &l->elts;
+      if (elts != nullptr) {
+        for (const ast::expr* x : *elts) {
+          if (is<ast::Starred>(x)) return ValueKind::Other;
+        }
+        if (def.index >= 0 && static_cast<uint32_t>(def.index) < elts->size) {
+          return kind_rec((*elts)[def.index], scope, 1);
+        }
+        return ValueKind::Other;
+      }
+      return kind_rec(v, scope, 1) == ValueKind::TensorTuple ? ValueKind::Tensor : ValueKind::Other;
+    }
+    case Def::Source::AugAssign: {
+      const auto* aug = as<ast::AugAssign>(def.origin);
+      bool any = false;
+      ValueKind l = join_defs(flow, def.var, def.node, &any);
+      ValueKind r = kind_rec(aug->value, scope, 1);
+      if (is_tensor_kind(l) || is_tensor_kind(r)) {
+        if (l == ValueKind::BoolTensor && r == ValueKind::BoolTensor &&
+            (aug->op == ast::OperatorKind::BitAnd || aug->op == ast::OperatorKind::BitOr ||
+             aug->op == ast::OperatorKind::BitXor)) {
+          return ValueKind::BoolTensor;
+        }
+        return ValueKind::Tensor;
+      }
+      if (l == ValueKind::DataScalar || r == ValueKind::DataScalar) return ValueKind::DataScalar;
+      return ValueKind::Other;
+    }
+    case Def::Source::ForTarget: {
+      ValueKind k = kind_rec(def.value, scope, 1);
+      if (is_tensor_kind(k) || k == ValueKind::TensorTuple) return ValueKind::Tensor;
+      return ValueKind::Other;
+    }
+    default:
+      return ValueKind::Other;
+  }
+}
+
+void AnalysisImpl::compute_def_kinds(Flow& flow) const {
+  flow.kind_state = Flow::KindState::Computing;
+  size_t n = flow.defs.size();
+  flow.def_kinds.assign(n, ValueKind::Other);
+  flow.def_kind_known.assign(n, false);
+  // Definitions are numbered from the end of the function backwards: visiting them in
+  // reverse numbering follows program order, so most are known before they are read. A
+  // definition that only reads still-unknown ones stays unknown (optimistic) for a round.
+  for (int round = 0; round < 8; ++round) {
+    bool changed = false;
+    for (uint32_t d = static_cast<uint32_t>(n); d-- > 0;) {
+      if (flow.defs[d].source == Def::Source::Unbound) continue;
+      pending_seen_ = false;
+      ValueKind k = def_kind(flow, d);
+      if (pending_seen_ && k == ValueKind::Other && round < 7) continue;
+      if (!flow.def_kind_known[d] || k != flow.def_kinds[d]) {
+        flow.def_kinds[d] = k;
+        flow.def_kind_known[d] = true;
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  flow.kind_state = Flow::KindState::Done;
+}
+
+ValueKind AnalysisImpl::join_defs(const Flow& flow, uint32_t var, uint32_t node,
+                                  bool* any_def) const {
+  if (flow.kind_state == Flow::KindState::NotStarted) {
+    compute_def_kinds(const_cast<Flow&>(flow));
+  }
+  bool first = true;
+  bool pending = false;
+  ValueKind out = ValueKind::Other;
+  for (uint32_t d : flow.defs_of_var[var]) {
+    if (node != UINT32_MAX && node < flow.nodes.size() && !flow.reaches(d, node)) continue;
+    if (flow.defs[d].source == Def::Source::Unbound) continue;
+    *any_def = true;
+    if (!flow.def_kind_known[d]) {  // optimistic while the fixpoint runs
+      pending = true;
+      continue;
+    }
+    ValueKind k = flow.def_kinds[d];
+    out = first ? k : join_kind(out, k);
+    first = false;
+  }
+  if (first && pending) pending_seen_ = true;
+  return first ? ValueKind::Other : out;
+}
+
+}  // namespace graphmend::sema
