@@ -2,6 +2,7 @@
 // tensor method, a submodule, a local function or another builtin.
 #include "sema/analysis_impl.h"
 #include "sema/helpers.h"
+#include "sema/torch_facts.h"
 
 namespace graphmend::sema {
 
@@ -19,24 +20,6 @@ bool AnalysisImpl::is_logger_expr(const ast::expr* e, int scope) const {
   }
   return false;
 }
-
-namespace {
-const std::unordered_set<std::string_view> kLoggerMethods = {
-    "debug",     "info", "warning", "warn",         "error",     "critical",
-    "exception", "log",  "fatal",   "warning_once", "info_once", "warning_advice"};
-
-const std::unordered_set<std::string_view> kBuiltins = {
-    "abs",          "all",        "any",    "ascii",     "bin",     "bool",       "bytearray",
-    "bytes",        "callable",   "chr",    "dict",      "dir",     "divmod",     "enumerate",
-    "filter",       "float",      "format", "frozenset", "getattr", "globals",    "hasattr",
-    "hash",         "hex",        "id",     "input",     "int",     "isinstance", "issubclass",
-    "iter",         "len",        "list",   "locals",    "map",     "max",        "min",
-    "next",         "object",     "oct",    "open",      "ord",     "pow",        "range",
-    "repr",         "reversed",   "round",  "set",       "setattr", "slice",      "sorted",
-    "str",          "sum",        "super",  "tuple",     "type",    "vars",       "zip",
-    "delattr",      "exec",       "eval",   "compile",   "complex", "memoryview", "property",
-    "staticmethod", "classmethod"};
-}  // namespace
 
 int AnalysisImpl::self_class_of_scope(int scope, std::string_view receiver) const {
   if (scope <= 0) return -1;
@@ -57,7 +40,7 @@ Callee AnalysisImpl::resolve_call(const ast::Call& call) const {
     if (b == nullptr) {
       if (name->id == "print") {
         out.kind = CalleeKind::Print;
-      } else if (in_list(name->id, kBuiltins)) {
+      } else if (has_fact(TorchFact::Builtin, name->id)) {
         out.kind = CalleeKind::Builtin;
       }
       return out;
@@ -76,7 +59,7 @@ Callee AnalysisImpl::resolve_call(const ast::Call& call) const {
       out.kind = CalleeKind::TorchFunction;
     } else if (q == "warnings.warn") {
       out.kind = CalleeKind::WarningsWarn;
-    } else if (starts_with(q, "logging.") && in_list(q.substr(8), kLoggerMethods)) {
+    } else if (starts_with(q, "logging.") && has_fact(TorchFact::LoggerMethod, q.substr(8))) {
       out.kind = CalleeKind::LoggerMethod;
     }
     return out;
@@ -84,7 +67,7 @@ Callee AnalysisImpl::resolve_call(const ast::Call& call) const {
   const auto* attr = as<ast::Attribute>(func);
   if (attr == nullptr) return out;
   out.qualified_name = std::string(attr->attr);
-  if (in_list(attr->attr, kLoggerMethods) && is_logger_expr(attr->value, scope)) {
+  if (has_fact(TorchFact::LoggerMethod, attr->attr) && is_logger_expr(attr->value, scope)) {
     out.kind = CalleeKind::LoggerMethod;
     out.qualified_name = "logging.Logger." + std::string(attr->attr);
     return out;

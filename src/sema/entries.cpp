@@ -4,6 +4,7 @@
 
 #include "sema/analysis_impl.h"
 #include "sema/helpers.h"
+#include "sema/torch_facts.h"
 
 namespace graphmend::sema {
 
@@ -21,9 +22,7 @@ int AnalysisImpl::constructor_class(const ast::expr* e, int scope) const {
     }
     // Model(...).to(device) / .eval() / .cuda(): the receiver's class
     const auto* attr = as<ast::Attribute>(call->func);
-    if (attr == nullptr ||
-        !in_list(attr->attr, {"to", "eval", "train", "cuda", "cpu", "half", "float", "bfloat16",
-                              "double", "requires_grad_"})) {
+    if (attr == nullptr || !has_fact(TorchFact::ModuleChainMethod, attr->attr)) {
       return -1;
     }
     e = attr->value;

@@ -3,7 +3,6 @@
 
 #include <initializer_list>
 #include <string_view>
-#include <unordered_set>
 
 #include "ast/ast.h"
 #include "sema/analysis_impl.h"
@@ -17,10 +16,6 @@ inline bool starts_with(std::string_view s, std::string_view p) {
 }
 inline bool ends_with(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-
-inline bool in_list(std::string_view name, const std::unordered_set<std::string_view>& set) {
-  return set.count(name) != 0;
 }
 
 inline bool in_list(std::string_view name, std::initializer_list<std::string_view> list) {

@@ -4,6 +4,7 @@
 
 #include "sema/analysis_impl.h"
 #include "sema/helpers.h"
+#include "sema/torch_facts.h"
 
 namespace graphmend::sema {
 
@@ -12,219 +13,12 @@ using ast::is;
 
 namespace {
 
-const std::unordered_set<std::string_view> kPureTorch = {
-    "where",        "abs",          "exp",
-    "log",          "log1p",        "expm1",
-    "sigmoid",      "tanh",         "relu",
-    "softmax",      "log_softmax",  "matmul",
-    "mm",           "bmm",          "cat",
-    "concat",       "concatenate",  "stack",
-    "zeros_like",   "ones_like",    "full_like",
-    "clamp",        "clip",         "maximum",
-    "minimum",      "logical_and",  "logical_or",
-    "logical_not",  "logical_xor",  "isinf",
-    "isnan",        "isfinite",     "isneginf",
-    "isposinf",     "finfo",        "iinfo",
-    "any",          "all",          "sum",
-    "max",          "amax",         "min",
-    "amin",         "mean",         "prod",
-    "sqrt",         "rsqrt",        "pow",
-    "neg",          "negative",     "sign",
-    "sin",          "cos",          "erf",
-    "exp2",         "floor",        "ceil",
-    "round",        "trunc",        "tril",
-    "triu",         "transpose",    "permute",
-    "reshape",      "flatten",      "squeeze",
-    "unsqueeze",    "gather",       "index_select",
-    "masked_fill",  "add",          "sub",
-    "subtract",     "mul",          "multiply",
-    "div",          "divide",       "true_divide",
-    "eq",           "ne",           "lt",
-    "le",           "gt",           "ge",
-    "greater",      "less",         "greater_equal",
-    "less_equal",   "not_equal",    "equal",
-    "zeros",        "ones",         "full",
-    "arange",       "tensor",       "as_tensor",
-    "einsum",       "outer",        "norm",
-    "argmax",       "argmin",       "cumsum",
-    "cumprod",      "logsumexp",    "baddbmm",
-    "addmm",        "flip",         "roll",
-    "broadcast_to", "lerp",         "addcmul",
-    "fmod",         "remainder",    "atan2",
-    "square",       "reciprocal",   "scalar_tensor",
-    "diag",         "eye",          "chunk",
-    "split",        "unbind",       "topk",
-    "sort",         "narrow",       "select",
-    "movedim",      "swapaxes",     "real",
-    "imag",         "view_as_real", "view_as_complex",
-    "polar",        "cos",          "sinh",
-    "cosh",         "asin",         "acos",
-    "atan",         "softplus",     "float_power",
-    "isin",         "isclose",      "count_nonzero",
-    "std",          "var",          "median",
-    "signbit",      "bitwise_and",  "bitwise_or",
-    "bitwise_not",  "bitwise_xor",  "logaddexp",
-    "hypot",        "clamp_min",    "clamp_max",
-    "minimum",      "nan_to_num",   "erfinv",
-    "sgn",          "expand_copy",  "broadcast_tensors"};
-
-const std::unordered_set<std::string_view> kPureFunctional = {
-    "relu",        "relu6",    "gelu",       "silu",
-    "sigmoid",     "tanh",     "softmax",    "log_softmax",
-    "softplus",    "elu",      "selu",       "celu",
-    "leaky_relu",  "mish",     "hardtanh",   "hardswish",
-    "hardsigmoid", "glu",      "logsigmoid", "softsign",
-    "tanhshrink",  "softmin",  "normalize",  "pad",
-    "layer_norm",  "linear",   "threshold",  "hardshrink",
-    "softshrink",  "rms_norm", "group_norm", "cosine_similarity",
-    "prelu",       "rrelu_"};
-
-const std::unordered_set<std::string_view> kPureMethods = {"sum",
-                                                           "mean",
-                                                           "max",
-                                                           "min",
-                                                           "amax",
-                                                           "amin",
-                                                           "abs",
-                                                           "float",
-                                                           "half",
-                                                           "double",
-                                                           "bfloat16",
-                                                           "int",
-                                                           "long",
-                                                           "bool",
-                                                           "short",
-                                                           "byte",
-                                                           "to",
-                                                           "type_as",
-                                                           "view",
-                                                           "view_as",
-                                                           "reshape",
-                                                           "reshape_as",
-                                                           "transpose",
-                                                           "permute",
-                                                           "contiguous",
-                                                           "clone",
-                                                           "masked_fill",
-                                                           "clamp",
-                                                           "clip",
-                                                           "clamp_min",
-                                                           "clamp_max",
-                                                           "any",
-                                                           "all",
-                                                           "exp",
-                                                           "log",
-                                                           "log1p",
-                                                           "sigmoid",
-                                                           "tanh",
-                                                           "relu",
-                                                           "softmax",
-                                                           "log_softmax",
-                                                           "sqrt",
-                                                           "rsqrt",
-                                                           "pow",
-                                                           "neg",
-                                                           "unsqueeze",
-                                                           "squeeze",
-                                                           "flatten",
-                                                           "unflatten",
-                                                           "expand",
-                                                           "expand_as",
-                                                           "repeat",
-                                                           "t",
-                                                           "matmul",
-                                                           "mm",
-                                                           "bmm",
-                                                           "size",
-                                                           "dim",
-                                                           "numel",
-                                                           "eq",
-                                                           "ne",
-                                                           "lt",
-                                                           "le",
-                                                           "gt",
-                                                           "ge",
-                                                           "logical_and",
-                                                           "logical_or",
-                                                           "logical_not",
-                                                           "logical_xor",
-                                                           "isnan",
-                                                           "isinf",
-                                                           "isfinite",
-                                                           "where",
-                                                           "detach",
-                                                           "norm",
-                                                           "cumsum",
-                                                           "cumprod",
-                                                           "argmax",
-                                                           "argmin",
-                                                           "prod",
-                                                           "std",
-                                                           "var",
-                                                           "sign",
-                                                           "floor",
-                                                           "ceil",
-                                                           "round",
-                                                           "new_zeros",
-                                                           "new_ones",
-                                                           "new_full",
-                                                           "new_tensor",
-                                                           "gather",
-                                                           "index_select",
-                                                           "narrow",
-                                                           "select",
-                                                           "split",
-                                                           "chunk",
-                                                           "unbind",
-                                                           "flip",
-                                                           "roll",
-                                                           "tril",
-                                                           "triu",
-                                                           "add",
-                                                           "sub",
-                                                           "mul",
-                                                           "div",
-                                                           "true_divide",
-                                                           "square",
-                                                           "reciprocal",
-                                                           "sin",
-                                                           "cos",
-                                                           "erf",
-                                                           "movedim",
-                                                           "swapaxes",
-                                                           "type",
-                                                           "ndimension",
-                                                           "nelement",
-                                                           "element_size",
-                                                           "is_floating_point",
-                                                           "is_contiguous",
-                                                           "broadcast_to",
-                                                           "softplus",
-                                                           "nan_to_num",
-                                                           "masked_scatter",
-                                                           "lerp",
-                                                           "addcmul",
-                                                           "bitwise_and",
-                                                           "bitwise_or",
-                                                           "bitwise_not",
-                                                           "logsumexp",
-                                                           "topk",
-                                                           "sort",
-                                                           "stride",
-                                                           "count_nonzero",
-                                                           "signbit",
-                                                           "isin",
-                                                           "isclose",
-                                                           "float_power"};
-
 bool is_dtype_like(const ast::expr* arg, const AnalysisImpl& a, int scope) {
   if (const auto* at = as<ast::Attribute>(arg); at && at->attr == "dtype") return true;
   std::string q = a.qualify(arg, scope);
   if (!starts_with(q, "torch.")) return false;
   std::string_view t = std::string_view(q).substr(6);
-  return in_list(t, {"float16", "float32", "float64",   "bfloat16",   "half",   "float",  "double",
-                     "int8",    "int16",   "int32",     "int64",      "uint8",  "long",   "int",
-                     "short",   "bool",    "complex64", "complex128", "cfloat", "cdouble"});
+  return has_fact(TorchFact::DtypeName, t);
 }
 
 }  // namespace
@@ -239,20 +33,10 @@ bool AnalysisImpl::is_number(const ast::expr& e, const PurityFacts& facts) const
   return number_rec(&e, scope_of(&e), 0, facts);
 }
 
-namespace {
-const std::unordered_set<std::string_view> kFloatingDtypes = {
-    "torch.float16", "torch.half",    "torch.bfloat16", "torch.float32",
-    "torch.float",   "torch.float64", "torch.double",
-};
-const std::unordered_set<std::string_view> kFinfoFields = {
-    "max", "min", "eps", "tiny", "smallest_normal", "resolution", "bits",
-};
-}  // namespace
-
 // A literal floating dtype (`torch.float16`) or a dtype expression `facts` show floating.
 bool AnalysisImpl::is_floating_dtype(const ast::expr* e, int scope,
                                      const PurityFacts* facts) const {
-  if (kFloatingDtypes.count(qualify(e, scope))) return true;
+  if (has_fact(TorchFact::FloatingDtype, qualify(e, scope))) return true;
   if (facts == nullptr) return false;
   std::string_view text = source_.text().substr(e->begin, e->end - e->begin);
   return std::find(facts->floating_dtypes.begin(), facts->floating_dtypes.end(), text) !=
@@ -275,7 +59,7 @@ bool AnalysisImpl::number_rec(const ast::expr* e, int scope, int depth,
       // torch.finfo(<floating dtype>).max
       const auto* a = as<ast::Attribute>(e);
       const auto* call = as<ast::Call>(a->value);
-      if (call == nullptr || !kFinfoFields.count(a->attr) || call->args.size != 1 ||
+      if (call == nullptr || !has_fact(TorchFact::FinfoField, a->attr) || call->args.size != 1 ||
           !call->keywords.empty() || qualify(call->func, scope) != "torch.finfo") {
         return false;
       }
@@ -434,9 +218,10 @@ bool AnalysisImpl::pure_rec(const ast::expr* e, int scope, int depth,
       if (!q.empty()) {
         if (!starts_with(q, "torch.")) return false;
         std::string_view name = std::string_view(q).substr(6);
-        if (starts_with(name, "nn.functional.")) return in_list(name.substr(14), kPureFunctional);
+        if (starts_with(name, "nn.functional."))
+          return has_fact(TorchFact::PureFunctional, name.substr(14));
         if (starts_with(name, "special.")) return true;
-        return in_list(name, kPureTorch);
+        return has_fact(TorchFact::PureTorch, name);
       }
       const auto* attr = as<ast::Attribute>(call->func);
       if (attr == nullptr) {
@@ -450,7 +235,7 @@ bool AnalysisImpl::pure_rec(const ast::expr* e, int scope, int depth,
       std::string_view m = attr->attr;
       if (!m.empty() && m.back() == '_') return false;  // in place
       if (!pure(attr->value) || !tensor(attr->value)) return false;
-      if (!in_list(m, kPureMethods)) return false;
+      if (!has_fact(TorchFact::PureMethod, m)) return false;
       if (m == "to" || m == "type") {  // only dtype conversions
         if (call->args.empty() && call->keywords.empty()) return m == "to";
         for (const ast::expr* arg : call->args) {

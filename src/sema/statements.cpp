@@ -3,6 +3,7 @@
 
 #include "sema/analysis_impl.h"
 #include "sema/helpers.h"
+#include "sema/torch_facts.h"
 
 namespace graphmend::sema {
 
@@ -244,10 +245,7 @@ bool AnalysisImpl::mutates_state(const ast::Seq<ast::stmt*>& body) const {
         if (const auto* attr = as<ast::Attribute>(call->func)) {
           std::string_view m = attr->attr;
           if (m.size() > 1 && m.back() == '_' && m.front() != '_') return true;
-          if (in_list(m, {"append", "extend", "insert", "pop", "remove", "clear", "update",
-                          "setdefault", "popitem", "discard", "register_buffer",
-                          "register_parameter", "register_module", "add_module", "__setitem__",
-                          "__setattr__", "__delitem__"})) {
+          if (has_fact(TorchFact::MutatingMethod, m)) {
             return true;
           }
           if (m == "add" && !is_tensor(*attr->value)) return true;  // set.add

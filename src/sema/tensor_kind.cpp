@@ -2,6 +2,7 @@
 // values computed from tensor data, and the kind of every definition of a flow graph.
 #include "sema/analysis_impl.h"
 #include "sema/helpers.h"
+#include "sema/torch_facts.h"
 
 namespace graphmend::sema {
 
@@ -16,75 +17,6 @@ ValueKind join_kind(ValueKind a, ValueKind b) {
   if (is_data_kind(a) && is_data_kind(b)) return ValueKind::DataScalar;
   return ValueKind::Other;
 }
-
-const std::unordered_set<std::string_view> kBoolOps = {"eq",         "ne",          "lt",
-                                                       "le",         "gt",          "ge",
-                                                       "greater",    "less",        "greater_equal",
-                                                       "less_equal", "not_equal",   "isnan",
-                                                       "isinf",      "isfinite",    "isneginf",
-                                                       "isposinf",   "isreal",      "logical_and",
-                                                       "logical_or", "logical_not", "logical_xor",
-                                                       "any",        "all",         "isin",
-                                                       "isclose",    "signbit",     "bool"};
-
-const std::unordered_set<std::string_view> kTupleOps = {"chunk",
-                                                        "split",
-                                                        "unbind",
-                                                        "tensor_split",
-                                                        "sort",
-                                                        "topk",
-                                                        "kthvalue",
-                                                        "aminmax",
-                                                        "meshgrid",
-                                                        "broadcast_tensors",
-                                                        "split_with_sizes",
-                                                        "hsplit",
-                                                        "vsplit",
-                                                        "dsplit",
-                                                        "std_mean",
-                                                        "var_mean",
-                                                        "frexp",
-                                                        "cummax",
-                                                        "cummin",
-                                                        "mode",
-                                                        "qr",
-                                                        "svd",
-                                                        "slogdet",
-                                                        "lu",
-                                                        "eig",
-                                                        "eigh",
-                                                        "geqrf"};
-
-const std::unordered_set<std::string_view> kReductions = {
-    "sum",    "max",       "min",    "mean",    "prod",          "any",    "all",
-    "argmax", "argmin",    "amax",   "amin",    "norm",          "std",    "var",
-    "median", "logsumexp", "nansum", "nanmean", "count_nonzero", "nonzero"};
-
-const std::unordered_set<std::string_view> kNonTensorMethods = {"size",           "dim",
-                                                                "ndimension",     "numel",
-                                                                "nelement",       "element_size",
-                                                                "data_ptr",       "stride",
-                                                                "storage_offset", "get_device",
-                                                                "numpy",          "backward",
-                                                                "register_hook",  "untyped_storage",
-                                                                "storage",        "dim_order",
-                                                                "__len__",        "tolist",
-                                                                "item",           "equal",
-                                                                "allclose",       "type",
-                                                                "keys",           "values",
-                                                                "items",          "get",
-                                                                "format",         "join",
-                                                                "split_with",     "startswith",
-                                                                "endswith",       "append",
-                                                                "extend",         "copy"};
-
-// Methods that keep a bool tensor bool.
-const std::unordered_set<std::string_view> kShapeOps = {
-    "view",    "reshape",  "unsqueeze",  "squeeze",      "expand", "expand_as",   "transpose",
-    "permute", "flatten",  "contiguous", "clone",        "t",      "repeat",      "flip",
-    "roll",    "narrow",   "select",     "index_select", "gather", "detach",      "cpu",
-    "cuda",    "view_as",  "reshape_as", "tril",         "triu",   "masked_fill", "__getitem__",
-    "movedim", "swapaxes", "unflatten",  "broadcast_to"};
 
 }  // namespace
 
@@ -233,36 +165,10 @@ ValueKind torch_function_kind(std::string_view name, const ast::Call& call, cons
       starts_with(name, "set_") || starts_with(name, "use_") || starts_with(name, "are_")) {
     return ValueKind::Other;
   }
-  if (in_list(name, {"finfo",
-                     "iinfo",
-                     "device",
-                     "dtype",
-                     "no_grad",
-                     "enable_grad",
-                     "inference_mode",
-                     "autocast",
-                     "compile",
-                     "manual_seed",
-                     "save",
-                     "load",
-                     "typename",
-                     "result_type",
-                     "promote_types",
-                     "can_cast",
-                     "broadcast_shapes",
-                     "numel",
-                     "vmap",
-                     "cond",
-                     "seed",
-                     "initial_seed",
-                     "empty_cache",
-                     "set_grad_enabled",
-                     "from_file",
-                     "jit",
-                     "export"})) {
+  if (has_fact(TorchFact::NonTensorTorch, name)) {
     return ValueKind::Other;
   }
-  if (in_list(name, kTupleOps)) return ValueKind::TensorTuple;
+  if (has_fact(TorchFact::TupleOp, name)) return ValueKind::TensorTuple;
   if (in_list(name, {"max", "min", "median", "nanmedian"})) {
     if (find_keyword(call, "dim") != nullptr) return ValueKind::TensorTuple;
     if (call.args.size >= 2 && !is_tensor_kind(a.kind_of(*call.args[1]))) {
@@ -278,7 +184,7 @@ ValueKind torch_function_kind(std::string_view name, const ast::Call& call, cons
     }
     return ValueKind::Tensor;
   }
-  if (in_list(name, kBoolOps)) return ValueKind::BoolTensor;
+  if (has_fact(TorchFact::BoolOp, name)) return ValueKind::BoolTensor;
   if (const ast::keyword* k = find_keyword(call, "dtype")) {
     if (a.qualify(k->value, scope) == "torch.bool") return ValueKind::BoolTensor;
   }
@@ -368,17 +274,17 @@ ValueKind AnalysisImpl::call_kind(const ast::Call& call, int scope, int depth) c
     }
     // A reduction is a tensor op whatever the receiver: the design's data-dependence rule.
     if (in_list(m, {"item", "tolist"}) && call.args.empty()) return ValueKind::DataScalar;
-    if (!in_list(m, kReductions)) return ValueKind::Other;
+    if (!has_fact(TorchFact::Reduction, m)) return ValueKind::Other;
     rk = ValueKind::Tensor;
   }
   if (in_list(m, {"item", "tolist", "equal", "allclose", "is_nonzero"})) {
     return ValueKind::DataScalar;
   }
-  if (starts_with(m, "is_") || in_list(m, kNonTensorMethods)) {
+  if (starts_with(m, "is_") || has_fact(TorchFact::NonTensorMethod, m)) {
     if (m == "type" && !call.args.empty()) return ValueKind::Tensor;
     return ValueKind::Other;
   }
-  if (in_list(m, kTupleOps)) return ValueKind::TensorTuple;
+  if (has_fact(TorchFact::TupleOp, m)) return ValueKind::TensorTuple;
   if (in_list(m, {"max", "min", "median", "nanmedian"})) {
     if (find_keyword(call, "dim") != nullptr) return ValueKind::TensorTuple;
     if (!call.args.empty() && !is_tensor_kind(kind_rec(call.args[0], scope, depth + 1))) {
@@ -386,11 +292,11 @@ ValueKind AnalysisImpl::call_kind(const ast::Call& call, int scope, int depth) c
     }
     return ValueKind::Tensor;
   }
-  if (in_list(m, kBoolOps)) return ValueKind::BoolTensor;
+  if (has_fact(TorchFact::BoolOp, m)) return ValueKind::BoolTensor;
   if ((m == "to" || m == "type") && is_bool_dtype_arg(call, *this, scope)) {
     return ValueKind::BoolTensor;
   }
-  if (rk == ValueKind::BoolTensor && in_list(m, kShapeOps)) return ValueKind::BoolTensor;
+  if (rk == ValueKind::BoolTensor && has_fact(TorchFact::ShapeOp, m)) return ValueKind::BoolTensor;
   if (rk == ValueKind::BoolTensor && m == "to" && !call.args.empty() &&
       !is_bool_dtype_arg(call, *this, scope)) {
     bool dtype = find_keyword(call, "dtype") != nullptr;
