@@ -244,109 +244,42 @@ class ScopeWalker {
         walk_function(f, f->args, f->body, f->decorator_list, f->returns, f->name, c, depth);
         return;
       }
-      case ast::Kind::ClassDef: {
-        const auto* k = as<ast::ClassDef>(n);
-        for (const ast::expr* e : k->bases) walk(e, c, depth + 1);
-        for (const ast::keyword* e : k->keywords) walk(e, c, depth + 1);
-        for (const ast::expr* e : k->decorator_list) walk(e, c, depth + 1);
-        int index = static_cast<int>(a_.classes_.size());
-        ClassInfo info;
-        info.node = k;
-        info.scope = c.scope;
-        a_.classes_.push_back(std::move(info));
-        a_.class_index_[k] = index;
-        bind(c, k->name, BindKind::Class, nullptr, {}, k, index);
-        Ctx inner = c;
-        inner.klass = index;
-        inner.method_class = -1;
-        inner.self_name = {};
-        for (const ast::stmt* st : k->body) walk(st, inner, depth + 1);
+      case ast::Kind::ClassDef:
+        walk_class(as<ast::ClassDef>(n), c, depth);
         return;
-      }
-      case ast::Kind::Assign: {
-        const auto* s = as<ast::Assign>(n);
-        walk(s->value, c, depth + 1);
-        for (const ast::expr* t : s->targets) bind_target(t, s->value, c, depth + 1);
+      case ast::Kind::Assign:
+        walk_assign(as<ast::Assign>(n), c, depth);
         return;
-      }
-      case ast::Kind::AugAssign: {
-        const auto* s = as<ast::AugAssign>(n);
-        walk(s->value, c, depth + 1);
-        if (const auto* name = as<ast::Name>(s->target)) {
-          bind(c, name->id, BindKind::Value, nullptr);
-        } else {
-          walk(s->target, c, depth + 1);
-        }
+      case ast::Kind::AugAssign:
+        walk_aug_assign(as<ast::AugAssign>(n), c, depth);
         return;
-      }
-      case ast::Kind::AnnAssign: {
-        const auto* s = as<ast::AnnAssign>(n);
-        if (s->value) walk(s->value, c, depth + 1);
-        walk(s->annotation, c, depth + 1);
-        bind_target(s->target, s->value, c, depth + 1);
+      case ast::Kind::AnnAssign:
+        walk_ann_assign(as<ast::AnnAssign>(n), c, depth);
         return;
-      }
       case ast::Kind::For:
-      case ast::Kind::AsyncFor: {
-        const ast::expr* target = nullptr;
-        if (const auto* s = as<ast::For>(n)) target = s->target;
-        if (const auto* s = as<ast::AsyncFor>(n)) target = s->target;
-        bind_target(target, nullptr, c, depth + 1);
-        ast::for_each_child(mut(n), [&](ast::Node* child) {
-          if (child != target) walk(child, c, depth + 1);
-        });
+      case ast::Kind::AsyncFor:
+        walk_for(n, c, depth);
         return;
-      }
-      case ast::Kind::withitem: {
-        const auto* w = as<ast::withitem>(n);
-        walk(w->context_expr, c, depth + 1);
-        if (w->optional_vars) bind_target(w->optional_vars, nullptr, c, depth + 1);
+      case ast::Kind::withitem:
+        walk_withitem(as<ast::withitem>(n), c, depth);
         return;
-      }
-      case ast::Kind::Import: {
-        for (const ast::alias* al : as<ast::Import>(n)->names) {
-          if (!al->asname.empty()) {
-            bind(c, al->asname, BindKind::Import, nullptr, std::string(al->name));
-          } else {
-            std::string_view first = al->name.substr(0, al->name.find('.'));
-            bind(c, first, BindKind::Import, nullptr, std::string(first));
-          }
-        }
+      case ast::Kind::Import:
+        bind_import(as<ast::Import>(n), c);
         return;
-      }
-      case ast::Kind::ImportFrom: {
-        const auto* s = as<ast::ImportFrom>(n);
-        std::string base(static_cast<size_t>(std::max(0, std::min(s->level, 64))), '.');
-        base += s->module;
-        for (const ast::alias* al : s->names) {
-          if (al->name == "*") continue;
-          std::string path = base;
-          if (!path.empty() && path.back() != '.') path += '.';
-          path += al->name;
-          bind(c, al->asname.empty() ? al->name : al->asname, BindKind::Import, nullptr, path);
-        }
+      case ast::Kind::ImportFrom:
+        bind_import_from(as<ast::ImportFrom>(n), c);
         return;
-      }
       case ast::Kind::ExceptHandler: {
         const auto* h = as<ast::ExceptHandler>(n);
         if (!h->name.empty()) bind(c, h->name, BindKind::Other);
         break;  // children below
       }
-      case ast::Kind::match_case: {
-        const auto* m = as<ast::match_case>(n);
-        bind_pattern(m->pattern, c, depth + 1);
-        if (m->guard) walk(m->guard, c, depth + 1);
-        for (const ast::stmt* st : m->body) walk(st, c, depth + 1);
+      case ast::Kind::match_case:
+        walk_match_case(as<ast::match_case>(n), c, depth);
         return;
-      }
-      case ast::Kind::NamedExpr: {
-        const auto* w = as<ast::NamedExpr>(n);
-        walk(w->value, c, depth + 1);
-        if (const auto* name = as<ast::Name>(w->target)) {
-          bind(c, name->id, BindKind::Value, w->value);
-        }
+      case ast::Kind::NamedExpr:
+        walk_named_expr(as<ast::NamedExpr>(n), c, depth);
         return;
-      }
       case ast::Kind::Call: {
         CallSite site{as<ast::Call>(n), c.scope};
         a_.all_calls_.push_back(site);
@@ -360,6 +293,95 @@ class ScopeWalker {
         break;
     }
     ast::for_each_child(mut(n), [&](ast::Node* child) { walk(child, c, depth + 1); });
+  }
+
+  void walk_class(const ast::ClassDef* k, const Ctx& c, int depth) {
+    for (const ast::expr* e : k->bases) walk(e, c, depth + 1);
+    for (const ast::keyword* e : k->keywords) walk(e, c, depth + 1);
+    for (const ast::expr* e : k->decorator_list) walk(e, c, depth + 1);
+    int index = static_cast<int>(a_.classes_.size());
+    ClassInfo info;
+    info.node = k;
+    info.scope = c.scope;
+    a_.classes_.push_back(std::move(info));
+    a_.class_index_[k] = index;
+    bind(c, k->name, BindKind::Class, nullptr, {}, k, index);
+    Ctx inner = c;
+    inner.klass = index;
+    inner.method_class = -1;
+    inner.self_name = {};
+    for (const ast::stmt* st : k->body) walk(st, inner, depth + 1);
+  }
+
+  void walk_assign(const ast::Assign* s, const Ctx& c, int depth) {
+    walk(s->value, c, depth + 1);
+    for (const ast::expr* t : s->targets) bind_target(t, s->value, c, depth + 1);
+  }
+
+  void walk_aug_assign(const ast::AugAssign* s, const Ctx& c, int depth) {
+    walk(s->value, c, depth + 1);
+    if (const auto* name = as<ast::Name>(s->target)) {
+      bind(c, name->id, BindKind::Value, nullptr);
+    } else {
+      walk(s->target, c, depth + 1);
+    }
+  }
+
+  void walk_ann_assign(const ast::AnnAssign* s, const Ctx& c, int depth) {
+    if (s->value) walk(s->value, c, depth + 1);
+    walk(s->annotation, c, depth + 1);
+    bind_target(s->target, s->value, c, depth + 1);
+  }
+
+  void walk_for(const ast::Node* n, const Ctx& c, int depth) {
+    const ast::expr* target = nullptr;
+    if (const auto* s = as<ast::For>(n)) target = s->target;
+    if (const auto* s = as<ast::AsyncFor>(n)) target = s->target;
+    bind_target(target, nullptr, c, depth + 1);
+    ast::for_each_child(mut(n), [&](ast::Node* child) {
+      if (child != target) walk(child, c, depth + 1);
+    });
+  }
+
+  void walk_withitem(const ast::withitem* w, const Ctx& c, int depth) {
+    walk(w->context_expr, c, depth + 1);
+    if (w->optional_vars) bind_target(w->optional_vars, nullptr, c, depth + 1);
+  }
+
+  void bind_import(const ast::Import* s, const Ctx& c) {
+    for (const ast::alias* al : s->names) {
+      if (!al->asname.empty()) {
+        bind(c, al->asname, BindKind::Import, nullptr, std::string(al->name));
+      } else {
+        std::string_view first = al->name.substr(0, al->name.find('.'));
+        bind(c, first, BindKind::Import, nullptr, std::string(first));
+      }
+    }
+  }
+
+  void bind_import_from(const ast::ImportFrom* s, const Ctx& c) {
+    std::string base(static_cast<size_t>(std::max(0, std::min(s->level, 64))), '.');
+    base += s->module;
+    for (const ast::alias* al : s->names) {
+      if (al->name == "*") continue;
+      std::string path = base;
+      if (!path.empty() && path.back() != '.') path += '.';
+      path += al->name;
+      bind(c, al->asname.empty() ? al->name : al->asname, BindKind::Import, nullptr, path);
+    }
+  }
+
+  void walk_match_case(const ast::match_case* m, const Ctx& c, int depth) {
+    bind_pattern(m->pattern, c, depth + 1);
+    if (m->guard) walk(m->guard, c, depth + 1);
+    for (const ast::stmt* st : m->body) walk(st, c, depth + 1);
+  }
+
+  void walk_named_expr(const ast::NamedExpr* w, const Ctx& c, int depth) {
+    walk(w->value, c, depth + 1);
+    if (const auto* name = as<ast::Name>(w->target)) {
+      bind(c, name->id, BindKind::Value, w->value);
+    }
   }
 
   AnalysisImpl& a_;
