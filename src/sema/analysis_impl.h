@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -215,9 +216,28 @@ class AnalysisImpl final : public Analysis {
   int class_of_binding(const ast::expr* e, int scope) const;
   const ast::Node* find_method(int class_index, std::string_view name, int depth = 0) const;
   const ast::Node* module_forward(int class_index) const;
+  // tensor_kind.cpp: kind_rec dispatches on the node kind, call_kind on the callee's form.
   ValueKind kind_rec(const ast::expr* e, int scope, int depth) const;
   ValueKind kind_of_name(const ast::Name& name, int scope) const;
+  ValueKind attribute_kind(const ast::Attribute& a, int scope, int depth) const;
+  ValueKind subscript_kind(const ast::Subscript& s, int scope, int depth) const;
+  ValueKind binop_kind(const ast::BinOp& b, int scope, int depth) const;
+  ValueKind unaryop_kind(const ast::UnaryOp& u, int scope, int depth) const;
+  ValueKind compare_kind(const ast::Compare& c, int scope, int depth) const;
+  ValueKind boolop_kind(const ast::BoolOp& b, int scope, int depth) const;
+  ValueKind tuple_kind(const ast::Tuple& t, int scope, int depth) const;
   ValueKind call_kind(const ast::Call& call, int scope, int depth) const;
+  bool first_arg_tensor(const ast::Call& call, int scope, int depth) const;
+  ValueKind name_call_kind(const ast::Call& call, const ast::Name& name, int scope,
+                           int depth) const;
+  ValueKind subscript_call_kind(const ast::Call& call, const ast::Subscript& sub, int scope,
+                                int depth) const;
+  std::optional<ValueKind> self_call_kind(const ast::Call& call, const ast::Attribute& attr,
+                                          int scope, int depth) const;
+  ValueKind method_call_kind(const ast::Call& call, const ast::Attribute& attr, int scope,
+                             int depth) const;
+  ValueKind tensor_method_kind(const ast::Call& call, std::string_view m, ValueKind rk, int scope,
+                               int depth) const;
   bool pure_rec(const ast::expr* e, int scope, int depth, const PurityFacts* facts = nullptr) const;
   bool number_rec(const ast::expr* e, int scope, int depth, const PurityFacts& facts) const;
   bool is_floating_dtype(const ast::expr* e, int scope, const PurityFacts* facts) const;

@@ -1,5 +1,7 @@
 // Tensor-ness: which expressions are tensors, bool tensors, tuples of tensors or Python
 // values computed from tensor data, and the kind of every definition of a flow graph.
+#include <optional>
+
 #include "sema/analysis_impl.h"
 #include "sema/helpers.h"
 #include "sema/torch_facts.h"
@@ -39,101 +41,115 @@ ValueKind AnalysisImpl::kind_rec(const ast::expr* e, int scope, int depth) const
       return kind_of_name(*as<ast::Name>(e), scope);
     case ast::Kind::NamedExpr:
       return kind_rec(as<ast::NamedExpr>(e)->value, scope, depth + 1);
-    case ast::Kind::Attribute: {
-      const auto* a = as<ast::Attribute>(e);
-      ValueKind base = kind_rec(a->value, scope, depth + 1);
-      if (is_tensor_kind(base)) {
-        if (in_list(a->attr, {"T", "mT", "H", "mH", "data", "real", "imag", "grad"})) {
-          return a->attr == "T" || a->attr == "mT" || a->attr == "data" ? base : ValueKind::Tensor;
-        }
-        return ValueKind::Other;
-      }
-      if (base == ValueKind::TensorTuple && in_list(a->attr, {"values", "indices"})) {
-        return ValueKind::Tensor;
-      }
-      return ValueKind::Other;
-    }
-    case ast::Kind::Subscript: {
-      const auto* s = as<ast::Subscript>(e);
-      ValueKind base = kind_rec(s->value, scope, depth + 1);
-      if (is_tensor_kind(base)) return base;
-      if (base == ValueKind::TensorTuple) return ValueKind::Tensor;
-      return ValueKind::Other;
-    }
+    case ast::Kind::Attribute:
+      return attribute_kind(*as<ast::Attribute>(e), scope, depth);
+    case ast::Kind::Subscript:
+      return subscript_kind(*as<ast::Subscript>(e), scope, depth);
     case ast::Kind::Call:
       return call_kind(*as<ast::Call>(e), scope, depth);
-    case ast::Kind::BinOp: {
-      const auto* b = as<ast::BinOp>(e);
-      ValueKind l = kind_rec(b->left, scope, depth + 1);
-      ValueKind r = kind_rec(b->right, scope, depth + 1);
-      if (is_tensor_kind(l) || is_tensor_kind(r)) {
-        bool bitwise = b->op == ast::OperatorKind::BitAnd || b->op == ast::OperatorKind::BitOr ||
-                       b->op == ast::OperatorKind::BitXor;
-        if (bitwise && l == ValueKind::BoolTensor && r == ValueKind::BoolTensor) {
-          return ValueKind::BoolTensor;
-        }
-        if (l == ValueKind::TensorTuple || r == ValueKind::TensorTuple) return ValueKind::Other;
-        return ValueKind::Tensor;
-      }
-      if (l == ValueKind::DataScalar || r == ValueKind::DataScalar) return ValueKind::DataScalar;
-      return ValueKind::Other;
-    }
-    case ast::Kind::UnaryOp: {
-      const auto* u = as<ast::UnaryOp>(e);
-      ValueKind k = kind_rec(u->operand, scope, depth + 1);
-      if (u->op == ast::UnaryOpKind::Not) {
-        return is_data_kind(k) ? ValueKind::DataScalar : ValueKind::Other;
-      }
-      if (k == ValueKind::BoolTensor && u->op != ast::UnaryOpKind::Invert) return ValueKind::Tensor;
-      return k == ValueKind::TensorTuple ? ValueKind::Other : k;
-    }
-    case ast::Kind::Compare: {
-      const auto* c = as<ast::Compare>(e);
-      for (ast::CmpOpKind op : c->ops) {
-        if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot || op == ast::CmpOpKind::In ||
-            op == ast::CmpOpKind::NotIn) {
-          return ValueKind::Other;
-        }
-      }
-      bool tensor = false, data = false;
-      ValueKind l = kind_rec(c->left, scope, depth + 1);
-      tensor |= is_tensor_kind(l);
-      data |= l == ValueKind::DataScalar;
-      for (const ast::expr* r : c->comparators) {
-        ValueKind k = kind_rec(r, scope, depth + 1);
-        tensor |= is_tensor_kind(k);
-        data |= k == ValueKind::DataScalar;
-      }
-      if (tensor) return c->ops.size == 1 ? ValueKind::BoolTensor : ValueKind::DataScalar;
-      return data ? ValueKind::DataScalar : ValueKind::Other;
-    }
-    case ast::Kind::BoolOp: {
-      const auto* b = as<ast::BoolOp>(e);
-      bool all_tensor = true, all_bool = true, any_data = false;
-      for (const ast::expr* v : b->values) {
-        ValueKind k = kind_rec(v, scope, depth + 1);
-        all_tensor &= is_tensor_kind(k);
-        all_bool &= k == ValueKind::BoolTensor;
-        any_data |= is_data_kind(k);
-      }
-      if (all_tensor) return all_bool ? ValueKind::BoolTensor : ValueKind::Tensor;
-      return any_data ? ValueKind::DataScalar : ValueKind::Other;
-    }
+    case ast::Kind::BinOp:
+      return binop_kind(*as<ast::BinOp>(e), scope, depth);
+    case ast::Kind::UnaryOp:
+      return unaryop_kind(*as<ast::UnaryOp>(e), scope, depth);
+    case ast::Kind::Compare:
+      return compare_kind(*as<ast::Compare>(e), scope, depth);
+    case ast::Kind::BoolOp:
+      return boolop_kind(*as<ast::BoolOp>(e), scope, depth);
     case ast::Kind::IfExp: {
       const auto* i = as<ast::IfExp>(e);
       return join_kind(kind_rec(i->body, scope, depth + 1), kind_rec(i->orelse, scope, depth + 1));
     }
-    case ast::Kind::Tuple: {
-      const auto* t = as<ast::Tuple>(e);
-      if (t->elts.empty()) return ValueKind::Other;
-      for (const ast::expr* x : t->elts) {
-        if (!is_tensor_kind(kind_rec(x, scope, depth + 1))) return ValueKind::Other;
-      }
-      return ValueKind::TensorTuple;
-    }
+    case ast::Kind::Tuple:
+      return tuple_kind(*as<ast::Tuple>(e), scope, depth);
     default:
       return ValueKind::Other;
   }
+}
+
+ValueKind AnalysisImpl::attribute_kind(const ast::Attribute& a, int scope, int depth) const {
+  ValueKind base = kind_rec(a.value, scope, depth + 1);
+  if (is_tensor_kind(base)) {
+    if (in_list(a.attr, {"T", "mT", "H", "mH", "data", "real", "imag", "grad"})) {
+      return a.attr == "T" || a.attr == "mT" || a.attr == "data" ? base : ValueKind::Tensor;
+    }
+    return ValueKind::Other;
+  }
+  if (base == ValueKind::TensorTuple && in_list(a.attr, {"values", "indices"})) {
+    return ValueKind::Tensor;
+  }
+  return ValueKind::Other;
+}
+
+ValueKind AnalysisImpl::subscript_kind(const ast::Subscript& s, int scope, int depth) const {
+  ValueKind base = kind_rec(s.value, scope, depth + 1);
+  if (is_tensor_kind(base)) return base;
+  if (base == ValueKind::TensorTuple) return ValueKind::Tensor;
+  return ValueKind::Other;
+}
+
+ValueKind AnalysisImpl::binop_kind(const ast::BinOp& b, int scope, int depth) const {
+  ValueKind l = kind_rec(b.left, scope, depth + 1);
+  ValueKind r = kind_rec(b.right, scope, depth + 1);
+  if (is_tensor_kind(l) || is_tensor_kind(r)) {
+    bool bitwise = b.op == ast::OperatorKind::BitAnd || b.op == ast::OperatorKind::BitOr ||
+                   b.op == ast::OperatorKind::BitXor;
+    if (bitwise && l == ValueKind::BoolTensor && r == ValueKind::BoolTensor) {
+      return ValueKind::BoolTensor;
+    }
+    if (l == ValueKind::TensorTuple || r == ValueKind::TensorTuple) return ValueKind::Other;
+    return ValueKind::Tensor;
+  }
+  if (l == ValueKind::DataScalar || r == ValueKind::DataScalar) return ValueKind::DataScalar;
+  return ValueKind::Other;
+}
+
+ValueKind AnalysisImpl::unaryop_kind(const ast::UnaryOp& u, int scope, int depth) const {
+  ValueKind k = kind_rec(u.operand, scope, depth + 1);
+  if (u.op == ast::UnaryOpKind::Not) {
+    return is_data_kind(k) ? ValueKind::DataScalar : ValueKind::Other;
+  }
+  if (k == ValueKind::BoolTensor && u.op != ast::UnaryOpKind::Invert) return ValueKind::Tensor;
+  return k == ValueKind::TensorTuple ? ValueKind::Other : k;
+}
+
+ValueKind AnalysisImpl::compare_kind(const ast::Compare& c, int scope, int depth) const {
+  for (ast::CmpOpKind op : c.ops) {
+    if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot || op == ast::CmpOpKind::In ||
+        op == ast::CmpOpKind::NotIn) {
+      return ValueKind::Other;
+    }
+  }
+  bool tensor = false, data = false;
+  ValueKind l = kind_rec(c.left, scope, depth + 1);
+  tensor |= is_tensor_kind(l);
+  data |= l == ValueKind::DataScalar;
+  for (const ast::expr* r : c.comparators) {
+    ValueKind k = kind_rec(r, scope, depth + 1);
+    tensor |= is_tensor_kind(k);
+    data |= k == ValueKind::DataScalar;
+  }
+  if (tensor) return c.ops.size == 1 ? ValueKind::BoolTensor : ValueKind::DataScalar;
+  return data ? ValueKind::DataScalar : ValueKind::Other;
+}
+
+ValueKind AnalysisImpl::boolop_kind(const ast::BoolOp& b, int scope, int depth) const {
+  bool all_tensor = true, all_bool = true, any_data = false;
+  for (const ast::expr* v : b.values) {
+    ValueKind k = kind_rec(v, scope, depth + 1);
+    all_tensor &= is_tensor_kind(k);
+    all_bool &= k == ValueKind::BoolTensor;
+    any_data |= is_data_kind(k);
+  }
+  if (all_tensor) return all_bool ? ValueKind::BoolTensor : ValueKind::Tensor;
+  return any_data ? ValueKind::DataScalar : ValueKind::Other;
+}
+
+ValueKind AnalysisImpl::tuple_kind(const ast::Tuple& t, int scope, int depth) const {
+  if (t.elts.empty()) return ValueKind::Other;
+  for (const ast::expr* x : t.elts) {
+    if (!is_tensor_kind(kind_rec(x, scope, depth + 1))) return ValueKind::Other;
+  }
+  return ValueKind::TensorTuple;
 }
 
 namespace {
@@ -165,9 +181,7 @@ ValueKind torch_function_kind(std::string_view name, const ast::Call& call, cons
       starts_with(name, "set_") || starts_with(name, "use_") || starts_with(name, "are_")) {
     return ValueKind::Other;
   }
-  if (has_fact(TorchFact::NonTensorTorch, name)) {
-    return ValueKind::Other;
-  }
+  if (has_fact(TorchFact::NonTensorTorch, name)) return ValueKind::Other;
   if (has_fact(TorchFact::TupleOp, name)) return ValueKind::TensorTuple;
   if (in_list(name, {"max", "min", "median", "nanmedian"})) {
     if (find_keyword(call, "dim") != nullptr) return ValueKind::TensorTuple;
@@ -201,6 +215,17 @@ bool is_bool_dtype_arg(const ast::Call& call, const AnalysisImpl& a, int scope) 
   return false;
 }
 
+// Whether `.to(...)` names a dtype (not only a device): a bool tensor then changes dtype.
+bool names_dtype(const ast::Call& call, const AnalysisImpl& a, int scope) {
+  bool dtype = find_keyword(call, "dtype") != nullptr;
+  for (const ast::expr* arg : call.args) {
+    std::string aq = a.qualify(arg, scope);
+    if (starts_with(aq, "torch.") && aq != "torch.device") dtype = true;
+    if (const auto* at = as<ast::Attribute>(arg); at && at->attr == "dtype") dtype = true;
+  }
+  return dtype;
+}
+
 }  // namespace
 
 ValueKind AnalysisImpl::call_kind(const ast::Call& call, int scope, int depth) const {
@@ -212,64 +237,87 @@ ValueKind AnalysisImpl::call_kind(const ast::Call& call, int scope, int depth) c
     }
     return ValueKind::Other;
   }
-  auto first_arg_tensor = [&]() {
-    return !call.args.empty() && is_tensor_kind(kind_rec(call.args[0], scope, depth + 1));
-  };
-  if (const auto* name = as<ast::Name>(func)) {
-    const Binding* b = lookup(scope, name->id);
-    if (b == nullptr) {
-      if (in_list(name->id, {"int", "float", "bool", "complex"}) && call.args.size == 1) {
-        return is_data_kind(kind_rec(call.args[0], scope, depth + 1)) ? ValueKind::DataScalar
-                                                                      : ValueKind::Other;
-      }
-      if (name->id == "abs" && call.args.size == 1) {
-        ValueKind k = kind_rec(call.args[0], scope, depth + 1);
-        return k == ValueKind::BoolTensor ? ValueKind::Tensor : k;
-      }
-      return ValueKind::Other;
+  if (const auto* name = as<ast::Name>(func)) return name_call_kind(call, *name, scope, depth);
+  if (const auto* sub = as<ast::Subscript>(func)) {
+    return subscript_call_kind(call, *sub, scope, depth);
+  }
+  const auto* attr = as<ast::Attribute>(func);
+  if (attr == nullptr) return ValueKind::Other;
+  return method_call_kind(call, *attr, scope, depth);
+}
+
+bool AnalysisImpl::first_arg_tensor(const ast::Call& call, int scope, int depth) const {
+  return !call.args.empty() && is_tensor_kind(kind_rec(call.args[0], scope, depth + 1));
+}
+
+// f(x): a builtin conversion, or an instance of a local nn.Module called on a tensor.
+ValueKind AnalysisImpl::name_call_kind(const ast::Call& call, const ast::Name& name, int scope,
+                                       int depth) const {
+  const Binding* b = lookup(scope, name.id);
+  if (b == nullptr) {
+    if (in_list(name.id, {"int", "float", "bool", "complex"}) && call.args.size == 1) {
+      return is_data_kind(kind_rec(call.args[0], scope, depth + 1)) ? ValueKind::DataScalar
+                                                                    : ValueKind::Other;
     }
-    if (!b->conflicting && b->kind == BindKind::Instance && b->class_index >= 0 &&
-        classes_[b->class_index].is_module && first_arg_tensor()) {
+    if (name.id == "abs" && call.args.size == 1) {
+      ValueKind k = kind_rec(call.args[0], scope, depth + 1);
+      return k == ValueKind::BoolTensor ? ValueKind::Tensor : k;
+    }
+    return ValueKind::Other;
+  }
+  if (!b->conflicting && b->kind == BindKind::Instance && b->class_index >= 0 &&
+      classes_[b->class_index].is_module && first_arg_tensor(call, scope, depth)) {
+    return ValueKind::Tensor;
+  }
+  return ValueKind::Other;
+}
+
+// self.layers[i](x): a submodule call
+ValueKind AnalysisImpl::subscript_call_kind(const ast::Call& call, const ast::Subscript& sub,
+                                            int scope, int depth) const {
+  const ast::expr* root = sub.value;
+  while (const auto* at = as<ast::Attribute>(root)) root = at->value;
+  if (const auto* recv = as<ast::Name>(root)) {
+    int klass = self_class_of_scope(scope, recv->id);
+    if (klass >= 0 && classes_[klass].is_module && first_arg_tensor(call, scope, depth)) {
+      return ValueKind::Tensor;
+    }
+  }
+  return ValueKind::Other;
+}
+
+// self.<submodule>(x) / self.a.b(x) in an nn.Module method, or a method of a module or
+// class; nullopt for any other receiver.
+std::optional<ValueKind> AnalysisImpl::self_call_kind(const ast::Call& call,
+                                                      const ast::Attribute& attr, int scope,
+                                                      int depth) const {
+  const ast::expr* root = attr.value;
+  int hops = 0;
+  while (const auto* at = as<ast::Attribute>(root)) root = at->value, ++hops;
+  const auto* recv = as<ast::Name>(root);
+  if (recv == nullptr) return std::nullopt;
+  int klass = self_class_of_scope(scope, recv->id);
+  if (klass >= 0) {
+    if (hops == 0 && find_method(klass, attr.attr) != nullptr) return ValueKind::Other;
+    if (classes_[klass].is_module && first_arg_tensor(call, scope, depth)) {
       return ValueKind::Tensor;
     }
     return ValueKind::Other;
   }
-  // self.layers[i](x): a submodule call
-  if (const auto* sub = as<ast::Subscript>(func)) {
-    const ast::expr* root = sub->value;
-    while (const auto* at = as<ast::Attribute>(root)) root = at->value;
-    if (const auto* recv = as<ast::Name>(root)) {
-      int klass = self_class_of_scope(scope, recv->id);
-      if (klass >= 0 && classes_[klass].is_module && first_arg_tensor()) return ValueKind::Tensor;
-    }
-    return ValueKind::Other;
+  if (hops == 0) {
+    const Binding* b = lookup(scope, recv->id);
+    if (b && (b->kind == BindKind::Import || b->kind == BindKind::Class)) return ValueKind::Other;
   }
-  const auto* attr = as<ast::Attribute>(func);
-  if (attr == nullptr) return ValueKind::Other;
-  std::string_view m = attr->attr;
-  // self.<submodule>(x) / self.a.b(x) in an nn.Module method
-  {
-    const ast::expr* root = attr->value;
-    int hops = 0;
-    while (const auto* at = as<ast::Attribute>(root)) root = at->value, ++hops;
-    if (const auto* recv = as<ast::Name>(root)) {
-      int klass = self_class_of_scope(scope, recv->id);
-      if (klass >= 0) {
-        if (hops == 0 && find_method(klass, m) != nullptr) return ValueKind::Other;
-        if (classes_[klass].is_module && first_arg_tensor()) return ValueKind::Tensor;
-        return ValueKind::Other;
-      }
-      if (hops == 0) {
-        const Binding* b = lookup(scope, recv->id);
-        if (b && (b->kind == BindKind::Import || b->kind == BindKind::Class)) {
-          return ValueKind::Other;
-        }
-      }
-    }
-  }
-  ValueKind rk = kind_rec(attr->value, scope, depth + 1);
+  return std::nullopt;
+}
+
+ValueKind AnalysisImpl::method_call_kind(const ast::Call& call, const ast::Attribute& attr,
+                                         int scope, int depth) const {
+  if (std::optional<ValueKind> k = self_call_kind(call, attr, scope, depth)) return *k;
+  std::string_view m = attr.attr;
+  ValueKind rk = kind_rec(attr.value, scope, depth + 1);
   if (!is_tensor_kind(rk)) {
-    if (rk == ValueKind::TensorTuple || known_non_tensor(attr->value, scope, 0)) {
+    if (rk == ValueKind::TensorTuple || known_non_tensor(attr.value, scope, 0)) {
       return ValueKind::Other;
     }
     // A reduction is a tensor op whatever the receiver: the design's data-dependence rule.
@@ -277,6 +325,12 @@ ValueKind AnalysisImpl::call_kind(const ast::Call& call, int scope, int depth) c
     if (!has_fact(TorchFact::Reduction, m)) return ValueKind::Other;
     rk = ValueKind::Tensor;
   }
+  return tensor_method_kind(call, m, rk, scope, depth);
+}
+
+// <receiver>.m(...) where the receiver is (or counts as) a tensor of kind `rk`.
+ValueKind AnalysisImpl::tensor_method_kind(const ast::Call& call, std::string_view m, ValueKind rk,
+                                           int scope, int depth) const {
   if (in_list(m, {"item", "tolist", "equal", "allclose", "is_nonzero"})) {
     return ValueKind::DataScalar;
   }
@@ -299,13 +353,7 @@ ValueKind AnalysisImpl::call_kind(const ast::Call& call, int scope, int depth) c
   if (rk == ValueKind::BoolTensor && has_fact(TorchFact::ShapeOp, m)) return ValueKind::BoolTensor;
   if (rk == ValueKind::BoolTensor && m == "to" && !call.args.empty() &&
       !is_bool_dtype_arg(call, *this, scope)) {
-    bool dtype = find_keyword(call, "dtype") != nullptr;
-    for (const ast::expr* arg : call.args) {
-      std::string aq = qualify(arg, scope);
-      if (starts_with(aq, "torch.") && aq != "torch.device") dtype = true;
-      if (const auto* at = as<ast::Attribute>(arg); at && at->attr == "dtype") dtype = true;
-    }
-    return dtype ? ValueKind::Tensor : ValueKind::BoolTensor;
+    return names_dtype(call, *this, scope) ? ValueKind::Tensor : ValueKind::BoolTensor;
   }
   return ValueKind::Tensor;
 }
