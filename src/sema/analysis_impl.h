@@ -206,6 +206,7 @@ class AnalysisImpl final : public Analysis {
  private:
   friend class ScopeWalker;
   friend class FlowBuilder;
+  friend class PurityCheck;
 
   void finalize();
   void classify_values();
@@ -238,7 +239,6 @@ class AnalysisImpl final : public Analysis {
                              int depth) const;
   ValueKind tensor_method_kind(const ast::Call& call, std::string_view m, ValueKind rk, int scope,
                                int depth) const;
-  bool pure_rec(const ast::expr* e, int scope, int depth, const PurityFacts* facts = nullptr) const;
   bool number_rec(const ast::expr* e, int scope, int depth, const PurityFacts& facts) const;
   bool is_floating_dtype(const ast::expr* e, int scope, const PurityFacts* facts) const;
   int self_class_of_scope(int scope, std::string_view receiver) const;
