@@ -208,8 +208,11 @@ class AnalysisImpl final : public Analysis {
   friend class FlowBuilder;
   friend class PurityCheck;
 
+  // analysis.cpp
   void finalize();
   void classify_values();
+
+  // entries.cpp
   void resolve_classes();
   void find_entries();
   void build_call_graph();
@@ -217,6 +220,10 @@ class AnalysisImpl final : public Analysis {
   int class_of_binding(const ast::expr* e, int scope) const;
   const ast::Node* find_method(int class_index, std::string_view name, int depth = 0) const;
   const ast::Node* module_forward(int class_index) const;
+
+  // calls.cpp
+  int self_class_of_scope(int scope, std::string_view receiver) const;
+
   // tensor_kind.cpp: kind_rec dispatches on the node kind, call_kind on the callee's form.
   ValueKind kind_rec(const ast::expr* e, int scope, int depth) const;
   ValueKind kind_of_name(const ast::Name& name, int scope) const;
@@ -239,12 +246,13 @@ class AnalysisImpl final : public Analysis {
                              int depth) const;
   ValueKind tensor_method_kind(const ast::Call& call, std::string_view m, ValueKind rk, int scope,
                                int depth) const;
-  bool number_rec(const ast::expr* e, int scope, int depth, const PurityFacts& facts) const;
-  bool is_floating_dtype(const ast::expr* e, int scope, const PurityFacts* facts) const;
-  int self_class_of_scope(int scope, std::string_view receiver) const;
   void compute_def_kinds(Flow& flow) const;
   ValueKind def_kind(const Flow& flow, uint32_t def) const;
   ValueKind join_defs(const Flow& flow, uint32_t var, uint32_t node, bool* any_def) const;
+
+  // purity.cpp (with PurityCheck)
+  bool number_rec(const ast::expr* e, int scope, int depth, const PurityFacts& facts) const;
+  bool is_floating_dtype(const ast::expr* e, int scope, const PurityFacts* facts) const;
 
   const ast::Module& module_;
   const SourceText& source_;

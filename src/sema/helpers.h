@@ -5,7 +5,6 @@
 #include <string_view>
 
 #include "ast/ast.h"
-#include "sema/analysis_impl.h"
 
 namespace graphmend::sema {
 
