@@ -39,12 +39,12 @@ void AnalysisImpl::finalize() {
   resolve_classes();
   for (size_t i = 0; i < functions_.size(); ++i) {
     FunctionInfo& f = functions_[i];
-    int k = function_class_[i];
+    ClassId k = function_class_[i];
     std::string name(function_name(f.node));
-    if (k >= 0) {
-      f.owner_class = classes_[k].node;
-      f.in_module_subclass = classes_[k].is_module;
-      name = std::string(classes_[k].node->name) + "." + name;
+    if (k.has_value()) {
+      f.owner_class = classes_[k.index].node;
+      f.in_module_subclass = classes_[k.index].is_module;
+      name = std::string(classes_[k.index].node->name) + "." + name;
     } else if (function_parent_[i] >= 0) {
       name = functions_[function_parent_[i]].qualified_name + ".<locals>." + name;
     }
@@ -55,8 +55,9 @@ void AnalysisImpl::finalize() {
 }
 
 void AnalysisImpl::classify_values() {
-  for (size_t s = 0; s < scopes_.size(); ++s) {
-    for (auto& [name, b] : scopes_[s].bindings) {
+  for (size_t i = 0; i < scopes_.size(); ++i) {
+    ScopeId s(static_cast<int32_t>(i));
+    for (auto& [name, b] : scopes_[i].bindings) {
       if (b.values.empty() || b.conflicting) continue;
       if (b.kind == BindKind::Import || b.kind == BindKind::Function || b.kind == BindKind::Class) {
         for (const ast::expr* v : b.values) {
@@ -66,15 +67,15 @@ void AnalysisImpl::classify_values() {
       }
       if (b.kind != BindKind::Value) continue;
       BindKind kind = BindKind::Other;
-      int klass = -1;
+      ClassId klass;
       bool first = true;
       for (const ast::expr* v : b.values) {
         if (is_none_constant(v)) continue;
         BindKind k = BindKind::Other;
-        int c = -1;
-        if (v != nullptr && is_logger_expr(v, static_cast<int>(s))) {
+        ClassId c;
+        if (v != nullptr && is_logger_expr(v, s)) {
           k = BindKind::Logger;
-        } else if (v != nullptr && (c = constructor_class(v, static_cast<int>(s))) >= 0) {
+        } else if (v != nullptr && (c = constructor_class(v, s)).has_value()) {
           k = BindKind::Instance;
         }
         if (first) {
@@ -84,7 +85,7 @@ void AnalysisImpl::classify_values() {
         }
       }
       b.kind = kind;
-      b.class_index = kind == BindKind::Instance ? klass : -1;
+      b.class_index = kind == BindKind::Instance ? klass : ClassId();
     }
   }
 }
@@ -116,21 +117,21 @@ bool AnalysisImpl::is_traced(const FunctionInfo& function) const {
   return function.reason != EntryReason::None;
 }
 
-int AnalysisImpl::scope_of(const ast::Node* node) const {
+ScopeId AnalysisImpl::scope_of(const ast::Node* node) const {
   const FunctionInfo* f = function_of(node);
-  if (f == nullptr) return 0;
-  return static_cast<int>(f - functions_.data()) + 1;
+  if (f == nullptr) return kModuleScope;
+  return ScopeId::for_function(static_cast<int>(f - functions_.data()));
 }
 
-const Binding* AnalysisImpl::lookup(int scope, std::string_view name) const {
-  int s = scope;
-  for (int guard = 0; s >= 0 && guard < 256; ++guard) {
-    const Scope& sc = scopes_[s];
-    if (s != 0 && sc.globals.count(name)) {
-      s = 0;
+const Binding* AnalysisImpl::lookup(ScopeId scope, std::string_view name) const {
+  ScopeId s = scope;
+  for (int guard = 0; s.has_value() && guard < 256; ++guard) {
+    const Scope& sc = scopes_[s.index];
+    if (!s.is_module() && sc.globals.count(name)) {
+      s = kModuleScope;
       continue;
     }
-    if (s == 0 || !sc.nonlocals.count(name)) {
+    if (s.is_module() || !sc.nonlocals.count(name)) {
       auto it = sc.bindings.find(name);
       if (it != sc.bindings.end()) return &it->second;
     }
@@ -139,7 +140,7 @@ const Binding* AnalysisImpl::lookup(int scope, std::string_view name) const {
   return nullptr;
 }
 
-std::string AnalysisImpl::qualify(const ast::expr* e, int scope) const {
+std::string AnalysisImpl::qualify(const ast::expr* e, ScopeId scope) const {
   std::string_view parts[32];
   int count = 0;
   while (const auto* attr = as<ast::Attribute>(e)) {

@@ -9,7 +9,7 @@ namespace graphmend::sema {
 using ast::as;
 using ast::is;
 
-bool AnalysisImpl::is_logger_expr(const ast::expr* e, int scope) const {
+bool AnalysisImpl::is_logger_expr(const ast::expr* e, ScopeId scope) const {
   if (const auto* name = as<ast::Name>(e)) {
     const Binding* b = lookup(scope, name->id);
     return b != nullptr && !b->conflicting && b->kind == BindKind::Logger;
@@ -21,18 +21,18 @@ bool AnalysisImpl::is_logger_expr(const ast::expr* e, int scope) const {
   return false;
 }
 
-int AnalysisImpl::self_class_of_scope(int scope, std::string_view receiver) const {
-  if (scope <= 0) return -1;
-  int f = scope - 1;
-  int klass = function_class_[f];
-  if (klass < 0 || is_staticmethod(functions_[f].node)) return -1;
-  if (first_param(functions_[f].node) != receiver) return -1;
+ClassId AnalysisImpl::self_class_of_scope(ScopeId scope, std::string_view receiver) const {
+  if (!scope.is_function()) return ClassId();
+  int f = scope.function();
+  ClassId klass = function_class_[f];
+  if (!klass.has_value() || is_staticmethod(functions_[f].node)) return ClassId();
+  if (first_param(functions_[f].node) != receiver) return ClassId();
   return klass;
 }
 
 Callee AnalysisImpl::resolve_call(const ast::Call& call) const {
   Callee out;
-  int scope = scope_of(&call);
+  ScopeId scope = scope_of(&call);
   const ast::expr* func = call.func;
   if (const auto* name = as<ast::Name>(func)) {
     const Binding* b = lookup(scope, name->id);
@@ -73,15 +73,16 @@ Callee AnalysisImpl::resolve_call(const ast::Call& call) const {
     return out;
   }
   if (const auto* recv = as<ast::Name>(attr->value)) {
-    int klass = self_class_of_scope(scope, recv->id);
-    if (klass >= 0) {
+    ClassId klass = self_class_of_scope(scope, recv->id);
+    if (klass.has_value()) {
       if (const ast::Node* m = find_method(klass, attr->attr)) {
         out.kind = CalleeKind::LocalFunction;
         out.definition = m;
-        out.qualified_name = std::string(classes_[klass].node->name) + "." + out.qualified_name;
+        out.qualified_name =
+            std::string(classes_[klass.index].node->name) + "." + out.qualified_name;
         return out;
       }
-      if (classes_[klass].is_module) {
+      if (classes_[klass.index].is_module) {
         out.kind = CalleeKind::SelfSubmodule;
         out.qualified_name = "self." + out.qualified_name;
       }

@@ -11,39 +11,39 @@ namespace graphmend::sema {
 using ast::as;
 using ast::is;
 
-int AnalysisImpl::constructor_class(const ast::expr* e, int scope) const {
+ClassId AnalysisImpl::constructor_class(const ast::expr* e, ScopeId scope) const {
   for (int guard = 0; e != nullptr && guard < 16; ++guard) {
     const auto* call = as<ast::Call>(e);
-    if (call == nullptr) return -1;
+    if (call == nullptr) return ClassId();
     if (const auto* name = as<ast::Name>(call->func)) {
       const Binding* b = lookup(scope, name->id);
       if (b && !b->conflicting && b->kind == BindKind::Class) return b->class_index;
-      return -1;
+      return ClassId();
     }
     // Model(...).to(device) / .eval() / .cuda(): the receiver's class
     const auto* attr = as<ast::Attribute>(call->func);
     if (attr == nullptr || !has_fact(TorchFact::ModuleChainMethod, attr->attr)) {
-      return -1;
+      return ClassId();
     }
     e = attr->value;
   }
-  return -1;
+  return ClassId();
 }
 
-const ast::Node* AnalysisImpl::find_method(int class_index, std::string_view name,
+const ast::Node* AnalysisImpl::find_method(ClassId class_index, std::string_view name,
                                            int depth) const {
-  if (class_index < 0 || depth > 32) return nullptr;
-  const ClassInfo& k = classes_[class_index];
+  if (!class_index.has_value() || depth > 32) return nullptr;
+  const ClassInfo& k = classes_[class_index.index];
   auto it = k.methods.find(name);
   if (it != k.methods.end()) return it->second;
-  for (int base : k.local_bases) {
+  for (ClassId base : k.local_bases) {
     if (const ast::Node* m = find_method(base, name, depth + 1)) return m;
   }
   return nullptr;
 }
 
-const ast::Node* AnalysisImpl::module_forward(int class_index) const {
-  if (class_index < 0 || !classes_[class_index].is_module) return nullptr;
+const ast::Node* AnalysisImpl::module_forward(ClassId class_index) const {
+  if (!class_index.has_value() || !classes_[class_index.index].is_module) return nullptr;
   return find_method(class_index, "forward");
 }
 
@@ -52,8 +52,8 @@ void AnalysisImpl::resolve_classes() {
     for (const ast::expr* base : k.node->bases) {
       if (const auto* name = as<ast::Name>(base)) {
         const Binding* b = lookup(k.scope, name->id);
-        if (b && !b->conflicting && b->kind == BindKind::Class && b->class_index >= 0 &&
-            classes_[b->class_index].node != k.node) {
+        if (b && !b->conflicting && b->kind == BindKind::Class && b->class_index.has_value() &&
+            classes_[b->class_index.index].node != k.node) {
           k.local_bases.push_back(b->class_index);
           continue;
         }
@@ -74,14 +74,14 @@ void AnalysisImpl::resolve_classes() {
     for (ClassInfo& k : classes_) {
       if (k.is_module) continue;
       bool m = k.torch_module_base;
-      for (int base : k.local_bases) m = m || classes_[base].is_module;
+      for (ClassId base : k.local_bases) m = m || classes_[base.index].is_module;
       if (m) k.is_module = changed = true;
     }
   }
   for (ClassInfo& k : classes_) {
     for (const auto& [attr, value] : k.pending_attrs) {
-      int c = constructor_class(value, k.scope);
-      if (c >= 0) k.attr_classes[attr] = c;
+      ClassId c = constructor_class(value, k.scope);
+      if (c.has_value()) k.attr_classes[attr] = c;
     }
   }
 }
@@ -119,7 +119,7 @@ void AnalysisImpl::find_entries() {
   };
   for (size_t i = 0; i < functions_.size(); ++i) {
     const auto* decorators = decorators_of(functions_[i].node);
-    int outer = function_parent_[i] + 1;
+    ScopeId outer = ScopeId::for_function(function_parent_[i]);
     for (const ast::expr* d : *decorators) {
       const ast::expr* callee = d;
       if (const auto* call = as<ast::Call>(d)) callee = call->func;
@@ -143,15 +143,15 @@ void AnalysisImpl::find_entries() {
           mark(module_forward(b->class_index), EntryReason::CompileCall);
         }
       } else if (const auto* attr = as<ast::Attribute>(target)) {
-        int c = class_of_binding(attr->value, site.scope);
-        if (c >= 0) mark(find_method(c, attr->attr), EntryReason::CompileCall);
+        ClassId c = class_of_binding(attr->value, site.scope);
+        if (c.has_value()) mark(find_method(c, attr->attr), EntryReason::CompileCall);
       }
       continue;
     }
     if (const auto* attr = as<ast::Attribute>(call.func);
         attr && attr->attr == "compile" && call.args.empty()) {
-      int c = class_of_binding(attr->value, site.scope);
-      if (c >= 0) mark(module_forward(c), EntryReason::CompileMethod);
+      ClassId c = class_of_binding(attr->value, site.scope);
+      if (c.has_value()) mark(module_forward(c), EntryReason::CompileMethod);
     }
   }
   for (const ClassInfo& k : classes_) {
@@ -164,29 +164,29 @@ void AnalysisImpl::find_entries() {
   }
 }
 
-// The local class of an instance-valued name (`model` in `model = Model()`), or -1.
-int AnalysisImpl::class_of_binding(const ast::expr* e, int scope) const {
+// The local class of an instance-valued name (`model` in `model = Model()`), or none.
+ClassId AnalysisImpl::class_of_binding(const ast::expr* e, ScopeId scope) const {
   const auto* name = as<ast::Name>(e);
-  if (name == nullptr) return -1;
+  if (name == nullptr) return ClassId();
   const Binding* b = lookup(scope, name->id);
-  if (b == nullptr || b->conflicting || b->kind != BindKind::Instance) return -1;
+  if (b == nullptr || b->conflicting || b->kind != BindKind::Instance) return ClassId();
   return b->class_index;
 }
 
 void AnalysisImpl::build_call_graph() {
   for (size_t i = 0; i < functions_.size(); ++i) {
     FunctionInfo& f = functions_[i];
-    int scope = static_cast<int>(i) + 1;
-    int klass = function_class_[i];
+    ScopeId scope = ScopeId::for_function(static_cast<int>(i));
+    ClassId klass = function_class_[i];
     std::string_view self =
-        klass >= 0 && !is_staticmethod(f.node) ? first_param(f.node) : std::string_view{};
+        klass.has_value() && !is_staticmethod(f.node) ? first_param(f.node) : std::string_view{};
     auto add = [&](const ast::Node* callee) {
       if (callee == nullptr || !function_index_.count(callee)) return;
       if (std::find(f.callees.begin(), f.callees.end(), callee) == f.callees.end()) {
         f.callees.push_back(callee);
       }
     };
-    for (const CallSite& site : calls_by_function_[scope]) {
+    for (const CallSite& site : calls_by_function_[scope.index]) {
       const ast::expr* func = site.call->func;
       if (const auto* name = as<ast::Name>(func)) {
         const Binding* b = lookup(scope, name->id);
@@ -198,12 +198,12 @@ void AnalysisImpl::build_call_graph() {
       const auto* attr = as<ast::Attribute>(func);
       if (attr == nullptr) continue;
       if (const auto* recv = as<ast::Name>(attr->value)) {
-        if (klass >= 0 && !self.empty() && recv->id == self) {
+        if (klass.has_value() && !self.empty() && recv->id == self) {
+          const ClassInfo& k = classes_[klass.index];
           if (const ast::Node* m = find_method(klass, attr->attr)) {
             add(m);
-          } else {
-            auto it = classes_[klass].attr_classes.find(attr->attr);
-            if (it != classes_[klass].attr_classes.end()) add(module_forward(it->second));
+          } else if (auto it = k.attr_classes.find(attr->attr); it != k.attr_classes.end()) {
+            add(module_forward(it->second));
           }
           continue;
         }
@@ -214,9 +214,11 @@ void AnalysisImpl::build_call_graph() {
         }
         continue;
       }
-      if (const auto* inner = as<ast::Call>(attr->value); inner && klass >= 0) {
+      if (const auto* inner = as<ast::Call>(attr->value); inner && klass.has_value()) {
         if (const auto* sup = as<ast::Name>(inner->func); sup && sup->id == "super") {
-          for (int base : classes_[klass].local_bases) add(find_method(base, attr->attr));
+          for (ClassId base : classes_[klass.index].local_bases) {
+            add(find_method(base, attr->attr));
+          }
         }
       }
     }

@@ -45,14 +45,14 @@ class FlowBuilder {
   FlowBuilder(const AnalysisImpl& a, Flow& f) : a_(a), f_(f) {}
 
   void build() {
-    const Scope& scope = a_.scopes()[f_.scope];
+    const Scope& scope = a_.scopes()[f_.scope.index];
     const ast::Seq<ast::stmt*>* body = nullptr;
     const ast::arguments* args = nullptr;
     if (const auto* m = as<ast::Module>(scope.node)) body = &m->body;
     if (const auto* fn = as<ast::FunctionDef>(scope.node)) body = &fn->body, args = fn->args;
     if (const auto* fn = as<ast::AsyncFunctionDef>(scope.node)) body = &fn->body, args = fn->args;
     if (body == nullptr) return;
-    f_.all_live = f_.scope == 0;
+    f_.all_live = f_.scope.is_module();
 
     // Variables: parameters, then names in first-assignment order, then the rest.
     std::vector<const ast::arg*> params;
@@ -691,7 +691,7 @@ class FlowBuilder {
       return;
     }
     f_.live_in.assign(n * w, 0);
-    if (f_.scope == 0) {  // module globals outlive the module body
+    if (f_.scope.is_module()) {  // module globals outlive the module body
       for (uint32_t v = 0; v < f_.var_names.size(); ++v) {
         f_.live_in[f_.exit * w + (v >> 6)] |= uint64_t{1} << (v & 63);
       }
@@ -774,7 +774,7 @@ class FlowBuilder {
   std::vector<bool> weak_;
 };
 
-std::unique_ptr<Flow> build_flow(const AnalysisImpl& analysis, int scope) {
+std::unique_ptr<Flow> build_flow(const AnalysisImpl& analysis, ScopeId scope) {
   auto flow = std::make_unique<Flow>();
   flow->scope = scope;
   FlowBuilder(analysis, *flow).build();
@@ -790,10 +790,11 @@ std::unique_ptr<Flow> build_flow(const AnalysisImpl& analysis, int scope) {
 // ---------------------------------------------------------------------------------------------
 // Flow-based queries
 
-Flow* AnalysisImpl::flow_for_scope(int scope) const {
-  if (scope < 0 || static_cast<size_t>(scope) >= flows_.size()) return nullptr;
-  if (!flows_[scope]) flows_[scope] = build_flow(*this, scope);
-  return flows_[scope].get();
+Flow* AnalysisImpl::flow_for_scope(ScopeId scope) const {
+  if (!scope.has_value() || static_cast<size_t>(scope.index) >= flows_.size()) return nullptr;
+  std::unique_ptr<Flow>& flow = flows_[scope.index];
+  if (!flow) flow = build_flow(*this, scope);
+  return flow.get();
 }
 
 namespace {

@@ -13,7 +13,7 @@ using ast::is;
 
 namespace {
 
-bool is_dtype_like(const ast::expr* arg, const AnalysisImpl& a, int scope) {
+bool is_dtype_like(const ast::expr* arg, const AnalysisImpl& a, ScopeId scope) {
   if (const auto* at = as<ast::Attribute>(arg); at && at->attr == "dtype") return true;
   std::string q = a.qualify(arg, scope);
   if (!starts_with(q, "torch.")) return false;
@@ -28,7 +28,7 @@ bool AnalysisImpl::is_number(const ast::expr& e, const PurityFacts& facts) const
 }
 
 // A literal floating dtype (`torch.float16`) or a dtype expression `facts` show floating.
-bool AnalysisImpl::is_floating_dtype(const ast::expr* e, int scope,
+bool AnalysisImpl::is_floating_dtype(const ast::expr* e, ScopeId scope,
                                      const PurityFacts* facts) const {
   if (has_fact(TorchFact::FloatingDtype, qualify(e, scope))) return true;
   if (facts == nullptr) return false;
@@ -37,7 +37,7 @@ bool AnalysisImpl::is_floating_dtype(const ast::expr* e, int scope,
          facts->floating_dtypes.end();
 }
 
-bool AnalysisImpl::number_rec(const ast::expr* e, int scope, int depth,
+bool AnalysisImpl::number_rec(const ast::expr* e, ScopeId scope, int depth,
                               const PurityFacts& facts) const {
   if (e == nullptr || depth > kMaxDepth) return false;
   switch (e->kind) {
@@ -81,7 +81,7 @@ void AnalysisImpl::add_floating_dtypes(const ast::expr& condition, PurityFacts& 
   if (c == nullptr || c->ops.size != 1) return;
   const auto* dtype = as<ast::Attribute>(c->left);
   if (dtype == nullptr || dtype->attr != "dtype") return;
-  int scope = scope_of(&condition);
+  ScopeId scope = scope_of(&condition);
   bool floating = false;
   if (c->ops[0] == ast::CmpOpKind::Eq) {
     floating = is_floating_dtype(c->comparators[0], scope, nullptr);
@@ -106,7 +106,7 @@ void AnalysisImpl::add_floating_dtypes(const ast::expr& condition, PurityFacts& 
 // and child_tensor ask about a child of the node at `depth`.
 class PurityCheck {
  public:
-  PurityCheck(const AnalysisImpl& a, int scope, const PurityFacts* facts)
+  PurityCheck(const AnalysisImpl& a, ScopeId scope, const PurityFacts* facts)
       : a_(a), scope_(scope), facts_(facts) {}
 
   bool pure(const ast::expr* e, int depth) const {
@@ -282,7 +282,7 @@ class PurityCheck {
   }
 
   const AnalysisImpl& a_;
-  int scope_;
+  ScopeId scope_;
   const PurityFacts* facts_;
 };
 

@@ -31,31 +31,34 @@ class ScopeWalker {
 
  private:
   struct Ctx {
-    int scope = 0;          // function scope (0: module)
-    int klass = -1;         // class whose body we are directly in
-    int method_class = -1;  // class of the method whose body we are in
+    ScopeId scope = kModuleScope;  // function scope
+    ClassId klass;                 // class whose body we are directly in
+    ClassId method_class;          // class of the method whose body we are in
     std::string_view self_name;
   };
 
   Binding* binding_slot(const Ctx& c, std::string_view name) {
-    if (c.klass >= 0) return nullptr;  // class attributes are not variables of any function
-    int s = c.scope;
-    Scope& scope = a_.scopes_[s];
-    if (s != 0 && scope.globals.count(name)) {
-      s = 0;
-    } else if (s != 0 && scope.nonlocals.count(name)) {
+    if (c.klass.has_value()) return nullptr;  // class attributes are not variables of a function
+    ScopeId s = c.scope;
+    Scope& scope = a_.scopes_[s.index];
+    if (!s.is_module() && scope.globals.count(name)) {
+      s = kModuleScope;
+    } else if (!s.is_module() && scope.nonlocals.count(name)) {
       s = scope.parent;
-      while (s > 0 && !a_.scopes_[s].bindings.count(name)) s = a_.scopes_[s].parent;
-      if (s <= 0) return nullptr;
+      while (s.is_function() && !a_.scopes_[s.index].bindings.count(name)) {
+        s = a_.scopes_[s.index].parent;
+      }
+      if (!s.is_function()) return nullptr;
     }
-    auto [it, inserted] = a_.scopes_[s].bindings.try_emplace(name);
+    auto [it, inserted] = a_.scopes_[s.index].bindings.try_emplace(name);
     if (inserted) it->second.kind = BindKind::Value, it->second.conflicting = false;
     fresh_ = inserted;
     return &it->second;
   }
 
   void bind(const Ctx& c, std::string_view name, BindKind kind, const ast::expr* value = nullptr,
-            std::string path = {}, const ast::Node* definition = nullptr, int class_index = -1) {
+            std::string path = {}, const ast::Node* definition = nullptr,
+            ClassId class_index = ClassId()) {
     if (name.empty()) return;
     Binding* b = binding_slot(c, name);
     if (b == nullptr) return;
@@ -64,7 +67,7 @@ class ScopeWalker {
       return;
     }
     if (fresh_ || (b->kind == BindKind::Value && b->definition == nullptr && b->path.empty() &&
-                   b->class_index < 0 && !b->conflicting && b->values.empty())) {
+                   !b->class_index.has_value() && !b->conflicting && b->values.empty())) {
       b->kind = kind;
       b->path = std::move(path);
       b->definition = definition;
@@ -73,7 +76,7 @@ class ScopeWalker {
     }
     if (b->kind == kind && (kind != BindKind::Import || b->path == path)) {
       if (definition != nullptr) b->definition = definition;
-      if (class_index >= 0) b->class_index = class_index;
+      if (class_index.has_value()) b->class_index = class_index;
       return;
     }
     if (b->kind == BindKind::Value) {  // assigned first, then bound another way
@@ -106,9 +109,9 @@ class ScopeWalker {
       case ast::Kind::Attribute: {
         const auto* attr = as<ast::Attribute>(target);
         const auto* base = as<ast::Name>(attr->value);
-        if (base && c.method_class >= 0 && !c.self_name.empty() && base->id == c.self_name &&
+        if (base && c.method_class.has_value() && !c.self_name.empty() && base->id == c.self_name &&
             value != nullptr) {
-          a_.classes_[c.method_class].pending_attrs.push_back({attr->attr, value});
+          a_.classes_[c.method_class.index].pending_attrs.push_back({attr->attr, value});
         }
         walk(attr->value, c, depth + 1);
         break;
@@ -144,10 +147,10 @@ class ScopeWalker {
     info.node = node;
     a_.functions_.push_back(std::move(info));
     a_.function_index_[node] = index;
-    a_.function_parent_.push_back(c.scope > 0 ? c.scope - 1 : -1);
+    a_.function_parent_.push_back(c.scope.is_function() ? c.scope.function() : -1);
     a_.function_class_.push_back(c.klass);
-    if (c.klass >= 0) {
-      a_.classes_[c.klass].methods[name] = node;
+    if (c.klass.has_value()) {
+      a_.classes_[c.klass.index].methods[name] = node;
     } else {
       bind(c, name, BindKind::Function, nullptr, {}, node);
     }
@@ -155,13 +158,13 @@ class ScopeWalker {
     Scope scope;
     scope.node = node;
     scope.parent = c.scope;
-    int s = static_cast<int>(a_.scopes_.size());
+    ScopeId s(static_cast<int32_t>(a_.scopes_.size()));
     a_.scopes_.push_back(std::move(scope));
     a_.calls_by_function_.emplace_back();
 
     Ctx inner;
     inner.scope = s;
-    if (c.klass >= 0 && !is_staticmethod(node)) {
+    if (c.klass.has_value() && !is_staticmethod(node)) {
       inner.method_class = c.klass;
       inner.self_name = first_param(node);
     }
@@ -182,11 +185,11 @@ class ScopeWalker {
   void declare(const ast::Node* n, const Ctx& c, int depth) {
     if (n == nullptr || depth > 200) return;
     if (const auto* g = as<ast::Global>(n)) {
-      for (std::string_view name : g->names) a_.scopes_[c.scope].globals.insert(name);
+      for (std::string_view name : g->names) a_.scopes_[c.scope.index].globals.insert(name);
       return;
     }
     if (const auto* g = as<ast::Nonlocal>(n)) {
-      for (std::string_view name : g->names) a_.scopes_[c.scope].nonlocals.insert(name);
+      for (std::string_view name : g->names) a_.scopes_[c.scope.index].nonlocals.insert(name);
       return;
     }
     switch (n->kind) {
@@ -283,7 +286,7 @@ class ScopeWalker {
       case ast::Kind::Call: {
         CallSite site{as<ast::Call>(n), c.scope};
         a_.all_calls_.push_back(site);
-        a_.calls_by_function_[c.scope].push_back(site);
+        a_.calls_by_function_[c.scope.index].push_back(site);
         break;
       }
       case ast::Kind::Global:
@@ -299,7 +302,7 @@ class ScopeWalker {
     for (const ast::expr* e : k->bases) walk(e, c, depth + 1);
     for (const ast::keyword* e : k->keywords) walk(e, c, depth + 1);
     for (const ast::expr* e : k->decorator_list) walk(e, c, depth + 1);
-    int index = static_cast<int>(a_.classes_.size());
+    ClassId index(static_cast<int32_t>(a_.classes_.size()));
     ClassInfo info;
     info.node = k;
     info.scope = c.scope;
@@ -308,7 +311,7 @@ class ScopeWalker {
     bind(c, k->name, BindKind::Class, nullptr, {}, k, index);
     Ctx inner = c;
     inner.klass = index;
-    inner.method_class = -1;
+    inner.method_class = ClassId();
     inner.self_name = {};
     for (const ast::stmt* st : k->body) walk(st, inner, depth + 1);
   }

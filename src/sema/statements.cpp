@@ -185,7 +185,7 @@ std::vector<std::string_view> AnalysisImpl::assigned_names(const ast::Seq<ast::s
   std::vector<std::string_view> all;
   for (const ast::stmt* s : body) collect_assigned(s, all, 0);
   std::vector<std::string_view> out;
-  const Scope* scope = body.empty() ? nullptr : &scopes_[scope_of(body[0])];
+  const Scope* scope = body.empty() ? nullptr : &scopes_[scope_of(body[0]).index];
   std::unordered_set<std::string_view> seen;
   for (std::string_view name : all) {
     if (scope && scope->node != &module_ &&

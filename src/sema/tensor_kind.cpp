@@ -34,7 +34,7 @@ bool AnalysisImpl::is_data_dependent(const ast::expr& condition) const {
   return is_data_kind(kind_of(condition));
 }
 
-ValueKind AnalysisImpl::kind_rec(const ast::expr* e, int scope, int depth) const {
+ValueKind AnalysisImpl::kind_rec(const ast::expr* e, ScopeId scope, int depth) const {
   if (e == nullptr || depth > kMaxDepth) return ValueKind::Other;
   switch (e->kind) {
     case ast::Kind::Name:
@@ -66,7 +66,7 @@ ValueKind AnalysisImpl::kind_rec(const ast::expr* e, int scope, int depth) const
   }
 }
 
-ValueKind AnalysisImpl::attribute_kind(const ast::Attribute& a, int scope, int depth) const {
+ValueKind AnalysisImpl::attribute_kind(const ast::Attribute& a, ScopeId scope, int depth) const {
   ValueKind base = kind_rec(a.value, scope, depth + 1);
   if (is_tensor_kind(base)) {
     if (in_list(a.attr, {"T", "mT", "H", "mH", "data", "real", "imag", "grad"})) {
@@ -80,14 +80,14 @@ ValueKind AnalysisImpl::attribute_kind(const ast::Attribute& a, int scope, int d
   return ValueKind::Other;
 }
 
-ValueKind AnalysisImpl::subscript_kind(const ast::Subscript& s, int scope, int depth) const {
+ValueKind AnalysisImpl::subscript_kind(const ast::Subscript& s, ScopeId scope, int depth) const {
   ValueKind base = kind_rec(s.value, scope, depth + 1);
   if (is_tensor_kind(base)) return base;
   if (base == ValueKind::TensorTuple) return ValueKind::Tensor;
   return ValueKind::Other;
 }
 
-ValueKind AnalysisImpl::binop_kind(const ast::BinOp& b, int scope, int depth) const {
+ValueKind AnalysisImpl::binop_kind(const ast::BinOp& b, ScopeId scope, int depth) const {
   ValueKind l = kind_rec(b.left, scope, depth + 1);
   ValueKind r = kind_rec(b.right, scope, depth + 1);
   if (is_tensor_kind(l) || is_tensor_kind(r)) {
@@ -103,7 +103,7 @@ ValueKind AnalysisImpl::binop_kind(const ast::BinOp& b, int scope, int depth) co
   return ValueKind::Other;
 }
 
-ValueKind AnalysisImpl::unaryop_kind(const ast::UnaryOp& u, int scope, int depth) const {
+ValueKind AnalysisImpl::unaryop_kind(const ast::UnaryOp& u, ScopeId scope, int depth) const {
   ValueKind k = kind_rec(u.operand, scope, depth + 1);
   if (u.op == ast::UnaryOpKind::Not) {
     return is_data_kind(k) ? ValueKind::DataScalar : ValueKind::Other;
@@ -112,7 +112,7 @@ ValueKind AnalysisImpl::unaryop_kind(const ast::UnaryOp& u, int scope, int depth
   return k == ValueKind::TensorTuple ? ValueKind::Other : k;
 }
 
-ValueKind AnalysisImpl::compare_kind(const ast::Compare& c, int scope, int depth) const {
+ValueKind AnalysisImpl::compare_kind(const ast::Compare& c, ScopeId scope, int depth) const {
   for (ast::CmpOpKind op : c.ops) {
     if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot || op == ast::CmpOpKind::In ||
         op == ast::CmpOpKind::NotIn) {
@@ -132,7 +132,7 @@ ValueKind AnalysisImpl::compare_kind(const ast::Compare& c, int scope, int depth
   return data ? ValueKind::DataScalar : ValueKind::Other;
 }
 
-ValueKind AnalysisImpl::boolop_kind(const ast::BoolOp& b, int scope, int depth) const {
+ValueKind AnalysisImpl::boolop_kind(const ast::BoolOp& b, ScopeId scope, int depth) const {
   bool all_tensor = true, all_bool = true, any_data = false;
   for (const ast::expr* v : b.values) {
     ValueKind k = kind_rec(v, scope, depth + 1);
@@ -144,7 +144,7 @@ ValueKind AnalysisImpl::boolop_kind(const ast::BoolOp& b, int scope, int depth) 
   return any_data ? ValueKind::DataScalar : ValueKind::Other;
 }
 
-ValueKind AnalysisImpl::tuple_kind(const ast::Tuple& t, int scope, int depth) const {
+ValueKind AnalysisImpl::tuple_kind(const ast::Tuple& t, ScopeId scope, int depth) const {
   if (t.elts.empty()) return ValueKind::Other;
   for (const ast::expr* x : t.elts) {
     if (!is_tensor_kind(kind_rec(x, scope, depth + 1))) return ValueKind::Other;
@@ -155,7 +155,7 @@ ValueKind AnalysisImpl::tuple_kind(const ast::Tuple& t, int scope, int depth) co
 namespace {
 
 ValueKind torch_function_kind(std::string_view name, const ast::Call& call, const AnalysisImpl& a,
-                              int scope) {
+                              ScopeId scope) {
   // name is the part after "torch."
   size_t dot = name.find('.');
   if (dot != std::string_view::npos) {
@@ -205,7 +205,7 @@ ValueKind torch_function_kind(std::string_view name, const ast::Call& call, cons
   return ValueKind::Tensor;
 }
 
-bool is_bool_dtype_arg(const ast::Call& call, const AnalysisImpl& a, int scope) {
+bool is_bool_dtype_arg(const ast::Call& call, const AnalysisImpl& a, ScopeId scope) {
   for (const ast::expr* arg : call.args) {
     if (a.qualify(arg, scope) == "torch.bool") return true;
   }
@@ -216,7 +216,7 @@ bool is_bool_dtype_arg(const ast::Call& call, const AnalysisImpl& a, int scope) 
 }
 
 // Whether `.to(...)` names a dtype (not only a device): a bool tensor then changes dtype.
-bool names_dtype(const ast::Call& call, const AnalysisImpl& a, int scope) {
+bool names_dtype(const ast::Call& call, const AnalysisImpl& a, ScopeId scope) {
   bool dtype = find_keyword(call, "dtype") != nullptr;
   for (const ast::expr* arg : call.args) {
     std::string aq = a.qualify(arg, scope);
@@ -228,7 +228,7 @@ bool names_dtype(const ast::Call& call, const AnalysisImpl& a, int scope) {
 
 }  // namespace
 
-ValueKind AnalysisImpl::call_kind(const ast::Call& call, int scope, int depth) const {
+ValueKind AnalysisImpl::call_kind(const ast::Call& call, ScopeId scope, int depth) const {
   const ast::expr* func = call.func;
   std::string q = qualify(func, scope);
   if (!q.empty()) {
@@ -246,12 +246,12 @@ ValueKind AnalysisImpl::call_kind(const ast::Call& call, int scope, int depth) c
   return method_call_kind(call, *attr, scope, depth);
 }
 
-bool AnalysisImpl::first_arg_tensor(const ast::Call& call, int scope, int depth) const {
+bool AnalysisImpl::first_arg_tensor(const ast::Call& call, ScopeId scope, int depth) const {
   return !call.args.empty() && is_tensor_kind(kind_rec(call.args[0], scope, depth + 1));
 }
 
 // f(x): a builtin conversion, or an instance of a local nn.Module called on a tensor.
-ValueKind AnalysisImpl::name_call_kind(const ast::Call& call, const ast::Name& name, int scope,
+ValueKind AnalysisImpl::name_call_kind(const ast::Call& call, const ast::Name& name, ScopeId scope,
                                        int depth) const {
   const Binding* b = lookup(scope, name.id);
   if (b == nullptr) {
@@ -265,8 +265,8 @@ ValueKind AnalysisImpl::name_call_kind(const ast::Call& call, const ast::Name& n
     }
     return ValueKind::Other;
   }
-  if (!b->conflicting && b->kind == BindKind::Instance && b->class_index >= 0 &&
-      classes_[b->class_index].is_module && first_arg_tensor(call, scope, depth)) {
+  if (!b->conflicting && b->kind == BindKind::Instance && b->class_index.has_value() &&
+      classes_[b->class_index.index].is_module && first_arg_tensor(call, scope, depth)) {
     return ValueKind::Tensor;
   }
   return ValueKind::Other;
@@ -274,12 +274,13 @@ ValueKind AnalysisImpl::name_call_kind(const ast::Call& call, const ast::Name& n
 
 // self.layers[i](x): a submodule call
 ValueKind AnalysisImpl::subscript_call_kind(const ast::Call& call, const ast::Subscript& sub,
-                                            int scope, int depth) const {
+                                            ScopeId scope, int depth) const {
   const ast::expr* root = sub.value;
   while (const auto* at = as<ast::Attribute>(root)) root = at->value;
   if (const auto* recv = as<ast::Name>(root)) {
-    int klass = self_class_of_scope(scope, recv->id);
-    if (klass >= 0 && classes_[klass].is_module && first_arg_tensor(call, scope, depth)) {
+    ClassId klass = self_class_of_scope(scope, recv->id);
+    if (klass.has_value() && classes_[klass.index].is_module &&
+        first_arg_tensor(call, scope, depth)) {
       return ValueKind::Tensor;
     }
   }
@@ -289,17 +290,17 @@ ValueKind AnalysisImpl::subscript_call_kind(const ast::Call& call, const ast::Su
 // self.<submodule>(x) / self.a.b(x) in an nn.Module method, or a method of a module or
 // class; nullopt for any other receiver.
 std::optional<ValueKind> AnalysisImpl::self_call_kind(const ast::Call& call,
-                                                      const ast::Attribute& attr, int scope,
+                                                      const ast::Attribute& attr, ScopeId scope,
                                                       int depth) const {
   const ast::expr* root = attr.value;
   int hops = 0;
   while (const auto* at = as<ast::Attribute>(root)) root = at->value, ++hops;
   const auto* recv = as<ast::Name>(root);
   if (recv == nullptr) return std::nullopt;
-  int klass = self_class_of_scope(scope, recv->id);
-  if (klass >= 0) {
+  ClassId klass = self_class_of_scope(scope, recv->id);
+  if (klass.has_value()) {
     if (hops == 0 && find_method(klass, attr.attr) != nullptr) return ValueKind::Other;
-    if (classes_[klass].is_module && first_arg_tensor(call, scope, depth)) {
+    if (classes_[klass.index].is_module && first_arg_tensor(call, scope, depth)) {
       return ValueKind::Tensor;
     }
     return ValueKind::Other;
@@ -312,7 +313,7 @@ std::optional<ValueKind> AnalysisImpl::self_call_kind(const ast::Call& call,
 }
 
 ValueKind AnalysisImpl::method_call_kind(const ast::Call& call, const ast::Attribute& attr,
-                                         int scope, int depth) const {
+                                         ScopeId scope, int depth) const {
   if (std::optional<ValueKind> k = self_call_kind(call, attr, scope, depth)) return *k;
   std::string_view m = attr.attr;
   ValueKind rk = kind_rec(attr.value, scope, depth + 1);
@@ -330,7 +331,7 @@ ValueKind AnalysisImpl::method_call_kind(const ast::Call& call, const ast::Attri
 
 // <receiver>.m(...) where the receiver is (or counts as) a tensor of kind `rk`.
 ValueKind AnalysisImpl::tensor_method_kind(const ast::Call& call, std::string_view m, ValueKind rk,
-                                           int scope, int depth) const {
+                                           ScopeId scope, int depth) const {
   if (in_list(m, {"item", "tolist", "equal", "allclose", "is_nonzero"})) {
     return ValueKind::DataScalar;
   }
@@ -361,7 +362,7 @@ ValueKind AnalysisImpl::tensor_method_kind(const ast::Call& call, std::string_vi
 // Values shown not to be tensors: literals, results of other modules' functions (numpy,
 // math), parameters annotated with builtin types, and names bound only to such values.
 // They keep the reduction rule (`x.max()` is a tensor op) off numpy code.
-bool AnalysisImpl::known_non_tensor(const ast::expr* e, int scope, int depth) const {
+bool AnalysisImpl::known_non_tensor(const ast::expr* e, ScopeId scope, int depth) const {
   if (depth == 0) non_tensor_budget_ = 256;  // names fan out over definitions: bound the work
   if (e == nullptr || depth > 8 || --non_tensor_budget_ < 0) return false;
   if (is_literal(e)) return true;
@@ -386,7 +387,7 @@ bool AnalysisImpl::known_non_tensor(const ast::expr* e, int scope, int depth) co
         const auto* n = as<ast::Name>(ann);
         if (n == nullptr ||
             !in_list(n->id, {"int", "float", "bool", "str", "list", "tuple", "dict"})) {
-          std::string q = ann ? qualify(ann, 0) : std::string();
+          std::string q = ann ? qualify(ann, kModuleScope) : std::string();
           if (!starts_with(q, "numpy.")) return false;
         }
       } else {
@@ -424,7 +425,7 @@ bool AnalysisImpl::known_non_tensor(const ast::expr* e, int scope, int depth) co
   return known_non_tensor(base, scope, depth + 1);
 }
 
-ValueKind AnalysisImpl::kind_of_name(const ast::Name& name, int scope) const {
+ValueKind AnalysisImpl::kind_of_name(const ast::Name& name, ScopeId scope) const {
   Flow* flow = flow_for_scope(scope);
   if (flow == nullptr) return ValueKind::Other;
   auto it = flow->var_ids.find(name.id);
@@ -436,12 +437,12 @@ ValueKind AnalysisImpl::kind_of_name(const ast::Name& name, int scope) const {
 
 ValueKind AnalysisImpl::def_kind(const Flow& flow, uint32_t d) const {
   const Def& def = flow.defs[d];
-  int scope = flow.scope;
+  ScopeId scope = flow.scope;
   switch (def.source) {
     case Def::Source::Param: {
       const auto* a = as<ast::arg>(def.origin);
       if (a == nullptr || a->annotation == nullptr) return ValueKind::Other;
-      int outer = scope > 0 ? scopes_[scope].parent : 0;
+      ScopeId outer = scope.is_function() ? scopes_[scope.index].parent : kModuleScope;
       if (const auto* c = as<ast::Constant>(a->annotation)) {
         if (c->value.type == ast::ConstantValue::Type::Str &&
             (c->value.text == "torch.Tensor" || c->value.text == "Tensor")) {
@@ -449,8 +450,8 @@ ValueKind AnalysisImpl::def_kind(const Flow& flow, uint32_t d) const {
         }
         return ValueKind::Other;
       }
-      return qualify(a->annotation, outer < 0 ? 0 : outer) == "torch.Tensor" ? ValueKind::Tensor
-                                                                             : ValueKind::Other;
+      if (!outer.has_value()) outer = kModuleScope;
+      return qualify(a->annotation, outer) == "torch.Tensor" ? ValueKind::Tensor : ValueKind::Other;
     }
     case Def::Source::Value:
       return kind_rec(def.value, scope, 1);
