@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 
 #include "ast/ast.h"
 #include "base/source.h"
+#include "sema/ids.h"
 #include "sema/sema.h"
 
 namespace graphmend::sema {
@@ -65,14 +67,14 @@ struct Binding {
   BindKind kind = BindKind::Other;
   std::string path;                       // Import: "torch.nn.functional"
   const ast::Node* definition = nullptr;  // Function / Class
-  int class_index = -1;                   // Class / Instance
+  ClassId class_index;                    // Class / Instance
   std::vector<const ast::expr*> values;   // Value: every assigned value
   bool conflicting = false;               // bound in different ways
 };
 
 struct Scope {
   const ast::Node* node = nullptr;  // Module or FunctionDef / AsyncFunctionDef
-  int parent = -1;                  // enclosing function scope (classes skipped); -1 module
+  ScopeId parent;                   // enclosing function scope (classes skipped); none: module
   std::unordered_map<std::string_view, Binding> bindings;
   std::unordered_set<std::string_view> globals;
   std::unordered_set<std::string_view> nonlocals;
@@ -80,19 +82,19 @@ struct Scope {
 
 struct ClassInfo {
   const ast::ClassDef* node = nullptr;
-  int scope = 0;  // the scope the class statement runs in
+  ScopeId scope = kModuleScope;  // the scope the class statement runs in
   std::unordered_map<std::string_view, const ast::Node*> methods;
-  std::vector<int> local_bases;  // indices of classes of this module
+  std::vector<ClassId> local_bases;  // classes of this module
   bool torch_module_base = false;
   bool is_module = false;
-  // self.<attr> = LocalClass(...) in any method: attr -> class index
-  std::unordered_map<std::string_view, int> attr_classes;
+  // self.<attr> = LocalClass(...) in any method: attr -> its class
+  std::unordered_map<std::string_view, ClassId> attr_classes;
   std::vector<std::pair<std::string_view, const ast::expr*>> pending_attrs;
 };
 
 struct CallSite {
   const ast::Call* call;
-  int scope;  // scope index the call is evaluated in
+  ScopeId scope;  // the scope the call is evaluated in
 };
 
 // A definition of a local variable at one flow node.
@@ -130,7 +132,7 @@ struct Region {
 // The control-flow graph of one function (or of the module's top level) with its
 // reaching definitions and liveness.
 struct Flow {
-  int scope = 0;
+  ScopeId scope = kModuleScope;
   std::unordered_map<std::string_view, uint32_t> var_ids;
   std::vector<std::string_view> var_names;
   std::vector<FlowNode> nodes;
@@ -191,41 +193,67 @@ class AnalysisImpl final : public Analysis {
 
   // Internal queries shared by the tagger and the flow builder.
   ValueKind kind_of(const ast::expr& e) const;
-  bool known_non_tensor(const ast::expr* e, int scope, int depth = 0) const;
-  int scope_of(const ast::Node* node) const;
-  const Binding* lookup(int scope, std::string_view name) const;
-  std::string qualify(const ast::expr* e, int scope) const;  // "torch.nn.functional.relu"
+  bool known_non_tensor(const ast::expr* e, ScopeId scope, int depth = 0) const;
+  ScopeId scope_of(const ast::Node* node) const;
+  const Binding* lookup(ScopeId scope, std::string_view name) const;
+  std::string qualify(const ast::expr* e, ScopeId scope) const;  // "torch.nn.functional.relu"
   bool is_builtin_print(const ast::Name& name) const;
-  bool is_logger_expr(const ast::expr* e, int scope) const;
+  bool is_logger_expr(const ast::expr* e, ScopeId scope) const;
   const SourceText& source() const { return source_; }
   const ast::Module& module() const { return module_; }
-  Flow* flow_for_scope(int scope) const;
+  Flow* flow_for_scope(ScopeId scope) const;
   const std::vector<Scope>& scopes() const { return scopes_; }
 
  private:
   friend class ScopeWalker;
   friend class FlowBuilder;
+  friend class PurityCheck;
 
+  // analysis.cpp
   void finalize();
   void classify_values();
+
+  // entries.cpp
   void resolve_classes();
   void find_entries();
   void build_call_graph();
-  int constructor_class(const ast::expr* e, int scope) const;
-  int class_of_binding(const ast::expr* e, int scope) const;
-  const ast::Node* find_method(int class_index, std::string_view name, int depth = 0) const;
-  const ast::Node* module_forward(int class_index) const;
-  ValueKind kind_rec(const ast::expr* e, int scope, int depth) const;
-  ValueKind kind_of_name(const ast::Name& name, int scope) const;
-  ValueKind call_kind(const ast::Call& call, int scope, int depth) const;
-  bool pure_rec(const ast::expr* e, int scope, int depth, const PurityFacts* facts = nullptr) const;
-  bool number_rec(const ast::expr* e, int scope, int depth, const PurityFacts& facts) const;
-  bool is_floating_dtype(const ast::expr* e, int scope, const PurityFacts* facts) const;
-  int self_class_of_scope(int scope, std::string_view receiver) const;
+  ClassId constructor_class(const ast::expr* e, ScopeId scope) const;
+  ClassId class_of_binding(const ast::expr* e, ScopeId scope) const;
+  const ast::Node* find_method(ClassId class_index, std::string_view name, int depth = 0) const;
+  const ast::Node* module_forward(ClassId class_index) const;
+
+  // calls.cpp
+  ClassId self_class_of_scope(ScopeId scope, std::string_view receiver) const;
+
+  // tensor_kind.cpp: kind_rec dispatches on the node kind, call_kind on the callee's form.
+  ValueKind kind_rec(const ast::expr* e, ScopeId scope, int depth) const;
+  ValueKind kind_of_name(const ast::Name& name, ScopeId scope) const;
+  ValueKind attribute_kind(const ast::Attribute& a, ScopeId scope, int depth) const;
+  ValueKind subscript_kind(const ast::Subscript& s, ScopeId scope, int depth) const;
+  ValueKind binop_kind(const ast::BinOp& b, ScopeId scope, int depth) const;
+  ValueKind unaryop_kind(const ast::UnaryOp& u, ScopeId scope, int depth) const;
+  ValueKind compare_kind(const ast::Compare& c, ScopeId scope, int depth) const;
+  ValueKind boolop_kind(const ast::BoolOp& b, ScopeId scope, int depth) const;
+  ValueKind tuple_kind(const ast::Tuple& t, ScopeId scope, int depth) const;
+  ValueKind call_kind(const ast::Call& call, ScopeId scope, int depth) const;
+  bool first_arg_tensor(const ast::Call& call, ScopeId scope, int depth) const;
+  ValueKind name_call_kind(const ast::Call& call, const ast::Name& name, ScopeId scope,
+                           int depth) const;
+  ValueKind subscript_call_kind(const ast::Call& call, const ast::Subscript& sub, ScopeId scope,
+                                int depth) const;
+  std::optional<ValueKind> self_call_kind(const ast::Call& call, const ast::Attribute& attr,
+                                          ScopeId scope, int depth) const;
+  ValueKind method_call_kind(const ast::Call& call, const ast::Attribute& attr, ScopeId scope,
+                             int depth) const;
+  ValueKind tensor_method_kind(const ast::Call& call, std::string_view m, ValueKind rk,
+                               ScopeId scope, int depth) const;
   void compute_def_kinds(Flow& flow) const;
   ValueKind def_kind(const Flow& flow, uint32_t def) const;
   ValueKind join_defs(const Flow& flow, uint32_t var, uint32_t node, bool* any_def) const;
-  uint32_t flow_node_of_stmt(const Flow& flow, const ast::stmt& s) const;
+
+  // purity.cpp (with PurityCheck)
+  bool number_rec(const ast::expr* e, ScopeId scope, int depth, const PurityFacts& facts) const;
+  bool is_floating_dtype(const ast::expr* e, ScopeId scope, const PurityFacts* facts) const;
 
   const ast::Module& module_;
   const SourceText& source_;
@@ -234,9 +262,9 @@ class AnalysisImpl final : public Analysis {
   std::vector<Scope> scopes_;  // [0] module, [i+1] functions_[i]
   std::vector<ClassInfo> classes_;
   std::unordered_map<const ast::Node*, int> function_index_;
-  std::unordered_map<const ast::Node*, int> class_index_;
+  std::unordered_map<const ast::Node*, ClassId> class_index_;
   std::vector<int> function_parent_;                      // enclosing function index or -1
-  std::vector<int> function_class_;                       // owner class index or -1
+  std::vector<ClassId> function_class_;                   // owner class or none
   std::vector<uint32_t> function_order_;                  // function indices sorted by begin
   std::vector<std::vector<CallSite>> calls_by_function_;  // [scope]
   std::vector<CallSite> all_calls_;
@@ -246,8 +274,12 @@ class AnalysisImpl final : public Analysis {
   mutable int non_tensor_budget_ = 0;  // join_defs met only not-yet-known definitions
 };
 
+// Walks the module once, filling the scope table, classes, functions and call sites
+// (scopes.cpp).
+void build_scopes(AnalysisImpl& analysis, const ast::Module& module);
+
 // Builds the flow graph and dataflow facts of one scope (flow.cpp).
-std::unique_ptr<Flow> build_flow(const AnalysisImpl& analysis, int scope);
+std::unique_ptr<Flow> build_flow(const AnalysisImpl& analysis, ScopeId scope);
 
 // The source text of a node with line breaks folded, cut to `limit` bytes.
 std::string quote_source(const SourceText& source, const ast::Node& node, size_t limit = 80);

@@ -1,5 +1,6 @@
 // Control-flow graph of one function (one node per simple statement or compound-statement
-// header), reaching definitions (forward) and liveness (backward) over it.
+// header), reaching definitions (forward) and liveness (backward) over it, and the queries
+// answered from them (live_after, live_before, is_definitely_bound_before, ...).
 //
 // Exceptions: a statement inside `try` may raise before or after its own definitions, so an
 // exceptional edge carries both its entry and exit facts to the handlers. `with` bodies may
@@ -44,14 +45,14 @@ class FlowBuilder {
   FlowBuilder(const AnalysisImpl& a, Flow& f) : a_(a), f_(f) {}
 
   void build() {
-    const Scope& scope = a_.scopes()[f_.scope];
+    const Scope& scope = a_.scopes()[f_.scope.index];
     const ast::Seq<ast::stmt*>* body = nullptr;
     const ast::arguments* args = nullptr;
     if (const auto* m = as<ast::Module>(scope.node)) body = &m->body;
     if (const auto* fn = as<ast::FunctionDef>(scope.node)) body = &fn->body, args = fn->args;
     if (const auto* fn = as<ast::AsyncFunctionDef>(scope.node)) body = &fn->body, args = fn->args;
     if (body == nullptr) return;
-    f_.all_live = f_.scope == 0;
+    f_.all_live = f_.scope.is_module();
 
     // Variables: parameters, then names in first-assignment order, then the rest.
     std::vector<const ast::arg*> params;
@@ -263,249 +264,284 @@ class FlowBuilder {
 
   uint32_t build_stmt_inner(const ast::stmt* s, uint32_t next, const Ctx& c) {
     switch (s->kind) {
-      case ast::Kind::Assign: {
-        const auto* a = as<ast::Assign>(s);
-        uint32_t n = simple(s, next, c);
-        uses_of(a->value, n);
-        for (const ast::expr* t : a->targets) def_target(t, a->value, n, 0);
-        return n;
-      }
-      case ast::Kind::AugAssign: {
-        const auto* a = as<ast::AugAssign>(s);
-        uint32_t n = simple(s, next, c);
-        uses_of(a->value, n);
-        if (const auto* name = as<ast::Name>(a->target)) {
-          int v = var_of(name->id);
-          if (v >= 0) {
-            use(name->id, n);
-            add_def(static_cast<uint32_t>(v), n, Def::Source::AugAssign, a->value, a);
-          }
-        } else {
-          uses_of(a->target, n);
-        }
-        return n;
-      }
-      case ast::Kind::AnnAssign: {
-        const auto* a = as<ast::AnnAssign>(s);
-        uint32_t n = simple(s, next, c);
-        if (a->value) {
-          uses_of(a->value, n);
-          def_target(a->target, a->value, n, 0);
-        } else if (!is<ast::Name>(a->target)) {
-          uses_of(a->target, n);
-        }
-        return n;
-      }
-      case ast::Kind::Delete: {
-        uint32_t n = simple(s, next, c);
-        for (const ast::expr* t : as<ast::Delete>(s)->targets) {
-          if (const auto* name = as<ast::Name>(t)) {
-            int v = var_of(name->id);
-            if (v >= 0) {
-              use(name->id, n);
-              add_def(static_cast<uint32_t>(v), n, Def::Source::Unbound, nullptr, t);
-            }
-          } else {
-            uses_of(t, n);
-          }
-        }
-        return n;
-      }
-      case ast::Kind::Return: {
-        uint32_t n = new_node(c.exc);
-        f_.nodes[n].succ.push_back(c.ret);
-        region(s, n);
-        uses_of(as<ast::Return>(s)->value, n);
-        return n;
-      }
-      case ast::Kind::Raise: {
-        uint32_t n = new_node(-1);
-        region(s, n);
-        if (c.exc >= 0) {
-          f_.nodes[n].succ = f_.exc_lists[c.exc];
-        } else {
-          f_.nodes[n].succ.push_back(f_.exit);
-        }
-        const auto* r = as<ast::Raise>(s);
-        uses_of(r->exc, n);
-        uses_of(r->cause, n);
-        return n;
-      }
+      case ast::Kind::Assign:
+        return build_assign(as<ast::Assign>(s), next, c);
+      case ast::Kind::AugAssign:
+        return build_aug_assign(as<ast::AugAssign>(s), next, c);
+      case ast::Kind::AnnAssign:
+        return build_ann_assign(as<ast::AnnAssign>(s), next, c);
+      case ast::Kind::Delete:
+        return build_delete(as<ast::Delete>(s), next, c);
+      case ast::Kind::Return:
+        return build_return(as<ast::Return>(s), c);
+      case ast::Kind::Raise:
+        return build_raise(as<ast::Raise>(s), c);
       case ast::Kind::Break:
-      case ast::Kind::Continue: {
-        uint32_t target = s->kind == ast::Kind::Break ? c.brk : c.cont;
-        if (target == UINT32_MAX) target = next;  // outside a loop: a syntax error anyway
-        uint32_t n = new_node(-1);
-        f_.nodes[n].succ.push_back(target);
-        region(s, n);
-        return n;
-      }
+      case ast::Kind::Continue:
+        return build_jump(s, next, c);
       case ast::Kind::Pass:
       case ast::Kind::Global:
       case ast::Kind::Nonlocal:
         return next;
       case ast::Kind::Import:
-      case ast::Kind::ImportFrom: {
-        uint32_t n = simple(s, next, c);
-        std::vector<std::string_view> names;
-        if (const auto* i = as<ast::Import>(s)) {
-          for (const ast::alias* al : i->names) {
-            names.push_back(!al->asname.empty() ? al->asname
-                                                : al->name.substr(0, al->name.find('.')));
-          }
-        } else {
-          for (const ast::alias* al : as<ast::ImportFrom>(s)->names) {
-            if (al->name != "*") names.push_back(!al->asname.empty() ? al->asname : al->name);
-          }
-        }
-        for (std::string_view name : names) {
-          int v = var_of(name);
-          if (v >= 0) add_def(static_cast<uint32_t>(v), n, Def::Source::Other, nullptr, s);
-        }
-        return n;
-      }
+      case ast::Kind::ImportFrom:
+        return build_import(s, next, c);
       case ast::Kind::FunctionDef:
       case ast::Kind::AsyncFunctionDef:
-      case ast::Kind::ClassDef: {
-        uint32_t n = simple(s, next, c);
-        std::string_view name;
-        const ast::Seq<ast::expr*>* decorators = nullptr;
-        if (const auto* f = as<ast::FunctionDef>(s))
-          name = f->name, decorators = &f->decorator_list;
-        if (const auto* f = as<ast::AsyncFunctionDef>(s)) {
-          name = f->name, decorators = &f->decorator_list;
-        }
-        if (const auto* k = as<ast::ClassDef>(s)) name = k->name, decorators = &k->decorator_list;
-        for (const ast::expr* d : *decorators) {
-          uses_of(d, n);
-          region(d, n);
-        }
-        // defaults and annotations are evaluated here; the body only captures
-        ast::for_each_child(mut(s), [&](ast::Node* child) {
-          if (child->kind == ast::Kind::arguments) {
-            const auto* args = as<ast::arguments>(child);
-            for (const ast::expr* e : args->defaults) uses_of(e, n);
-            for (const ast::expr* e : args->kw_defaults) {
-              if (e) uses_of(e, n);
-            }
-          }
-        });
-        capture_body(s, n);
-        int v = var_of(name);
-        if (v >= 0) add_def(static_cast<uint32_t>(v), n, Def::Source::Other, nullptr, s);
-        return n;
-      }
+      case ast::Kind::ClassDef:
+        return build_def(s, next, c);
       case ast::Kind::If:
         return build_if(as<ast::If>(s), next, c);
-      case ast::Kind::While: {
-        const auto* w = as<ast::While>(s);
-        uint32_t head = new_node(c.exc);
-        region(w->test, head);
-        uses_of(w->test, head);
-        Ctx inner = c;
-        inner.brk = next;
-        inner.cont = head;
-        uint32_t body = build_seq(w->body, head, inner);
-        uint32_t orelse = build_seq(w->orelse, next, c);
-        f_.nodes[head].succ.push_back(body);
-        if (!is_true_constant(w->test)) f_.nodes[head].succ.push_back(orelse);
-        return head;
-      }
+      case ast::Kind::While:
+        return build_while(as<ast::While>(s), next, c);
       case ast::Kind::For:
-      case ast::Kind::AsyncFor: {
-        const ast::expr* target;
-        const ast::expr* iter;
-        const ast::Seq<ast::stmt*>* body;
-        const ast::Seq<ast::stmt*>* orelse;
-        if (const auto* f = as<ast::For>(s)) {
-          target = f->target, iter = f->iter, body = &f->body, orelse = &f->orelse;
-        } else {
-          const auto* g = as<ast::AsyncFor>(s);
-          target = g->target, iter = g->iter, body = &g->body, orelse = &g->orelse;
-        }
-        uint32_t head = new_node(-1);
-        uint32_t assign = new_node(c.exc);
-        region(target, assign);
-        if (const auto* name = as<ast::Name>(target)) {
-          int v = var_of(name->id);
-          if (v >= 0)
-            add_def(static_cast<uint32_t>(v), assign, Def::Source::ForTarget, iter, target);
-        } else {
-          def_target(target, nullptr, assign, 0);
-        }
-        Ctx inner = c;
-        inner.brk = next;
-        inner.cont = head;
-        uint32_t body_entry = build_seq(*body, head, inner);
-        f_.nodes[assign].succ.push_back(body_entry);
-        uint32_t else_entry = build_seq(*orelse, next, c);
-        f_.nodes[head].succ = {assign, else_entry};
-        uint32_t eval = new_node(c.exc);
-        region(iter, eval);
-        uses_of(iter, eval);
-        f_.nodes[eval].succ.push_back(head);
-        return eval;
-      }
+      case ast::Kind::AsyncFor:
+        return build_for(s, next, c);
       case ast::Kind::With:
-      case ast::Kind::AsyncWith: {
-        const ast::Seq<ast::withitem*>& items =
-            s->kind == ast::Kind::With ? as<ast::With>(s)->items : as<ast::AsyncWith>(s)->items;
-        const ast::Seq<ast::stmt*>& body =
-            s->kind == ast::Kind::With ? as<ast::With>(s)->body : as<ast::AsyncWith>(s)->body;
-        std::vector<uint32_t> targets = c.exc >= 0 ? f_.exc_lists[c.exc] : std::vector<uint32_t>{};
-        targets.push_back(next);  // __exit__ may swallow the exception
-        Ctx inner = c;
-        inner.exc = exc_list(std::move(targets));
-        uint32_t body_entry = build_seq(body, next, inner);
-        uint32_t n = new_node(c.exc);
-        f_.nodes[n].succ.push_back(body_entry);
-        for (const ast::withitem* w : items) {
-          region(w, n);
-          uses_of(w->context_expr, n);
-          if (w->optional_vars) def_target(w->optional_vars, nullptr, n, 1);
-        }
-        return n;
-      }
+      case ast::Kind::AsyncWith:
+        return build_with(s, next, c);
       case ast::Kind::Try:
-      case ast::Kind::TryStar: {
-        const ast::Seq<ast::stmt*>* body;
-        const ast::Seq<ast::excepthandler*>* handlers;
-        const ast::Seq<ast::stmt*>* orelse;
-        const ast::Seq<ast::stmt*>* finalbody;
-        if (const auto* t = as<ast::Try>(s)) {
-          body = &t->body, handlers = &t->handlers, orelse = &t->orelse, finalbody = &t->finalbody;
-        } else {
-          const auto* u = as<ast::TryStar>(s);
-          body = &u->body, handlers = &u->handlers, orelse = &u->orelse, finalbody = &u->finalbody;
-        }
-        return build_try(*body, *handlers, *orelse, *finalbody, next, c);
-      }
-      case ast::Kind::Match: {
-        const auto* m = as<ast::Match>(s);
-        uint32_t no_match = next;
-        for (uint32_t i = m->cases.size; i-- > 0;) {
-          const ast::match_case* mc = m->cases[i];
-          uint32_t body_entry = build_seq(mc->body, next, c);
-          uint32_t n = new_node(c.exc);
-          region(mc->pattern, n);
-          if (mc->guard) region(mc->guard, n);
-          pattern_uses_and_defs(mc->pattern, n);
-          uses_of(mc->guard, n);
-          f_.nodes[n].succ = {body_entry, no_match};
-          no_match = n;
-        }
-        uint32_t subject = new_node(c.exc);
-        region(m->subject, subject);
-        uses_of(m->subject, subject);
-        f_.nodes[subject].succ.push_back(no_match);
-        return subject;
-      }
+      case ast::Kind::TryStar:
+        return build_try_stmt(s, next, c);
+      case ast::Kind::Match:
+        return build_match(as<ast::Match>(s), next, c);
       default: {  // Expr, Assert, TypeAlias
         uint32_t n = simple(s, next, c);
         uses_of(s, n);
         return n;
       }
     }
+  }
+
+  uint32_t build_assign(const ast::Assign* a, uint32_t next, const Ctx& c) {
+    uint32_t n = simple(a, next, c);
+    uses_of(a->value, n);
+    for (const ast::expr* t : a->targets) def_target(t, a->value, n, 0);
+    return n;
+  }
+
+  uint32_t build_aug_assign(const ast::AugAssign* a, uint32_t next, const Ctx& c) {
+    uint32_t n = simple(a, next, c);
+    uses_of(a->value, n);
+    if (const auto* name = as<ast::Name>(a->target)) {
+      int v = var_of(name->id);
+      if (v >= 0) {
+        use(name->id, n);
+        add_def(static_cast<uint32_t>(v), n, Def::Source::AugAssign, a->value, a);
+      }
+    } else {
+      uses_of(a->target, n);
+    }
+    return n;
+  }
+
+  uint32_t build_ann_assign(const ast::AnnAssign* a, uint32_t next, const Ctx& c) {
+    uint32_t n = simple(a, next, c);
+    if (a->value) {
+      uses_of(a->value, n);
+      def_target(a->target, a->value, n, 0);
+    } else if (!is<ast::Name>(a->target)) {
+      uses_of(a->target, n);
+    }
+    return n;
+  }
+
+  uint32_t build_delete(const ast::Delete* s, uint32_t next, const Ctx& c) {
+    uint32_t n = simple(s, next, c);
+    for (const ast::expr* t : s->targets) {
+      if (const auto* name = as<ast::Name>(t)) {
+        int v = var_of(name->id);
+        if (v >= 0) {
+          use(name->id, n);
+          add_def(static_cast<uint32_t>(v), n, Def::Source::Unbound, nullptr, t);
+        }
+      } else {
+        uses_of(t, n);
+      }
+    }
+    return n;
+  }
+
+  uint32_t build_return(const ast::Return* s, const Ctx& c) {
+    uint32_t n = new_node(c.exc);
+    f_.nodes[n].succ.push_back(c.ret);
+    region(s, n);
+    uses_of(s->value, n);
+    return n;
+  }
+
+  uint32_t build_raise(const ast::Raise* r, const Ctx& c) {
+    uint32_t n = new_node(-1);
+    region(r, n);
+    if (c.exc >= 0) {
+      f_.nodes[n].succ = f_.exc_lists[c.exc];
+    } else {
+      f_.nodes[n].succ.push_back(f_.exit);
+    }
+    uses_of(r->exc, n);
+    uses_of(r->cause, n);
+    return n;
+  }
+
+  // break / continue
+  uint32_t build_jump(const ast::stmt* s, uint32_t next, const Ctx& c) {
+    uint32_t target = s->kind == ast::Kind::Break ? c.brk : c.cont;
+    if (target == UINT32_MAX) target = next;  // outside a loop: a syntax error anyway
+    uint32_t n = new_node(-1);
+    f_.nodes[n].succ.push_back(target);
+    region(s, n);
+    return n;
+  }
+
+  uint32_t build_import(const ast::stmt* s, uint32_t next, const Ctx& c) {
+    uint32_t n = simple(s, next, c);
+    std::vector<std::string_view> names;
+    if (const auto* i = as<ast::Import>(s)) {
+      for (const ast::alias* al : i->names) {
+        names.push_back(!al->asname.empty() ? al->asname : al->name.substr(0, al->name.find('.')));
+      }
+    } else {
+      for (const ast::alias* al : as<ast::ImportFrom>(s)->names) {
+        if (al->name != "*") names.push_back(!al->asname.empty() ? al->asname : al->name);
+      }
+    }
+    for (std::string_view name : names) {
+      int v = var_of(name);
+      if (v >= 0) add_def(static_cast<uint32_t>(v), n, Def::Source::Other, nullptr, s);
+    }
+    return n;
+  }
+
+  // def / async def / class: decorators, defaults and the binding of the name.
+  uint32_t build_def(const ast::stmt* s, uint32_t next, const Ctx& c) {
+    uint32_t n = simple(s, next, c);
+    std::string_view name;
+    const ast::Seq<ast::expr*>* decorators = nullptr;
+    if (const auto* f = as<ast::FunctionDef>(s)) name = f->name, decorators = &f->decorator_list;
+    if (const auto* f = as<ast::AsyncFunctionDef>(s)) {
+      name = f->name, decorators = &f->decorator_list;
+    }
+    if (const auto* k = as<ast::ClassDef>(s)) name = k->name, decorators = &k->decorator_list;
+    for (const ast::expr* d : *decorators) {
+      uses_of(d, n);
+      region(d, n);
+    }
+    // defaults and annotations are evaluated here; the body only captures
+    ast::for_each_child(mut(s), [&](ast::Node* child) {
+      if (child->kind == ast::Kind::arguments) {
+        const auto* args = as<ast::arguments>(child);
+        for (const ast::expr* e : args->defaults) uses_of(e, n);
+        for (const ast::expr* e : args->kw_defaults) {
+          if (e) uses_of(e, n);
+        }
+      }
+    });
+    capture_body(s, n);
+    int v = var_of(name);
+    if (v >= 0) add_def(static_cast<uint32_t>(v), n, Def::Source::Other, nullptr, s);
+    return n;
+  }
+
+  uint32_t build_while(const ast::While* w, uint32_t next, const Ctx& c) {
+    uint32_t head = new_node(c.exc);
+    region(w->test, head);
+    uses_of(w->test, head);
+    Ctx inner = c;
+    inner.brk = next;
+    inner.cont = head;
+    uint32_t body = build_seq(w->body, head, inner);
+    uint32_t orelse = build_seq(w->orelse, next, c);
+    f_.nodes[head].succ.push_back(body);
+    if (!is_true_constant(w->test)) f_.nodes[head].succ.push_back(orelse);
+    return head;
+  }
+
+  uint32_t build_for(const ast::stmt* s, uint32_t next, const Ctx& c) {
+    const ast::expr* target;
+    const ast::expr* iter;
+    const ast::Seq<ast::stmt*>* body;
+    const ast::Seq<ast::stmt*>* orelse;
+    if (const auto* f = as<ast::For>(s)) {
+      target = f->target, iter = f->iter, body = &f->body, orelse = &f->orelse;
+    } else {
+      const auto* g = as<ast::AsyncFor>(s);
+      target = g->target, iter = g->iter, body = &g->body, orelse = &g->orelse;
+    }
+    uint32_t head = new_node(-1);
+    uint32_t assign = new_node(c.exc);
+    region(target, assign);
+    if (const auto* name = as<ast::Name>(target)) {
+      int v = var_of(name->id);
+      if (v >= 0) add_def(static_cast<uint32_t>(v), assign, Def::Source::ForTarget, iter, target);
+    } else {
+      def_target(target, nullptr, assign, 0);
+    }
+    Ctx inner = c;
+    inner.brk = next;
+    inner.cont = head;
+    uint32_t body_entry = build_seq(*body, head, inner);
+    f_.nodes[assign].succ.push_back(body_entry);
+    uint32_t else_entry = build_seq(*orelse, next, c);
+    f_.nodes[head].succ = {assign, else_entry};
+    uint32_t eval = new_node(c.exc);
+    region(iter, eval);
+    uses_of(iter, eval);
+    f_.nodes[eval].succ.push_back(head);
+    return eval;
+  }
+
+  uint32_t build_with(const ast::stmt* s, uint32_t next, const Ctx& c) {
+    const ast::Seq<ast::withitem*>& items =
+        s->kind == ast::Kind::With ? as<ast::With>(s)->items : as<ast::AsyncWith>(s)->items;
+    const ast::Seq<ast::stmt*>& body =
+        s->kind == ast::Kind::With ? as<ast::With>(s)->body : as<ast::AsyncWith>(s)->body;
+    std::vector<uint32_t> targets = c.exc >= 0 ? f_.exc_lists[c.exc] : std::vector<uint32_t>{};
+    targets.push_back(next);  // __exit__ may swallow the exception
+    Ctx inner = c;
+    inner.exc = exc_list(std::move(targets));
+    uint32_t body_entry = build_seq(body, next, inner);
+    uint32_t n = new_node(c.exc);
+    f_.nodes[n].succ.push_back(body_entry);
+    for (const ast::withitem* w : items) {
+      region(w, n);
+      uses_of(w->context_expr, n);
+      if (w->optional_vars) def_target(w->optional_vars, nullptr, n, 1);
+    }
+    return n;
+  }
+
+  uint32_t build_try_stmt(const ast::stmt* s, uint32_t next, const Ctx& c) {
+    const ast::Seq<ast::stmt*>* body;
+    const ast::Seq<ast::excepthandler*>* handlers;
+    const ast::Seq<ast::stmt*>* orelse;
+    const ast::Seq<ast::stmt*>* finalbody;
+    if (const auto* t = as<ast::Try>(s)) {
+      body = &t->body, handlers = &t->handlers, orelse = &t->orelse, finalbody = &t->finalbody;
+    } else {
+      const auto* u = as<ast::TryStar>(s);
+      body = &u->body, handlers = &u->handlers, orelse = &u->orelse, finalbody = &u->finalbody;
+    }
+    return build_try(*body, *handlers, *orelse, *finalbody, next, c);
+  }
+
+  uint32_t build_match(const ast::Match* m, uint32_t next, const Ctx& c) {
+    uint32_t no_match = next;
+    for (uint32_t i = m->cases.size; i-- > 0;) {
+      const ast::match_case* mc = m->cases[i];
+      uint32_t body_entry = build_seq(mc->body, next, c);
+      uint32_t n = new_node(c.exc);
+      region(mc->pattern, n);
+      if (mc->guard) region(mc->guard, n);
+      pattern_uses_and_defs(mc->pattern, n);
+      uses_of(mc->guard, n);
+      f_.nodes[n].succ = {body_entry, no_match};
+      no_match = n;
+    }
+    uint32_t subject = new_node(c.exc);
+    region(m->subject, subject);
+    uses_of(m->subject, subject);
+    f_.nodes[subject].succ.push_back(no_match);
+    return subject;
   }
 
   void pattern_uses_and_defs(const ast::Node* p, uint32_t node) {
@@ -655,7 +691,7 @@ class FlowBuilder {
       return;
     }
     f_.live_in.assign(n * w, 0);
-    if (f_.scope == 0) {  // module globals outlive the module body
+    if (f_.scope.is_module()) {  // module globals outlive the module body
       for (uint32_t v = 0; v < f_.var_names.size(); ++v) {
         f_.live_in[f_.exit * w + (v >> 6)] |= uint64_t{1} << (v & 63);
       }
@@ -738,7 +774,7 @@ class FlowBuilder {
   std::vector<bool> weak_;
 };
 
-std::unique_ptr<Flow> build_flow(const AnalysisImpl& analysis, int scope) {
+std::unique_ptr<Flow> build_flow(const AnalysisImpl& analysis, ScopeId scope) {
   auto flow = std::make_unique<Flow>();
   flow->scope = scope;
   FlowBuilder(analysis, *flow).build();
@@ -749,6 +785,98 @@ std::unique_ptr<Flow> build_flow(const AnalysisImpl& analysis, int scope) {
     flow->reach_in.assign(1, 0);
   }
   return flow;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flow-based queries
+
+Flow* AnalysisImpl::flow_for_scope(ScopeId scope) const {
+  if (!scope.has_value() || static_cast<size_t>(scope.index) >= flows_.size()) return nullptr;
+  std::unique_ptr<Flow>& flow = flows_[scope.index];
+  if (!flow) flow = build_flow(*this, scope);
+  return flow.get();
+}
+
+namespace {
+
+bool bit(const uint64_t* words, uint32_t i) { return ((words[i >> 6] >> (i & 63)) & 1) != 0; }
+
+// Whether some real definition of `var` reaches `node` (a captured variable is live from
+// its first binding on, since the closure may read it at any later time).
+bool bound_somewhere(const Flow& flow, uint32_t var, uint32_t node) {
+  for (uint32_t d : flow.defs_of_var[var]) {
+    if (flow.reaches(d, node) && flow.defs[d].source != Def::Source::Unbound) return true;
+  }
+  return false;
+}
+
+std::vector<std::string_view> live_names(const Flow& flow, const uint64_t* live,
+                                         uint32_t reach_node, bool everything) {
+  std::vector<std::string_view> out;
+  for (uint32_t v = 0; v < flow.var_names.size(); ++v) {
+    if (everything || bit(live, v) || (flow.captured[v] && bound_somewhere(flow, v, reach_node))) {
+      out.push_back(flow.var_names[v]);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string_view> AnalysisImpl::live_after(const ast::stmt& statement) const {
+  Flow* flow = flow_for_scope(scope_of(&statement));
+  if (flow == nullptr) return {};
+  bool jump = statement.kind == ast::Kind::Return || statement.kind == ast::Kind::Raise ||
+              statement.kind == ast::Kind::Break || statement.kind == ast::Kind::Continue;
+  if (jump) {
+    // control leaves through the jump's own edges, not to the next statement
+    auto it = flow->entry_of.find(&statement);
+    if (it == flow->entry_of.end() || flow->all_live) {
+      return live_names(*flow, nullptr, 0, true);
+    }
+    const FlowNode& node = flow->nodes[it->second];
+    std::vector<uint64_t> live(flow->var_words, 0);
+    for (uint32_t succ : node.succ) {
+      for (size_t k = 0; k < flow->var_words; ++k)
+        live[k] |= flow->live_in[succ * flow->var_words + k];
+    }
+    return live_names(*flow, live.data(), it->second, false);
+  }
+  auto it = flow->after.find(&statement);
+  if (it == flow->after.end() || flow->all_live) return live_names(*flow, nullptr, 0, true);
+  return live_names(*flow, &flow->live_in[it->second * flow->var_words], it->second, false);
+}
+
+std::vector<std::string_view> AnalysisImpl::live_before(const ast::stmt& statement) const {
+  Flow* flow = flow_for_scope(scope_of(&statement));
+  if (flow == nullptr) return {};
+  auto it = flow->entry_of.find(&statement);
+  if (it == flow->entry_of.end() || flow->all_live) return live_names(*flow, nullptr, 0, true);
+  return live_names(*flow, &flow->live_in[it->second * flow->var_words], it->second, false);
+}
+
+bool AnalysisImpl::is_definitely_bound_before(const ast::stmt& statement,
+                                              std::string_view name) const {
+  Flow* flow = flow_for_scope(scope_of(&statement));
+  if (flow == nullptr) return false;
+  auto var = flow->var_ids.find(name);
+  auto node = flow->entry_of.find(&statement);
+  if (var == flow->var_ids.end() || node == flow->entry_of.end()) return false;
+  bool any = false;
+  for (uint32_t d : flow->defs_of_var[var->second]) {
+    if (!flow->reaches(d, node->second)) continue;
+    if (flow->defs[d].source == Def::Source::Unbound) return false;
+    any = true;
+  }
+  return any;
+}
+
+bool AnalysisImpl::is_tensor_before(const ast::stmt& statement, std::string_view name) const {
+  if (!is_definitely_bound_before(statement, name)) return false;
+  Flow* flow = flow_for_scope(scope_of(&statement));
+  uint32_t node = flow->entry_of.at(&statement);
+  bool any = false;
+  return is_tensor_kind(join_defs(*flow, flow->var_ids.at(name), node, &any));
 }
 
 }  // namespace graphmend::sema

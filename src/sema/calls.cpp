@@ -1,0 +1,104 @@
+// What a call resolves to: print, a logger method, warnings.warn, a torch function, a
+// tensor method, a submodule, a local function or another builtin.
+#include "sema/analysis_impl.h"
+#include "sema/helpers.h"
+#include "sema/torch_facts.h"
+
+namespace graphmend::sema {
+
+using ast::as;
+using ast::is;
+
+bool AnalysisImpl::is_logger_expr(const ast::expr* e, ScopeId scope) const {
+  if (const auto* name = as<ast::Name>(e)) {
+    const Binding* b = lookup(scope, name->id);
+    return b != nullptr && !b->conflicting && b->kind == BindKind::Logger;
+  }
+  if (const auto* call = as<ast::Call>(e)) {
+    std::string q = qualify(call->func, scope);
+    return ends_with(q, "logging.getLogger") || ends_with(q, "logging.get_logger");
+  }
+  return false;
+}
+
+ClassId AnalysisImpl::self_class_of_scope(ScopeId scope, std::string_view receiver) const {
+  if (!scope.is_function()) return ClassId();
+  int f = scope.function();
+  ClassId klass = function_class_[f];
+  if (!klass.has_value() || is_staticmethod(functions_[f].node)) return ClassId();
+  if (first_param(functions_[f].node) != receiver) return ClassId();
+  return klass;
+}
+
+Callee AnalysisImpl::resolve_call(const ast::Call& call) const {
+  Callee out;
+  ScopeId scope = scope_of(&call);
+  const ast::expr* func = call.func;
+  if (const auto* name = as<ast::Name>(func)) {
+    const Binding* b = lookup(scope, name->id);
+    out.qualified_name = std::string(name->id);
+    if (b == nullptr) {
+      if (name->id == "print") {
+        out.kind = CalleeKind::Print;
+      } else if (has_fact(TorchFact::Builtin, name->id)) {
+        out.kind = CalleeKind::Builtin;
+      }
+      return out;
+    }
+    if (b->conflicting) return out;
+    if (b->kind == BindKind::Function) {
+      out.kind = CalleeKind::LocalFunction;
+      out.definition = b->definition;
+      return out;
+    }
+  }
+  std::string q = qualify(func, scope);
+  if (!q.empty()) {
+    out.qualified_name = q;
+    if (starts_with(q, "torch.")) {
+      out.kind = CalleeKind::TorchFunction;
+    } else if (q == "warnings.warn") {
+      out.kind = CalleeKind::WarningsWarn;
+    } else if (starts_with(q, "logging.") && has_fact(TorchFact::LoggerMethod, q.substr(8))) {
+      out.kind = CalleeKind::LoggerMethod;
+    }
+    return out;
+  }
+  const auto* attr = as<ast::Attribute>(func);
+  if (attr == nullptr) return out;
+  out.qualified_name = std::string(attr->attr);
+  if (has_fact(TorchFact::LoggerMethod, attr->attr) && is_logger_expr(attr->value, scope)) {
+    out.kind = CalleeKind::LoggerMethod;
+    out.qualified_name = "logging.Logger." + std::string(attr->attr);
+    return out;
+  }
+  if (const auto* recv = as<ast::Name>(attr->value)) {
+    ClassId klass = self_class_of_scope(scope, recv->id);
+    if (klass.has_value()) {
+      if (const ast::Node* m = find_method(klass, attr->attr)) {
+        out.kind = CalleeKind::LocalFunction;
+        out.definition = m;
+        out.qualified_name =
+            std::string(classes_[klass.index].node->name) + "." + out.qualified_name;
+        return out;
+      }
+      if (classes_[klass.index].is_module) {
+        out.kind = CalleeKind::SelfSubmodule;
+        out.qualified_name = "self." + out.qualified_name;
+      }
+      return out;
+    }
+    const Binding* b = lookup(scope, recv->id);
+    if (b && !b->conflicting && (b->kind == BindKind::Class || b->kind == BindKind::Instance)) {
+      if (const ast::Node* m = find_method(b->class_index, attr->attr)) {
+        out.kind = CalleeKind::LocalFunction;
+        out.definition = m;
+        return out;
+      }
+    }
+  }
+  if (is_tensor_kind(kind_rec(attr->value, scope, 0))) out.kind = CalleeKind::TensorMethod;
+  return out;
+}
+
+}  // namespace graphmend::sema

@@ -1,0 +1,74 @@
+// Private to src/sema: small string and AST helpers shared by the analysis files.
+#pragma once
+
+#include <initializer_list>
+#include <string_view>
+
+#include "ast/ast.h"
+
+namespace graphmend::sema {
+
+constexpr int kMaxDepth = 400;  // expression recursion limit; deeper trees get "unknown"
+
+inline bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
+inline bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+inline bool in_list(std::string_view name, std::initializer_list<std::string_view> list) {
+  for (std::string_view item : list) {
+    if (item == name) return true;
+  }
+  return false;
+}
+
+inline bool is_none_constant(const ast::expr* e) {
+  const auto* c = ast::as<ast::Constant>(e);
+  return c != nullptr && c->value.type == ast::ConstantValue::Type::None;
+}
+
+// for_each_child takes a mutable node; the analysis only reads.
+inline ast::Node* mut(const ast::Node* n) { return const_cast<ast::Node*>(n); }
+
+// The first positional parameter of a function (self / cls), or empty.
+inline std::string_view first_param(const ast::Node* fn) {
+  const ast::arguments* args = nullptr;
+  if (const auto* f = ast::as<ast::FunctionDef>(fn)) args = f->args;
+  if (const auto* f = ast::as<ast::AsyncFunctionDef>(fn)) args = f->args;
+  if (args == nullptr) return {};
+  if (!args->posonlyargs.empty()) return args->posonlyargs[0]->arg;
+  if (!args->args.empty()) return args->args[0]->arg;
+  return {};
+}
+
+inline const ast::Seq<ast::expr*>* decorators_of(const ast::Node* fn) {
+  if (const auto* f = ast::as<ast::FunctionDef>(fn)) return &f->decorator_list;
+  if (const auto* f = ast::as<ast::AsyncFunctionDef>(fn)) return &f->decorator_list;
+  return nullptr;
+}
+
+inline bool is_staticmethod(const ast::Node* fn) {
+  const auto* decorators = decorators_of(fn);
+  if (decorators == nullptr) return false;
+  for (const ast::expr* d : *decorators) {
+    if (const auto* n = ast::as<ast::Name>(d); n && n->id == "staticmethod") return true;
+  }
+  return false;
+}
+
+inline std::string_view function_name(const ast::Node* fn) {
+  if (const auto* f = ast::as<ast::FunctionDef>(fn)) return f->name;
+  if (const auto* f = ast::as<ast::AsyncFunctionDef>(fn)) return f->name;
+  return {};
+}
+
+inline const ast::keyword* find_keyword(const ast::Call& call, std::string_view name) {
+  for (const ast::keyword* k : call.keywords) {
+    if (k->arg == name) return k;
+  }
+  return nullptr;
+}
+
+}  // namespace graphmend::sema

@@ -1,0 +1,297 @@
+// Purity: expressions free of side effects that cannot raise for well-typed tensor
+// operands, and the Python numbers (torch.finfo fields) that facts make pure.
+#include <algorithm>
+
+#include "sema/analysis_impl.h"
+#include "sema/helpers.h"
+#include "sema/torch_facts.h"
+
+namespace graphmend::sema {
+
+using ast::as;
+using ast::is;
+
+namespace {
+
+bool is_dtype_like(const ast::expr* arg, const AnalysisImpl& a, ScopeId scope) {
+  if (const auto* at = as<ast::Attribute>(arg); at && at->attr == "dtype") return true;
+  std::string q = a.qualify(arg, scope);
+  if (!starts_with(q, "torch.")) return false;
+  std::string_view t = std::string_view(q).substr(6);
+  return has_fact(TorchFact::DtypeName, t);
+}
+
+}  // namespace
+
+bool AnalysisImpl::is_number(const ast::expr& e, const PurityFacts& facts) const {
+  return number_rec(&e, scope_of(&e), 0, facts);
+}
+
+// A literal floating dtype (`torch.float16`) or a dtype expression `facts` show floating.
+bool AnalysisImpl::is_floating_dtype(const ast::expr* e, ScopeId scope,
+                                     const PurityFacts* facts) const {
+  if (has_fact(TorchFact::FloatingDtype, qualify(e, scope))) return true;
+  if (facts == nullptr) return false;
+  std::string_view text = source_.text().substr(e->begin, e->end - e->begin);
+  return std::find(facts->floating_dtypes.begin(), facts->floating_dtypes.end(), text) !=
+         facts->floating_dtypes.end();
+}
+
+bool AnalysisImpl::number_rec(const ast::expr* e, ScopeId scope, int depth,
+                              const PurityFacts& facts) const {
+  if (e == nullptr || depth > kMaxDepth) return false;
+  switch (e->kind) {
+    case ast::Kind::Constant: {
+      auto type = as<ast::Constant>(e)->value.type;
+      return type == ast::ConstantValue::Type::Int || type == ast::ConstantValue::Type::Float;
+    }
+    case ast::Kind::Name: {
+      const auto& names = facts.numeric_names;
+      return std::find(names.begin(), names.end(), as<ast::Name>(e)->id) != names.end();
+    }
+    case ast::Kind::Attribute: {
+      // torch.finfo(<floating dtype>).max
+      const auto* a = as<ast::Attribute>(e);
+      const auto* call = as<ast::Call>(a->value);
+      if (call == nullptr || !has_fact(TorchFact::FinfoField, a->attr) || call->args.size != 1 ||
+          !call->keywords.empty() || qualify(call->func, scope) != "torch.finfo") {
+        return false;
+      }
+      return is_floating_dtype(call->args[0], scope, &facts);
+    }
+    case ast::Kind::UnaryOp: {
+      const auto* u = as<ast::UnaryOp>(e);
+      return (u->op == ast::UnaryOpKind::USub || u->op == ast::UnaryOpKind::UAdd) &&
+             number_rec(u->operand, scope, depth + 1, facts);
+    }
+    case ast::Kind::BinOp: {
+      const auto* b = as<ast::BinOp>(e);
+      return (b->op == ast::OperatorKind::Add || b->op == ast::OperatorKind::Sub ||
+              b->op == ast::OperatorKind::Mult) &&
+             number_rec(b->left, scope, depth + 1, facts) &&
+             number_rec(b->right, scope, depth + 1, facts);
+    }
+    default:
+      return false;
+  }
+}
+
+void AnalysisImpl::add_floating_dtypes(const ast::expr& condition, PurityFacts& facts) const {
+  const auto* c = as<ast::Compare>(&condition);
+  if (c == nullptr || c->ops.size != 1) return;
+  const auto* dtype = as<ast::Attribute>(c->left);
+  if (dtype == nullptr || dtype->attr != "dtype") return;
+  ScopeId scope = scope_of(&condition);
+  bool floating = false;
+  if (c->ops[0] == ast::CmpOpKind::Eq) {
+    floating = is_floating_dtype(c->comparators[0], scope, nullptr);
+  } else if (c->ops[0] == ast::CmpOpKind::In) {
+    const ast::Seq<ast::expr*>* options = nullptr;
+    if (const auto* t = as<ast::Tuple>(c->comparators[0])) options = &t->elts;
+    if (const auto* l = as<ast::List>(c->comparators[0])) options = &l->elts;
+    if (const auto* st = as<ast::Set>(c->comparators[0])) options = &st->elts;
+    floating = options != nullptr && options->size > 0;
+    if (options != nullptr) {
+      for (const ast::expr* option : *options) {
+        floating = floating && is_floating_dtype(option, scope, nullptr);
+      }
+    }
+  }
+  if (floating)
+    facts.floating_dtypes.emplace_back(
+        source_.text().substr(dtype->begin, dtype->end - dtype->begin));
+}
+
+// One is_pure question: the scope and the facts stay the same all the way down. child_pure
+// and child_tensor ask about a child of the node at `depth`.
+class PurityCheck {
+ public:
+  PurityCheck(const AnalysisImpl& a, ScopeId scope, const PurityFacts* facts)
+      : a_(a), scope_(scope), facts_(facts) {}
+
+  bool pure(const ast::expr* e, int depth) const {
+    if (e == nullptr) return true;
+    if (depth > kMaxDepth) return false;
+    if (facts_ != nullptr && a_.number_rec(e, scope_, depth, *facts_)) return true;
+    switch (e->kind) {
+      case ast::Kind::Constant:
+      case ast::Kind::Name:
+      case ast::Kind::Lambda:
+        return true;
+      case ast::Kind::Attribute: {
+        const auto* a = as<ast::Attribute>(e);
+        return a->ctx == ast::ExprContext::Load && child_pure(a->value, depth);
+      }
+      case ast::Kind::Subscript:
+        return subscript(*as<ast::Subscript>(e), depth);
+      case ast::Kind::Slice: {
+        const auto* s = as<ast::Slice>(e);
+        return child_pure(s->lower, depth) && child_pure(s->upper, depth) &&
+               child_pure(s->step, depth);
+      }
+      case ast::Kind::Tuple:
+        return elements(as<ast::Tuple>(e)->elts, depth);
+      case ast::Kind::List:
+        return elements(as<ast::List>(e)->elts, depth);
+      case ast::Kind::BinOp:
+        return binop(*as<ast::BinOp>(e), depth);
+      case ast::Kind::UnaryOp:
+        return unaryop(*as<ast::UnaryOp>(e), depth);
+      case ast::Kind::Compare:
+        return compare(*as<ast::Compare>(e), depth);
+      case ast::Kind::BoolOp:
+        return boolop(*as<ast::BoolOp>(e), depth);
+      case ast::Kind::IfExp: {
+        const auto* i = as<ast::IfExp>(e);
+        return child_pure(i->test, depth) && !child_tensor(i->test, depth) &&
+               child_pure(i->body, depth) && child_pure(i->orelse, depth);
+      }
+      case ast::Kind::Call:
+        return call(*as<ast::Call>(e), depth);
+      default:
+        return false;  // comprehensions, f-strings, await, yield, walrus, dict/set displays
+    }
+  }
+
+ private:
+  bool child_pure(const ast::expr* x, int depth) const { return pure(x, depth + 1); }
+  bool child_tensor(const ast::expr* x, int depth) const {
+    return is_tensor_kind(a_.kind_rec(x, scope_, depth + 1));
+  }
+
+  bool has_tensor_index(const ast::expr* index, int depth) const {
+    if (const auto* parts = as<ast::Tuple>(index)) {
+      for (const ast::expr* part : parts->elts) {
+        if (!is<ast::Slice>(part) && child_tensor(part, depth)) return true;
+      }
+      return false;
+    }
+    return !is<ast::Slice>(index) && child_tensor(index, depth);
+  }
+
+  bool subscript(const ast::Subscript& s, int depth) const {
+    if (s.ctx != ast::ExprContext::Load || !child_pure(s.value, depth) ||
+        !child_pure(s.slice, depth)) {
+      return false;
+    }
+    // Indexing with a tensor can raise for some values (out of bounds): a branch on a
+    // tensor condition often guards exactly that, so it is not safe to evaluate eagerly.
+    if (has_tensor_index(s.slice, depth)) return false;
+    ValueKind k = a_.kind_rec(s.value, scope_, depth + 1);
+    if (is_tensor_kind(k) || k == ValueKind::TensorTuple) return true;
+    if (const auto* at = as<ast::Attribute>(s.value); at && at->attr == "shape") return true;
+    return false;
+  }
+
+  bool elements(const ast::Seq<ast::expr*>& elts, int depth) const {
+    for (const ast::expr* x : elts) {
+      if (is<ast::Starred>(x) || !child_pure(x, depth)) return false;
+    }
+    return true;
+  }
+
+  bool binop(const ast::BinOp& b, int depth) const {
+    if (!child_pure(b.left, depth) || !child_pure(b.right, depth)) return false;
+    if (child_tensor(b.left, depth) || child_tensor(b.right, depth)) return true;
+    // constant folding such as -1e4 * 2 cannot raise either
+    return is<ast::Constant>(b.left) && is<ast::Constant>(b.right) &&
+           b.op != ast::OperatorKind::Div && b.op != ast::OperatorKind::FloorDiv &&
+           b.op != ast::OperatorKind::Mod && b.op != ast::OperatorKind::Pow;
+  }
+
+  bool unaryop(const ast::UnaryOp& u, int depth) const {
+    if (!child_pure(u.operand, depth)) return false;
+    if (u.op == ast::UnaryOpKind::Not) return !child_tensor(u.operand, depth);
+    if (child_tensor(u.operand, depth)) return true;
+    const auto* c = as<ast::Constant>(u.operand);
+    return c && (c->value.type == ast::ConstantValue::Type::Int ||
+                 c->value.type == ast::ConstantValue::Type::Float);
+  }
+
+  bool compare(const ast::Compare& c, int depth) const {
+    if (!child_pure(c.left, depth)) return false;
+    for (const ast::expr* x : c.comparators) {
+      if (!child_pure(x, depth)) return false;
+    }
+    bool identity = true;
+    for (ast::CmpOpKind op : c.ops) {
+      identity &= op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot;
+    }
+    if (identity) return true;
+    if (c.ops.size != 1) return false;
+    return child_tensor(c.left, depth) || child_tensor(c.comparators[0], depth);
+  }
+
+  bool boolop(const ast::BoolOp& b, int depth) const {
+    for (const ast::expr* v : b.values) {
+      if (!child_pure(v, depth) || child_tensor(v, depth)) return false;
+    }
+    return true;
+  }
+
+  bool call(const ast::Call& call, int depth) const {
+    for (const ast::expr* arg : call.args) {
+      if (is<ast::Starred>(arg) || !child_pure(arg, depth)) return false;
+    }
+    for (const ast::keyword* k : call.keywords) {
+      if (k->arg.empty() || k->arg == "out" || !child_pure(k->value, depth)) return false;
+      if (k->arg == "inplace") {
+        const auto* c = as<ast::Constant>(k->value);
+        if (!c || c->value.type != ast::ConstantValue::Type::False) return false;
+      }
+    }
+    std::string q = a_.qualify(call.func, scope_);
+    if (!q.empty()) return torch_function(q);
+    const auto* attr = as<ast::Attribute>(call.func);
+    if (attr == nullptr) {
+      if (const auto* name = as<ast::Name>(call.func)) {
+        if (a_.lookup(scope_, name->id) == nullptr && in_list(name->id, {"isinstance", "len"})) {
+          return true;
+        }
+      }
+      return false;
+    }
+    return method(call, *attr, depth);
+  }
+
+  static bool torch_function(std::string_view q) {
+    if (!starts_with(q, "torch.")) return false;
+    std::string_view name = q.substr(6);
+    if (starts_with(name, "nn.functional.")) {
+      return has_fact(TorchFact::PureFunctional, name.substr(14));
+    }
+    if (starts_with(name, "special.")) return true;
+    return has_fact(TorchFact::PureTorch, name);
+  }
+
+  bool method(const ast::Call& call, const ast::Attribute& attr, int depth) const {
+    std::string_view m = attr.attr;
+    if (!m.empty() && m.back() == '_') return false;  // in place
+    if (!child_pure(attr.value, depth) || !child_tensor(attr.value, depth)) return false;
+    if (!has_fact(TorchFact::PureMethod, m)) return false;
+    if (m == "to" || m == "type") {  // only dtype conversions
+      if (call.args.empty() && call.keywords.empty()) return m == "to";
+      for (const ast::expr* arg : call.args) {
+        if (!is_dtype_like(arg, a_, scope_)) return false;
+      }
+      for (const ast::keyword* k : call.keywords) {
+        if (k->arg != "dtype") return false;
+      }
+    }
+    return true;
+  }
+
+  const AnalysisImpl& a_;
+  ScopeId scope_;
+  const PurityFacts* facts_;
+};
+
+bool AnalysisImpl::is_pure(const ast::expr& e) const {
+  return PurityCheck(*this, scope_of(&e), nullptr).pure(&e, 0);
+}
+
+bool AnalysisImpl::is_pure(const ast::expr& e, const PurityFacts& facts) const {
+  return PurityCheck(*this, scope_of(&e), &facts).pure(&e, 0);
+}
+
+}  // namespace graphmend::sema

@@ -1,0 +1,157 @@
+// Entry points (what Dynamo traces) and the call graph.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "sema_program.h"
+
+namespace graphmend::sema {
+namespace {
+
+using test_support::Program;
+
+TEST(SemaEntries, ModuleForwardAndHelpers) {
+  Program p(
+      "import torch\n"
+      "from torch import nn\n"
+      "def helper(x):\n"
+      "    return inner(x)\n"
+      "def inner(x):\n"
+      "    return x\n"
+      "def unused(x):\n"
+      "    return x\n"
+      "class Block(nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        return self.act(helper(x))\n"
+      "    def act(self, x):\n"
+      "        return x\n"
+      "    def other(self, x):\n"
+      "        return x\n"
+      "class Derived(Block):\n"
+      "    def forward(self, x):\n"
+      "        return x\n"
+      "class Plain:\n"
+      "    def forward(self, x):\n"
+      "        return x\n");
+  const Analysis& a = *p.analysis;
+  EXPECT_EQ(p.function("Block.forward")->reason, EntryReason::ModuleForward);
+  EXPECT_TRUE(p.function("Block.forward")->in_module_subclass);
+  EXPECT_EQ(p.function("Block.act")->reason, EntryReason::Reached);
+  EXPECT_EQ(p.function("helper")->reason, EntryReason::Reached);
+  EXPECT_EQ(p.function("inner")->reason, EntryReason::Reached);
+  EXPECT_FALSE(a.is_traced(*p.function("unused")));
+  EXPECT_FALSE(a.is_traced(*p.function("Block.other")));
+  EXPECT_EQ(p.function("Derived.forward")->reason, EntryReason::ModuleForward);
+  EXPECT_FALSE(a.is_traced(*p.function("Plain.forward")));
+  EXPECT_FALSE(p.function("Plain.forward")->in_module_subclass);
+}
+
+TEST(SemaEntries, CompileDecoratorsAndCalls) {
+  Program p(
+      "import torch\n"
+      "@torch.compile\n"
+      "def a(x):\n"
+      "    return x\n"
+      "@torch.compile(mode='max-autotune')\n"
+      "def b(x):\n"
+      "    return x\n"
+      "def c(x):\n"
+      "    return x\n"
+      "def d(x):\n"
+      "    return x\n"
+      "class M(torch.nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        return x\n"
+      "class N(torch.nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        return x\n"
+      "class K(torch.nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        return x\n"
+      "fc = torch.compile(c)\n"
+      "def main():\n"
+      "    model = N().eval()\n"
+      "    opt = torch.compile(model)\n"
+      "    k = K()\n"
+      "    k.compile()\n"
+      "    torch.compile(M)\n");
+  EXPECT_EQ(p.function("a")->reason, EntryReason::CompileDecorator);
+  EXPECT_EQ(p.function("b")->reason, EntryReason::CompileDecorator);
+  EXPECT_EQ(p.function("c")->reason, EntryReason::CompileCall);
+  EXPECT_EQ(p.function("d")->reason, EntryReason::None);
+  EXPECT_EQ(p.function("M.forward")->reason, EntryReason::CompileCall);
+  EXPECT_EQ(p.function("N.forward")->reason, EntryReason::CompileCall);
+  EXPECT_EQ(p.function("K.forward")->reason, EntryReason::CompileMethod);
+  EXPECT_FALSE(p.analysis->is_traced(*p.function("main")));
+}
+
+TEST(SemaEntries, TraceAllMakesEveryFunctionTraced) {
+  const std::string text =
+      "import torch\n"
+      "def helper(x):\n"
+      "    return x\n"
+      "class Rotary:\n"
+      "    def update(self, x):\n"
+      "        def inner(y):\n"
+      "            return y\n"
+      "        return inner(x)\n";
+  Program plain(text);
+  EXPECT_FALSE(plain.analysis->is_traced(*plain.function("helper")));
+  EXPECT_FALSE(plain.analysis->is_traced(*plain.function("Rotary.update")));
+  AnalysisOptions library;
+  library.trace_all = true;
+  Program p(text, library);
+  EXPECT_EQ(p.function("helper")->reason, EntryReason::Library);
+  EXPECT_EQ(p.function("Rotary.update")->reason, EntryReason::Library);
+  EXPECT_TRUE(p.analysis->is_traced(*p.function("Rotary.update.<locals>.inner")));
+}
+
+TEST(SemaEntries, SelfSubmoduleReachesForward) {
+  Program p(
+      "import torch.nn as nn\n"
+      "class Inner(nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        return self.helper(x)\n"
+      "    def helper(self, x):\n"
+      "        return x\n"
+      "class Base(nn.Module):\n"
+      "    def shared(self, x):\n"
+      "        return x\n"
+      "class Outer(Base):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.inner = Inner()\n"
+      "    def forward(self, x):\n"
+      "        y = self.inner(x)\n"
+      "        return self.shared(y)\n");
+  EXPECT_EQ(p.function("Inner.helper")->reason, EntryReason::Reached);
+  EXPECT_EQ(p.function("Base.shared")->reason, EntryReason::Reached);
+  EXPECT_FALSE(p.analysis->is_traced(*p.function("Outer.__init__")));
+  const FunctionInfo* fwd = p.function("Outer.forward");
+  EXPECT_NE(std::find(fwd->callees.begin(), fwd->callees.end(), p.function("Inner.forward")->node),
+            fwd->callees.end());
+  const auto* call = ast::as<ast::Call>(p.find("self.inner(x)"));
+  EXPECT_EQ(p.analysis->resolve_call(*call).kind, CalleeKind::SelfSubmodule);
+  const auto* call2 = ast::as<ast::Call>(p.find("self.shared(y)"));
+  EXPECT_EQ(p.analysis->resolve_call(*call2).kind, CalleeKind::LocalFunction);
+}
+
+TEST(SemaEntries, FunctionOf) {
+  Program p(
+      "x = 1\n"
+      "def f():\n"
+      "    y = 2\n"
+      "    def g():\n"
+      "        z = 3\n"
+      "    w = 4\n");
+  const Analysis& a = *p.analysis;
+  EXPECT_EQ(a.function_of(p.stmt("x = 1")), nullptr);
+  EXPECT_EQ(a.function_of(p.stmt("y = 2")), p.function("f"));
+  EXPECT_EQ(a.function_of(p.stmt("z = 3")), p.function("f.<locals>.g"));
+  EXPECT_EQ(a.function_of(p.stmt("w = 4")), p.function("f"));
+  EXPECT_EQ(a.function_of(p.stmt("def g")), p.function("f"));
+  EXPECT_EQ(a.function_of(p.stmt("def f")), nullptr);
+}
+
+}  // namespace
+}  // namespace graphmend::sema
