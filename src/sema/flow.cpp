@@ -29,8 +29,6 @@ namespace {
 // answers instead of quadratic memory.
 constexpr size_t kMaxFlowWords = size_t{8} << 20;
 
-ast::Node* mut(const ast::Node* n) { return const_cast<ast::Node*>(n); }
-
 bool is_true_constant(const ast::expr* e) {
   const auto* c = as<ast::Constant>(e);
   if (c == nullptr) return false;
@@ -193,11 +191,11 @@ class FlowBuilder {
         case ast::Kind::FunctionDef:
         case ast::Kind::AsyncFunctionDef:
         case ast::Kind::ClassDef:
-          ast::for_each_child(mut(n), [&](ast::Node* c) { stack.push_back({c, true}); });
+          ast::for_each_child(n, [&](const ast::Node* c) { stack.push_back({c, true}); });
           break;
         default:
           // An init-capture: clang before 16 cannot capture a structured binding.
-          ast::for_each_child(mut(n), [&, nested = nested](ast::Node* c) {
+          ast::for_each_child(n, [&, nested = nested](const ast::Node* c) {
             stack.push_back({c, nested});
           });
           break;
@@ -427,7 +425,7 @@ class FlowBuilder {
       region(d, n);
     }
     // defaults and annotations are evaluated here; the body only captures
-    ast::for_each_child(mut(s), [&](ast::Node* child) {
+    ast::for_each_child(s, [&](const ast::Node* child) {
       if (child->kind == ast::Kind::arguments) {
         const auto* args = as<ast::arguments>(child);
         for (const ast::expr* e : args->defaults) uses_of(e, n);
@@ -568,7 +566,7 @@ class FlowBuilder {
       if (const auto* mm = as<ast::MatchMapping>(x)) {
         for (const ast::expr* k : mm->keys) uses_of(k, node);
       }
-      ast::for_each_child(mut(x), [&](ast::Node* c) {
+      ast::for_each_child(x, [&](const ast::Node* c) {
         if (c->kind >= ast::Kind::MatchValue && c->kind <= ast::Kind::MatchOr) stack.push_back(c);
       });
     }
@@ -595,7 +593,7 @@ class FlowBuilder {
         }
         continue;
       }
-      ast::for_each_child(mut(n), [&](ast::Node* c) { stack.push_back(c); });
+      ast::for_each_child(n, [&](const ast::Node* c) { stack.push_back(c); });
     }
   }
 

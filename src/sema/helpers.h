@@ -30,7 +30,6 @@ inline bool is_none_constant(const ast::expr* e) {
 }
 
 // for_each_child takes a mutable node; the analysis only reads.
-inline ast::Node* mut(const ast::Node* n) { return const_cast<ast::Node*>(n); }
 
 // The first positional parameter of a function (self / cls), or empty.
 inline std::string_view first_param(const ast::Node* fn) {

@@ -127,7 +127,7 @@ class ScopeWalker {
     if (const auto* m = as<ast::MatchAs>(p)) bind(c, m->name, BindKind::Other);
     if (const auto* m = as<ast::MatchStar>(p)) bind(c, m->name, BindKind::Other);
     if (const auto* m = as<ast::MatchMapping>(p)) bind(c, m->rest, BindKind::Other);
-    ast::for_each_child(mut(p), [&](ast::Node* child) {
+    ast::for_each_child(p, [&](const ast::Node* child) {
       if (ast::is<ast::MatchValue>(child) || child->kind == ast::Kind::MatchClass) {
         walk(child, c, depth + 1);
       }
@@ -204,7 +204,7 @@ class ScopeWalker {
       case ast::Kind::Match:
       case ast::Kind::ExceptHandler:
       case ast::Kind::match_case:
-        ast::for_each_child(mut(n), [&](ast::Node* child) {
+        ast::for_each_child(n, [&](const ast::Node* child) {
           if (child->kind >= ast::Kind::FunctionDef && child->kind <= ast::Kind::Continue) {
             declare(child, c, depth + 1);
           } else if (child->kind == ast::Kind::ExceptHandler ||
@@ -295,7 +295,7 @@ class ScopeWalker {
       default:
         break;
     }
-    ast::for_each_child(mut(n), [&](ast::Node* child) { walk(child, c, depth + 1); });
+    ast::for_each_child(n, [&](const ast::Node* child) { walk(child, c, depth + 1); });
   }
 
   void walk_class(const ast::ClassDef* k, const Ctx& c, int depth) {
@@ -341,7 +341,7 @@ class ScopeWalker {
     if (const auto* s = as<ast::For>(n)) target = s->target;
     if (const auto* s = as<ast::AsyncFor>(n)) target = s->target;
     bind_target(target, nullptr, c, depth + 1);
-    ast::for_each_child(mut(n), [&](ast::Node* child) {
+    ast::for_each_child(n, [&](const ast::Node* child) {
       if (child != target) walk(child, c, depth + 1);
     });
   }

@@ -37,7 +37,7 @@ void collect_pattern_names(const ast::Node* p, std::vector<std::string_view>& ou
   if (const auto* m = as<ast::MatchAs>(p); m && !m->name.empty()) out.push_back(m->name);
   if (const auto* m = as<ast::MatchStar>(p); m && !m->name.empty()) out.push_back(m->name);
   if (const auto* m = as<ast::MatchMapping>(p); m && !m->rest.empty()) out.push_back(m->rest);
-  ast::for_each_child(mut(p), [&](ast::Node* c) { collect_pattern_names(c, out, depth + 1); });
+  ast::for_each_child(p, [&](const ast::Node* c) { collect_pattern_names(c, out, depth + 1); });
 }
 
 // Walrus targets in an expression tree (not inside lambdas), iteratively.
@@ -51,7 +51,7 @@ void collect_walrus(const ast::Node* root, std::vector<std::string_view>& out) {
       if (const auto* name = as<ast::Name>(w->target)) out.push_back(name->id);
     }
     size_t mark = stack.size();
-    ast::for_each_child(mut(n), [&](ast::Node* c) { stack.push_back(c); });
+    ast::for_each_child(n, [&](const ast::Node* c) { stack.push_back(c); });
     std::reverse(stack.begin() + static_cast<long>(mark), stack.end());
   }
 }
@@ -140,13 +140,13 @@ void collect_assigned(const ast::stmt* s, std::vector<std::string_view>& out, in
     case ast::Kind::Raise:
     case ast::Kind::Assert:
     case ast::Kind::Delete:
-      ast::for_each_child(mut(s), [&](ast::Node* c) { collect_walrus(c, out); });
+      ast::for_each_child(s, [&](const ast::Node* c) { collect_walrus(c, out); });
       return;
     default:
       break;
   }
   // nested statement blocks (and except handlers)
-  ast::for_each_child(mut(s), [&](ast::Node* c) {
+  ast::for_each_child(s, [&](const ast::Node* c) {
     if (is_stmt_kind(c->kind)) {
       collect_assigned(static_cast<const ast::stmt*>(c), out, depth + 1);
     } else if (const auto* h = as<ast::ExceptHandler>(c)) {
@@ -257,7 +257,7 @@ bool AnalysisImpl::mutates_state(const ast::Seq<ast::stmt*>& body) const {
       default:
         break;
     }
-    ast::for_each_child(mut(n), [&](ast::Node* c) { stack.push_back(c); });
+    ast::for_each_child(n, [&](const ast::Node* c) { stack.push_back(c); });
   }
   return false;
 }

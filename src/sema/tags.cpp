@@ -33,8 +33,6 @@ const char* break_summary(BreakKind kind) {
 
 namespace {
 
-ast::Node* mut(const ast::Node* n) { return const_cast<ast::Node*>(n); }
-
 bool is_stmt_kind(ast::Kind k) { return k >= ast::Kind::FunctionDef && k <= ast::Kind::Continue; }
 
 bool in_list(std::string_view name, std::initializer_list<std::string_view> list) {
@@ -69,7 +67,7 @@ class Tagger {
       }
       size_t mark = stack.size();
       // An init-capture: clang before 16 cannot capture a structured binding.
-      ast::for_each_child(mut(n), [&, owner = owner](ast::Node* c) {
+      ast::for_each_child(n, [&, owner = owner](const ast::Node* c) {
         stack.push_back({c, owner});
       });
       std::reverse(stack.begin() + static_cast<long>(mark), stack.end());
