@@ -11,7 +11,8 @@ the program's own exception. These tests hold that contract (docs/MENDER.md, "Ex
 * a failure while compiling (a backend that raises, even with a trap token in its text) is
   shown as that failure, never as a user exception;
 * a tensor ``assert`` raises AssertionError with its message, as eagerly, and ``python -O``
-  still removes it.
+  still removes it;
+* deferred prints and log records with the same kinds of text print and log the original's.
 """
 
 from __future__ import annotations
@@ -228,3 +229,56 @@ def test_every_in_graph_assert_carries_a_safe_token():
     for node in asserts:
         message = node.args[1] if len(node.args) > 1 else node.kwargs.get("assert_msg")
         assert isinstance(message, str) and re.fullmatch(r"[A-Za-z0-9_]+", message), node
+
+
+PRINTING = '''\
+import logging
+
+import torch
+
+logger = logging.getLogger("trap_fidelity")
+
+
+def forward(x: torch.Tensor):
+    h = x * 2
+    print({message}, h.sum())
+    logger.warning("%s %s", {message}, h.max())
+    return h + 1
+'''
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(message=messages.filter(lambda m: m is not None))
+@example(message='bad "input"\n\x00{}%s\\')
+def test_deferred_text_never_reaches_generated_code(message):
+    """[Defer] keeps user text in Python records, replayed after the compiled region: under
+    Inductor the printed and logged text is the original's, whatever it holds."""
+    import contextlib
+    import io
+    import logging
+
+    path = _DIR / f"printing_{next(_NAMES)}.py"
+    path.write_text(PRINTING.format(message=repr(message)), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    program = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(program)
+    torch._dynamo.reset()
+    compiled = graphmend.compile(program.forward)
+    assert {d.code for d in compiled.__graphmend_report__.fixed} == {"GM102", "GM103"}
+
+    def run(fn):
+        records = []
+        handler = logging.Handler()
+        handler.emit = lambda record: records.append(record.getMessage())
+        program.logger.addHandler(handler)
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                result = fn(VALID)
+        finally:
+            program.logger.removeHandler(handler)
+        return result, out.getvalue(), records
+
+    expected, actual = run(program.forward), run(compiled)
+    assert torch.equal(expected[0], actual[0])
+    assert expected[1:] == actual[1:]
