@@ -13,7 +13,8 @@ def ENTRY(x: torch.Tensor, w: torch.Tensor):
 
 
 INPUTS = [(torch.ones(3, 3), torch.eye(3) * 2), (-torch.ones(3, 3), torch.eye(3))]
-BREAKS = (1, 0)
-REWRITE = "cond"
+EXPECTED_BREAKS = (1, 0)
+EXPECTED_GRAPHS = (2, 1)
+EXPECTED_TAGS = [("GM101", "cond")]
 
 torch.compile(ENTRY)  # traced: an entry point of the mender

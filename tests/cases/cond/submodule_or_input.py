@@ -19,5 +19,6 @@ class ENTRY(nn.Module):
 
 GRAD = True
 INPUTS = [(torch.ones(2, 4),), (-torch.ones(2, 4),)]
-BREAKS = (1, 0)
-REWRITE = "cond"
+EXPECTED_BREAKS = (1, 0)
+EXPECTED_GRAPHS = (2, 1)
+EXPECTED_TAGS = [("GM101", "cond")]

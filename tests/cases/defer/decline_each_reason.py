@@ -33,3 +33,21 @@ class Model(torch.nn.Module):
         logger.info("with exc_info", exc_info=True)
         warnings.warn("from the caller", stacklevel=2)
         return y if printed is None else y * 2
+
+
+EXPECTED_TAGS = [
+    ("GM102", "declined"),
+    ("GM102", "declined"),
+    ("GM102", "declined"),
+    ("GM103", "declined"),
+    ("GM103", "declined"),
+    ("GM104", "declined"),
+]
+EXPECTED_DECLINES = [
+    ("GM102", "result is used"),
+    ("GM102", "an instance of a class of this module"),
+    ("GM102", "user object"),
+    ("GM103", "logger.exception"),
+    ("GM103", "exc_info"),
+    ("GM104", "stacklevel"),
+]

@@ -11,3 +11,4 @@ INPUTS = [(torch.tensor([1.0]),)]
 EXPECTED_BREAKS = (0, 0)
 EXPECTED_GRAPHS = (0, 0)
 EXPECTED_TAGS = [("GM102", "declined")]
+EXPECTED_DECLINES = [("GM102", "result is used")]

@@ -28,3 +28,4 @@ INPUTS = [(torch.tensor([1.0]),)]
 EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (2, 2)
 EXPECTED_TAGS = [("GM102", "declined")]
+EXPECTED_DECLINES = [("GM102", "an instance of a class of this module")]

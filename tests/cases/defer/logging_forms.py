@@ -19,3 +19,10 @@ class Model(torch.nn.Module):
             .debug)("reported on the line of the method name: %s", h)
         logger.log(logging.INFO, "level given: %s", h.mean())
         return h
+
+
+ENTRY = Model
+INPUTS = [(torch.tensor([1.0, -2.0]),)]
+EXPECTED_BREAKS = (6, 0)
+EXPECTED_GRAPHS = (6, 1)
+EXPECTED_TAGS = [("GM103", "defer"), ("GM103", "defer"), ("GM103", "defer"), ("GM103", "defer")]

@@ -3,7 +3,7 @@ import logging
 
 import torch
 
-logger = logging.getLogger("graphmend.programs.info")
+logger = logging.getLogger("graphmend.cases.info")
 
 
 def ENTRY(x: torch.Tensor):

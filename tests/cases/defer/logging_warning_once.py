@@ -15,7 +15,7 @@ def warning_once(self, *args, **kwargs):
 if not hasattr(logging.Logger, "warning_once"):
     logging.Logger.warning_once = warning_once
 
-logger = logging.getLogger("graphmend.programs.once")
+logger = logging.getLogger("graphmend.cases.once")
 
 
 def reset():

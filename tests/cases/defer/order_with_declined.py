@@ -31,3 +31,4 @@ INPUTS = [(torch.tensor([1.0, 2.0]),)]
 EXPECTED_BREAKS = (2, 1)
 EXPECTED_GRAPHS = (3, 2)
 EXPECTED_TAGS = [("GM102", "declined"), ("GM102", "defer")]
+EXPECTED_DECLINES = [("GM102", "an instance of a class of this module")]

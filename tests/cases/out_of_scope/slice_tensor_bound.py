@@ -12,3 +12,4 @@ INPUTS = [(torch.tensor([1.0, 2.0, 5.0, 3.0]),)]
 EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (1, 1)
 EXPECTED_TAGS = [("GM108", "declined")]
+EXPECTED_DECLINES = [("GM108", "slice bound")]

@@ -19,3 +19,23 @@ def forward(x: torch.Tensor, y: torch.Tensor):
     if y is not None and (y < 0).any():  # the static part stays a Python if
         raise ValueError("negative y")
     return x + y
+
+
+ENTRY = forward.__wrapped__  # the undecorated function: the suite runs and compiles it
+INPUTS = [
+    (torch.ones(2), torch.ones(2)),
+    (-torch.ones(2), torch.ones(2)),
+    (torch.tensor([float("inf"), 1.0]), torch.ones(2)),
+    (torch.tensor([11.0, 1.0]), torch.ones(2)),
+    (torch.ones(2), torch.tensor([float("nan"), 1.0])),
+    (torch.ones(2), torch.tensor([-1.0, 1.0])),
+]
+EXPECTED_BREAKS = (6, 0)
+EXPECTED_GRAPHS = (7, 1)
+EXPECTED_TAGS = [
+    ("GM105", "trap"),
+    ("GM105", "trap"),
+    ("GM105", "trap"),
+    ("GM105", "trap"),
+    ("GM105", "trap"),
+]

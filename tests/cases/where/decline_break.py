@@ -11,6 +11,9 @@ def ENTRY(x: torch.Tensor):
 
 
 INPUTS = [(torch.ones(2),), (torch.ones(2) * 3,)]
-DECLINES = ["break/continue"]
+EXPECTED_BREAKS = (0, 0)
+EXPECTED_GRAPHS = (0, 0)
+EXPECTED_TAGS = [("GM101", "declined")]
+EXPECTED_DECLINES = [("GM101", "break/continue")]
 
 torch.compile(ENTRY)  # traced: an entry point of the mender

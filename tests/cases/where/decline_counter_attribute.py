@@ -17,4 +17,7 @@ class ENTRY(nn.Module):
 
 
 INPUTS = [(torch.ones(2),), (-torch.ones(2),)]
-DECLINES = ["mutates state"]
+EXPECTED_BREAKS = (1, 1)
+EXPECTED_GRAPHS = (2, 2)
+EXPECTED_TAGS = [("GM101", "declined")]
+EXPECTED_DECLINES = [("GM101", "mutates state")]

@@ -10,6 +10,9 @@ def ENTRY(x: torch.Tensor):
 
 
 INPUTS = [(torch.ones(2),), (-torch.ones(2),)]
-DECLINES = [".item()"]
+EXPECTED_BREAKS = (1, 1)
+EXPECTED_GRAPHS = (2, 2)
+EXPECTED_TAGS = [("GM101", "declined"), ("GM106", "declined")]
+EXPECTED_DECLINES = [("GM101", ".item()"), ("GM106", "converted to a Python scalar")]
 
 torch.compile(ENTRY)  # traced: an entry point of the mender

@@ -33,3 +33,4 @@ INPUTS = [(torch.arange(6),), (torch.arange(3),)]
 EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (2, 2)
 EXPECTED_TAGS = [("GM101", "declined")]
+EXPECTED_DECLINES = [("GM101", "mutates state")]

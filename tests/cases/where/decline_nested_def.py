@@ -5,7 +5,7 @@ import torch
 COUNT = 0
 
 
-def ENTRY(x: torch.Tensor):
+def defining(x: torch.Tensor):
     y = x
     if x.sum() > 0:
         def double(v):
@@ -38,10 +38,19 @@ def generating(x: torch.Tensor):
     return y
 
 
+torch.compile(defining)
 torch.compile(deleting)
 torch.compile(declaring)
 torch.compile(generating)
-INPUTS = [(torch.ones(2),), (-torch.ones(2),)]
-DECLINES = ["nested def", "del", "mutates state", "yield"]
-
-torch.compile(ENTRY)  # traced: an entry point of the mender
+EXPECTED_TAGS = [
+    ("GM101", "declined"),
+    ("GM101", "declined"),
+    ("GM101", "declined"),
+    ("GM101", "declined"),
+]
+EXPECTED_DECLINES = [
+    ("GM101", "nested def"),
+    ("GM101", "del"),
+    ("GM101", "mutates state"),
+    ("GM101", "yield"),
+]

@@ -14,6 +14,9 @@ def ENTRY(x: torch.Tensor):
 
 
 INPUTS = [(torch.ones(2),)]
-DECLINES = ["raises"]
+EXPECTED_BREAKS = (1, 1)
+EXPECTED_GRAPHS = (2, 2)
+EXPECTED_TAGS = [("GM101", "declined"), ("GM105", "trap")]
+EXPECTED_DECLINES = [("GM101", "raises")]
 
 torch.compile(ENTRY)  # traced: an entry point of the mender

@@ -21,3 +21,4 @@ INPUTS = [(torch.tensor([20.0, 1.0]),), (torch.tensor([2.0, 1.0]),)]
 EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (2, 2)
 EXPECTED_TAGS = [("GM101", "declined")]
+EXPECTED_DECLINES = [("GM101", "mutates state")]

@@ -16,6 +16,10 @@ def ENTRY(x: torch.Tensor):
     return y * z
 
 
-DECLINES = ["different live sets", "no variable used afterwards"]
+INPUTS = [(torch.ones(2),), (-torch.ones(2),)]
+EXPECTED_BREAKS = (2, 2)
+EXPECTED_GRAPHS = (3, 3)
+EXPECTED_TAGS = [("GM101", "declined"), ("GM101", "declined")]
+EXPECTED_DECLINES = [("GM101", "different live sets"), ("GM101", "no variable used afterwards")]
 
 torch.compile(ENTRY)  # traced: an entry point of the mender

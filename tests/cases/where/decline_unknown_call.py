@@ -4,6 +4,10 @@ import random
 import torch
 
 
+def reset():
+    random.seed(0)  # the branch value is random: every run draws the same
+
+
 def ENTRY(x: torch.Tensor):
     y = x
     if x.sum() > 0:
@@ -12,6 +16,9 @@ def ENTRY(x: torch.Tensor):
 
 
 INPUTS = [(torch.ones(2),), (-torch.ones(2),)]
-DECLINES = ["not pure"]
+EXPECTED_BREAKS = (1, 1)
+EXPECTED_GRAPHS = (2, 2)
+EXPECTED_TAGS = [("GM101", "declined")]
+EXPECTED_DECLINES = [("GM101", "not pure")]
 
 torch.compile(ENTRY)  # traced: an entry point of the mender

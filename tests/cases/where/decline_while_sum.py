@@ -9,6 +9,9 @@ def ENTRY(x: torch.Tensor):
 
 
 INPUTS = [(torch.ones(2) * 8,)]
-DECLINES = ["while loop"]
+EXPECTED_BREAKS = (2, 2)
+EXPECTED_GRAPHS = (2, 2)
+EXPECTED_TAGS = [("GM101", "declined")]
+EXPECTED_DECLINES = [("GM101", "while loop")]
 
 torch.compile(ENTRY)  # traced: an entry point of the mender

@@ -14,7 +14,8 @@ def ENTRY(x: torch.Tensor):
 
 
 INPUTS = [(torch.tensor([2.0, 3.0]),), (torch.tensor([-2.0, -3.0]),), (torch.tensor([0.5, 0.0]),)]
-BREAKS = (1, 0)
-REWRITE = "where"
+EXPECTED_BREAKS = (1, 0)
+EXPECTED_GRAPHS = (2, 1)
+EXPECTED_TAGS = [("GM101", "where"), ("GM101", "where")]
 
 torch.compile(ENTRY)  # traced: an entry point of the mender

@@ -13,7 +13,8 @@ def ENTRY(x: torch.Tensor, b: torch.Tensor):
 
 INPUTS = [(torch.ones(3), torch.zeros(3)), (-torch.ones(3), torch.zeros(3)),
           (torch.ones(3), torch.zeros(1)), (-torch.ones(3), torch.zeros(1))]
-BREAKS = (1, 0)
-REWRITE = "where"
+EXPECTED_BREAKS = (1, 0)
+EXPECTED_GRAPHS = (2, 1)
+EXPECTED_TAGS = [("GM101", "where")]
 
 torch.compile(ENTRY)  # traced: an entry point of the mender

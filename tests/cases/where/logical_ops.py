@@ -14,7 +14,8 @@ INPUTS = [(torch.tensor([-1.0, -2.0]), torch.tensor([False, False])),
           (torch.tensor([-1.0, -2.0]), torch.tensor([False, True])),
           (torch.tensor([1.0, 2.0]), torch.tensor([False, False])),
           (torch.tensor([-10.0, -2.0]), torch.tensor([False, False]))]
-BREAKS = (3, 0)
-REWRITE = "where"
+EXPECTED_BREAKS = (3, 0)
+EXPECTED_GRAPHS = (4, 1)
+EXPECTED_TAGS = [("GM101", "where")]
 
 torch.compile(ENTRY)  # traced: an entry point of the mender

@@ -14,7 +14,8 @@ def ENTRY(x: torch.Tensor):
 
 
 INPUTS = [(torch.tensor([1.0, 4.0]),), (torch.tensor([1.0, 1.0]),), (torch.tensor([-1.0, -1.0]),)]
-BREAKS = (2, 0)
-REWRITE = "where"
+EXPECTED_BREAKS = (2, 0)
+EXPECTED_GRAPHS = (3, 1)
+EXPECTED_TAGS = [("GM101", "where"), ("GM101", "where")]
 
 torch.compile(ENTRY)  # traced: an entry point of the mender

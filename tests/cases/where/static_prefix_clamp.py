@@ -10,7 +10,8 @@ def ENTRY(h: torch.Tensor):
 
 INPUTS = [(torch.tensor([1.0, float("inf")]).half(),), (torch.tensor([1.0, 2.0]).half(),),
           (torch.tensor([1.0, float("inf")]),)]
-BREAKS = (1, 0)
-REWRITE = "where"
+EXPECTED_BREAKS = (1, 0)
+EXPECTED_GRAPHS = (2, 1)
+EXPECTED_TAGS = [("GM101", "where")]
 
 torch.compile(ENTRY)  # traced: an entry point of the mender
