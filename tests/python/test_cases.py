@@ -203,6 +203,7 @@ def assert_sites(diagnostics, module):
 # ---------------------------------------------------------------------------------------------
 # The suite's own shape.
 
+
 def test_suite_is_large_enough_and_covers_every_tag():
     assert len(CASES) >= 90 and len(GOLDEN) >= 30
     codes = {code for case in CASES for code, _ in MODULES[case].EXPECTED_TAGS}
