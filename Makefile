@@ -155,7 +155,7 @@ fuzz: fuzz-build
 	rm -rf build-fuzz/seeds build-fuzz/seeds-mend
 	$(PY) fuzz/make_seeds.py --count $(FUZZ_SEEDS) --output build-fuzz/seeds
 	$(PY) fuzz/make_seeds.py --count 50 --output build-fuzz/seeds-mend \
-	  --extra examples --extra tests/golden --extra tests/python/programs
+	  --extra examples --extra tests/golden --extra tests/cases
 	$(call run_fuzzer,fuzz_parse,$(FUZZ_SECONDS),build-fuzz/seeds)
 	$(call run_fuzzer,fuzz_mend,$(FUZZ_MEND_SECONDS),build-fuzz/seeds-mend)
 

@@ -36,7 +36,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--update-goldens",
         action="store_true",
         default=False,
-        help="rewrite tests/golden/*.dump3XX with the output of the real CPython of each version",
+        help="rewrite the goldens: tests/golden/*.dump3XX with the output of the real CPython "
+        "of each version, tests/cases/*/*.py.mended with GraphMend's",
     )
 
 

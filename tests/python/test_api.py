@@ -4,7 +4,7 @@ The plumbing (fetching source, rebuilding functions, classes and module trees, t
 boundary) is tested against a test double of the mender that rewrites the string "orig" to
 "mend" and inserts a line at the top, so every test here says which version of a function
 ran and whether line numbers were mapped back, independently of the real rewrites (those are
-tested by test_programs.py).
+tested by test_cases.py).
 """
 
 from __future__ import annotations
@@ -327,17 +327,17 @@ def test_explain_reports_breaks_with_tag_codes(fake_mender):
 
 
 # ---------------------------------------------------------------------------------------------
-# End to end with the real mender (programs from the suite).
+# End to end with the real mender (programs from the rewrite cases, tests/cases/).
 
 
-def _program(name):
-    import importlib
+def _program(case):
+    from case_files import load
 
-    return importlib.import_module(f"programs.{name}")
+    return load(case)
 
 
 def test_explain_names_the_tag_of_each_break():
-    program = _program("defer_print_and_branch")
+    program = _program("defer/print_and_branch")
     report = graphmend.explain(program.ENTRY, torch.tensor([1.0, 2.0]))
     assert [(b.code, b.fixed) for b in report.breaks] == [("GM102", True), ("GM101", True)]
     assert all(b.filename == program.__file__ for b in report.breaks)
@@ -346,7 +346,7 @@ def test_explain_names_the_tag_of_each_break():
 
 
 def test_remaining_break_is_reported_at_its_original_line():
-    program = _program("defer_order_with_declined")
+    program = _program("defer/order_with_declined")
     mended = graphmend.mend(program.ENTRY)
     report = graphmend.explain(mended, torch.tensor([1.0, 2.0]))
     (info,) = report.breaks
@@ -356,7 +356,7 @@ def test_remaining_break_is_reported_at_its_original_line():
 
 
 def test_compiled_module_replays_prints_after_the_call(capsys):
-    program = _program("defer_print_order")
+    program = _program("defer/print_order")
     torch.manual_seed(0)
     compiled = graphmend.compile(program.ENTRY(), backend="eager")
     x = torch.tensor([[1.0, 2.0]])
@@ -376,7 +376,7 @@ def test_compile_takes_the_object_itself_when_mending_rebuilds_nothing():
     compiled = graphmend.compile(plain, backend="eager")
     assert compiled._orig_mod is plain
     assert not graphmend.mend_report(compiled).rebuilt
-    program = _program("defer_print_order")
+    program = _program("defer/print_order")
     needs_mending = program.ENTRY()
     compiled = graphmend.compile(needs_mending, backend="eager")
     assert compiled._orig_mod is not needs_mending
@@ -387,7 +387,7 @@ def test_compile_takes_the_object_itself_when_mending_rebuilds_nothing():
 
 
 def test_compiled_trap_raises_the_original_exception():
-    program = _program("trap_value_error")
+    program = _program("trap/value_error")
     compiled = graphmend.compile(program.ENTRY, backend="eager")
     assert torch.equal(compiled(torch.tensor([4.0])), torch.tensor([2.0]))
     with pytest.raises(ValueError, match="^inputs must be non-negative$"):
@@ -398,14 +398,14 @@ def test_compiled_trap_raises_the_original_exception():
 
 
 def test_mend_report_of_a_module_lists_fixed_sites():
-    program = _program("where_method_helper")
+    program = _program("where/method_helper")
     mended, report = graphmend.mend(program.ENTRY(), report=True)
     assert sorted((d.code, d.rewrite) for d in report.fixed) == [
         ("GM101", "where"), ("GM101", "where"), ("GM102", "defer")]
     assert {n.qualname for n in report.notes if n.status == "mended"} >= {
         "Gate.forward", "ENTRY.normalise", "ENTRY.forward"}
     text = str(report)
-    assert "GM101" in text and "where_method_helper.py" in text
+    assert "GM101" in text and "method_helper.py" in text
 
 
 def test_user_decorator_wrapper_reaches_the_mended_function(fake_mender):

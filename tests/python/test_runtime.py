@@ -444,6 +444,70 @@ def test_where_ok_traces_without_break():
     assert explained.graph_break_count == 0
 
 
+def test_where_ok_accepts_matching_tensors():
+    c = torch.tensor(True)
+    assert rt.where_ok(c, torch.ones(2), torch.zeros(2))
+    assert rt.where_ok((c, torch.tensor(False)), torch.ones(2), torch.zeros(2), torch.ones(2))
+    assert rt.where_ok(torch.tensor([True]), torch.ones(2), torch.zeros(2))
+
+
+@pytest.mark.parametrize(
+    "condition, values",
+    [
+        (torch.tensor(True), (torch.ones(2), torch.zeros(3))),  # shapes differ
+        (torch.tensor(True), (torch.ones(2), torch.zeros(2, dtype=torch.float64))),  # dtypes
+        (torch.tensor(True), (torch.ones(2), 0.0)),  # not a tensor
+        (torch.tensor(True), (None, torch.ones(2))),
+        (torch.tensor([True, False]), (torch.ones(2), torch.zeros(2))),  # bool() would raise
+        (torch.tensor(1.0), (torch.ones(2), torch.zeros(2))),  # not a bool condition
+        (torch.tensor([[True]]), (torch.ones(2), torch.zeros(2))),  # would broadcast
+        ((torch.tensor(True), 1), (torch.ones(2), torch.zeros(2))),
+        (torch.tensor(True), ()),
+    ],
+)
+def test_where_ok_rejects(condition, values):
+    assert not rt.where_ok(condition, *values)
+
+
+def test_where_ok_autograd_hazard():
+    a = torch.ones(2, requires_grad=True)
+    b = torch.zeros(2)
+    c = torch.tensor(True)
+    assert not rt.where_ok(c, a, b)
+    with torch.no_grad():
+        assert rt.where_ok(c, a, b)
+
+
+def test_where_ok_does_not_break():
+    def fn(x, y):
+        c = x.sum() > 0
+        if rt.where_ok(c, x, y):
+            return torch.where(c, x, y)
+        return x
+
+    for args in ((torch.ones(2), torch.zeros(2)), (torch.ones(2), torch.zeros(3))):
+        torch._dynamo.reset()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert torch._dynamo.explain(fn)(*args).graph_break_count == 0
+
+
+def test_cond_runs_one_branch_eagerly():
+    calls = []
+
+    def yes(x):
+        calls.append("yes")
+        return x + 1
+
+    def no(x):
+        calls.append("no")
+        return x - 1
+
+    assert torch.equal(rt.cond(torch.tensor(True), yes, no, (torch.ones(1),)), torch.ones(1) * 2)
+    assert torch.equal(rt.cond(torch.tensor(0.0), yes, no, (torch.ones(1),)), torch.zeros(1))
+    assert calls == ["yes", "no"]
+
+
 def test_replayed_warning_does_not_read_the_source_each_time():
     # warnings.warn passes no module globals to warn_explicit; with them, CPython asks the
     # module's loader for its source on every call, even when the registry has seen it.

@@ -1,8 +1,8 @@
 """graphmend.splice: a mended module compiled from its skeleton, with the untouched functions
 taken from the original's code, equals the module compiled from the whole mended text, field
-by field, on the program suite and on real transformers modules; the original's ``.pyc`` is
-used only when it was compiled from the text being mended; and the import hook's spliced
-modules behave as the originals."""
+by field, on the rewrite cases (tests/cases/) and on real transformers modules; the
+original's ``.pyc`` is used only when it was compiled from the text being mended; and the
+import hook's spliced modules behave as the originals."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from graphmend.hook import _compile_text
 pytestmark = pytest.mark.skipif(not splice.SUPPORTED, reason="splicing is off on this Python")
 
 PROGRAMS = sorted(
-    glob.glob(os.path.join(REPO_ROOT, "tests", "python", "programs", "*.py"))
+    glob.glob(os.path.join(REPO_ROOT, "tests", "cases", "*", "*.py"))
     + glob.glob(os.path.join(REPO_ROOT, "tests", "python", "programs_runtime", "*.py"))
 )
 # The shared modules every model imports, and the model suite's own modeling files.

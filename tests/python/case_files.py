@@ -1,0 +1,72 @@
+"""The rewrite test cases under tests/cases/ (schema: tests/cases/README.md): finding them,
+loading them as modules, and building the object each one tests.
+
+A case is named by its folder and stem, ``"where/if_else"``. Its module is loaded once per
+session from its file as ``cases.<folder>.<stem>`` and registered in ``sys.modules``, so
+that graphmend finds its source and its classes as for any imported module.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import types
+from pathlib import Path
+from typing import Dict, List
+
+CASES_DIR = Path(__file__).resolve().parents[1] / "cases"
+MODULE_PREFIX = "cases."
+
+
+def case_ids() -> List[str]:
+    """Every case, ``"folder/stem"``, sorted."""
+    return sorted(f"{p.parent.name}/{p.stem}" for p in CASES_DIR.glob("*/*.py"))
+
+
+def path_of(case: str) -> Path:
+    return CASES_DIR / f"{case}.py"
+
+
+def golden_of(case: str) -> Path:
+    return CASES_DIR / f"{case}.py.mended"
+
+
+def module_name(case: str) -> str:
+    return MODULE_PREFIX + case.replace("/", ".")
+
+
+_LOADED: Dict[str, types.ModuleType] = {}
+
+
+def load(case: str) -> types.ModuleType:
+    """The case's module, imported from its file (once: a case keeps its module state, and
+    ``reset()`` clears what must not carry over between runs)."""
+    module = _LOADED.get(case)
+    if module is None:
+        name = module_name(case)
+        spec = importlib.util.spec_from_file_location(name, path_of(case))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        _LOADED[case] = module
+    return module
+
+
+def runs(module: types.ModuleType) -> bool:
+    """Whether the case has a program to run (ENTRY); golden-only cases do not."""
+    return hasattr(module, "ENTRY")
+
+
+def build(module: types.ModuleType):
+    """The object under test: make(), a fresh instance of an nn.Module ENTRY (seeded), or
+    the ENTRY function itself."""
+    import torch
+
+    if hasattr(module, "make"):
+        torch.manual_seed(0)
+        return module.make()
+    entry = module.ENTRY
+    if isinstance(entry, type):
+        torch.manual_seed(0)
+        return entry()
+    return entry

@@ -1,1 +1,0 @@
-"""The public suite of small programs: one graph-break pattern each (see README.md here)."""

@@ -1,0 +1,495 @@
+"""The rewrite test cases: tests/cases/<folder>/NAME.py, one driver for all of them (the case
+schema is tests/cases/README.md).
+
+For each case, whatever applies:
+
+* a case with a golden NAME.py.mended beside it: ``mend_source`` over the file gives that
+  text byte for byte (``pytest --update-goldens`` rewrites it); the text compiles and mending
+  it again changes nothing (no internal GM9xx diagnostic); the line map has one entry per
+  mended line, each a line of the original; the break sites reported for the file are
+  EXPECTED_TAGS, the declined ones for the reasons in EXPECTED_DECLINES; and, where the case
+  runs, the mended text itself behaves like the original and has the mended break count;
+* a case that runs (it defines ENTRY): the break sites ``graphmend.mend`` reports for the
+  object under test, the break and graph counts of the original and of the mended object,
+  and the behaviour of the mended object against the original's, for every input: eager,
+  compiled with ``graphmend.compile(..., backend="eager")`` and with Inductor (the default
+  backend, marked ``inductor``): the returned value or raised exception, printed text, log
+  records and warnings; a module case's mended copy shares the original's state; a GRAD
+  case's gradients match.
+
+Cases run under torch.no_grad() (inference) unless they set GRAD = True.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import types
+import warnings
+from pathlib import Path
+
+import pytest
+import torch
+import torch._dynamo
+
+import graphmend
+import graphmend.runtime as runtime
+from graphmend import options
+from case_files import CASES_DIR, MODULE_PREFIX, build, case_ids, golden_of, load, path_of, runs
+
+CASES = case_ids()
+MODULES = {case: load(case) for case in CASES}
+RUNNING = [case for case in CASES if runs(MODULES[case])]
+GOLDEN = [case for case in CASES if golden_of(case).exists()]
+GOLDEN_RUNNING = [case for case in GOLDEN if case in RUNNING]
+MODULE_CASES = [case for case in RUNNING if isinstance(MODULES[case].ENTRY, type)]
+GRAD_CASES = [case for case in RUNNING if getattr(MODULES[case], "GRAD", False)]
+
+# Folders beside one per rewrite: [Cond] (emitted by [Where]), no break at all, and breaks
+# no rewrite handles.
+OTHER_FOLDERS = {"cond", "static", "out_of_scope"}
+
+# The expectation fields of the schema (a misspelt one would be ignored), and those of the
+# two formats it replaced.
+EXPECTED_FIELDS = {"EXPECTED_BREAKS", "EXPECTED_GRAPHS", "EXPECTED_TAGS", "EXPECTED_DECLINES"}
+OLD_FIELDS = {"BREAKS", "REWRITE", "DECLINES"}
+
+# Checks that do not hold yet, as {(case, check): reason}; check is the name of a test below
+# less its "test_" prefix. The marks are strict: a check that starts passing fails until its
+# entry is removed.
+PENDING = {
+    ("where/decline_live_sets", "tags"): "mender: a variable bound to None before the if is "
+    "merged (where_ok keeps the branch at run time) instead of declined",
+    ("where/buffer_condition", "tags"): "tagger: a registered buffer is not known as a tensor",
+    ("where/buffer_condition", "mended_breaks"): "tagger: a registered buffer is not known as "
+    "a tensor",
+}
+
+
+def params(cases, check):
+    """The cases, with a strict xfail mark where (case, check) is PENDING."""
+    out = []
+    for case in cases:
+        reason = PENDING.get((case, check))
+        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+        out.append(pytest.param(case, marks=marks, id=case))
+    return out
+
+
+def grad_mode(module):
+    return contextlib.nullcontext() if getattr(module, "GRAD", False) else torch.no_grad()
+
+
+def fresh_inputs(module, index):
+    # Inputs are cloned so an in-place change by one run cannot reach the next.
+    return tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in module.INPUTS[index])
+
+
+def mend_file(case):
+    path = path_of(case)
+    return graphmend.mend_source(path.read_text(encoding="utf-8"), filename=path.name)
+
+
+@pytest.fixture(autouse=True)
+def fresh_dynamo():
+    torch._dynamo.reset()
+    yield
+    torch._dynamo.reset()
+
+
+@pytest.fixture(autouse=True)
+def log_everything(caplog):
+    caplog.set_level(logging.DEBUG)
+
+
+# ---------------------------------------------------------------------------------------------
+# Observing a run.
+
+
+def _normalise(value):
+    if isinstance(value, torch.Tensor):
+        return ("tensor", value.dtype, tuple(value.shape), value.detach().clone())
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__, tuple(_normalise(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple((k, _normalise(v)) for k, v in value.items()))
+    return ("value", value)
+
+
+def _same(a, b):
+    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+        return a.dtype == b.dtype and a.shape == b.shape and torch.equal(
+            torch.nan_to_num(a.float(), nan=12345.0), torch.nan_to_num(b.float(), nan=12345.0)
+        )
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+# Torch's own log lines (a Dynamo warning on the first compile of a site) on stderr.
+_TORCH_LOG_LINE = re.compile(r"^[DIWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ ")
+
+
+def observe(module, call, index, capsys, caplog):
+    """Runs call(*INPUTS[index]) and returns what the program did, comparable with _same."""
+    if hasattr(module, "reset"):
+        module.reset()
+    capsys.readouterr()
+    caplog.clear()
+    with warnings.catch_warnings(record=True) as caught, grad_mode(module):
+        warnings.simplefilter("always")
+        try:
+            outcome = ("returned", _normalise(call(*fresh_inputs(module, index))))
+        except Exception as exc:  # the program's own exceptions are part of its behaviour
+            outcome = ("raised", type(exc), str(exc))
+    out, err = capsys.readouterr()
+    records = tuple(
+        (r.name, r.levelno, r.getMessage(), Path(r.pathname).name, r.lineno, r.funcName)
+        for r in caplog.records
+        if r.name.startswith((MODULE_PREFIX, "graphmend." + MODULE_PREFIX))
+    )
+    warned = tuple(
+        (w.category, str(w.message), Path(w.filename).name, w.lineno)
+        for w in caught
+        if CASES_DIR in Path(w.filename).parents
+    )
+    stderr = "".join(
+        line for line in err.splitlines(keepends=True) if not _TORCH_LOG_LINE.match(line)
+    )
+    return {
+        "outcome": outcome, "printed": out, "stderr": stderr, "records": records,
+        "warnings": warned,
+    }
+
+
+def assert_same_behaviour(expected, actual, *, classes_by_name=False):
+    """``classes_by_name``: exception classes compare by module and qualified name (a module
+    compiled from the mended text defines its own copy of the case's classes)."""
+    for key in ("printed", "stderr", "records", "warnings"):
+        assert actual[key] == expected[key], key
+    e, a = expected["outcome"], actual["outcome"]
+    assert e[0] == a[0], (e, a)
+    if e[0] == "raised":
+        if classes_by_name:
+            e = (e[0], (e[1].__module__, e[1].__qualname__), e[2])
+            a = (a[0], (a[1].__module__, a[1].__qualname__), a[2])
+        assert e[1:] == a[1:]
+    else:
+        assert _same(e[1], a[1]), (e, a)
+
+
+def breaks_of(module, obj):
+    """(breaks, graphs): the break reasons Dynamo reports and the graphs it compiles, on
+    INPUTS[0]. (explain's graph_break_count, graphs - 1, misses a break before the first
+    tensor op and frames Dynamo gives up on, e.g. a break inside a loop.)"""
+    with grad_mode(module):
+        report = graphmend.explain(obj, *fresh_inputs(module, 0))
+    return len(report.breaks), report.graph_count
+
+
+def assert_sites(diagnostics, module):
+    """The reported break sites are EXPECTED_TAGS, and the declined ones, in source order,
+    have the codes and reasons of EXPECTED_DECLINES."""
+    tags = sorted((d.code, d.rewrite if d.fixed else "declined") for d in diagnostics)
+    assert tags == list(module.EXPECTED_TAGS)
+    declined = sorted((d for d in diagnostics if not d.fixed), key=lambda d: d.line)
+    expected = list(getattr(module, "EXPECTED_DECLINES", []))
+    assert [d.code for d in declined] == [code for code, _ in expected], declined
+    for site, (_, reason) in zip(declined, expected):
+        assert reason in site.message, (site, reason)
+
+
+# ---------------------------------------------------------------------------------------------
+# The suite's own shape.
+
+
+def test_suite_is_large_enough_and_covers_every_tag():
+    assert len(CASES) >= 90 and len(GOLDEN) >= 30
+    codes = {code for case in CASES for code, _ in MODULES[case].EXPECTED_TAGS}
+    assert {f"GM10{i}" for i in range(1, 9)} <= codes
+    rewrites = {rewrite for case in CASES for _, rewrite in MODULES[case].EXPECTED_TAGS}
+    assert {"where", "cond", "defer", "trap", "declined"} <= rewrites
+
+
+def test_one_folder_per_rewrite():
+    folders = {case.split("/")[0] for case in CASES}
+    assert set(options.REWRITES) <= folders, "each rewrite has a folder of cases"
+    assert folders <= set(options.REWRITES) | OTHER_FOLDERS
+
+
+def test_every_golden_has_its_case():
+    orphans = [p.name for p in CASES_DIR.glob("*/*.py.mended") if not p.with_suffix("").exists()]
+    assert not orphans
+
+
+def test_pending_names_real_checks():
+    checks = {name[len("test_"):] for name in globals() if name.startswith("test_")}
+    for case, check in PENDING:
+        assert case in CASES and check in checks, (case, check)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case_module_shape(case):
+    module = MODULES[case]
+    assert module.__doc__, "each case says what it covers"
+    names = set(vars(module))
+    assert not names & OLD_FIELDS, "fields of the old formats: see tests/cases/README.md"
+    unknown = {n for n in names if n.startswith("EXPECTED_")} - EXPECTED_FIELDS
+    assert not unknown, unknown
+    assert list(module.EXPECTED_TAGS) == sorted(module.EXPECTED_TAGS)
+    declined = sorted(code for code, rewrite in module.EXPECTED_TAGS if rewrite == "declined")
+    assert sorted(code for code, _ in getattr(module, "EXPECTED_DECLINES", [])) == declined, (
+        "each declined site has its reason in EXPECTED_DECLINES")
+    if runs(module):
+        assert isinstance(module.INPUTS, list) and module.INPUTS
+        assert all(isinstance(args, tuple) for args in module.INPUTS)
+        original, mended = module.EXPECTED_BREAKS
+        assert 0 <= mended <= original
+        assert len(module.EXPECTED_GRAPHS) == 2
+    else:
+        # A case that does not run checks its golden text; nothing else would read it.
+        assert golden_of(case).exists(), "a case without ENTRY needs a golden"
+        assert not names & {"INPUTS", "GRAD", "EXPECTED_BREAKS", "EXPECTED_GRAPHS"}
+
+
+# ---------------------------------------------------------------------------------------------
+# The mended text: golden, fixed point, line map, the sites reported for the file.
+
+
+@pytest.mark.parametrize("case", params(GOLDEN, "golden_text"))
+def test_golden_text(case, update_goldens):
+    result = mend_file(case)
+    assert result.error is None, result.error
+    golden = golden_of(case)
+    if update_goldens:
+        golden.write_text(result.source, encoding="utf-8")
+    assert golden.exists(), f"{golden.name} is missing: run pytest --update-goldens"
+    assert result.source == golden.read_text(encoding="utf-8")
+    # Declining leaves the text as it was; only a declined [Defer] call is still edited (it
+    # goes through call_now, which keeps the output order).
+    if not any(d.fixed or d.rewrite == "defer" for d in result.diagnostics):
+        assert result.source == path_of(case).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("case", params(GOLDEN, "mended_text_compiles_and_is_a_fixed_point"))
+def test_mended_text_compiles_and_is_a_fixed_point(case):
+    result = mend_file(case)
+    compile(result.source, path_of(case).name, "exec")
+    again = graphmend.mend_source(result.source, filename=path_of(case).name)
+    assert again.source == result.source
+    assert not again.changed
+    assert not [d for d in again.diagnostics if d.fixed]
+    assert not [d for d in again.diagnostics if d.code.startswith("GM9")]
+    assert not [d for d in result.diagnostics if d.code.startswith("GM9")], result.diagnostics
+
+
+@pytest.mark.parametrize("case", params(GOLDEN, "line_map"))
+def test_line_map(case):
+    original = path_of(case).read_text(encoding="utf-8")
+    result = mend_file(case)
+    mended_lines = result.source.split("\n")
+    assert len(result.line_map) == len(mended_lines)
+    original_count = len(original.split("\n"))
+    assert all(1 <= line <= original_count for line in result.line_map)
+    assert list(result.line_map) == sorted(result.line_map)
+    # Lines no edit touched map to their own text.
+    data = original.encode("utf-8")
+    touched = set()
+    for begin, end, _ in result.edits:
+        first = data.count(b"\n", 0, begin) + 1
+        touched.update(range(first, data.count(b"\n", 0, end) + 2))
+    original_lines = original.split("\n")
+    for index, text in enumerate(mended_lines):
+        if result.line_map[index] not in touched:
+            assert original_lines[result.line_map[index] - 1] == text, (index + 1, text)
+
+
+@pytest.mark.parametrize("case", params(GOLDEN, "file_tags"))
+def test_file_tags(case):
+    """The break sites mend_source reports for the whole file (its entry points found in the
+    text), as for EXPECTED_TAGS and EXPECTED_DECLINES."""
+    assert_sites(mend_file(case).diagnostics, MODULES[case])
+
+
+def text_module(case):
+    """A module compiled from mend_source's text for the case's file, as the import hook
+    runs it: mended and compiled under the file's path (the golden's text, but for that path
+    in deferred calls' sites). It has the case's module name, so its loggers are the case's."""
+    path = path_of(case)
+    result = graphmend.mend_source(path.read_text(encoding="utf-8"), filename=str(path))
+    module = types.ModuleType(MODULES[case].__name__)
+    module.__file__ = str(path)
+    exec(compile(result.source, str(path), "exec"), module.__dict__)
+    return module
+
+
+def behind_boundary(obj):
+    """torch.compile(obj, backend="eager") behind the compile boundary graphmend.compile adds:
+    deferred calls replayed after each call, a failed trap raised as the original exception."""
+    compiled = torch.compile(obj, backend="eager")
+
+    def call(*args):
+        try:
+            return compiled(*args)
+        except RuntimeError as exc:
+            original = runtime.translate(exc)
+            if original is None:
+                raise
+            raise original from None
+        finally:
+            runtime.flush()
+
+    return call
+
+
+@pytest.mark.parametrize("case", params(GOLDEN_RUNNING, "mended_text_behaves_like_original"))
+def test_mended_text_behaves_like_original(case, capsys, caplog):
+    module = MODULES[case]
+    original = build(module)
+    mended = build(text_module(case))
+    compiled = behind_boundary(build(text_module(case)))
+    for index in range(len(module.INPUTS)):
+        expected = observe(module, original, index, capsys, caplog)
+        for actual in (mended, compiled):
+            behaviour = observe(module, actual, index, capsys, caplog)
+            assert_same_behaviour(expected, behaviour, classes_by_name=True)
+
+
+@pytest.mark.parametrize("case", params(GOLDEN_RUNNING, "mended_text_breaks"))
+def test_mended_text_breaks(case):
+    module = MODULES[case]
+    expected = (module.EXPECTED_BREAKS[1], module.EXPECTED_GRAPHS[1])
+    assert breaks_of(module, build(text_module(case))) == expected
+
+
+# ---------------------------------------------------------------------------------------------
+# The original program: these hold with plain torch.
+
+
+@pytest.mark.parametrize("case", params(RUNNING, "original_breaks"))
+def test_original_breaks(case):
+    module = MODULES[case]
+    expected = (module.EXPECTED_BREAKS[0], module.EXPECTED_GRAPHS[0])
+    assert breaks_of(module, build(module)) == expected
+
+
+@pytest.mark.parametrize("case", params(RUNNING, "original_runs_on_every_input"))
+def test_original_runs_on_every_input(case, capsys, caplog):
+    """Sanity of the suite: the original runs on every input (raising only by design)."""
+    module = MODULES[case]
+    obj = build(module)
+    for index in range(len(module.INPUTS)):
+        observe(module, obj, index, capsys, caplog)
+
+
+# ---------------------------------------------------------------------------------------------
+# The mended object: graphmend.mend and graphmend.compile.
+
+
+@pytest.mark.parametrize("case", params(RUNNING, "tags"))
+def test_tags(case):
+    """The break sites mend(obj) reports for the functions it reaches (mend_source's
+    diagnostics), each as (code, rewrite) or (code, "declined")."""
+    module = MODULES[case]
+    _, report = graphmend.mend(build(module), report=True)
+    assert_sites(report.diagnostics, module)
+
+
+@pytest.mark.parametrize("case", params(RUNNING, "mended_breaks"))
+def test_mended_breaks(case):
+    module = MODULES[case]
+    mended = graphmend.mend(build(module))
+    expected = (module.EXPECTED_BREAKS[1], module.EXPECTED_GRAPHS[1])
+    assert breaks_of(module, mended) == expected
+
+
+@pytest.mark.parametrize("case", params(RUNNING, "mended_eager_behaves_like_original"))
+def test_mended_eager_behaves_like_original(case, capsys, caplog):
+    module = MODULES[case]
+    original = build(module)
+    mended = graphmend.mend(build(module))  # its own instance: no state shared with original
+    for index in range(len(module.INPUTS)):
+        expected = observe(module, original, index, capsys, caplog)
+        actual = observe(module, mended, index, capsys, caplog)
+        assert_same_behaviour(expected, actual)
+
+
+def _compiled_behaves_like_original(case, capsys, caplog, **compile_kwargs):
+    module = MODULES[case]
+    original = build(module)
+    compiled = graphmend.compile(build(module), **compile_kwargs)
+    for index in range(len(module.INPUTS)):
+        expected = observe(module, original, index, capsys, caplog)
+        actual = observe(module, compiled, index, capsys, caplog)
+        assert_same_behaviour(expected, actual)
+
+
+@pytest.mark.parametrize("case", params(RUNNING, "mended_compiled_behaves_like_original"))
+def test_mended_compiled_behaves_like_original(case, capsys, caplog):
+    _compiled_behaves_like_original(case, capsys, caplog, backend="eager")
+
+
+@pytest.mark.inductor
+@pytest.mark.parametrize("case", params(RUNNING, "mended_inductor_behaves_like_original"))
+def test_mended_inductor_behaves_like_original(case, capsys, caplog):
+    """What users run: graphmend.compile with its default backend, Inductor."""
+    _compiled_behaves_like_original(case, capsys, caplog)
+
+
+@pytest.mark.parametrize("case", params(MODULE_CASES, "mended_module_keeps_state"))
+def test_mended_module_keeps_state(case):
+    original = build(MODULES[case])
+    mended = graphmend.mend(original)
+    assert isinstance(mended, type(original))
+    a, b = original.state_dict(), mended.state_dict()
+    assert list(a) == list(b) and all(a[k].data_ptr() == b[k].data_ptr() for k in a)
+
+
+def _tensors(value):
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in _tensors(v)]
+    return []
+
+
+def _assert_same_grad(expected, actual):
+    if expected is None:
+        assert actual is None or torch.all(actual == 0)
+    else:
+        torch.testing.assert_close(actual, expected, rtol=1e-6, atol=1e-6, equal_nan=True)
+
+
+@pytest.mark.parametrize("case", params(GRAD_CASES, "mended_gradients_match_original"))
+def test_mended_gradients_match_original(case):
+    """Backward through the compiled mended program gives the original's gradients, for the
+    inputs and the parameters (torch.cond and torch.where differentiate each branch)."""
+    module = MODULES[case]
+    original = build(module)
+    compiled = graphmend.compile(build(module), backend="eager")
+    parameters = (list(original.parameters()), list(compiled.parameters())) if isinstance(
+        original, torch.nn.Module) else ([], [])
+    for index in range(len(module.INPUTS)):
+        observed = []
+        for obj, own_parameters in ((original, parameters[0]), (compiled, parameters[1])):
+            for p in own_parameters:
+                p.grad = None
+            args = tuple(
+                a.clone().requires_grad_(True)
+                if isinstance(a, torch.Tensor) and a.is_floating_point() else a
+                for a in fresh_inputs(module, index)
+            )
+            outputs = _tensors(obj(*args))
+            assert outputs, "a GRAD case returns tensors"
+            differentiable = [t for t in outputs if t.requires_grad]
+            if differentiable:
+                sum(t.sum() for t in differentiable).backward()
+            observed.append(([t.requires_grad for t in outputs], args, own_parameters))
+        (e_flags, e_args, e_params), (a_flags, a_args, a_params) = observed
+        assert a_flags == e_flags
+        for e, a in zip(e_args, a_args):
+            if isinstance(e, torch.Tensor):
+                _assert_same_grad(e.grad, a.grad)
+        for e, a in zip(e_params, a_params):
+            _assert_same_grad(e.grad, a.grad)
