@@ -13,7 +13,8 @@ median of ``--repeats`` is reported. Per model:
   with the one the empty run filled;
 * ``graphmend.mend(model)``, empty and filled cache;
 * the peak memory mending adds: the growth of the process's peak RSS over the call, and
-  tracemalloc's peak of Python allocations during it.
+  (in a run of its own, since tracing slows allocations and costs memory itself)
+  tracemalloc's peak of Python allocations during ``graphmend.mend`` with an empty cache.
 
 Also ``import graphmend`` in a fresh interpreter (median), and whether it imported torch.
 
@@ -79,17 +80,32 @@ ARM = textwrap.dedent(
             out["seconds"] = time.perf_counter() - start
         else:
             import graphmend
+            # torch.compile's own set-up (importing Dynamo, wrapping) is what both sides pay:
+            # GraphMend's own time is the call less the time spent in it.
+            in_torch = [0.0]
+            torch_compile = torch.compile
+            def timed_torch_compile(*args, **kwargs):
+                started = time.perf_counter()
+                try:
+                    return torch_compile(*args, **kwargs)
+                finally:
+                    in_torch[0] += time.perf_counter() - started
+            torch.compile = timed_torch_compile
             rss_before = peak_rss_mb()
-            tracemalloc.start()
+            if {traced}:
+                tracemalloc.start()
             start = time.perf_counter()
             if arm == "compile":
                 compiled = graphmend.compile(model, backend=counting)
             else:
                 compiled = graphmend.mend(model)
-            out["seconds"] = time.perf_counter() - start
-            out["traced_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
-            tracemalloc.stop()
-            out["rss_added_mb"] = peak_rss_mb() - rss_before
+            out["seconds"] = time.perf_counter() - start - in_torch[0]
+            out["torch_compile_seconds"] = in_torch[0]
+            if {traced}:
+                out["traced_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+                tracemalloc.stop()
+            else:
+                out["rss_added_mb"] = peak_rss_mb() - rss_before
             compiled(**kwargs)  # it runs
     print(json.dumps(out))
     """
@@ -120,10 +136,14 @@ def environment(build: str | None, cache: str, inductor: str) -> dict:
     return env
 
 
-def arm(model: str, name: str, build: str | None, cache: str, scratch: str) -> dict:
+def arm(
+    model: str, name: str, build: str | None, cache: str, scratch: str, traced: bool = False
+) -> dict:
+    """One arm in a fresh process; ``traced``: measure Python allocations with tracemalloc
+    (which slows them and costs memory of its own: never in a timed or RSS run)."""
     inductor = tempfile.mkdtemp(dir=scratch)
     try:
-        code = ARM.format(models=str(HERE / "models"), model=model, arm=name)
+        code = ARM.format(models=str(HERE / "models"), model=model, arm=name, traced=traced)
         return json.loads(run(code, environment(build, cache, inductor)))
     finally:
         shutil.rmtree(inductor, ignore_errors=True)
@@ -154,11 +174,19 @@ def measure_model(model: str, args, scratch: str) -> dict:
                     row = f"{label}: graphmend.{product}, {state} cache"
                     rows.setdefault(row, []).append(arm(model, product, build, cache, scratch))
                 shutil.rmtree(cache, ignore_errors=True)
+            if repeat == 0:  # Python allocations of mending, in a run of their own
+                cache = tempfile.mkdtemp(dir=scratch)
+                traced = arm(model, "mend", build, cache, scratch, traced=True)
+                rows[f"{label}: graphmend.mend, empty cache"][0]["traced_peak_mb"] = traced[
+                    "traced_peak_mb"
+                ]
+                shutil.rmtree(cache, ignore_errors=True)
     return rows
 
 
 def median(runs: list, field: str) -> float:
-    return statistics.median(r[field] for r in runs if field in r)
+    values = [r[field] for r in runs if field in r]
+    return statistics.median(values) if values else float("nan")
 
 
 def import_time(build: str | None, repeats: int, scratch: str) -> tuple:
