@@ -1,7 +1,6 @@
 """What the import hook costs a process that imports transformers and builds a model, with an
 empty and with a filled GraphMend cache; with an empty one, with and without the helper
-process that mends ahead (``graphmend.ahead``), and with the two ways of giving mended code
-the original line numbers (renumbering the compiled code, and the tree path it replaced).
+process that mends ahead (``graphmend.ahead``).
 The hook's time is the importing process's own: the helper's runs beside it.
 
     .venv/bin/python bench/hook_cost.py --model bart --repeats 5
@@ -66,7 +65,7 @@ print(json.dumps({{
 }}))
 """
 
-# (name, renumber line numbers, cache, a helper process mending ahead)
+# (name, renumber line numbers (always, now), cache, a helper process mending ahead)
 VARIANTS = (
     ("empty cache, mending ahead (the default)", True, "empty", True),
     ("empty cache, no helper", True, "empty", False),
