@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The compile boundary's own cost per call: a trivial callee called directly and behind
-``graphmend.compile``'s boundary (``api._boundary``), keyword arguments as a model gets
+``graphmend.compile``'s boundary (``boundary.boundary``), keyword arguments as a model gets
 them, side by side in one run; the best of --repeats timings of --number calls each.
 
     .venv/bin/python bench/boundary_cost.py
@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import timeit
 
-from graphmend.api import _boundary
+from graphmend.boundary import boundary as _boundary
 
 
 def callee(*args, **kwargs):

@@ -1,7 +1,6 @@
 """What the import hook costs a process that imports transformers and builds a model, with an
 empty and with a filled GraphMend cache; with an empty one, with and without the helper
-process that mends ahead (``graphmend.ahead``), and with the two ways of giving mended code
-the original line numbers (renumbering the compiled code, and the tree path it replaced).
+process that mends ahead (``graphmend.ahead``).
 The hook's time is the importing process's own: the helper's runs beside it.
 
     .venv/bin/python bench/hook_cost.py --model bart --repeats 5
@@ -33,8 +32,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CHILD = r"""
 import json, sys, time
 started = time.perf_counter()
-import graphmend, graphmend.hook as hook_module, graphmend.linetable
-graphmend.linetable.SUPPORTED = {renumber}
+import graphmend, graphmend.cache as cache_module, graphmend.codegen as codegen_module
+import graphmend.hook as hook_module
 seconds = {{"mend": 0.0, "compile": 0.0}}
 # Garbage collections are left out: one over torch's heap (0.2-0.3 s) lands wherever the
 # allocation count crosses the threshold, inside the hook or not, by chance.
@@ -48,8 +47,8 @@ def timed(name, function):
             seconds[name] += time.perf_counter() - t - (collections.seconds - gc_before)
     return wrapper
 import torch  # first, as programs (and the model suite) do: the hook is installed after it
-hook_module._mend_module = timed("mend", hook_module._mend_module)
-hook_module._compile_mended = timed("compile", hook_module._compile_mended)
+cache_module.mend_module = timed("mend", cache_module.mend_module)
+codegen_module.compile_mended = timed("compile", codegen_module.compile_mended)
 hook = graphmend.install(["transformers"], cache_dir={cache!r}, ahead={ahead})
 sys.path.insert(0, {models!r})
 import zoo
@@ -66,11 +65,10 @@ print(json.dumps({{
 }}))
 """
 
-# (name, renumber line numbers, cache, a helper process mending ahead)
+# (name, renumber line numbers (always, now), cache, a helper process mending ahead)
 VARIANTS = (
     ("empty cache, mending ahead (the default)", True, "empty", True),
     ("empty cache, no helper", True, "empty", False),
-    ("empty cache, no helper, tree path", False, "empty", False),
     ("filled cache", True, "filled", True),
 )
 

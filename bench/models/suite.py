@@ -81,7 +81,7 @@ def arm_main(args) -> dict:
         import graphmend
 
         hook = graphmend.install(["transformers"], cache_dir=args.graphmend_cache)
-        import graphmend.api  # graphmend.compile's module, which the hook does not load
+        import graphmend.compiling  # graphmend.compile's module, which the hook does not load
 
         marks["graphmend_import_s"] = time.perf_counter() - import_started - hook.stats.seconds
 
@@ -100,7 +100,7 @@ def arm_main(args) -> dict:
 
     wrap_started = time.perf_counter()
     if args.arm == "mended":
-        with _timed(graphmend.api, "mend") as mend_time:
+        with _timed(graphmend.mender, "_mend_with") as mend_time:
             compiled = graphmend.compile(model, backend=args.backend)
     elif args.arm == RUNTIME_ARM:
         compiled = graphmend.compile(model, example_kwargs=kwargs, backend=args.backend)
@@ -153,7 +153,7 @@ def arm_main(args) -> dict:
             "hook_gc_s": hook.stats.gc_seconds,
             "compile_mend_s": mend_time[0],
             "import_s": marks["graphmend_import_s"],
-            # import graphmend, install and import graphmend.api, after torch
+            # import graphmend, install and import graphmend.compiling, after torch
             "import_timed": "install",
             # The hook's time, mending inside graphmend.compile and importing graphmend.
             "total_s": hook_seconds + mend_time[0] + marks["graphmend_import_s"],

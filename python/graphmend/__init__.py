@@ -11,14 +11,13 @@ interpreter's. CPython 3.11 and 3.12 grammars are supported.
 
 from __future__ import annotations
 
-import io
-import sys
-import tokenize as _pytokenize
-from typing import Optional, Tuple, Union
+from typing import Union
 
 from . import _core
-
-__version__ = "0.1.0"
+from ._source import SUPPORTED_VERSIONS, Version, decode_source
+from ._source import check_version as _check_version
+from ._source import source_arg as _source_arg
+from ._version import __version__
 
 __all__ = [
     "__version__",
@@ -28,51 +27,6 @@ __all__ = [
     "tokenize",
     "decode_source",
 ]
-
-Version = Optional[Tuple[int, int]]
-SUPPORTED_VERSIONS = tuple(tuple(v) for v in _core.SUPPORTED_VERSIONS)
-
-
-def _check_version(version: Version) -> Tuple[int, int]:
-    if version is None:
-        version = tuple(sys.version_info[:2])
-    version = tuple(version)
-    if version not in SUPPORTED_VERSIONS:
-        raise ValueError(
-            f"unsupported Python version {'.'.join(map(str, version))}: "
-            f"supported are {', '.join('.'.join(map(str, v)) for v in SUPPORTED_VERSIONS)}"
-        )
-    return version
-
-
-def decode_source(data: bytes, filename: str = "<unknown>") -> bytes:
-    """Returns the UTF-8 text of a source file's bytes, as CPython decodes it.
-
-    Honours a UTF-8 BOM and a PEP 263 coding cookie (``tokenize.detect_encoding``).
-    UTF-8 input is passed through unchanged (minus the BOM) so that the parser reports
-    invalid sequences where they are, as CPython does. Raises SyntaxError when the
-    declared encoding is unknown or the bytes do not decode.
-    """
-    try:
-        encoding, _ = _pytokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as err:
-        raise SyntaxError(str(err), (filename, 0, -1, None)) from None
-    if encoding == "utf-8-sig":
-        return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
-    if encoding == "utf-8":
-        return data
-    try:
-        return data.decode(encoding).encode("utf-8", "surrogatepass")
-    except (UnicodeDecodeError, LookupError) as err:
-        raise SyntaxError(f"(unicode error) {err}", (filename, 1, 0, None)) from None
-
-
-def _source_arg(source: Union[str, bytes], filename: str) -> Union[str, bytes]:
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return decode_source(bytes(source), filename)
-    if isinstance(source, str):
-        return source
-    raise TypeError(f"source must be str or bytes, not {type(source).__name__}")
 
 
 def dump_ast(
@@ -116,35 +70,35 @@ def tokenize(source: Union[str, bytes], *, version: Version = None):
     """
     return _core.tokenize(_source_arg(source, "<unknown>"), version=_check_version(version))
 
-# The mender of live objects (functions, methods, nn.Module instances and classes) is
-# imported on first use: a process that only mends at import (the hook, its helper) never
-# pays for it.
-_API_NAMES = (
-    "BreakInfo",
-    "CaptureOptionsEnabled",
-    "CompileReport",
-    "ExplainReport",
-    "MendNote",
-    "MendReport",
-    "compile",
-    "compile_report",
-    "explain",
-    "mend",
-    "mend_report",
-)
+# The mender of live objects (functions, methods, nn.Module instances and classes) and what
+# stands on it are imported on first use: a process that only mends at import (the hook, its
+# helper) never pays for them. Each public name -> the module that defines it.
+_LAZY_NAMES = {
+    "BreakInfo": "reports",
+    "CompileReport": "reports",
+    "ExplainReport": "reports",
+    "MendNote": "reports",
+    "MendReport": "reports",
+    "CaptureOptionsEnabled": "runtime_aware",
+    "compile_report": "runtime_aware",
+    "compile": "compiling",
+    "explain": "explainer",
+    "mend": "mender",
+    "mend_report": "mender",
+}
 
 
 def __getattr__(name: str):
-    if name in _API_NAMES or name == "api":
+    if name in _LAZY_NAMES or name == "api":
         import importlib
 
-        api = importlib.import_module(".api", __name__)  # `from . import api` would come back here
-        return api if name == "api" else getattr(api, name)
+        module = importlib.import_module(f".{_LAZY_NAMES.get(name, name)}", __name__)
+        return module if name == "api" else getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted({*globals(), *_API_NAMES})
+    return sorted({*globals(), *_LAZY_NAMES})
 
 
 __all__ += [

@@ -9,11 +9,12 @@ with one diagnostic per break site. Mended code imports ``graphmend.runtime`` as
 from __future__ import annotations
 
 import dataclasses
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _core, options
+from ._source import check_version, source_arg
 
-__all__ = ["MendDiagnostic", "MendResult", "mend_source"]
+__all__ = ["Definition", "MendDiagnostic", "MendResult", "mend_source"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,6 +43,25 @@ class MendDiagnostic:
         return f"{self.line}:{self.column}: {self.code} [{state}] {self.message}"
 
 
+class Definition(NamedTuple):
+    """A function or class of the mended module (``mend_source(..., definitions=True)``):
+    what ``graphmend.mend`` needs to find the definition of a live function and compile it
+    again. Lines are 1-based; ``first_line`` counts decorators (CPython's ``co_firstlineno``).
+    ``class_name`` is the innermost enclosing class ("" if none); ``touched`` tells whether
+    a rewrite edited its text; ``params`` are its positional-only, positional and
+    keyword-only parameter names."""
+
+    is_class: bool
+    qualname: str
+    class_name: str
+    first_line: int
+    last_line: int
+    mended_first_line: int
+    mended_last_line: int
+    touched: bool
+    params: Tuple[str, ...]
+
+
 @dataclasses.dataclass(frozen=True)
 class MendResult:
     """What ``mend_source`` made of a text.
@@ -55,7 +75,8 @@ class MendResult:
     function and class no rewrite touched replaced by a stub on the same lines and columns;
     ``stubbed_lines`` are their first lines, decorators included. The import hook compiles
     the skeleton and takes the untouched functions' and class bodies' code from the
-    original's ``.pyc`` (``graphmend.splice``).
+    original's ``.pyc`` (``graphmend.splice``). ``definitions`` (asked for with
+    ``definitions=True``) lists every function and class (``Definition``).
     """
 
     source: str
@@ -66,6 +87,7 @@ class MendResult:
     error: Optional[MendDiagnostic]
     skeleton: Optional[str] = None
     stubbed_lines: Tuple[int, ...] = ()
+    definitions: Tuple[Definition, ...] = ()
 
     @property
     def fixed(self) -> List[MendDiagnostic]:
@@ -88,6 +110,7 @@ def mend_source(
     trace_all: bool = False,
     only_lines: Optional[Sequence[int]] = None,
     skeleton: bool = False,
+    definitions: bool = False,
     **rewrites: bool,
 ) -> MendResult:
     """Mends the graph breaks of a module's source text; never raises on bad input.
@@ -101,20 +124,20 @@ def mend_source(
     points found in the text and what they reach are mended. ``only_lines`` (runtime-aware
     mode) rewrites only the breaks whose source range contains one of these 1-based lines
     (where Dynamo broke when the program ran); the others are reported as declined.
-    ``skeleton`` also returns the result's skeleton (see ``MendResult``). Mending the result
+    ``skeleton`` also returns the result's skeleton and ``definitions`` its table of functions
+    and classes (see ``MendResult``). Mending the result
     again changes nothing.
     """
-    from . import _check_version, _source_arg
-
     name = "<unknown>" if filename is None else filename
     raw = _core.mend_source(
-        _source_arg(source, name),
+        source_arg(source, name),
         name,
-        version=_check_version(version),
+        version=check_version(version),
         rewrites=options.enabled(options.switches(rewrites, "mend_source")),
         trace_all=trace_all,
         only_lines=sorted({int(line) for line in only_lines or ()}),
         skeleton=skeleton,
+        definitions=definitions,
     )
     error = raw.get("error")
     return MendResult(
@@ -126,4 +149,5 @@ def mend_source(
         error=_diagnostic(error) if error else None,
         skeleton=raw["skeleton"],
         stubbed_lines=tuple(raw["stubbed_lines"]),
+        definitions=tuple(map(Definition._make, raw["definitions"])),
     )

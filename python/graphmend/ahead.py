@@ -9,7 +9,7 @@ same interpreter and GraphMend, never a ``fork`` of a process that may hold torc
 and tells it the path of every module the import loads. The helper reads each such
 module's import statements (a scan of the text, not an import: nothing of the package runs
 in the helper), finds the files they name inside the hooked packages, and mends them into
-the cache through the hook's own ``_entry``, depth first and the most recent request first;
+the cache as the hook would (``graphmend.cache``), depth first and the most recent request first;
 after a module's imports, the own modules of the packages it imports (a lazy package loads
 some of them on first use), and of its own package when the import loads that. With nothing asked for, it mends the modules directly in each package folder,
 largest first (a package's core) and what they import. The import finds them in the cache.
@@ -263,30 +263,41 @@ _IDLE_EXIT = 10.0  # seconds without a request before the helper exits by itself
 def main() -> None:
     """The helper's loop: the configuration on the first line of stdin, then one path per
     line, each a module the import is loading."""
-    from .hook import ImportHook
+    from . import cache
+    from .libraries import in_folders, is_library_file
 
     _lower_priority()
     # The thread reading requests must see each one at once (not a switch interval late):
     # a module the import has asked for is one the helper must not also mend.
     sys.setswitchinterval(0.0005)
     config = json.loads(sys.stdin.buffer.readline())
-    hook = ImportHook(tuple(config["packages"]), config["options"], config["cache_dir"])
-    hook._folders = config["folders"]  # as the importing process found them
-    roots = {os.path.basename(folder): folder for folder in hook._folders}
-    idle = _largest_first(f for folder in hook._folders for f in _modules_in(folder))
+    options, folders = config["options"], config["folders"]  # as the importing process has them
+    store = cache.Store(config["cache_dir"])
+    roots = {os.path.basename(folder): folder for folder in folders}
+    idle = _largest_first(f for folder in folders for f in _modules_in(folder))
     work = _Work(idle, config["quiet"], config["idle_exit"])
     threading.Thread(target=work.read, args=(sys.stdin.buffer,), daemon=True).start()
     for path, mend in iter(work.next, None):
         text = _read(path)
         if text is None:
             continue
-        if mend and hook.covers(None, path):
+        if mend and path.endswith(".py") and in_folders(path, folders) and not is_library_file(path):
             try:
-                hook._entry(path, text)
+                _mend_into(store, path, text, options)
             except Exception:  # noqa: BLE001 (the import mends it again, and warns with why)
                 pass
         imports = static_imports(path, text.decode("utf-8", "replace"), roots)
         work.scanned(path, imports, _own_modules(path, imports, requested=not mend))
+
+
+def _mend_into(store, path: str, data: bytes, options: Dict[str, bool]) -> None:
+    """Mends the module into the cache as the import hook would (the same entry, the same
+    key), unless it is there already."""
+    from . import cache
+
+    key = store.key(path, data, options)
+    if store.load(key) is None:
+        store.store(key, cache.mend_module(path, data, options))
 
 
 def _lower_priority() -> None:

@@ -11,7 +11,6 @@ docs/HOOK.md.
 from __future__ import annotations
 
 import argparse
-import ast
 import builtins
 import importlib.machinery
 import importlib.util
@@ -21,6 +20,7 @@ import sys
 import types
 from typing import Iterable, List, Optional, Sequence
 
+from . import _core
 from .hook import never_mended
 
 __all__ = ["main", "imported_packages", "model_packages"]
@@ -74,12 +74,8 @@ def _parser() -> argparse.ArgumentParser:
 def imported_packages(source: str, filename: str = "<script>") -> List[str]:
     """Top-level names of the absolute imports in ``source`` (anywhere in the file), in
     order of first appearance."""
-    names: List[str] = []
-    for node in ast.walk(ast.parse(source, filename)):
-        if isinstance(node, ast.Import):
-            names += [alias.name.split(".", 1)[0] for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.append(node.module.split(".", 1)[0])
+    names = [module.split(".", 1)[0] for module, level in _core.imports(source, filename)
+             if level == 0 and module]
     return list(dict.fromkeys(names))
 
 
@@ -132,11 +128,11 @@ def _script_code(source: str, path: str, mend: bool):
     if mend:
         try:
             from ._mend_source import mend_source
-            from .hook import _compile_text
+            from .codegen import compile_text
 
             result = mend_source(source, path, trace_all=False)
             if result.error is None and result.changed:
-                return _compile_text(result.source, list(result.line_map), path), result
+                return compile_text(result.source, list(result.line_map), path), result
         except Exception:  # noqa: BLE001 (the original always runs)
             pass
     return compile(source, path, "exec", dont_inherit=True), None
@@ -195,7 +191,7 @@ def run(options: argparse.Namespace) -> int:
     except OSError as exc:
         sys.stderr.write(f"python -m graphmend run: cannot open {path!r}: {exc.strerror}\n")
         return 2
-    from . import decode_source
+    from ._source import decode_source
 
     source = decode_source(data, path).decode("utf-8", "surrogatepass")
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
@@ -225,7 +221,8 @@ def run(options: argparse.Namespace) -> int:
 
 
 def warm(options: argparse.Namespace) -> int:
-    from .hook import default_cache_dir, prepare
+    from .cache import default_cache_dir
+    from .hook import prepare
 
     try:
         stats = prepare(options.packages, cache_dir=options.cache_dir, jobs=options.jobs)

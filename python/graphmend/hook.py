@@ -33,24 +33,23 @@ A module that fails to mend is imported unchanged with a ``GraphMendWarning`` sa
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import functools
 import gc
-import hashlib
 import importlib.machinery
 import importlib.util
-import marshal
 import os
 import sys
-import tempfile
 import threading
 import time
 import warnings
 from typing import Dict, Iterable, List, Optional, Tuple
 
+from . import cache, registry
+from .cache import default_cache_dir
+from .libraries import NEVER_MENDED, in_folders, is_library_file
 from .options import switches as rewrite_switches
-from .libraries import NEVER_MENDED, is_library_file
+from .registry import import_diagnostics, mended_at_import
+from .reports import MendReport, diagnostic_of
 
 __all__ = [
     "install",
@@ -116,48 +115,10 @@ class _CollectionTimer:
             self._started = None
 
 
-_CACHE_FORMAT = 1
 _lock = threading.RLock()
 _hooks: List["ImportHook"] = []
 _original_get_code = None
 _original_was_own = False  # whether SourceFileLoader itself defined get_code before the patch
-# Files whose module code came from the hook: ``graphmend.mend`` leaves their functions alone.
-_mended_files: Dict[str, "ImportHook"] = {}
-
-
-def mended_at_import(filename: str) -> bool:
-    """Whether an import hook mended ``filename`` at import (or found nothing to rewrite in
-    it): ``graphmend.mend`` leaves its functions alone."""
-    return os.path.abspath(filename) in _mended_files
-
-
-def import_diagnostics(filename: str) -> Optional[list]:
-    """The diagnostics of ``filename`` when an import hook mended it (else None)."""
-    hook = _mended_files.get(os.path.abspath(filename))
-    return None if hook is None else hook.diagnostics_of(filename)
-
-
-def default_cache_dir() -> str:
-    explicit = os.environ.get("GRAPHMEND_CACHE_DIR")
-    if explicit:
-        return explicit
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "graphmend")
-
-
-@functools.lru_cache(maxsize=None)
-def _build_id() -> str:
-    """GraphMend's version and a digest of what decides the mended code: the compiled core
-    and the runtime module that mended code calls."""
-    from . import __version__, _core
-
-    digest = hashlib.sha256(__version__.encode())
-    here = os.path.dirname(os.path.abspath(__file__))
-    sources = [os.path.join(here, name) for name in ("runtime.py", "linetable.py")]
-    for path in (_core.__file__, *sources, __file__):
-        with open(path, "rb") as handle:
-            digest.update(handle.read())
-    return digest.hexdigest()
 
 
 def never_mended(name: str) -> bool:
@@ -196,6 +157,7 @@ class ImportHook:
         self.packages = packages
         self.options = options
         self.cache_dir = cache_dir
+        self._store = cache.Store(cache_dir)
         self.stats = HookStats()
         # filename -> (path as imported, diagnostics as the mender gives them) of each module
         # mended: turned into Diagnostic objects only when asked for, not by every import.
@@ -213,10 +175,7 @@ class ImportHook:
         listed = bool(fullname) and any(
             fullname == name or fullname.startswith(name + ".") for name in self.packages
         )
-        if not listed:
-            path = os.path.abspath(path)
-            listed = any(path.startswith(folder + os.sep) for folder in self._folders)
-        return listed and not is_library_file(path)
+        return (listed or in_folders(path, self._folders)) and not is_library_file(path)
 
     # -- mending ---------------------------------------------------------------------------
 
@@ -231,12 +190,11 @@ class ImportHook:
                     self._helper.tell(path)
                 code, diagnostics = self._entry(path, data)
             self._found[os.path.abspath(path)] = (path, diagnostics)
-            # Mended or found with nothing to rewrite: either way the hook's verdict stands.
-            _mended_files[os.path.abspath(path)] = self
+            registry.record(path, self)
             return code  # None: nothing to rewrite, the loader's own code (and .pyc) serves
         except Exception as exc:  # noqa: BLE001 (a bug in the mender must not break the import)
             self.stats.failed += 1
-            reason = str(exc) if isinstance(exc, _Unmendable) else f"{type(exc).__name__}: {exc}"
+            reason = str(exc) if isinstance(exc, cache.Unmendable) else f"{type(exc).__name__}: {exc}"
             warnings.warn(
                 f"graphmend: {fullname} ({path}) imported unchanged: {reason}",
                 GraphMendWarning,
@@ -250,15 +208,15 @@ class ImportHook:
     def _entry(self, path: str, data: bytes):
         """(code, diagnostics) of a module: from the cache, else mended now and stored."""
         key = self._key(path, data)
-        entry = self._load(key)
+        entry = self._store.load(key)
         if entry is not None:
             self.stats.cache_hits += 1
             return entry
         if self._may_start_helper:
             self._start_helper(path)
-        entry = _mend_module(path, data, self.options)
+        entry = cache.mend_module(path, data, self.options)
         self.stats.mended += 1
-        self._store(key, entry)
+        self._store.store(key, entry)
         return entry
 
     @property
@@ -269,12 +227,10 @@ class ImportHook:
     def diagnostics_of(self, filename: str) -> Optional[list]:
         """The [Diagnostic] of ``filename`` if this hook mended it, else None."""
         found = self._found.get(os.path.abspath(filename))
-        return None if found is None else [_diagnostic(found[0], d) for d in found[1]]
+        return None if found is None else [diagnostic_of(found[0], d) for d in found[1]]
 
-    def report(self):
+    def report(self) -> MendReport:
         """A ``MendReport`` of every module this hook mended (diagnostics only)."""
-        from .api import MendReport
-
         out = MendReport()
         for diagnostics in self.diagnostics.values():
             out.diagnostics.extend(diagnostics)
@@ -294,7 +250,7 @@ class ImportHook:
             except OSError:
                 continue
             # Whether the entry is there is enough: the import loads it (once) soon after.
-            if not os.path.isfile(self._entry_path(key)):
+            if not os.path.isfile(self._store.path(key)):
                 self._start_helper(None)
                 break
         self.stats.seconds += time.perf_counter() - start
@@ -318,52 +274,7 @@ class ImportHook:
     # -- the cache -------------------------------------------------------------------------
 
     def _key(self, path: str, data: bytes) -> str:
-        digest = hashlib.sha256()
-        for part in (
-            str(_CACHE_FORMAT),
-            os.path.abspath(path),
-            importlib.util.MAGIC_NUMBER.hex(),
-            sys.implementation.cache_tag or "",
-            _build_id(),
-            repr(sorted(self.options.items())),
-        ):
-            digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
-        digest.update(data)
-        return digest.hexdigest()
-
-    def _entry_path(self, key: str) -> str:
-        return os.path.join(self.cache_dir, key[:2], key + ".gmc")
-
-    def _load(self, key: str):
-        if self.cache_dir is None:
-            return None
-        try:
-            with open(self._entry_path(key), "rb") as handle:
-                blob = handle.read()
-            stored_key, code, diagnostics = marshal.loads(blob)
-        except (OSError, EOFError, ValueError, TypeError):
-            return None
-        if stored_key != key:
-            return None
-        return code, diagnostics
-
-    def _store(self, key: str, entry) -> None:
-        if self.cache_dir is None:
-            return
-        target = self._entry_path(key)
-        try:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            blob = marshal.dumps((key, entry[0], entry[1]))
-            fd, temp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(blob)
-                os.replace(temp, target)
-            except BaseException:
-                os.unlink(temp)
-                raise
-        except OSError:
-            pass  # a read-only or full cache only costs the next start its mending
+        return self._store.key(path, data, self.options)
 
     # -- lifetime --------------------------------------------------------------------------
 
@@ -391,10 +302,6 @@ class ImportHook:
     def __repr__(self) -> str:
         state = "installed" if self.installed else "uninstalled"
         return f"<graphmend.ImportHook {state} packages={list(self.packages)} {self.stats}>"
-
-
-class _Unmendable(Exception):
-    pass
 
 
 def _package_folders(packages: Tuple[str, ...]) -> List[str]:
@@ -471,76 +378,6 @@ def _settings(rewrites: Dict[str, bool], cache_dir: Optional[str], caller: str):
     """(rewrite switches, cache folder) of ``install`` and ``prepare``: ``""`` is the default
     folder, None no cache."""
     return rewrite_switches(rewrites, caller), default_cache_dir() if cache_dir == "" else cache_dir
-
-
-def _mend_module(path: str, data: bytes, options: Dict[str, bool]):
-    """(code, diagnostics) of the mended module, code None when nothing changed;
-    diagnostics as plain tuples for marshal."""
-    from . import decode_source, splice
-    from ._mend_source import mend_source
-
-    try:
-        text = decode_source(data, path).decode("utf-8", "surrogatepass")
-    except (SyntaxError, UnicodeDecodeError) as exc:
-        raise _Unmendable(f"the source does not decode: {exc}") from None
-    result = mend_source(text, path, trace_all=True, skeleton=splice.SUPPORTED, **options)
-    if result.error is not None:
-        raise _Unmendable(f"the source does not parse: {result.error}")
-    diagnostics = tuple(
-        (d.code, d.line, d.column, d.end_line, d.end_column, d.message, d.fixed, d.rewrite)
-        for d in result.diagnostics
-    )
-    if not result.changed:
-        return None, diagnostics
-    try:
-        code = _compile_mended(result, path, data)
-    except (SyntaxError, ValueError) as exc:
-        raise _Unmendable(f"the mended source does not compile: {exc}") from None
-    return code, diagnostics
-
-
-def _compile_mended(result, path: str, data: bytes):
-    """Code of a mended module (a ``MendResult`` of ``data``) with the original's line
-    numbers. Where the original's ``.pyc`` is valid, only the skeleton is compiled and the
-    untouched functions come from the ``.pyc`` (``splice``); otherwise the whole text."""
-    from . import splice
-
-    line_map = list(result.line_map)
-    if result.skeleton is not None:
-        original = splice.original_code(path, data)
-        if original is not None:
-            try:
-                skeleton = _compile_text(result.skeleton, line_map, path)
-            except (SyntaxError, ValueError):
-                skeleton = None
-            code = skeleton and splice.splice(skeleton, original, result.stubbed_lines)
-            if code is not None:
-                return code
-    return _compile_text(result.source, line_map, path)
-
-
-def _compile_text(source: str, line_map: List[int], path: str):
-    """Code of mended text with the original's line numbers: compiled from the text, then
-    renumbered where lines moved (``linetable``); on a Python whose location table format
-    that module does not know, compiled from a tree whose positions are mapped back."""
-    from .linetable import SUPPORTED, remap_lines
-
-    if line_map == list(range(1, len(line_map) + 1)):
-        return compile(source, path, "exec", dont_inherit=True)
-    if SUPPORTED:
-        return remap_lines(compile(source, path, "exec", dont_inherit=True), line_map)
-    from .api import _map_positions
-
-    tree = ast.parse(source, path)
-    _map_positions(tree, line_map)
-    return compile(tree, path, "exec", dont_inherit=True)
-
-
-def _diagnostic(path: str, fields: tuple):
-    from .api import Diagnostic
-
-    code, line, column, end_line, end_column, message, fixed, rewrite = fields
-    return Diagnostic(code, path, line, column, end_line, end_column, message, fixed, rewrite)
 
 
 # ---------------------------------------------------------------------------------------------

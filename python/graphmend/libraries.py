@@ -30,11 +30,16 @@ def is_library_module(module_name: Optional[str]) -> bool:
 
 def _library_roots() -> List[str]:
     """Folders of the never-mended packages (a single-file module such as
-    ``typing_extensions`` is its file minus ``.py``: its folder is all of site-packages)."""
+    ``typing_extensions`` is its file minus ``.py``: its folder is all of site-packages),
+    as far as they are imported."""
+    loaded = tuple(getattr(sys.modules.get(name), "__file__", None) for name in NEVER_MENDED)
+    return _roots_of(loaded)
+
+
+@functools.lru_cache(maxsize=8)
+def _roots_of(loaded: tuple) -> List[str]:
     roots = [os.path.dirname(os.path.abspath(__file__))]
-    for name in NEVER_MENDED:
-        module = sys.modules.get(name)
-        filename = getattr(module, "__file__", None) if module is not None else None
+    for filename in loaded:
         if not filename:
             continue
         filename = os.path.abspath(filename)
@@ -57,13 +62,27 @@ def is_library_file(filename: str) -> bool:
     ``__module__``, which ``functools.wraps`` copies from the wrapped function."""
     if not filename or filename.startswith("<"):
         return False
+    roots = tuple(_library_roots())
+    if not os.path.isabs(filename):  # depends on the working folder: not remembered
+        return _is_library_file.__wrapped__(filename, roots)
+    return _is_library_file(filename, roots)
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_library_file(filename: str, roots: tuple) -> bool:
     path = os.path.abspath(filename)
     stem = os.path.splitext(path)[0]
     parts = path.split(os.sep)
-    roots = _library_roots()
+    roots = list(roots)
     if "site-packages" in parts:
         if any(part in NEVER_MENDED for part in parts):
             return True
     elif _stdlib_root():
         roots.append(_stdlib_root())  # not for site-packages, which may lie inside the stdlib
     return any(path.startswith(root + os.sep) or stem == root for root in roots)
+
+
+def in_folders(path: str, folders: List[str]) -> bool:
+    """Whether the file ``path`` lies below one of ``folders`` (absolute paths)."""
+    path = os.path.abspath(path)
+    return any(path.startswith(folder + os.sep) for folder in folders)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 from operator import itemgetter
 from types import CodeType
-from typing import List, Optional, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 __all__ = ["SUPPORTED", "remap_lines"]
 
@@ -57,27 +57,45 @@ class _LineMap:
         return self.mapped[first] - first
 
 
-def remap_lines(code: CodeType, line_map: Sequence[int]) -> CodeType:
+def remap_lines(
+    code: CodeType, line_map: Sequence[int], dedent: Optional[Tuple[int, FrozenSet[int]]] = None
+) -> CodeType:
     """``code`` compiled from mended text, with every line number mapped through
     ``line_map`` (``line_map[i - 1]`` is the original line of mended line ``i``; 0 keeps
-    the line)."""
-    return _remap(code, _LineMap(line_map))
+    the line). ``dedent``: ``(width, lines)`` when the text was compiled indented by
+    ``width`` more than the original on those (compiled) lines: their columns lose it."""
+    return _remap(code, _LineMap(line_map), dedent)
 
 
-def _remap(code: CodeType, lines: _LineMap) -> CodeType:
-    consts = tuple(_remap(c, lines) if isinstance(c, CodeType) else c for c in code.co_consts)
+def _remap(
+    code: CodeType, lines: _LineMap, dedent: Optional[Tuple[int, FrozenSet[int]]] = None
+) -> CodeType:
+    consts = tuple(
+        _remap(c, lines, dedent) if isinstance(c, CodeType) else c for c in code.co_consts
+    )
     positions = list(code.co_positions())
     # An instruction with a start line has an end line, so these two bound every line used.
     first = min(filter(None, map(itemgetter(0), positions)), default=code.co_firstlineno)
     last = max(filter(None, map(itemgetter(1), positions)), default=first)
     shift = lines.shift(min(first, code.co_firstlineno), max(last, code.co_firstlineno))
-    if shift is not None:
+    if shift is not None and dedent is None:
         return code.replace(co_firstlineno=code.co_firstlineno + shift, co_consts=consts)
     first_line = lines(code.co_firstlineno)
+    if dedent is not None:
+        positions = [_dedent(position, *dedent) for position in positions]
     mapped = [_map_position(position, lines) for position in positions]
     return code.replace(
         co_firstlineno=first_line, co_linetable=_encode(mapped, first_line), co_consts=consts
     )
+
+
+def _dedent(position: Position, width: int, indented: FrozenSet[int]) -> Position:
+    start, end, column, end_column = position
+    if start is not None and column is not None and start in indented:
+        column = max(column - width, 0)
+    if end is not None and end_column is not None and end in indented:
+        end_column = max(end_column - width, 0)
+    return start, end, column, end_column
 
 
 def _map_position(position: Position, lines: _LineMap) -> Position:

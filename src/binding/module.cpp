@@ -175,6 +175,36 @@ void parse_check_binding(nb::handle source, std::string filename, nb::handle ver
   }
 }
 
+// Every import statement of a module, nested ones included, in source order.
+void collect_imports(const ast::Seq<ast::stmt*>& body,
+                     std::vector<std::pair<std::string, int>>& out) {
+  for (const ast::stmt* statement : body) {
+    if (const auto* i = ast::as<ast::Import>(statement)) {
+      for (const ast::alias* a : i->names) out.emplace_back(std::string(a->name), 0);
+    } else if (const auto* f = ast::as<ast::ImportFrom>(statement)) {
+      out.emplace_back(std::string(f->module), static_cast<int>(f->level));
+    }
+    ast::for_each_body(statement,
+                       [&out](const ast::Seq<ast::stmt*>& inner) { collect_imports(inner, out); });
+  }
+}
+
+// (module, level) of each import: `import a.b, c` gives ("a.b", 0) and ("c", 0),
+// `from ..x import y` ("x", 2), `from . import y` ("", 1). Raises SyntaxError.
+std::vector<std::pair<std::string, int>> imports_binding(nb::handle source, std::string filename,
+                                                         nb::handle version) {
+  PythonVersion target = python_version(version);
+  Parsed parsed(source_bytes(source), filename, target);
+  if (parsed.result.error || parsed.result.module == nullptr) {
+    Diagnostic error = parsed.result.error.value_or(
+        Diagnostic{codes::kSyntaxError, Severity::Error, {0, 0}, "invalid syntax"});
+    raise_syntax_error(parsed.source, error, filename);
+  }
+  std::vector<std::pair<std::string, int>> out;
+  collect_imports(parsed.result.module->body, out);
+  return out;
+}
+
 using Position = std::pair<uint32_t, uint32_t>;
 using TokenTuple = std::tuple<std::string, Position, Position>;
 
@@ -242,10 +272,6 @@ nb::dict mend_diagnostic_dict(const MendDiagnostic& d) {
   return out;
 }
 
-// Mends source (GIL released) and returns a dict: source, changed, diagnostics (dicts),
-// line_map, edits ((begin, end, replacement) byte ranges of the input), error (a dict like
-// a diagnostic when the input does not parse, else None), skeleton and stubbed_lines
-// (rewrite/skeleton.h).
 // The rewrites named in `names` (a subset of REWRITES); ValueError for an unknown name.
 RewriteSet rewrite_set(nb::handle names) {
   if (names.is_none()) return RewriteSet::all();
@@ -259,11 +285,28 @@ RewriteSet rewrite_set(nb::handle names) {
   return set;
 }
 
+// One function or class as a tuple (the object mender reads thousands: no dicts):
+// (is_class, qualname, class_name, first_line, last_line, mended_first_line,
+// mended_last_line, touched, params).
+nb::tuple definition_tuple(const Definition& d) {
+  nb::list params;
+  for (const std::string& name : d.params) params.append(nb::str(name.data(), name.size()));
+  return nb::make_tuple(d.is_class, nb::str(d.qualname.data(), d.qualname.size()),
+                        nb::str(d.class_name.data(), d.class_name.size()), d.first_line,
+                        d.last_line, d.mended_first_line, d.mended_last_line, d.touched,
+                        nb::tuple(params));
+}
+
+// Mends source (GIL released) and returns a dict: source, changed, diagnostics (dicts),
+// line_map, edits ((begin, end, replacement) byte ranges of the input), error (a dict like
+// a diagnostic when the input does not parse, else None), skeleton and stubbed_lines
+// (rewrite/skeleton.h), definitions (rewrite/definitions.h; empty unless asked for).
 nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle version,
                              nb::handle rewrites, bool trace_all, std::vector<uint32_t> only_lines,
-                             bool skeleton) {
+                             bool skeleton, bool definitions) {
   MendOptions options;
   options.skeleton = skeleton;
+  options.definitions = definitions;
   options.trace_all = trace_all;
   options.only_lines = std::move(only_lines);
   options.version = python_version(version);
@@ -315,6 +358,9 @@ nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle 
   nb::list stubbed_lines;
   for (uint32_t line : result.stubbed_lines) stubbed_lines.append(line);
   out["stubbed_lines"] = stubbed_lines;
+  nb::list table;
+  for (const Definition& d : result.definitions) table.append(definition_tuple(d));
+  out["definitions"] = table;
   return out;
 }
 
@@ -370,6 +416,10 @@ NB_MODULE(_core, m) {
   m.def("tokenize", &tokenize_binding, nb::arg("source"), nb::kw_only(),
         nb::arg("version").none() = nb::none(),
         "Returns [(kind, (line, col), (end_line, end_col))], columns in UTF-8 bytes.");
+  m.def("imports", &imports_binding, nb::arg("source"), nb::arg("filename") = "<unknown>",
+        nb::kw_only(), nb::arg("version").none() = nb::none(),
+        "Returns (module, level) of every import statement, nested ones included, in source "
+        "order; raises SyntaxError.");
   m.def("_parse_only", &parse_only_binding, nb::arg("sources"),
         nb::arg("version").none() = nb::none(),
         "Parses each bytes source in C++ (GIL released, no Python objects); returns "
@@ -378,11 +428,13 @@ NB_MODULE(_core, m) {
         nb::arg("filename").none() = nb::none(), nb::kw_only(),
         nb::arg("version").none() = nb::none(), nb::arg("rewrites").none() = nb::none(),
         nb::arg("trace_all") = false, nb::arg("only_lines") = std::vector<uint32_t>{},
-        nb::arg("skeleton") = false,
+        nb::arg("skeleton") = false, nb::arg("definitions") = false,
         "Mends graph breaks in source with the rewrites named in `rewrites` (default: all of "
         "REWRITES); returns a dict with source, changed, diagnostics, "
         "line_map, edits, error (None unless the input does not parse), skeleton (None "
-        "unless asked for and the text changed) and stubbed_lines.");
+        "unless asked for and the text changed), stubbed_lines and definitions (tuples "
+        "(is_class, qualname, class_name, first_line, last_line, mended_first_line, "
+        "mended_last_line, touched, params); empty unless asked for).");
   nb::list rewrite_names;
   for (int i = 0; i < kRewriteCount; ++i) {
     rewrite_names.append(rewrite_name(static_cast<RewriteKind>(i)));

@@ -13,6 +13,7 @@
 #include "base/arena.h"
 #include "base/source.h"
 #include "parse/parser.h"
+#include "rewrite/definitions.h"
 #include "rewrite/edits.h"
 #include "rewrite/rewrite.h"
 #include "rewrite/runtime_import.h"
@@ -369,6 +370,10 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
         rewrite::build_skeleton(parsed.source, *parsed.parse.module, edits);
     result.skeleton = std::move(skeleton.text);
     result.stubbed_lines = std::move(skeleton.stubbed_lines);
+  }
+  if (options.definitions) {
+    result.definitions = rewrite::list_definitions(parsed.source, *parsed.parse.module, edits,
+                                                   mended ? mended->source : parsed.source);
   }
   result.edits = std::move(edits);
   result.line_map = std::move(line_map);

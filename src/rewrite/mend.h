@@ -26,6 +26,9 @@ struct MendOptions {
   std::vector<uint32_t> only_lines;
   // Also return the skeleton of the mended text (rewrite/skeleton.h), for the import hook.
   bool skeleton = false;
+  // Also return the table of functions and classes (rewrite/definitions.h), for the object
+  // mender.
+  bool definitions = false;
 };
 
 // One graph-break site and what became of it.
@@ -46,6 +49,23 @@ struct TextEdit {
   std::string replacement;
 };
 
+// A function or class of the module, for the object mender: enough to find the definition
+// of a live function and to compile it again.
+struct Definition {
+  bool is_class = false;
+  std::string qualname;    // as CPython computes __qualname__ (`f.<locals>.g`, `C.m`)
+  std::string class_name;  // the innermost enclosing class ("" if none): name mangling, super()
+  // 1-based lines in the original text: the first (decorators included, CPython's
+  // co_firstlineno) and the last.
+  uint32_t first_line = 0;
+  uint32_t last_line = 0;
+  // The same lines in the mended text.
+  uint32_t mended_first_line = 0;
+  uint32_t mended_last_line = 0;
+  bool touched = false;             // an edit lies inside (the mended text differs there)
+  std::vector<std::string> params;  // positional-only, positional and keyword-only names
+};
+
 struct MendResult {
   std::string source;  // the mended text (== input when nothing changed or on error)
   bool changed = false;
@@ -58,6 +78,8 @@ struct MendResult {
   // functions no edit touches stubbed, and the first lines of those functions.
   std::string skeleton;
   std::vector<uint32_t> stubbed_lines;
+  // With MendOptions::definitions and an input that parses: every function and class.
+  std::vector<Definition> definitions;
 };
 
 MendResult mend_source(std::string_view source, std::string filename, const MendOptions& options);

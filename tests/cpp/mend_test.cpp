@@ -120,5 +120,89 @@ TEST(Mend, NoTracedCodeNoChange) {
   EXPECT_EQ(result.source, "def helper(x):\n    print(x)\n");
 }
 
+const Definition* find_definition(const MendResult& result, const std::string& qualname) {
+  for (const Definition& d : result.definitions) {
+    if (d.qualname == qualname) return &d;
+  }
+  return nullptr;
+}
+
+TEST(Mend, DefinitionsNameEveryFunctionAndClassWithBothSpans) {
+  MendOptions options;
+  options.trace_all = true;
+  options.definitions = true;
+  MendResult result = mend(
+      "@staticmethod\n"                            // 1: the runtime import goes before it
+      "def first(a, /, b, *c, d, **e):\n"          // 2
+      "    return a\n"                             // 3
+      "import torch\n"                             // 4
+      "class Block(torch.nn.Module):\n"            // 5
+      "    def forward(self, x: torch.Tensor):\n"  // 6
+      "        if x.sum() > 0:\n"                  // 7
+      "            y = x * 2\n"                    // 8
+      "        else:\n"                            // 9
+      "            y = x - 1\n"                    // 10
+      "        return y\n"                         // 11
+      "    def keep(self, x):\n"                   // 12
+      "        def inner(z):\n"                    // 13
+      "            return z\n"                     // 14
+      "        return inner(x)\n",                 // 15
+      options);
+  ASSERT_TRUE(result.changed);
+  ASSERT_EQ(result.definitions.size(), 5u);
+  const Definition* first = find_definition(result, "first");
+  ASSERT_NE(first, nullptr);
+  EXPECT_FALSE(first->touched);
+  EXPECT_FALSE(first->is_class);
+  EXPECT_EQ(first->first_line, 1u);
+  EXPECT_EQ(first->last_line, 3u);
+  EXPECT_EQ(first->params, (std::vector<std::string>{"a", "b", "d"}));
+  const Definition* block = find_definition(result, "Block");
+  ASSERT_NE(block, nullptr);
+  EXPECT_TRUE(block->is_class);
+  EXPECT_TRUE(block->touched);
+  EXPECT_EQ(block->class_name, "");
+  const Definition* forward = find_definition(result, "Block.forward");
+  ASSERT_NE(forward, nullptr);
+  EXPECT_TRUE(forward->touched);
+  EXPECT_EQ(forward->class_name, "Block");
+  EXPECT_EQ(forward->first_line, 6u);
+  EXPECT_EQ(forward->last_line, 11u);
+  const Definition* keep = find_definition(result, "Block.keep");
+  ASSERT_NE(keep, nullptr);
+  EXPECT_FALSE(keep->touched);
+  const Definition* inner = find_definition(result, "Block.keep.<locals>.inner");
+  ASSERT_NE(inner, nullptr);
+  EXPECT_EQ(inner->class_name, "Block");
+  EXPECT_EQ(inner->first_line, 13u);
+  // The mended spans hold the same text where nothing was touched, and the rewritten text
+  // where something was.
+  auto mended_lines = [&](const Definition& d) {
+    std::vector<std::string> lines;
+    size_t at = 0;
+    for (uint32_t line = 1; at <= result.source.size(); ++line) {
+      size_t next = result.source.find('\n', at);
+      if (next == std::string::npos) next = result.source.size();
+      if (line >= d.mended_first_line && line <= d.mended_last_line) {
+        lines.push_back(result.source.substr(at, next - at));
+      }
+      at = next + 1;
+    }
+    return lines;
+  };
+  EXPECT_EQ(mended_lines(*keep).front(), "    def keep(self, x):");
+  EXPECT_EQ(mended_lines(*keep).back(), "        return inner(x)");
+  EXPECT_EQ(mended_lines(*keep).size(), 4u);
+  EXPECT_EQ(mended_lines(*first).front(), "@staticmethod");
+  EXPECT_EQ(mended_lines(*forward).front(), "    def forward(self, x: torch.Tensor):");
+  EXPECT_EQ(mended_lines(*forward).back(), "        return y");
+  EXPECT_NE(result.source.find("torch.where"), std::string::npos);
+}
+
+TEST(Mend, DefinitionsOnlyWhenAskedFor) {
+  MendResult result = mend(kModel);
+  EXPECT_TRUE(result.definitions.empty());
+}
+
 }  // namespace
 }  // namespace graphmend

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import graphmend
+import graphmend.cache as cache_module
 import graphmend.hook as hook_module
 from graphmend import ahead
 
@@ -214,7 +215,7 @@ def test_helper_entries_are_what_the_import_would_write(pkgroot, tmp_path):
         path = next(
             str(p) for p in (pkgroot / name).glob("*.py") if hook._key(str(p), p.read_bytes()) == key
         )
-        code, diagnostics = hook_module._mend_module(path, Path(path).read_bytes(), hook.options)
+        code, diagnostics = cache_module.mend_module(path, Path(path).read_bytes(), hook.options)
         # Equal code objects (marshal's bytes also record reference counts at the time).
         assert marshal.loads(entry.read_bytes()) == (key, code, diagnostics)
         assert code is None or code.co_consts == marshal.loads(entry.read_bytes())[1].co_consts

@@ -19,7 +19,8 @@ import pytest
 import torch
 
 import graphmend
-from graphmend import api
+from graphmend import _mend_source, api, cache, mender
+from graphmend._mend_source import MendDiagnostic, MendResult
 
 import api_targets as T
 
@@ -27,7 +28,9 @@ INSERTED = "import graphmend.runtime as __graphmend_rt__\n"
 
 
 def fake_mend_source(source, filename=None, **options):
-    """Inserts the runtime import after the __future__ import and rewrites "orig"."""
+    """Inserts the runtime import after the __future__ import and rewrites "orig". Its table of
+    functions and classes is the real core's, moved by the inserted line; a definition
+    counts as touched where its text holds "orig"."""
     lines = source.splitlines(keepends=True)
     at = next((i + 1 for i, l in enumerate(lines) if l.startswith("from __future__")), 0)
     mended_lines = lines[:at] + [INSERTED] + lines[at:]
@@ -44,8 +47,22 @@ def fake_mend_source(source, filename=None, **options):
                                     end_line=number, end_column=0, message="test edit",
                                     fixed=True, rewrite="defer"))
     mended = "".join(mended_lines).replace('"orig"', '"mend"')
-    return dict(source=mended, changed=mended != source, diagnostics=diagnostics,
-                line_map=line_map, edits=[], error=None)
+    definitions = []
+    for d in real_definitions(source, filename):
+        moved = lambda line: line + 1 if line > at else line  # noqa: E731
+        touched = any('"orig"' in line for line in lines[d.first_line - 1 : d.last_line])
+        definitions.append(d._replace(mended_first_line=moved(d.first_line),
+                                      mended_last_line=moved(d.last_line), touched=touched))
+    return MendResult(
+        source=mended, changed=mended != source,
+        diagnostics=tuple(MendDiagnostic(**d) for d in diagnostics), line_map=tuple(line_map),
+        edits=(), error=None, definitions=tuple(definitions),
+    )
+
+
+def real_definitions(source, filename):
+    switched_off = dict.fromkeys(graphmend.options.REWRITES, False)
+    return _mend_source.mend_source(source, filename, definitions=True, **switched_off).definitions
 
 
 class FakeRuntime:
@@ -68,16 +85,17 @@ class FakeRuntime:
 @pytest.fixture
 def fake_runtime(monkeypatch):
     runtime = FakeRuntime()
-    monkeypatch.setattr(api, "_runtime", lambda: runtime)
+    monkeypatch.setattr(mender, "_runtime", lambda: runtime)
     return runtime
 
 
 @pytest.fixture
 def fake_mender(monkeypatch, fake_runtime):
-    monkeypatch.setattr(graphmend, "mend_source", fake_mend_source, raising=False)
-    api._FILE_CACHE.clear()
+    monkeypatch.setattr(cache, "mend_source", fake_mend_source)
+    monkeypatch.setattr(mender, "_cache_dir", lambda: None)  # the fake's output is not stored
+    mender._FILE_CACHE.clear()
     yield
-    api._FILE_CACHE.clear()
+    mender._FILE_CACHE.clear()
     T.__dict__.pop("__graphmend_rt__", None)
 
 
@@ -454,10 +472,12 @@ def test_mending_a_compiled_module_mends_the_module_inside(fake_mender):
 
 
 def test_package_loads_the_live_object_mender_on_first_use():
-    """`import graphmend` alone leaves graphmend.api unloaded (the import hook and its helper
-    never need it); its names are there all the same."""
+    """`import graphmend` alone leaves the live object mender unloaded (the import hook and its
+    helper never need it); its names are there all the same."""
     code = (
-        "import sys, graphmend; loaded = 'graphmend.api' in sys.modules;"
+        "import sys, graphmend;"
+        "loaded = any(m in sys.modules for m in ('graphmend.api', 'graphmend.mender',"
+        " 'graphmend.compiling', 'graphmend.explainer', 'graphmend.runtime_aware'));"
         "names = [n for n in ('mend', 'compile', 'explain', 'MendReport') if n in dir(graphmend)];"
         "print(loaded, names, graphmend.mend is graphmend.api.mend, 'graphmend.api' in sys.modules)"
     )

@@ -27,6 +27,7 @@ import pytest
 import torch
 
 import graphmend
+import graphmend.cache as cache_module
 import graphmend.hook as hook_module
 import graphmend.runtime
 from graphmend import GraphMendWarning
@@ -342,7 +343,7 @@ def test_installing_after_the_package_was_imported_warns(pkgroot):
 
 
 @pytest.mark.parametrize(
-    "error", [hook_module._Unmendable("simulated mender failure"), RuntimeError("simulated mender failure")]
+    "error", [cache_module.Unmendable("simulated mender failure"), RuntimeError("simulated mender failure")]
 )
 def test_module_that_fails_to_mend_is_imported_unchanged_with_a_warning(pkgroot, monkeypatch, error):
     name = make_package(pkgroot, {"model.py": MODEL_SRC})
@@ -350,7 +351,7 @@ def test_module_that_fails_to_mend_is_imported_unchanged_with_a_warning(pkgroot,
     def fail(path, data, options):
         raise error
 
-    monkeypatch.setattr(hook_module, "_mend_module", fail)
+    monkeypatch.setattr(cache_module, "mend_module", fail)
     hook = graphmend.install([name], cache_dir=None)
     with pytest.warns(GraphMendWarning, match=rf"{name}\.model .*simulated mender failure") as caught:
         module = importlib.import_module(name + ".model")

@@ -16,7 +16,6 @@ import pytest
 from conftest import REPO_ROOT
 from graphmend import linetable
 from graphmend._mend_source import mend_source
-from graphmend.api import _map_positions
 
 pytestmark = pytest.mark.skipif(not linetable.SUPPORTED, reason="location table format not known")
 
@@ -30,6 +29,31 @@ TRANSFORMERS_MODULES = (
     "models/led/modeling_led.py",
     "models/longt5/modeling_longt5.py",
 )
+
+
+def _map_positions(tree: ast.AST, line_map) -> None:
+    """The slow path ``linetable`` replaces: every node's line numbers rewritten from mended
+    lines to original lines (the end never before the start)."""
+    count = len(line_map)
+
+    def mapped(line: int) -> int:
+        if 1 <= line <= count:
+            return int(line_map[line - 1]) or line
+        return line
+
+    for node in ast.walk(tree):
+        if not hasattr(node, "lineno"):
+            continue
+        start = mapped(node.lineno)
+        end = mapped(getattr(node, "end_lineno", None) or node.lineno)
+        node.lineno = start
+        if getattr(node, "end_lineno", None) is not None:
+            if end < start:
+                end = start
+            node.end_lineno = end
+            if end == start and node.end_col_offset is not None and node.col_offset is not None:
+                if node.end_col_offset < node.col_offset:
+                    node.end_col_offset = node.col_offset
 
 
 def tree_compiled(source: str, line_map, path: str) -> CodeType:

@@ -17,7 +17,7 @@ import torch._dynamo
 from torch._dynamo.testing import CompileCounter
 
 import graphmend
-from graphmend import api
+from graphmend import api, explainer, mender, runtime_aware
 from programs_runtime import helpers, nested, no_gain, scalars, two_branches
 
 CAPTURE_OPTIONS = ("capture_scalar_outputs", "capture_dynamic_output_shape_ops", "nested_graph_breaks")
@@ -42,7 +42,7 @@ def config():
 
 @pytest.fixture(autouse=True)
 def fresh():
-    api._FILE_CACHE.clear()
+    mender._FILE_CACHE.clear()
     torch._dynamo.reset()
     before = config()
     yield
@@ -208,7 +208,7 @@ def test_no_fewer_breaks_is_rejected():
 )
 def test_different_outputs_are_rejected(monkeypatch, differs, why):
     real = api._same_output
-    monkeypatch.setattr(api, "_same_output", lambda a, b, compiled=False: not differs(compiled) and real(a, b))
+    monkeypatch.setattr(runtime_aware, "_same_output", lambda a, b, compiled=False: not differs(compiled) and real(a, b))
     x = torch.tensor([1.0, -2.0, 3.0])
     compiled = compile_quietly(scalars.scaled, example_inputs=(x,), backend="eager")
     report = graphmend.compile_report(compiled)
@@ -224,7 +224,7 @@ def test_dynamo_raising_under_the_option_is_rejected(monkeypatch):
             raise AssertionError("guard on data-dependent symbol u0")
         return real(obj, args, kwargs, **options)
 
-    monkeypatch.setattr(api, "_run_explain", failing)
+    monkeypatch.setattr(explainer, "_run_explain", failing)
     x = torch.tensor([1.0, -2.0, 3.0])
     compiled = compile_quietly(scalars.scaled, example_inputs=(x,), backend="eager")
     report = graphmend.compile_report(compiled)
@@ -265,7 +265,7 @@ def test_options_failing_together_are_tried_one_fewer(monkeypatch):
             raise AssertionError("guard on data-dependent symbol u0")
         return real(obj, args, kwargs, **options)
 
-    monkeypatch.setattr(api, "_run_explain", failing)
+    monkeypatch.setattr(explainer, "_run_explain", failing)
     with pytest.warns(graphmend.CaptureOptionsEnabled):
         compiled = graphmend.compile(nested.outer, example_inputs=(torch.ones(4),), backend="eager")
     report = graphmend.compile_report(compiled)
@@ -285,7 +285,7 @@ def test_options_that_remove_nothing_together_end_the_search(monkeypatch):
         tried.append(tuple(options))
         return None, f"{len(after.breaks)} break(s) with it, {len(after.breaks)} without: no fewer"
 
-    monkeypatch.setattr(api, "_capture_trial", no_fewer)
+    monkeypatch.setattr(runtime_aware, "_capture_trial", no_fewer)
     compiled = compile_quietly(nested.outer, example_inputs=(torch.ones(4),), backend="eager")
     report = graphmend.compile_report(compiled)
     assert tried == [("capture_scalar_outputs", "nested_graph_breaks")]
@@ -314,7 +314,7 @@ def test_a_later_trials_compiled_code_is_dropped(monkeypatch):
         return run, ""  # both single options kept with one break: the first one wins
 
     monkeypatch.setattr(torch._dynamo, "reset", reset)
-    monkeypatch.setattr(api, "_capture_trial", trial)
+    monkeypatch.setattr(runtime_aware, "_capture_trial", trial)
     with pytest.warns(graphmend.CaptureOptionsEnabled):
         compiled = graphmend.compile(nested.outer, example_inputs=(torch.ones(4),), backend="eager")
     report = graphmend.compile_report(compiled)

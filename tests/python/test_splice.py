@@ -20,7 +20,7 @@ import graphmend
 from conftest import REPO_ROOT
 from graphmend import splice
 from graphmend._mend_source import mend_source
-from graphmend.hook import _compile_text
+from graphmend.codegen import compile_text as _compile_text
 
 pytestmark = pytest.mark.skipif(not splice.SUPPORTED, reason="splicing is off on this Python")
 

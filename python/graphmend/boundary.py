@@ -1,0 +1,72 @@
+"""The compile boundary: what runs around every call of an object ``graphmend.compile``
+returns, in eager Python outside the traced frame (a ``try``/``finally`` inside a traced
+function would make Dynamo drop the whole frame): the deferred side effects are replayed
+after the call, whether it returns or raises, and a failed trap raises the program's own
+exception."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Callable, Dict, Optional
+
+from . import mender
+
+__all__ = ["boundary", "dynamo_config", "with_eager_precision"]
+
+
+def boundary(
+    call: Callable[..., Any], config: Optional[Dict[str, bool]] = None
+) -> Callable[..., Any]:
+    """``call`` behind the compile boundary: run (under the Dynamo ``config`` options
+    runtime-aware mode chose), then replay the side effects deferred inside it; a trap's
+    RuntimeError becomes the exception the original program raises. It runs on every call
+    of a compiled object, so everything it needs is bound once, here."""
+    runtime = mender._runtime()
+    pending, flush, translate = runtime._records, runtime.flush, runtime.translate
+
+    def bounded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            if not config:
+                return call(*args, **kwargs)
+            with dynamo_config(config):
+                return call(*args, **kwargs)
+        except RuntimeError as exc:
+            original = translate(exc)
+            if original is None:
+                raise
+            raise original from None
+        finally:
+            if pending:  # most calls defer nothing
+                flush()
+
+    return bounded
+
+
+def dynamo_config(options: Optional[Dict[str, bool]]) -> Any:
+    if not options:
+        return contextlib.nullcontext()
+    import torch._dynamo
+
+    return torch._dynamo.config.patch(**options)
+
+
+def with_eager_precision(torch_compile_kwargs: Dict[str, Any]) -> Dict[str, Any]:
+    """``torch.compile``'s arguments with Inductor rounding every intermediate to its dtype
+    (``emulate_precision_casts``), unless the caller set that option or chose another
+    backend. Mending fuses code that ran in separate graphs: a predicated condition then
+    reads a float16 intermediate that Inductor keeps in float32, where eager (and the
+    original's graph break) rounded it (an fp16 overflow guard saw ``inf`` eagerly and a
+    finite value fused). ``mode`` becomes the options it stands for (``torch.compile``
+    takes one or the other)."""
+    kwargs = dict(torch_compile_kwargs)
+    if kwargs.get("backend", "inductor") != "inductor":
+        return kwargs
+    options = dict(kwargs.get("options") or {})
+    mode = kwargs.pop("mode", None)
+    if mode not in (None, "default"):
+        from torch._inductor import list_mode_options
+
+        options = {**list_mode_options(mode, kwargs.get("dynamic")), **options}
+    options.setdefault("emulate_precision_casts", True)
+    kwargs["options"] = options
+    return kwargs

@@ -1,0 +1,134 @@
+"""``graphmend.explain``: Dynamo's graphs and breaks of one call, each break with
+GraphMend's tag when ``mend_source`` reports a break site on its line."""
+
+from __future__ import annotations
+
+import linecache
+import os
+from typing import Any, List, Optional, Tuple
+
+from . import mender
+from .options import all_on as all_rewrites
+from .registry import import_diagnostics
+from .reports import BreakInfo, Diagnostic, ExplainReport
+
+__all__ = ["explain"]
+
+
+def _first_line_of(text: str) -> str:
+    for line in str(text).splitlines():
+        line = line.strip()
+        if line:
+            return line
+    return ""
+
+
+def _library_file(filename: str) -> bool:
+    """Files of torch and of GraphMend itself (the runtime frames of mended code)."""
+    import torch
+
+    roots = [os.path.dirname(torch.__file__), os.path.dirname(os.path.abspath(__file__))]
+    path = os.path.abspath(filename)
+    return any(path.startswith(root + os.sep) for root in roots)
+
+
+def _user_frame(reason: Any) -> Tuple[str, int]:
+    """The innermost frame of the break's stack that is the user's code."""
+    stack = list(getattr(reason, "user_stack", None) or [])
+    for frame in reversed(stack):
+        filename = getattr(frame, "filename", "")
+        if filename and not _library_file(filename):
+            return filename, int(getattr(frame, "lineno", 0) or 0)
+    if stack:
+        return getattr(stack[-1], "filename", ""), int(getattr(stack[-1], "lineno", 0) or 0)
+    return "", 0
+
+
+def _tag_for(filename: str, line: int) -> Optional[Diagnostic]:
+    if not filename or not line:
+        return None
+    diagnostics = import_diagnostics(filename)  # library code mended by the import hook
+    if diagnostics is None:
+        lines = linecache.getlines(filename)
+        if not lines:
+            return None
+        diagnostics = mender._mend_file(filename, "".join(lines), all_rewrites()).diagnostics
+    best = None
+    for d in diagnostics:
+        if d.line <= line <= max(d.end_line, d.line) and d.code.startswith("GM1"):
+            if best is None or (d.end_line - d.line) < (best.end_line - best.line):
+                best = d
+    return best
+
+
+def explain(obj: Any, *args: Any, **kwargs: Any) -> ExplainReport:
+    """Runs ``obj(*args, **kwargs)`` under ``torch._dynamo.explain`` (after
+    ``torch._dynamo.reset()``) and reports its graphs and breaks, each break with GraphMend's
+    tag code when ``mend_source`` reports a break site on that line. ``obj`` is measured as
+    given: pass ``graphmend.mend(obj)`` to measure the mended program."""
+    output, _ = _run_explain(obj, args, kwargs)
+    return _explain_report(output)[0]
+
+
+def _run_explain(
+    obj: Any, args: tuple, kwargs: dict, *, keep_result: bool = False
+) -> Tuple[Any, Any]:
+    """Dynamo's explain output for one call, with the compile boundary's flush and
+    translate, and (``keep_result``) the call's result, which explain itself drops: a probe
+    around ``obj`` keeps it (Dynamo inlines the probe, which adds no graph or break)."""
+    import torch._dynamo
+
+    results: List[Any] = []
+    target = obj
+    if keep_result:
+
+        def target(*a: Any, **k: Any) -> Any:
+            result = obj(*a, **k)
+            results.append(result)
+            return result
+
+    torch._dynamo.reset()
+    runtime = None
+    try:
+        runtime = mender._runtime()
+    except ImportError:
+        pass
+    try:
+        output = torch._dynamo.explain(target)(*args, **kwargs)
+    except RuntimeError as exc:
+        original = runtime.translate(exc) if runtime is not None else None
+        if original is None:
+            raise
+        raise original from None
+    finally:
+        if runtime is not None:
+            runtime.flush()
+    return output, (results[0] if results else None)
+
+
+def _explain_report(output: Any) -> Tuple[ExplainReport, List[str]]:
+    """The report of Dynamo's explain output, and each break's whole reason text."""
+    breaks = []
+    reasons = []
+    for reason in output.break_reasons:
+        filename, line = _user_frame(reason)
+        tag = _tag_for(filename, line)
+        text = str(getattr(reason, "reason", reason))
+        reasons.append(text)
+        breaks.append(
+            BreakInfo(
+                filename=filename,
+                line=line,
+                reason=_first_line_of(text),
+                code=tag.code if tag else "",
+                fixed=tag.fixed if tag else None,
+                message=tag.message if tag else "",
+            )
+        )
+    report = ExplainReport(
+        graph_count=int(output.graph_count),
+        graph_break_count=int(output.graph_break_count),
+        breaks=breaks,
+        op_count=int(getattr(output, "op_count", 0) or 0),
+    )
+    return report, reasons

@@ -1,0 +1,712 @@
+"""Mending live objects: ``graphmend.mend``.
+
+``mend_source`` works on text. ``mend`` works on the objects a program already holds (a
+function, a bound method, an ``nn.Module`` instance or class): for each function it reaches
+it asks the core about the whole file that defines it (one parse and one mend per file and
+process, and the shared on-disk cache across processes, ``graphmend.cache``), and rebuilds
+only what the mend changed:
+
+* a function whose text a rewrite touched gets the code the mended module compiles to (the
+  mended module is compiled once, its untouched functions taken from the original's
+  ``.pyc``: ``codegen.compile_mended``), with the original's line numbers;
+* a function that calls a mended helper by a global name is compiled again alone, with the
+  helper bound to it through a closure cell (``codegen.compile_function``), so the module's
+  globals stay exactly as they were;
+* every other function keeps its code object.
+
+What a mended function keeps from the original: its globals (the original module's dict,
+the only name added there is ``__graphmend_rt__``), its closure cells, defaults, keyword
+defaults, ``__name__``, ``__qualname__``, ``__doc__``, ``__module__``, ``__annotations__``
+and ``__dict__`` (``__wrapped__`` included). ``self.method(...)`` calls reach the mended
+methods because a mended module is an instance of a mended subclass of its class.
+
+Nothing the user holds is modified: ``mend(module)`` returns a shallow copy of the module
+tree whose modules of mended classes are instances of a subclass; parameters and buffers
+are the same tensors, so ``state_dict()`` is identical.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import hashlib
+import importlib
+import linecache
+import opcode
+import sys
+import types
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from . import _core, cache, codegen
+from ._mend_source import Definition
+from .libraries import is_library_file, is_library_module
+from .options import switches as rewrite_switches
+from .registry import mended_at_import
+from .reports import Diagnostic, MendNote, MendReport, diagnostic_of
+
+__all__ = ["mend", "mend_report"]
+
+_RUNTIME_NAME = _core.RUNTIME_NAME
+
+
+def _runtime() -> types.ModuleType:
+    return sys.modules.get("graphmend.runtime") or importlib.import_module("graphmend.runtime")
+
+
+def _cache_dir() -> Optional[str]:
+    """Where the object mender's entries go: the hook's cache folder."""
+    return cache.default_cache_dir()
+
+
+# ---------------------------------------------------------------------------------------------
+# One source file, as the core mended it.
+
+
+class _MendedFile:
+    """A source file as the core mended it: its diagnostics, its functions and classes, and
+    the code the mended module compiles to."""
+
+    def __init__(
+        self, filename: str, text: str, entry: cache.ObjectsEntry, store: cache.Store, key: str
+    ) -> None:
+        self.filename = filename
+        self.text = text
+        self.error = entry.error
+        self.diagnostics: List[Diagnostic] = [diagnostic_of(filename, d) for d in entry.diagnostics]
+        self._entry = entry
+        self._definitions: Optional[Dict[Tuple[str, int], Optional[Definition]]] = None
+        # Functions compiled alone, kept on disk under `key` (not at all when it is "").
+        self._store, self._rebound_key = store, key
+        self._rebound: Optional[Dict[tuple, types.CodeType]] = None
+        self._rebound_dirty = False
+        self._lines: Optional[List[str]] = None
+        self._mended_lines: Optional[List[str]] = None
+
+    def definition(self, qualname: str, first_line: int) -> Optional[Definition]:
+        """The function or class of that name whose text starts on that line (None when
+        there is none, or more than one)."""
+        if self._definitions is None:
+            self._definitions = {}
+            for fields in self._entry.definitions:
+                d = Definition._make(fields)
+                key = (d.qualname, d.first_line)
+                self._definitions[key] = None if key in self._definitions else d
+        return self._definitions.get((qualname, first_line))
+
+    def module_code(self, definition: Definition) -> Optional[types.CodeType]:
+        """The function's code in the compiled mended module (None when it is not there)."""
+        return self._entry.codes.get((definition.qualname, definition.first_line))
+
+    def compile_alone(
+        self, definition: Definition, scope_names: Sequence[str], flags: int
+    ) -> types.CodeType:
+        """The function compiled on its own (``codegen.compile_function``): from the mended
+        text when a rewrite touched it, else from the original text. Kept, in this process
+        and on disk (``save``)."""
+        key = (definition.qualname, definition.first_line, tuple(scope_names), flags)
+        if self._rebound is None:
+            stored = self._store.load(self._rebound_key) if self._rebound_key else None
+            self._rebound = stored[0] if stored and isinstance(stored[0], dict) else {}
+        code = self._rebound.get(key)
+        if code is None:
+            code = self._compile_alone(definition, scope_names, flags)
+            self._rebound[key] = code
+            self._rebound_dirty = bool(self._rebound_key)
+            _UNSAVED.add(self)
+        return code
+
+    def save(self) -> None:
+        """Writes the functions compiled alone since the last save to the disk cache."""
+        if self._rebound_dirty:
+            self._store.store(self._rebound_key, (self._rebound,))
+            self._rebound_dirty = False
+
+    def _compile_alone(
+        self, definition: Definition, scope_names: Sequence[str], flags: int
+    ) -> types.CodeType:
+        if definition.touched:
+            if self._mended_lines is None:
+                self._mended_lines = self._entry.mended_text.splitlines(keepends=True)
+            first, last = definition.mended_first_line, definition.mended_last_line
+            lines = self._mended_lines[first - 1 : last]
+            original_lines = [self._entry.line_map[i - 1] or i for i in range(first, last + 1)]
+        else:
+            if self._lines is None:
+                self._lines = self.text.splitlines(keepends=True)
+            first, last = definition.first_line, definition.last_line
+            lines = self._lines[first - 1 : last]
+            original_lines = list(range(first, last + 1))
+        return codegen.compile_function(
+            lines,
+            original_lines,
+            self.filename,
+            definition.qualname,
+            definition.class_name,
+            scope_names,
+            flags,
+        )
+
+
+# Files with functions compiled alone that the disk cache does not have yet.
+_UNSAVED: set = set()
+
+
+def _save_compiled() -> None:
+    while _UNSAVED:
+        _UNSAVED.pop().save()
+
+
+# (filename, digest of the text, options) -> the file as mended in this process.
+_FILE_CACHE: Dict[Tuple[str, str, Tuple[Tuple[str, Any], ...]], _MendedFile] = {}
+# filename -> (the linecache list of lines, its text, its digest): a file's lines are read
+# and digested once, however many of its functions are looked up.
+_TEXTS: Dict[str, Tuple[List[str], str, str]] = {}
+
+
+def _file_options(filename: str, options: Dict[str, Any]) -> Dict[str, Any]:
+    """The mender's options for one file. Runtime-aware mode passes ``only_lines`` as a map
+    from file name to the lines Dynamo broke on there; a file it never broke in gets line 0,
+    which no break site contains, so nothing in it is rewritten (an empty filter would mean
+    no filter)."""
+    lines_by_file = options.get("only_lines")
+    if lines_by_file is None:
+        return options
+    return {**options, "only_lines": tuple(sorted(lines_by_file.get(filename, ()))) or (0,)}
+
+
+def _text_of(filename: str, lines: List[str]) -> Tuple[str, str]:
+    known = _TEXTS.get(filename)
+    if known is not None and known[0] is lines:
+        return known[1], known[2]
+    text = "".join(lines)
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    _TEXTS[filename] = (lines, text, digest)
+    return text, digest
+
+
+def _mend_file(filename: str, text: str, options: Dict[str, Any], digest: str = "") -> _MendedFile:
+    """The file mended with ``options``: once per process, and from the on-disk cache when
+    another process mended it (runtime-aware mode's line filters are not stored)."""
+    options = _file_options(filename, options)
+    if not digest:
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    key = (filename, digest, tuple(sorted(options.items())))
+    cached = _FILE_CACHE.get(key)
+    if cached is not None:
+        return cached
+    data = text.encode("utf-8", "surrogatepass")
+    store = cache.Store(None if "only_lines" in options else _cache_dir())
+    disk_key = store.key(filename, data, options, kind="objects") if store.cache_dir else ""
+    stored = store.load(disk_key) if disk_key else None
+    entry = None
+    if stored is not None and len(stored) == len(cache.ObjectsEntry._fields):
+        entry = cache.ObjectsEntry._make(stored)
+    if entry is None:
+        entry = cache.mend_objects(filename, text, options)
+        if disk_key:
+            store.store(disk_key, tuple(entry))
+    rebound_key = store.key(filename, data, options, kind="rebound") if disk_key else ""
+    mended = _MendedFile(filename, text, entry, store, rebound_key)
+    if len(_FILE_CACHE) > 256:
+        _FILE_CACHE.clear()
+    _FILE_CACHE[key] = mended
+    return mended
+
+
+def _source_file(code: types.CodeType, globals_: Optional[dict]) -> Optional[Tuple[str, str]]:
+    """(text, digest) of the file ``code`` was compiled from, as ``linecache`` has it."""
+    filename = code.co_filename
+    if not filename or (filename.startswith("<") and filename not in linecache.cache):
+        return None
+    lines = linecache.getlines(filename, globals_)
+    if not lines:
+        return None
+    return _text_of(filename, lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading code objects.
+
+_LOAD_GLOBAL = opcode.opmap["LOAD_GLOBAL"]
+_LOAD_GLOBAL_BYTE = bytes([_LOAD_GLOBAL])
+_EXTENDED_ARG = opcode.opmap["EXTENDED_ARG"]
+# Since 3.11 LOAD_GLOBAL's argument is the name's index shifted left by one (the low bit
+# says whether to push NULL first).
+_NAME_SHIFT = 1 if sys.version_info >= (3, 11) else 0
+
+
+def _global_loads(code: types.CodeType) -> List[str]:
+    """The names ``code`` (and the code nested in it) loads as globals, in order of first
+    load: a scan of the bytecode (``dis`` takes far longer)."""
+    names: List[str] = []
+    seen = set()
+    _scan_global_loads(code, names, seen)
+    return names
+
+
+def _scan_global_loads(code: types.CodeType, names: List[str], seen: set) -> None:
+    raw = code.co_code
+    at = raw.find(_LOAD_GLOBAL_BYTE)
+    while at != -1:
+        if at % 2 == 0:  # an opcode, not an argument
+            arg, back = raw[at + 1], at - 2
+            shift = 8
+            while back >= 0 and raw[back] == _EXTENDED_ARG:
+                arg |= raw[back + 1] << shift
+                back, shift = back - 2, shift + 8
+            name = code.co_names[arg >> _NAME_SHIFT]
+            if name not in seen:
+                seen.add(name)
+                names.append(name)
+        at = raw.find(_LOAD_GLOBAL_BYTE, at + 1)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            _scan_global_loads(const, names, seen)
+
+
+# ---------------------------------------------------------------------------------------------
+# Which code is the user's (mended) and which is a library's (never touched).
+
+def _skip_reason(fn: Any) -> Optional[str]:
+    if not isinstance(fn, types.FunctionType):
+        return f"not a Python function ({type(fn).__name__})"
+    if mended_at_import(fn.__code__.co_filename):  # first: the cheapest test
+        return "mended at import (graphmend.install)"
+    if is_library_module(getattr(fn, "__module__", None)):
+        return f"library code ({fn.__module__})"
+    if is_library_file(fn.__code__.co_filename):
+        return f"library code ({fn.__code__.co_filename})"
+    code = fn.__code__
+    if code.co_name == "<lambda>":
+        return "a lambda (mend the function that defines it)"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The mender of objects.
+
+
+class _Mender:
+    def __init__(self, options: Dict[str, Any]):
+        self.options = options
+        self.report = MendReport()
+        self.functions: Dict[int, Any] = {}  # id(original) -> mended (or original)
+        self.cells: Dict[int, types.CellType] = {}  # id(original) -> cell of its mended form
+        self.classes: Dict[int, type] = {}
+        self.keep_alive: List[Any] = []
+        self.seen_diagnostics: set = set()
+        self.building: set = set()  # ids of functions being built (recursion)
+
+    # -- functions ------------------------------------------------------------------------
+
+    def note(self, qualname: str, filename: str, line: int, status: str, reason: str = "") -> None:
+        self.report.notes.append(MendNote(qualname, filename, line, status, reason))
+
+    def function(self, fn: Any, *, force_new: bool = False) -> Any:
+        """Returns the mended form of ``fn`` (``fn`` itself when there is nothing to mend and
+        ``force_new`` is false, or when it cannot be mended)."""
+        key = id(fn)
+        if key in self.functions:
+            return self.functions[key]
+        original = getattr(fn, "__graphmend_original__", None)
+        if isinstance(original, types.FunctionType):
+            fn = original
+        reason = _skip_reason(fn)
+        if reason is not None:
+            rewrapped = self._rewrap(fn) if isinstance(fn, types.FunctionType) else None
+            if rewrapped is not None:
+                self.note(fn.__qualname__, "", 0, "mended", "a library wrapper around mended code")
+                self.functions[key] = rewrapped
+                return rewrapped
+            self.note(getattr(fn, "__qualname__", repr(fn)), "", 0, "skipped", reason)
+            self.functions[key] = fn
+            return fn
+        self.keep_alive.append(fn)
+        # A recursive helper reaches itself: its cell is filled once it is built.
+        self.cells[key] = types.CellType(fn)
+        self.functions[key] = fn
+        self.building.add(key)
+        try:
+            built = self._build(fn, force_new)
+        except Exception as exc:  # never let mending break the program: keep the original
+            self.note(fn.__qualname__, fn.__code__.co_filename, fn.__code__.co_firstlineno,
+                      "skipped", f"could not rebuild: {type(exc).__name__}: {exc}")
+            built = fn
+        finally:
+            self.building.discard(key)
+        self.functions[key] = built
+        self.cells[key].cell_contents = built
+        return built
+
+    def _wrapped_cells(self, fn: types.FunctionType) -> Dict[str, types.CellType]:
+        """New cells for the closure cells of a decorator's wrapper (``functools.wraps``)
+        that hold the wrapped function, holding its mended form instead."""
+        wrapped = fn.__dict__.get("__wrapped__")
+        if not isinstance(wrapped, types.FunctionType) or not fn.__closure__:
+            return {}
+        inner = self.function(wrapped)
+        if inner is wrapped:
+            return {}
+        out = {}
+        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
+            try:
+                holds = cell.cell_contents is wrapped
+            except ValueError:  # an empty cell
+                holds = False
+            if holds:
+                out[name] = types.CellType(inner)
+        return out
+
+    def _rewrap(self, fn: types.FunctionType) -> Optional[types.FunctionType]:
+        """A library decorator's wrapper (``@torch.no_grad()``...) around mended user code:
+        the same wrapper code with the mended function in its closure; None when there is
+        nothing to rewrap."""
+        cells = self._wrapped_cells(fn)
+        if not cells:
+            return None
+        closure = tuple(cells.get(n, c) for n, c in zip(fn.__code__.co_freevars, fn.__closure__))
+        return _copy_function(fn, fn.__code__, closure, cells)
+
+    def _locate(self, fn: types.FunctionType) -> Tuple[Optional[_MendedFile], Any, str]:
+        """The mended file of ``fn`` and its definition there, or why there is none."""
+        code = fn.__code__
+        source = _source_file(code, fn.__globals__)
+        if source is None:
+            return None, None, "no source"
+        mended = _mend_file(code.co_filename, source[0], self.options, source[1])
+        if mended.error is not None:
+            return None, None, mended.error
+        definition = mended.definition(code.co_qualname, code.co_firstlineno)
+        expected = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+        if definition is None or definition.is_class or definition.params != expected:
+            return None, None, "the source file does not match the function (edited since import?)"
+        return mended, definition, ""
+
+    def _build(self, fn: types.FunctionType, force_new: bool) -> Any:
+        code = fn.__code__
+        mended, definition, reason = self._locate(fn)
+        if mended is None:
+            self.note(fn.__qualname__, code.co_filename, code.co_firstlineno, "skipped", reason)
+            return fn
+        changed = definition.touched
+        freevars = list(code.co_freevars)
+        new_code = self._mended_code(fn, mended, definition) if changed else code
+        helpers = self._helpers(fn, new_code, freevars)
+        if helpers:
+            flags = code.co_flags & codegen.FUTURE_FLAGS
+            new_code = mended.compile_alone(definition, freevars + list(helpers), flags)
+        self._collect_diagnostics(mended, definition)
+        rewrapped_cells = self._wrapped_cells(fn)
+        if not changed and not helpers and not rewrapped_cells and not force_new:
+            self.note(fn.__qualname__, code.co_filename, code.co_firstlineno, "unchanged")
+            return fn
+        closure = self._closure(fn, new_code, helpers, rewrapped_cells)
+        if changed:
+            fn.__globals__.setdefault(_RUNTIME_NAME, _runtime())
+        new = _copy_function(fn, new_code, closure, rewrapped_cells)
+        status = "mended" if changed else "unchanged"
+        detail = "" if changed else "rebuilt to reach mended helpers"
+        self.note(fn.__qualname__, code.co_filename, code.co_firstlineno, status, detail)
+        return new
+
+    @staticmethod
+    def _mended_code(
+        fn: types.FunctionType, mended: _MendedFile, definition: Definition
+    ) -> types.CodeType:
+        """The code of a function a rewrite touched: from the compiled mended module, where
+        it was compiled in the same place as the original (same free variables), else
+        compiled alone."""
+        code = mended.module_code(definition)
+        if code is not None and code.co_freevars == fn.__code__.co_freevars:
+            return code
+        flags = fn.__code__.co_flags & codegen.FUTURE_FLAGS
+        return mended.compile_alone(definition, list(fn.__code__.co_freevars), flags)
+
+    def _helpers(
+        self, fn: types.FunctionType, code: types.CodeType, freevars: List[str]
+    ) -> Dict[str, Any]:
+        """The user functions ``code`` calls by a global name that mending rebuilt (or that
+        are being built: recursion), each mended in turn: name -> the original."""
+        helpers: Dict[str, Any] = {}
+        for name in _global_loads(code):
+            value = fn.__globals__.get(name)
+            if name in freevars or not isinstance(value, types.FunctionType):
+                continue
+            if _skip_reason(value) is not None:
+                continue
+            mended_helper = self.function(value)
+            if mended_helper is not value or id(value) in self.building:
+                helpers[name] = value
+        return helpers
+
+    def _closure(
+        self,
+        fn: types.FunctionType,
+        code: types.CodeType,
+        helpers: Dict[str, Any],
+        rewrapped_cells: Dict[str, types.CellType],
+    ) -> Optional[tuple]:
+        """The cells of ``code``'s free variables: the original's, a rewrapped decorator's,
+        or a mended helper's."""
+        original_cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+        closure = []
+        for name in code.co_freevars:
+            if name in rewrapped_cells:
+                closure.append(rewrapped_cells[name])
+            elif name in original_cells:
+                closure.append(original_cells[name])
+            elif name in helpers:
+                closure.append(self.cells[id(helpers[name])])
+            else:
+                raise ValueError(f"mended code needs the free variable {name!r}")
+        return tuple(closure) or None
+
+    def _collect_diagnostics(self, mended: _MendedFile, definition: Definition) -> None:
+        first, last = definition.first_line, definition.last_line
+        for d in mended.diagnostics:
+            if first <= d.line <= last and d not in self.seen_diagnostics:
+                self.seen_diagnostics.add(d)
+                self.report.diagnostics.append(d)
+
+    # -- classes --------------------------------------------------------------------------
+
+    def cls(self, klass: type, *, force_new: bool = False) -> type:
+        """A subclass of ``klass`` whose own user-defined methods are mended and whose mended
+        user base classes follow it in the MRO, so ``super().forward(...)`` reaches mended
+        code too; ``klass`` itself when nothing changes and not ``force_new``."""
+        base = getattr(klass, "__graphmend_original__", None)
+        if isinstance(base, type) and klass.__dict__.get("__graphmend_original__") is base:
+            klass = base
+        if id(klass) in self.classes and not force_new:
+            return self.classes[id(klass)]
+        if klass is object or is_library_module(klass.__module__):
+            return klass
+        self.classes[id(klass)] = klass
+        namespace = self._members(klass)
+        mended_bases = [m for m in (self.cls(b) for b in klass.__bases__) if m not in klass.__bases__]
+        if not namespace and not mended_bases and not force_new:
+            return klass
+        rebuilt = len(namespace)
+        extra = dict(
+            __module__=klass.__module__,
+            __qualname__=klass.__qualname__,
+            __doc__=klass.__doc__,
+            __graphmend_original__=klass,
+        )
+        try:
+            mended = type(klass)(klass.__name__, (klass, *mended_bases), {**namespace, **extra})
+        except TypeError:  # no consistent MRO: put the inherited mended members in one class
+            flat: Dict[str, Any] = {}
+            for owner in reversed(klass.__mro__):
+                if owner is not object and not is_library_module(owner.__module__):
+                    for name in owner.__dict__:
+                        flat.pop(name, None)  # a more derived class overrides it
+                    flat.update(self._members(owner))
+            mended = type(klass)(klass.__name__, (klass,), {**flat, **extra})
+        self.classes[id(klass)] = mended
+        self.note(klass.__qualname__, "", 0, "mended" if rebuilt or mended_bases else "unchanged",
+                  f"class: {rebuilt} member(s) rebuilt, {len(mended_bases)} mended base(s)")
+        return mended
+
+    def _members(self, owner: type) -> Dict[str, Any]:
+        namespace = {}
+        for name, value in list(owner.__dict__.items()):
+            replacement = self._member(value)
+            if replacement is not value:
+                namespace[name] = replacement
+        return namespace
+
+    def _member(self, value: Any) -> Any:
+        if isinstance(value, types.FunctionType):
+            return self.function(value)
+        if isinstance(value, (staticmethod, classmethod)):
+            inner = self.function(value.__func__)
+            return value if inner is value.__func__ else type(value)(inner)
+        if isinstance(value, property) and isinstance(value.fget, types.FunctionType):
+            getter = self.function(value.fget)
+            if getter is value.fget:
+                return value
+            return property(getter, value.fset, value.fdel, value.__doc__)
+        return value
+
+    # -- module instances -----------------------------------------------------------------
+
+    def module(self, module: Any, memo: Dict[int, Any], *, top: bool = False) -> Any:
+        """A shallow copy of ``module`` (parameters and buffers shared) whose class is mended,
+        with its submodules mended likewise; modules with nothing to mend are shared."""
+        if id(module) in memo:
+            return memo[id(module)]
+        memo[id(module)] = module  # cycles
+        children = {
+            name: (self.module(child, memo) if child is not None else None)
+            for name, child in module._modules.items()
+        }
+        klass = self.cls(type(module), force_new=top)
+        if (
+            klass is type(module)
+            and not top
+            and all(children[n] is module._modules[n] for n in children)
+        ):
+            return module
+        twin = object.__new__(klass)
+        state = dict(module.__dict__)
+        for name, value in state.items():
+            if name.startswith("_") and isinstance(value, (dict, set)) and not name.startswith("__"):
+                state[name] = copy.copy(value)
+        object.__setattr__(twin, "__dict__", state)
+        for name, child in children.items():
+            twin._modules[name] = child
+        memo[id(module)] = twin
+        return twin
+
+
+def _copy_function(
+    fn: types.FunctionType,
+    code: types.CodeType,
+    closure: Optional[tuple],
+    rewrapped_cells: Dict[str, types.CellType],
+) -> types.FunctionType:
+    """A function with ``fn``'s globals, defaults and metadata and the given code/closure."""
+    new = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, closure)
+    new.__kwdefaults__ = copy.copy(fn.__kwdefaults__)
+    new.__dict__.update(fn.__dict__)
+    for attr in ("__qualname__", "__doc__", "__module__", "__annotations__"):
+        setattr(new, attr, getattr(fn, attr))
+    if rewrapped_cells:
+        new.__wrapped__ = next(iter(rewrapped_cells.values())).cell_contents
+    new.__graphmend_original__ = fn
+    return new
+
+
+_NN_MODULE: Optional[type] = None
+
+
+def _nn_module() -> type:
+    global _NN_MODULE
+    if _NN_MODULE is None:
+        import torch
+
+        _NN_MODULE = torch.nn.Module
+    return _NN_MODULE
+
+
+def _looks_like_torch_module(obj: Any) -> bool:
+    return "torch" in sys.modules and isinstance(obj, _nn_module())
+
+
+def _is_module_class(obj: Any) -> bool:
+    return isinstance(obj, type) and "torch" in sys.modules and issubclass(obj, _nn_module())
+
+
+def _attach_report(obj: Any, report: MendReport) -> None:
+    try:
+        object.__setattr__(obj, "__graphmend_report__", report)
+    except (AttributeError, TypeError):
+        _REPORTS_BY_ID[id(obj)] = report
+
+
+_REPORTS_BY_ID: Dict[int, MendReport] = {}
+
+
+def mend_report(obj: Any) -> Optional[MendReport]:
+    """The ``MendReport`` of an object ``mend`` returned (None for anything else)."""
+    report = getattr(obj, "__graphmend_report__", None)
+    if isinstance(report, MendReport):
+        return report
+    return _REPORTS_BY_ID.get(id(obj))
+
+
+def mend(obj: Any, *, report: bool = False, **rewrites: bool) -> Any:
+    """Returns a mended copy of ``obj``: a function, a bound method, an ``nn.Module``
+    instance or an ``nn.Module`` class, with every user function it reaches rewritten by
+    ``mend_source`` (see docs/MENDER.md).
+
+    The result is of the same kind and behaves like ``obj`` when run eagerly; under
+    ``torch.compile`` it breaks the graph less. ``obj`` and everything it holds are left as
+    they were (a module's copy shares its parameters and buffers). Objects that cannot be
+    mended (builtins, C functions, code without source) come back unchanged, with a note in
+    the report. ``report=True`` returns ``(mended, MendReport)``; ``mend_report(mended)``
+    finds the report later. One keyword per rewrite (``graphmend.options.REWRITES``:
+    ``where``, ``defer``, ``trap``) switches it, all on by default.
+    """
+    result, mend_rep = _mend_with(obj, rewrite_switches(rewrites, "mend"))
+    return (result, mend_rep) if report else result
+
+
+def _mend_with(obj: Any, options: Dict[str, Any]) -> Tuple[Any, MendReport]:
+    mender = _Mender(options)
+    try:
+        result = _mend_object(mender, obj)
+    finally:
+        _save_compiled()
+    if result is not obj:
+        _attach_report(result, mender.report)
+    else:
+        _REPORTS_BY_ID[id(obj)] = mender.report
+    return result, mender.report
+
+
+def _mend_for_compile(obj: Any, options: Dict[str, Any]) -> Tuple[Any, MendReport]:
+    """What ``compile`` hands to ``torch.compile``: the mended copy, or ``obj`` itself when
+    the copy would be identical (all it reaches was mended at import, or has nothing to
+    rewrite): an extra class level and a copied ``__dict__`` are not free on every call."""
+    mended, mend_rep = _mend_with(obj, options)
+    return (mended if mend_rep.rebuilt else obj), mend_rep
+
+
+def _mend_object(mender: _Mender, obj: Any) -> Any:
+    if isinstance(obj, types.MethodType):
+        owner = obj.__self__
+        if _looks_like_torch_module(owner):
+            twin = mender.module(owner, {}, top=True)
+            return getattr(twin, obj.__func__.__name__)
+        return types.MethodType(mender.function(obj.__func__, force_new=True), owner)
+    if isinstance(obj, types.FunctionType):
+        return mender.function(obj, force_new=True)
+    if _looks_like_torch_module(obj):
+        inner = getattr(obj, "_orig_mod", None)
+        if type(obj).__name__ == "OptimizedModule" and _looks_like_torch_module(inner):
+            mender.note(type(inner).__qualname__, "", 0, "mended",
+                        "the torch.compile wrapper was dropped: compile the result")
+            return mender.module(inner, {}, top=True)
+        return mender.module(obj, {}, top=True)
+    if _is_module_class(obj):
+        return _mended_module_class(mender, obj)
+    if isinstance(obj, type):
+        return mender.cls(obj, force_new=True)
+    mender.note(getattr(obj, "__qualname__", repr(obj)), "", 0, "skipped",
+                f"not a Python function, method, module or class ({type(obj).__name__})")
+    return obj
+
+
+def _mended_module_class(mender: _Mender, klass: type) -> type:
+    """A mended subclass whose instances also get mended submodule classes: after the
+    original ``__init__`` builds the submodules, the ones it created (not those passed in
+    as arguments) are switched to their mended classes."""
+    mended = mender.cls(klass, force_new=True)
+    options = mender.options
+    original_init = mended.__init__
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        original_init(self, *args, **kwargs)
+        if type(self) is not mended:
+            return
+        passed_in = set()
+        for value in list(args) + list(kwargs.values()):
+            if isinstance(value, _nn_module()):
+                passed_in.update(id(m) for m in value.modules())
+        inner = _Mender(options)
+        for sub in self.modules():
+            if sub is self or id(sub) in passed_in:
+                continue
+            klass_of_sub = inner.cls(type(sub))
+            if klass_of_sub is not type(sub):
+                sub.__class__ = klass_of_sub
+        _save_compiled()
+
+    __init__.__qualname__ = f"{klass.__qualname__}.__init__"
+    __init__.__doc__ = getattr(klass.__init__, "__doc__", None)
+    mended.__init__ = functools.wraps(klass.__init__)(__init__)
+    return mended
+
+

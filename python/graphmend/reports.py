@@ -1,0 +1,176 @@
+"""The values GraphMend reports: break sites (``Diagnostic``), what ``mend`` did
+(``MendNote``, ``MendReport``), what ``explain`` measured (``BreakInfo``, ``ExplainReport``)
+and what runtime-aware ``compile`` decided (``CompileReport``). The import hook and the
+object mender share them, so they live below both."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from typing import Dict, Iterable, List, Optional
+
+__all__ = [
+    "Diagnostic",
+    "MendNote",
+    "MendReport",
+    "BreakInfo",
+    "ExplainReport",
+    "CompileReport",
+    "diagnostic_of",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagnostic:
+    """One break site of ``mend_source`` (see docs/DIAGNOSTICS.md), in original lines."""
+
+    code: str
+    filename: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+    fixed: bool
+    rewrite: str
+
+    def __str__(self) -> str:
+        state = f"fixed ({self.rewrite})" if self.fixed else "not fixed"
+        return f"{self.filename}:{self.line}:{self.column + 1}: {self.code} {state}: {self.message}"
+
+
+@dataclasses.dataclass(frozen=True)
+class MendNote:
+    """What ``mend`` did with one function: ``status`` is ``"mended"`` (rebuilt from mended
+    source), ``"unchanged"`` (rebuilt or kept, nothing to rewrite) or ``"skipped"`` (kept as
+    it was, for ``reason``: no source, a builtin, a C function...)."""
+
+    qualname: str
+    filename: str
+    line: int
+    status: str
+    reason: str = ""
+
+    def __str__(self) -> str:
+        where = f"{self.filename}:{self.line}" if self.filename else "<no source>"
+        tail = f": {self.reason}" if self.reason else ""
+        return f"{self.status:9} {self.qualname} ({where}){tail}"
+
+
+@dataclasses.dataclass
+class MendReport:
+    """Everything ``mend`` looked at: one note per function or class, and the diagnostics of
+    ``mend_source`` that fall inside the functions it rebuilt."""
+
+    notes: List[MendNote] = dataclasses.field(default_factory=list)
+    diagnostics: List[Diagnostic] = dataclasses.field(default_factory=list)
+
+    @property
+    def fixed(self) -> List[Diagnostic]:
+        return [d for d in self.diagnostics if d.fixed]
+
+    @property
+    def declined(self) -> List[Diagnostic]:
+        return [d for d in self.diagnostics if not d.fixed]
+
+    @property
+    def rebuilt(self) -> bool:
+        """Whether ``mend`` built a function, class or wrapper that differs from the
+        original's; False means its copy behaves exactly as the original."""
+        return any(n.status == "mended" for n in self.notes)
+
+    def __str__(self) -> str:
+        lines = [
+            f"graphmend: {len(self.fixed)} break site(s) fixed, {len(self.declined)} left, "
+            f"{len(self.notes)} object(s) looked at"
+        ]
+        lines += [f"  {d}" for d in self.diagnostics]
+        lines += [f"  {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def diagnostic_of(filename: str, fields: Iterable) -> Diagnostic:
+    """A ``Diagnostic`` of ``filename`` from the fields of a ``MendDiagnostic`` (a tuple as the
+    cache stores it, or the dataclass itself)."""
+    if not isinstance(fields, tuple):
+        d = fields
+        fields = (d.code, d.line, d.column, d.end_line, d.end_column, d.message, d.fixed, d.rewrite)
+    code, line, column, end_line, end_column, message, fixed, rewrite = fields
+    return Diagnostic(
+        code, filename, line, column, end_line or line, end_column, message, fixed, rewrite or ""
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class BreakInfo:
+    """One graph break Dynamo reported: where (the innermost user frame), Dynamo's reason
+    and, when ``mend_source`` tagged that line, GraphMend's code and what became of it."""
+
+    filename: str
+    line: int
+    reason: str
+    code: str = ""
+    fixed: Optional[bool] = None
+    message: str = ""
+
+    def __str__(self) -> str:
+        where = f"{os.path.basename(self.filename)}:{self.line}" if self.filename else "?"
+        tag = f" [{self.code}]" if self.code else ""
+        return f"{where}{tag} {self.reason}"
+
+
+@dataclasses.dataclass
+class ExplainReport:
+    """What ``explain`` measured: graphs, breaks and one ``BreakInfo`` per break."""
+
+    graph_count: int
+    graph_break_count: int
+    breaks: List[BreakInfo]
+    op_count: int = 0
+
+    def __str__(self) -> str:
+        lines = [
+            f"{self.graph_count} graph(s), {self.graph_break_count} break(s), "
+            f"{self.op_count} op(s)"
+        ]
+        for i, info in enumerate(self.breaks, 1):
+            lines.append(f"  {i}. {info}")
+            if info.message:
+                lines.append(f"     graphmend: {info.message}")
+        return "\n".join(lines)
+
+
+@dataclasses.dataclass
+class CompileReport:
+    """What runtime-aware ``graphmend.compile`` measured and decided.
+
+    ``breaks_before``: Dynamo's breaks in the original program on the example inputs;
+    ``breaks_after``: those of what the compiled object runs (mended, with the capture
+    options enabled). ``mend`` is the ``MendReport`` of the line-filtered mending (``mended``
+    lists the sites rewritten; sites Dynamo did not break on are declined). ``capture_options``
+    maps each enabled Dynamo option to True, ``capture_reasons`` maps it to the breaks that
+    called for it, and ``rejected`` maps each option called for but not enabled to why."""
+
+    breaks_before: List[BreakInfo]
+    breaks_after: List[BreakInfo]
+    mend: MendReport
+    capture_options: Dict[str, bool] = dataclasses.field(default_factory=dict)
+    capture_reasons: Dict[str, List[BreakInfo]] = dataclasses.field(default_factory=dict)
+    rejected: Dict[str, str] = dataclasses.field(default_factory=dict)
+
+    @property
+    def mended(self) -> List[Diagnostic]:
+        return self.mend.fixed
+
+    def __str__(self) -> str:
+        lines = [
+            f"graphmend.compile: {len(self.breaks_before)} break(s) in the profiling run, "
+            f"{len(self.breaks_after)} left; {len(self.mended)} site(s) mended"
+        ]
+        lines += [f"  mended {d.filename}:{d.line} {d.code}" for d in self.mended]
+        for option, breaks in self.capture_reasons.items():
+            sites = ", ".join(str(b) for b in breaks)
+            lines.append(f"  enabled torch._dynamo.config.{option} for: {sites}")
+        lines += [f"  not enabled {o}: {why}" for o, why in self.rejected.items()]
+        lines += [f"  left: {b}" for b in self.breaks_after]
+        return "\n".join(lines)

@@ -1,0 +1,158 @@
+"""The layers of the Python package (docs/ARCHITECTURE.md): every module of
+``python/graphmend`` has a level, and imports only run down (or across, within a level),
+with no cycle, function-level imports included.
+
+The modules are read, not imported: Python's own ``ast`` parses them here (a test may use
+it; the package itself asks the core). An import counts wherever it is written, at the top
+or inside a function, and so does ``importlib.import_module`` of a literal name.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Dict, Iterator, Set
+
+import pytest
+
+from conftest import REPO_ROOT
+
+PACKAGE = REPO_ROOT / "python" / "graphmend"
+
+# Lowest first. A module imports only from lower levels or its own.
+LEVELS = (
+    {"_core"},  # the compiled core (an extension module)
+    # leaves: only the compiled core below them
+    {"_version", "_source", "options", "libraries", "linetable", "splice", "reports", "registry",
+     "runtime"},
+    {"_mend_source", "codegen"},  # the mender on text; compiling mended text
+    {"cache"},  # the on-disk cache, shared by the hook and the object mender
+    {"hook", "ahead"},  # the import hook and its helper process
+    {"mender"},  # graphmend.mend
+    {"boundary", "explainer"},  # the compile boundary; graphmend.explain
+    {"runtime_aware"},  # graphmend.compile with example inputs
+    {"compiling"},  # graphmend.compile
+    {"__init__", "__main__", "api", "cli", "demo"},  # the faces of the package
+)
+LEVEL = {name: index for index, names in enumerate(LEVELS) for name in names}
+
+
+def modules() -> Dict[str, Path]:
+    return {path.stem: path for path in sorted(PACKAGE.glob("*.py"))}
+
+
+def imported(name: str, path: Path, known: Set[str]) -> Iterator[str]:
+    """The package's modules that ``name`` imports (``__init__`` for names taken from the
+    package itself)."""
+    package_parts = ["graphmend"]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(package_parts[: len(package_parts) - node.level + 1])
+                full = f"{base}.{node.module}" if node.module else base
+            else:
+                full = node.module or ""
+            yield from _targets(full, [alias.name for alias in node.names], known)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield from _targets(alias.name, [], known)
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            target = node.args[0].value
+            yield from _targets("graphmend" + target if target.startswith(".") else target, [], known)
+
+
+def _targets(full: str, names, known: Set[str]) -> Iterator[str]:
+    parts = full.split(".")
+    if parts[0] != "graphmend":
+        return
+    if len(parts) > 1:
+        if parts[1] in known:
+            yield parts[1]
+        return
+    for name in names:  # from graphmend import x: a module, or a name of __init__
+        yield name if name in known else "__init__"
+    if not names:
+        yield "__init__"
+
+
+def graph() -> Dict[str, Set[str]]:
+    found = modules()
+    known = {*found, "_core"}
+    return {
+        name: {target for target in imported(name, path, known) if target != name}
+        for name, path in found.items()
+    }
+
+
+def test_every_module_has_a_level():
+    missing = sorted(set(modules()) - set(LEVEL))
+    assert not missing, f"give these modules a level in LEVELS: {missing}"
+
+
+def test_no_import_runs_upward():
+    upward = [
+        f"{name} (level {LEVEL[name]}) imports {target} (level {LEVEL[target]})"
+        for name, targets in graph().items()
+        for target in sorted(targets)
+        if name in LEVEL and target in LEVEL and LEVEL[target] > LEVEL[name]
+    ]
+    assert not upward, "\n".join(upward)
+
+
+def test_no_import_cycle():
+    edges = graph()
+    state: Dict[str, int] = {}  # 1: on the current path, 2: done
+    path = []
+
+    def visit(name: str) -> None:
+        state[name] = 1
+        path.append(name)
+        for target in sorted(edges.get(name, ())):
+            if state.get(target) == 1:
+                cycle = path[path.index(target) :] + [target]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if target not in state:
+                visit(target)
+        path.pop()
+        state[name] = 2
+
+    for name in sorted(edges):
+        if name not in state:
+            visit(name)
+
+
+def test_the_reader_sees_function_level_imports(tmp_path):
+    """The check itself: an import inside a function, and a literal import_module, count."""
+    source = (
+        "def f():\n    from .hook import install\n"
+        "def g():\n    import importlib\n    importlib.import_module('graphmend.mender')\n"
+        "from . import options, __version__\n"
+    )
+    path = tmp_path / "m.py"
+    path.write_text(source)
+    found = set(imported("m", path, {"hook", "mender", "options"}))
+    assert found == {"hook", "mender", "options", "__init__"}
+
+
+def test_the_package_imports_no_ast():
+    """The package asks the core about Python source; it parses none with ``ast`` (the demo,
+    which compares the core's tree with CPython's, aside)."""
+    users = []
+    for name, path in modules().items():
+        if name == "demo":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            if "ast" in names:
+                users.append(name)
+    assert not users, f"these modules import ast: {users}"
