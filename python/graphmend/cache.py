@@ -195,7 +195,7 @@ def mend_objects(path: str, text: str, options: Dict[str, Any]) -> ObjectsEntry:
     except (SyntaxError, ValueError) as exc:
         return ObjectsEntry({}, diagnostics, (), (), None,
                             f"the mended source does not compile: {exc}")
-    compiled = codegen.code_by_name_and_line(code)
+    compiled = splice.code_by_name_and_line(code)
     codes = {}
     for d in result.definitions:
         found = compiled.get((d.qualname, d.first_line))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import __future__
 import builtins
 from types import CodeType
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from . import _core, linetable, splice
 
@@ -25,7 +25,6 @@ __all__ = [
     "compile_text",
     "compile_mended",
     "compile_function",
-    "code_by_name_and_line",
     "FUTURE_FLAGS",
 ]
 
@@ -73,23 +72,6 @@ def compile_mended(result, path: str, data: Optional[bytes]) -> CodeType:
             if code is not None:
                 return code
     return compile_text(result.source, line_map, path)
-
-
-def _walk(code: CodeType) -> Iterator[CodeType]:
-    yield code
-    for const in code.co_consts:
-        if isinstance(const, CodeType):
-            yield from _walk(const)
-
-
-def code_by_name_and_line(module: CodeType) -> Dict[Tuple[str, int], Optional[CodeType]]:
-    """Every code object of ``module`` by (qualified name, first line); None where two
-    share both."""
-    found: Dict[Tuple[str, int], Optional[CodeType]] = {}
-    for code in _walk(module):
-        key = (code.co_qualname, code.co_firstlineno)
-        found[key] = None if key in found else code
-    return found
 
 
 def compile_function(

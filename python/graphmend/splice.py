@@ -26,7 +26,7 @@ import sys
 from types import CodeType
 from typing import Dict, Iterable, Iterator, Optional, Tuple
 
-__all__ = ["SUPPORTED", "original_code", "splice"]
+__all__ = ["SUPPORTED", "code_by_name_and_line", "original_code", "splice"]
 
 # The version on which spliced code has been checked equal to whole-text code (the compiler
 # of another version may let more of a function's body reach the enclosing code: 3.13
@@ -94,7 +94,7 @@ def splice(skeleton: CodeType, original: CodeType, stubbed_lines: Iterable[int])
     with each stub of a function or class body starting on one of ``stubbed_lines`` replaced
     by its code from ``original``; None when a stub has no matching original."""
     wanted = set(stubbed_lines)
-    originals = _by_name_and_line(original)
+    originals = code_by_name_and_line(original)
     replaced = []
 
     def rebuild(code: CodeType) -> CodeType:
@@ -134,7 +134,7 @@ def _walk(code: CodeType) -> Iterator[CodeType]:
             yield from _walk(const)
 
 
-def _by_name_and_line(module: CodeType) -> Dict[Tuple[str, int], Optional[CodeType]]:
+def code_by_name_and_line(module: CodeType) -> Dict[Tuple[str, int], Optional[CodeType]]:
     """Every code object of ``module`` by (qualified name, first line); None where two
     share both."""
     found: Dict[Tuple[str, int], Optional[CodeType]] = {}

@@ -152,15 +152,19 @@ struct Parsed {
   }
 };
 
+// Raises the SyntaxError (IndentationError, TabError) CPython raises for a rejected text.
+void raise_if_rejected(const Parsed& parsed, const std::string& filename) {
+  if (!parsed.result.error && parsed.result.module != nullptr) return;
+  Diagnostic error = parsed.result.error.value_or(
+      Diagnostic{codes::kSyntaxError, Severity::Error, {0, 0}, "invalid syntax"});
+  raise_syntax_error(parsed.source, error, filename);
+}
+
 std::string dump_ast_binding(nb::handle source, bool include_attributes, nb::handle version,
                              std::string filename) {
   PythonVersion target = python_version(version);
   Parsed parsed(source_bytes(source), filename, target);
-  if (parsed.result.error || parsed.result.module == nullptr) {
-    Diagnostic error = parsed.result.error.value_or(
-        Diagnostic{codes::kSyntaxError, Severity::Error, {0, 0}, "invalid syntax"});
-    raise_syntax_error(parsed.source, error, filename);
-  }
+  raise_if_rejected(parsed, filename);
   nb::gil_scoped_release release;
   return dump_ast(parsed.result.module, parsed.source, DumpOptions{include_attributes, target});
 }
@@ -168,11 +172,7 @@ std::string dump_ast_binding(nb::handle source, bool include_attributes, nb::han
 void parse_check_binding(nb::handle source, std::string filename, nb::handle version) {
   PythonVersion target = python_version(version);
   Parsed parsed(source_bytes(source), filename, target);
-  if (parsed.result.error || parsed.result.module == nullptr) {
-    Diagnostic error = parsed.result.error.value_or(
-        Diagnostic{codes::kSyntaxError, Severity::Error, {0, 0}, "invalid syntax"});
-    raise_syntax_error(parsed.source, error, filename);
-  }
+  raise_if_rejected(parsed, filename);
 }
 
 // Every import statement of a module, nested ones included, in source order.
@@ -195,11 +195,7 @@ std::vector<std::pair<std::string, int>> imports_binding(nb::handle source, std:
                                                          nb::handle version) {
   PythonVersion target = python_version(version);
   Parsed parsed(source_bytes(source), filename, target);
-  if (parsed.result.error || parsed.result.module == nullptr) {
-    Diagnostic error = parsed.result.error.value_or(
-        Diagnostic{codes::kSyntaxError, Severity::Error, {0, 0}, "invalid syntax"});
-    raise_syntax_error(parsed.source, error, filename);
-  }
+  raise_if_rejected(parsed, filename);
   std::vector<std::pair<std::string, int>> out;
   collect_imports(parsed.result.module->body, out);
   return out;
