@@ -7,7 +7,7 @@ import linecache
 import os
 from typing import Any, List, Optional, Tuple
 
-from . import mender
+from . import boundary, mender
 from .options import all_on as all_rewrites
 from .registry import import_diagnostics
 from .reports import BreakInfo, Diagnostic, ExplainReport
@@ -88,21 +88,7 @@ def _run_explain(
             return result
 
     torch._dynamo.reset()
-    runtime = None
-    try:
-        runtime = mender._runtime()
-    except ImportError:
-        pass
-    try:
-        output = torch._dynamo.explain(target)(*args, **kwargs)
-    except RuntimeError as exc:
-        original = runtime.translate(exc) if runtime is not None else None
-        if original is None:
-            raise
-        raise original from None
-    finally:
-        if runtime is not None:
-            runtime.flush()
+    output = boundary.boundary(torch._dynamo.explain(target))(*args, **kwargs)
     return output, (results[0] if results else None)
 
 

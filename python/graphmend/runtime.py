@@ -418,6 +418,12 @@ def _traceable_message(message) -> bool:
     return message is None or type(message) is str
 
 
+def _check(failed, exc_type, message):
+    """The original guard itself: ``if failed: raise exc_type(message)``."""
+    if failed:
+        raise exc_type() if message is None else exc_type(message)
+
+
 def guard(failed, exc_type, message=None):
     """``if failed: raise exc_type(message)``, without a graph break while compiling.
 
@@ -441,8 +447,7 @@ def guard(failed, exc_type, message=None):
         torch = sys.modules["torch"]
         torch._assert_async(torch.logical_not(failed.reshape(())), _token(exc_type, message))
         return
-    if failed:
-        raise exc_type() if message is None else exc_type(message)
+    _check(failed, exc_type, message)
 
 
 def check_assert(ok, message=None) -> bool:
@@ -459,8 +464,7 @@ def check_assert(ok, message=None) -> bool:
         failed = sys.modules["torch"].logical_not(ok.reshape(()))
         guard(failed, AssertionError, message)
         return True
-    if not ok:
-        raise AssertionError() if message is None else AssertionError(message)
+    _check(not ok, AssertionError, message)
     return True
 
 
@@ -504,11 +508,6 @@ def _tensor_check_error() -> Optional[BaseException]:
         exc.__traceback__ = None
         return exc
     return None
-
-
-def _check(failed, exc_type, message):
-    if failed:
-        raise exc_type() if message is None else exc_type(message)
 
 
 _check_now = _disabled(_check)
