@@ -582,6 +582,24 @@ def _raised_by(cls, message) -> BaseException:
 # adds guards.
 
 
+def tensors(*values) -> bool:
+    """Whether every value is a plain tensor: ``torch.Tensor`` or ``nn.Parameter``.
+
+    Mended code speculates on values whose type the source does not show (unannotated
+    parameters, submodule outputs, buffers) only when this holds, and runs the original
+    statement otherwise. A subclass (one with its own ``__torch_function__``, say) takes
+    the original path. Under Dynamo each test is resolved while tracing: no graph break,
+    nothing in the graph.
+    """
+    import torch
+
+    for value in values:
+        kind = type(value)
+        if kind is not torch.Tensor and kind is not torch.nn.Parameter:
+            return False
+    return True
+
+
 def where_ok(condition, *values):
     """Whether ``torch.where`` over ``values`` gives exactly what the original branch gives.
 

@@ -190,6 +190,7 @@ class AnalysisImpl final : public Analysis {
   bool is_definitely_bound_before(const ast::stmt& statement, std::string_view name) const override;
   bool is_tensor_before(const ast::stmt& statement, std::string_view name) const override;
   std::vector<std::string_view> live_before(const ast::stmt& statement) const override;
+  Speculation* speculate(Speculation* speculation) const override;
 
   // Internal queries shared by the tagger and the flow builder.
   ValueKind kind_of(const ast::expr& e) const;
@@ -228,12 +229,20 @@ class AnalysisImpl final : public Analysis {
   // tensor_kind.cpp: kind_rec dispatches on the node kind, call_kind on the callee's form.
   ValueKind kind_rec(const ast::expr* e, ScopeId scope, int depth) const;
   ValueKind kind_of_name(const ast::Name& name, ScopeId scope) const;
+  // speculation.cpp: the kind of a Name or Attribute leaf under the active Speculation.
+  ValueKind speculated_kind(const ast::expr* e, ScopeId scope, int depth) const;
+  bool may_assume_name(const ast::Name& name, ScopeId scope) const;
+  bool may_assume_self_attribute(const ast::Attribute& a, ScopeId scope) const;
+  void assume(const ast::expr* e) const;
   ValueKind attribute_kind(const ast::Attribute& a, ScopeId scope, int depth) const;
   ValueKind subscript_kind(const ast::Subscript& s, ScopeId scope, int depth) const;
   ValueKind binop_kind(const ast::BinOp& b, ScopeId scope, int depth) const;
   ValueKind unaryop_kind(const ast::UnaryOp& u, ScopeId scope, int depth) const;
   ValueKind compare_kind(const ast::Compare& c, ScopeId scope, int depth) const;
   ValueKind boolop_kind(const ast::BoolOp& b, ScopeId scope, int depth) const;
+  ValueKind boolop_kind_shown(const ast::BoolOp& b, ScopeId scope, int depth) const;
+  std::pair<ValueKind, ValueKind> operand_kinds(const ast::expr* left, const ast::expr* right,
+                                                ScopeId scope, int depth) const;
   ValueKind tuple_kind(const ast::Tuple& t, ScopeId scope, int depth) const;
   ValueKind call_kind(const ast::Call& call, ScopeId scope, int depth) const;
   bool first_arg_tensor(const ast::Call& call, ScopeId scope, int depth) const;
@@ -271,6 +280,7 @@ class AnalysisImpl final : public Analysis {
   std::string torch_name_;
   mutable std::vector<std::unique_ptr<Flow>> flows_;  // [scope], built on demand
   mutable bool pending_seen_ = false;
+  mutable Speculation* speculation_ = nullptr;           // see Speculation
   mutable int non_tensor_budget_ = 0;  // join_defs met only not-yet-known definitions
 };
 

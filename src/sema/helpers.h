@@ -1,8 +1,10 @@
 // Private to src/sema: small string and AST helpers shared by the analysis files.
 #pragma once
 
+#include <algorithm>
 #include <initializer_list>
 #include <string_view>
+#include <vector>
 
 #include "ast/ast.h"
 
@@ -22,6 +24,10 @@ inline bool in_list(std::string_view name, std::initializer_list<std::string_vie
     if (item == name) return true;
   }
   return false;
+}
+
+inline bool in_list(std::string_view name, const std::vector<std::string_view>& list) {
+  return std::find(list.begin(), list.end(), name) != list.end();
 }
 
 inline bool is_none_constant(const ast::expr* e) {

@@ -1,6 +1,7 @@
 // Purity: expressions free of side effects that cannot raise for well-typed tensor
 // operands, and the Python numbers (torch.finfo fields) that facts make pure.
 #include <algorithm>
+#include <utility>
 
 #include "sema/analysis_impl.h"
 #include "sema/helpers.h"
@@ -143,7 +144,7 @@ class PurityCheck {
         return boolop(*as<ast::BoolOp>(e), depth);
       case ast::Kind::IfExp: {
         const auto* i = as<ast::IfExp>(e);
-        return child_pure(i->test, depth) && !child_tensor(i->test, depth) &&
+        return child_pure(i->test, depth) && !shown_tensor(i->test, depth) &&
                child_pure(i->body, depth) && child_pure(i->orelse, depth);
       }
       case ast::Kind::Call:
@@ -158,15 +159,32 @@ class PurityCheck {
   bool child_tensor(const ast::expr* x, int depth) const {
     return is_tensor_kind(a_.kind_rec(x, scope_, depth + 1));
   }
+  // What the text shows, under no speculation: where a tensor would make an expression
+  // impure (nothing may be assumed there), and to prefer shown tensors to assumed ones.
+  bool shown_tensor(const ast::expr* x, int depth) const {
+    Speculation* active = a_.speculation_;
+    a_.speculation_ = nullptr;
+    bool tensor = child_tensor(x, depth);
+    a_.speculation_ = active;
+    return tensor;
+  }
+  // Whether one of two operands is a tensor: one the text shows, else one assumed, a local
+  // variable before a `self` attribute (more often a Python number).
+  bool either_tensor(const ast::expr* left, const ast::expr* right, int depth) const {
+    if (shown_tensor(left, depth) || shown_tensor(right, depth)) return true;
+    if (a_.speculation_ == nullptr) return false;
+    if (is<ast::Attribute>(left) && is<ast::Name>(right)) std::swap(left, right);
+    return child_tensor(left, depth) || child_tensor(right, depth);
+  }
 
   bool has_tensor_index(const ast::expr* index, int depth) const {
     if (const auto* parts = as<ast::Tuple>(index)) {
       for (const ast::expr* part : parts->elts) {
-        if (!is<ast::Slice>(part) && child_tensor(part, depth)) return true;
+        if (!is<ast::Slice>(part) && shown_tensor(part, depth)) return true;
       }
       return false;
     }
-    return !is<ast::Slice>(index) && child_tensor(index, depth);
+    return !is<ast::Slice>(index) && shown_tensor(index, depth);
   }
 
   bool subscript(const ast::Subscript& s, int depth) const {
@@ -192,7 +210,7 @@ class PurityCheck {
 
   bool binop(const ast::BinOp& b, int depth) const {
     if (!child_pure(b.left, depth) || !child_pure(b.right, depth)) return false;
-    if (child_tensor(b.left, depth) || child_tensor(b.right, depth)) return true;
+    if (either_tensor(b.left, b.right, depth)) return true;
     // constant folding such as -1e4 * 2 cannot raise either
     return is<ast::Constant>(b.left) && is<ast::Constant>(b.right) &&
            b.op != ast::OperatorKind::Div && b.op != ast::OperatorKind::FloorDiv &&
@@ -201,7 +219,7 @@ class PurityCheck {
 
   bool unaryop(const ast::UnaryOp& u, int depth) const {
     if (!child_pure(u.operand, depth)) return false;
-    if (u.op == ast::UnaryOpKind::Not) return !child_tensor(u.operand, depth);
+    if (u.op == ast::UnaryOpKind::Not) return !shown_tensor(u.operand, depth);
     if (child_tensor(u.operand, depth)) return true;
     const auto* c = as<ast::Constant>(u.operand);
     return c && (c->value.type == ast::ConstantValue::Type::Int ||
@@ -219,12 +237,12 @@ class PurityCheck {
     }
     if (identity) return true;
     if (c.ops.size != 1) return false;
-    return child_tensor(c.left, depth) || child_tensor(c.comparators[0], depth);
+    return either_tensor(c.left, c.comparators[0], depth);
   }
 
   bool boolop(const ast::BoolOp& b, int depth) const {
     for (const ast::expr* v : b.values) {
-      if (!child_pure(v, depth) || child_tensor(v, depth)) return false;
+      if (!child_pure(v, depth) || shown_tensor(v, depth)) return false;
     }
     return true;
   }

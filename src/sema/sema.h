@@ -61,6 +61,20 @@ struct PurityFacts {
   std::vector<std::string> numeric_names;
 };
 
+// Speculation: while one is active (Analysis::speculate), a local variable or a `self`
+// attribute whose type the text cannot show counts as a tensor wherever a tensor is asked
+// for, and is recorded in `assumed`. A rewrite that relies on it checks at run time, just
+// before `site`, that every recorded value is a plain tensor (runtime.tensors), and runs
+// the original statement when one is not.
+struct Speculation {
+  const ast::stmt* site = nullptr;  // the statement the run-time check is evaluated before
+  // Names assigned earlier in the part of `site` being analysed: the check before `site`
+  // does not see their values. Those in `derived` hold tensors (given the assumptions).
+  std::vector<std::string_view> local;
+  std::vector<std::string_view> derived;
+  std::vector<const ast::expr*> assumed;  // out: the values assumed, first use first
+};
+
 struct AnalysisOptions {
   // Library code: its functions are called from models in other modules, so every function
   // and method counts as traced (no entry point in the module itself need reach it).
@@ -128,6 +142,11 @@ class Analysis {
   virtual bool is_tensor_before(const ast::stmt& statement, std::string_view name) const = 0;
   // Local variables live on entry to `statement`.
   virtual std::vector<std::string_view> live_before(const ast::stmt& statement) const = 0;
+
+  // Answers the queries above under `speculation` (see Speculation) from now on, nullptr
+  // under none; returns the one active before, for the caller to restore. The caller keeps
+  // `speculation` alive while it is active.
+  virtual Speculation* speculate(Speculation* speculation) const = 0;
 };
 
 }  // namespace graphmend::sema

@@ -36,6 +36,9 @@ bool AnalysisImpl::is_data_dependent(const ast::expr& condition) const {
 
 ValueKind AnalysisImpl::kind_rec(const ast::expr* e, ScopeId scope, int depth) const {
   if (e == nullptr || depth > kMaxDepth) return ValueKind::Other;
+  if (speculation_ != nullptr && (is<ast::Name>(e) || is<ast::Attribute>(e))) {
+    return speculated_kind(e, scope, depth);
+  }
   switch (e->kind) {
     case ast::Kind::Name:
       return kind_of_name(*as<ast::Name>(e), scope);
@@ -87,9 +90,28 @@ ValueKind AnalysisImpl::subscript_kind(const ast::Subscript& s, ScopeId scope, i
   return ValueKind::Other;
 }
 
+// The kinds of two operands: what the text shows, and under a speculation, when it shows no
+// tensor, one assumed (a local variable before a `self` attribute, more often a number).
+std::pair<ValueKind, ValueKind> AnalysisImpl::operand_kinds(const ast::expr* left,
+                                                            const ast::expr* right, ScopeId scope,
+                                                            int depth) const {
+  Speculation* active = speculation_;
+  speculation_ = nullptr;
+  ValueKind l = kind_rec(left, scope, depth + 1);
+  ValueKind r = kind_rec(right, scope, depth + 1);
+  speculation_ = active;
+  if (active == nullptr || is_tensor_kind(l) || is_tensor_kind(r)) return {l, r};
+  bool swap = is<ast::Attribute>(left) && is<ast::Name>(right);
+  const ast::expr* first = swap ? right : left;
+  const ast::expr* second = swap ? left : right;
+  ValueKind k = kind_rec(first, scope, depth + 1);
+  if (is_tensor_kind(k)) return swap ? std::pair{l, k} : std::pair{k, r};
+  k = kind_rec(second, scope, depth + 1);
+  return swap ? std::pair{k, r} : std::pair{l, k};
+}
+
 ValueKind AnalysisImpl::binop_kind(const ast::BinOp& b, ScopeId scope, int depth) const {
-  ValueKind l = kind_rec(b.left, scope, depth + 1);
-  ValueKind r = kind_rec(b.right, scope, depth + 1);
+  auto [l, r] = operand_kinds(b.left, b.right, scope, depth);
   if (is_tensor_kind(l) || is_tensor_kind(r)) {
     bool bitwise = b.op == ast::OperatorKind::BitAnd || b.op == ast::OperatorKind::BitOr ||
                    b.op == ast::OperatorKind::BitXor;
@@ -120,19 +142,35 @@ ValueKind AnalysisImpl::compare_kind(const ast::Compare& c, ScopeId scope, int d
     }
   }
   bool tensor = false, data = false;
-  ValueKind l = kind_rec(c.left, scope, depth + 1);
-  tensor |= is_tensor_kind(l);
-  data |= l == ValueKind::DataScalar;
-  for (const ast::expr* r : c.comparators) {
-    ValueKind k = kind_rec(r, scope, depth + 1);
-    tensor |= is_tensor_kind(k);
-    data |= k == ValueKind::DataScalar;
+  if (c.ops.size == 1) {
+    auto [l, r] = operand_kinds(c.left, c.comparators[0], scope, depth);
+    tensor = is_tensor_kind(l) || is_tensor_kind(r);
+    data = l == ValueKind::DataScalar || r == ValueKind::DataScalar;
+  } else {
+    ValueKind l = kind_rec(c.left, scope, depth + 1);
+    tensor |= is_tensor_kind(l);
+    data |= l == ValueKind::DataScalar;
+    for (const ast::expr* r : c.comparators) {
+      ValueKind k = kind_rec(r, scope, depth + 1);
+      tensor |= is_tensor_kind(k);
+      data |= k == ValueKind::DataScalar;
+    }
   }
   if (tensor) return c.ops.size == 1 ? ValueKind::BoolTensor : ValueKind::DataScalar;
   return data ? ValueKind::DataScalar : ValueKind::Other;
 }
 
 ValueKind AnalysisImpl::boolop_kind(const ast::BoolOp& b, ScopeId scope, int depth) const {
+  // `flag and mask.any()`: nothing is assumed a tensor under `and`/`or` (a Python flag there
+  // is the common case, and assuming it would fail every run-time check)
+  Speculation* active = speculation_;
+  speculation_ = nullptr;
+  ValueKind k = boolop_kind_shown(b, scope, depth);
+  speculation_ = active;
+  return k;
+}
+
+ValueKind AnalysisImpl::boolop_kind_shown(const ast::BoolOp& b, ScopeId scope, int depth) const {
   bool all_tensor = true, all_bool = true, any_data = false;
   for (const ast::expr* v : b.values) {
     ValueKind k = kind_rec(v, scope, depth + 1);
@@ -300,6 +338,11 @@ std::optional<ValueKind> AnalysisImpl::self_call_kind(const ast::Call& call,
   ClassId klass = self_class_of_scope(scope, recv->id);
   if (klass.has_value()) {
     if (hops == 0 && find_method(klass, attr.attr) != nullptr) return ValueKind::Other;
+    // self.running_max.max(): a reduction of an attribute (a buffer), not a submodule call
+    if (hops > 0 && has_fact(TorchFact::Reduction, attr.attr) &&
+        !first_arg_tensor(call, scope, depth)) {
+      return std::nullopt;
+    }
     if (classes_[klass.index].is_module && first_arg_tensor(call, scope, depth)) {
       return ValueKind::Tensor;
     }
@@ -498,6 +541,9 @@ ValueKind AnalysisImpl::def_kind(const Flow& flow, uint32_t d) const {
 }
 
 void AnalysisImpl::compute_def_kinds(Flow& flow) const {
+  // Definitions' kinds are what the text shows: cached, so never computed under a speculation.
+  Speculation* active = speculation_;
+  speculation_ = nullptr;
   flow.kind_state = Flow::KindState::Computing;
   size_t n = flow.defs.size();
   flow.def_kinds.assign(n, ValueKind::Other);
@@ -521,6 +567,7 @@ void AnalysisImpl::compute_def_kinds(Flow& flow) const {
     if (!changed) break;
   }
   flow.kind_state = Flow::KindState::Done;
+  speculation_ = active;
 }
 
 ValueKind AnalysisImpl::join_defs(const Flow& flow, uint32_t var, uint32_t node,

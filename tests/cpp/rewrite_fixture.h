@@ -127,6 +127,7 @@ class FakeAnalysis : public sema::Analysis {
     return tensors_.count(std::string(name)) > 0;
   }
   std::vector<std::string_view> live_before(const ast::stmt&) const override { return {}; }
+  sema::Speculation* speculate(sema::Speculation*) const override { return nullptr; }
 
  private:
   void collect(const ast::Seq<ast::stmt*>& body) {

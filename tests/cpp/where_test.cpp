@@ -136,6 +136,7 @@ class StubAnalysis : public sema::Analysis {
   }
   bool is_tensor_before(const ast::stmt&, std::string_view) const override { return false; }
   std::vector<std::string_view> live_before(const ast::stmt&) const override { return {}; }
+  sema::Speculation* speculate(sema::Speculation*) const override { return nullptr; }
 
  private:
   std::vector<sema::FunctionInfo> functions_;

@@ -61,9 +61,6 @@ OLD_FIELDS = {"BREAKS", "REWRITE", "DECLINES"}
 PENDING = {
     ("where/decline_live_sets", "tags"): "mender: a variable bound to None before the if is "
     "merged (where_ok keeps the branch at run time) instead of declined",
-    ("where/buffer_condition", "tags"): "tagger: a registered buffer is not known as a tensor",
-    ("where/buffer_condition", "mended_breaks"): "tagger: a registered buffer is not known as "
-    "a tensor",
 }
 
 

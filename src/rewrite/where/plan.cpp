@@ -147,7 +147,12 @@ class Planner {
     tree.on_false->env = tree.env;
     tree.on_true->numeric = tree.numeric;
     tree.on_false->numeric = tree.numeric;
+    tree.on_true->derived = tree.derived;
+    tree.on_false->derived = tree.derived;
+    tree.on_true->free_reads = tree.free_reads;
+    tree.on_false->free_reads = tree.free_reads;
     if (!build_body(body, *tree.on_true) || !build_body(orelse, *tree.on_false)) return false;
+    if (speculation != nullptr) focus(tree);
     for (const ast::expr* operand : operands) {
       if (uses_scalar(operand)) {
         error = "condition uses .item()/.tolist() (GM106, out of scope)";
@@ -193,6 +198,14 @@ class Planner {
   }
 
   std::string torch_;
+  sema::Speculation* speculation = nullptr;  // active while planning, or null
+
+  // Points the speculation at `tree`: the names assigned so far on its path.
+  void focus(const Tree& tree) {
+    speculation->local.clear();
+    for (const auto& [name, temp] : tree.env) speculation->local.push_back(name);
+    speculation->derived = tree.derived;
+  }
 
  private:
   bool fail(std::string reason) {
@@ -397,6 +410,12 @@ class Planner {
     return parenthesize_multiline(out);
   }
 
+  // The names `value` reads that no earlier statement on the branch's path assigned.
+  void note_free_reads(const ast::expr& value, Tree& tree) {
+    for (const ast::Name* name : loads(&value))
+      if (tree.env.count(name->id) == 0) tree.free_reads.push_back(name->id);
+  }
+
   void note_reads(const ast::expr& value, Tree& tree) {
     for (const ast::Name* name : loads(&value)) {
       bool seen =
@@ -413,7 +432,14 @@ class Planner {
   }
 
   bool add_assignment(std::string_view var, const ast::expr& value, Tree& tree) {
+    if (speculation != nullptr) focus(tree);
     if (!check_value(value, tree)) return false;
+    if (speculation != nullptr) {
+      auto derived = std::find(tree.derived.begin(), tree.derived.end(), var);
+      bool tensor = analysis_.is_tensor(value);
+      if (tensor && derived == tree.derived.end()) tree.derived.push_back(var);
+      if (!tensor && derived != tree.derived.end()) tree.derived.erase(derived);
+    }
     auto numeric = std::find(tree.numeric.begin(), tree.numeric.end(), var);
     if (analysis_.is_number(value, facts_of(tree))) {
       if (numeric == tree.numeric.end()) tree.numeric.emplace_back(var);
@@ -422,6 +448,7 @@ class Planner {
     }
     std::optional<std::string> text = renamed(value, tree);
     if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
+    note_free_reads(value, tree);
     int temp = temps++;
     tree.assigns.push_back({var, temp, *text});
     tree.env[var] = temp;
@@ -435,9 +462,11 @@ class Planner {
   }
 
   bool add_return(const ast::expr& value, Tree& tree) {
+    if (speculation != nullptr) focus(tree);
     if (!check_value(value, tree)) return false;
     std::optional<std::string> text = renamed(value, tree);
     if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
+    note_free_reads(value, tree);
     int temp = temps++;
     tree.assigns.push_back({std::string_view(), temp, *text});
     tree.returned = temp;
@@ -535,13 +564,15 @@ bool definitely_bound(const std::vector<BlockRef>& path, std::string_view var) {
   return false;
 }
 
+// A test the rewrite emitted: `runtime.where_ok(...)` or its run-time check `runtime.tensors(...)`.
 bool is_where_ok_test(const Context& context, const ast::expr* test) {
   bool found = false;
   auto visit = [&](const ast::Node* n) {
     if (auto* call = ast::as<ast::Call>(n))
       if (auto* attr = ast::as<ast::Attribute>(call->func))
         if (auto* base = ast::as<ast::Name>(attr->value))
-          if (base->id == context.runtime && attr->attr == "where_ok") found = true;
+          if (base->id == context.runtime && (attr->attr == "where_ok" || attr->attr == "tensors"))
+            found = true;
     return !found;
   };
   walk(test, visit);
@@ -646,7 +677,7 @@ struct Built {
 // Builds the tree; when only some branches return and `return B` follows, folds it in.
 std::string build_tree(const Context& context, const ast::If& node,
                        const std::vector<BlockRef>& path, const Condition& condition,
-                       const std::string& torch, Built& built) {
+                       const std::string& torch, sema::Speculation* speculation, Built& built) {
   const ast::Return* follower = nullptr;
   const BlockRef& here = path.back();
   if (here.index + 1 < here.block->size)
@@ -654,6 +685,7 @@ std::string build_tree(const Context& context, const ast::If& node,
   for (int attempt = 0; attempt < 2; ++attempt) {
     built.planner = std::make_unique<Planner>(context);
     built.planner->torch_ = torch;
+    built.planner->speculation = speculation;
     built.planner->tail = attempt == 1 ? follower : nullptr;
     for (const ast::expr* static_operand : condition.static_operands) {
       context.analysis.add_floating_dtypes(*static_operand, built.planner->prefix_facts);
@@ -688,9 +720,25 @@ std::string merge_set(const Context& context, const ast::If& node,
   if (plan.merge.empty()) return "the branches assign no variable used afterwards";
   for (std::string_view var : plan.merge) {
     for (Tree* leaf : leaves) {
-      if (leaf->env.count(var) == 0 && !definitely_bound(path, var))
+      if (leaf->env.count(var) == 0 && !definitely_bound(path, var) &&
+          !context.analysis.is_definitely_bound_before(node, var))
         return "different live sets: `" + std::string(var) +
                "` is assigned in only some branches and not bound before the if";
+    }
+  }
+  return {};
+}
+
+// Every local a branch reads before assigning it is bound before the if: the rewrite
+// evaluates every branch, and an unbound one would raise where the original did not.
+std::string reads_bound(const Context& context, const ast::If& node,
+                        const std::vector<BlockRef>& path, const std::vector<Tree*>& leaves) {
+  std::set<std::string_view> locals = function_locals(context, path);
+  for (const Tree* leaf : leaves) {
+    for (std::string_view name : leaf->free_reads) {
+      if (locals.count(name) != 0 && !definitely_bound(path, name) &&
+          !context.analysis.is_definitely_bound_before(node, name))
+        return "a branch reads `" + std::string(name) + "`, which may be unbound before the if";
     }
   }
   return {};
@@ -749,8 +797,10 @@ std::string plan_cond(const Context& context, const std::vector<BlockRef>& path,
 
 }  // namespace
 
-PlanResult plan_statement(const Context& context, const ast::stmt& statement,
-                          bool check_enclosing) {
+namespace {
+
+PlanResult plan_once(const Context& context, const ast::stmt& statement, bool check_enclosing,
+                     sema::Speculation* speculation) {
   PlanResult result;
   auto decline = [&](std::string reason) {
     result.reason = std::move(reason);
@@ -779,7 +829,8 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
   if (std::string why = split_condition(context, node, condition); !why.empty())
     return decline(why);
   Built built;
-  if (std::string why = build_tree(context, node, path, condition, torch, built); !why.empty())
+  if (std::string why = build_tree(context, node, path, condition, torch, speculation, built);
+      !why.empty())
     return decline(why);
 
   Plan plan;
@@ -795,13 +846,51 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
     if (std::string why = merge_set(context, node, path, leaves, plan); !why.empty())
       return decline(why);
   }
+  if (std::string why = reads_bound(context, node, path, leaves); !why.empty())
+    return decline(why);
   if (built.planner->expensive) {
+    if (speculation != nullptr) *speculation = {&node, {}, {}, std::move(speculation->assumed)};
     if (std::string why = plan_cond(context, path, leaves, plan); !why.empty()) return decline(why);
   }
   plan.temp_count = built.planner->temps;
   plan.split_count = built.planner->splits;
+  plan.static_operands = condition.static_operands;
   result.plan = std::move(plan);
   return result;
+}
+
+// A checked plan evaluates the static prefix once more when the check fails.
+std::string check_static_prefix(const Context& context, const Plan& plan) {
+  for (const ast::expr* operand : plan.static_operands) {
+    if (!context.analysis.is_pure(*operand))
+      return "condition `" + short_text(node_text(context, *operand)) +
+             "` is not pure (a checked rewrite evaluates it again when the check fails)";
+  }
+  return {};
+}
+
+}  // namespace
+
+// What the text shows first; failing that, the same with the values whose type it cannot
+// show assumed to be tensors, checked at run time (sema::Speculation).
+PlanResult plan_statement(const Context& context, const ast::stmt& statement,
+                          bool check_enclosing) {
+  PlanResult shown = plan_once(context, statement, check_enclosing, nullptr);
+  if (shown.plan) return shown;
+  sema::Speculation speculation;
+  speculation.site = &statement;
+  sema::Speculation* before = context.analysis.speculate(&speculation);
+  PlanResult assumed = plan_once(context, statement, check_enclosing, &speculation);
+  context.analysis.speculate(before);
+  if (!assumed.plan || speculation.assumed.empty()) return assumed;
+  if (std::string why = check_static_prefix(context, *assumed.plan); !why.empty()) {
+    assumed.plan.reset();
+    assumed.reason = why;
+    return assumed;
+  }
+  for (const ast::expr* value : speculation.assumed)
+    assumed.plan->checks.emplace_back(node_text(context, *value));
+  return assumed;
 }
 
 }  // namespace graphmend::rewrite::where_detail

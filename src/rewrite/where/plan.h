@@ -30,6 +30,8 @@ struct Tree {
   std::vector<Assignment> assigns;
   std::map<std::string_view, int> env;  // variable -> temp holding its value here
   std::vector<std::string> numeric;     // variables holding side-effect-free Python numbers
+  std::vector<std::string_view> derived;  // under a speculation: variables holding tensors
+  std::vector<std::string_view> free_reads;  // names read before the path assigns them
   std::optional<int> returned;          // leaf ending in `return`: the temp of its value
 
   int split_id = -1;        // >= 0: this node branches on cond_tensor
@@ -61,6 +63,10 @@ struct Plan {
   const ast::Return* tail = nullptr;  // `return B` after the if, folded in as its else
   bool use_cond = false;              // torch.cond instead of torch.where
   std::vector<std::string> operands;  // torch.cond operands (tensor locals read)
+  // Values assumed to be tensors (sema::Speculation), as written: the rewrite runs only
+  // when runtime.tensors(...) holds for all of them, the original statement otherwise.
+  std::vector<std::string> checks;
+  std::vector<const ast::expr*> static_operands;  // the static prefix's operands
 };
 
 struct PlanResult {

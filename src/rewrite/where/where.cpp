@@ -197,6 +197,29 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
   emit_fallback_chain(plan, *plan.root, names, 0, "elif", out);
 }
 
+// `if <checks>: <rewritten> el<the original statement>`: the rewrite runs only where every
+// value assumed to be a tensor is one (and the static prefix holds); anywhere else the
+// original statement runs, as written.
+void emit_checked(const Plan& plan, const Context& context, Emitter& out) {
+  std::string check = context.runtime + ".tensors(";
+  for (size_t i = 0; i < plan.checks.size(); ++i) check += (i ? ", " : "") + plan.checks[i];
+  check += ")";
+  if (!plan.static_prefix.empty()) {
+    bool bare = plan.static_operands.size() == 1 &&
+                (ast::is<ast::Name>(plan.static_operands[0]) ||
+                 ast::is<ast::Attribute>(plan.static_operands[0]) ||
+                 ast::is<ast::Compare>(plan.static_operands[0]) ||
+                 ast::is<ast::Call>(plan.static_operands[0]));
+    check = (bare ? plan.static_prefix : "(" + plan.static_prefix + ")") + " and " + check;
+  }
+  auto body = out.take();
+  out.line(0, "if " + check + ":");
+  out.append(body, 1);
+  const ast::If& statement = *plan.statement;
+  uint32_t end = plan.tail != nullptr ? plan.tail->end : statement.end;
+  out.raw("el" + std::string(context.source.text().substr(statement.begin, end - statement.begin)));
+}
+
 std::string line_of(const Context& context, uint32_t offset) {
   return std::to_string(context.source.line_col(offset).line);
 }
@@ -238,7 +261,9 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
     emit_where(plan, context, names, out);
   }
 
-  if (!plan.static_prefix.empty()) {
+  if (!plan.checks.empty()) {
+    emit_checked(plan, context, out);
+  } else if (!plan.static_prefix.empty()) {
     // `if <static> and <tensor>:` keeps a Python `if` on the static part around the
     // predicated code; the original else branch runs when the static part is false.
     auto body = out.take();
