@@ -280,8 +280,8 @@ class AnalysisImpl final : public Analysis {
   std::string torch_name_;
   mutable std::vector<std::unique_ptr<Flow>> flows_;  // [scope], built on demand
   mutable bool pending_seen_ = false;
-  mutable Speculation* speculation_ = nullptr;           // see Speculation
-  mutable int non_tensor_budget_ = 0;  // join_defs met only not-yet-known definitions
+  mutable Speculation* speculation_ = nullptr;  // see Speculation
+  mutable int non_tensor_budget_ = 0;           // join_defs met only not-yet-known definitions
 };
 
 // Walks the module once, filling the scope table, classes, functions and call sites

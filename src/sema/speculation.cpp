@@ -3,9 +3,10 @@
 //
 // A value may be assumed when the check, evaluated just before the speculation site, sees
 // the same value the site reads: a local variable bound on every path to the site and not
-// assigned earlier inside it (Speculation::local), or an attribute chain on a method's `self` (`self.running_max`,
-// `self.lin.weight`) that is not a method. Evaluating either has no side effect beyond what
-// speculating the site's values already does (attribute reads are pure, see purity.cpp).
+// assigned earlier inside it (Speculation::local), or an attribute chain on a method's `self`
+// (`self.running_max`, `self.lin.weight`) that is not a method. Evaluating either has no side
+// effect beyond what speculating the site's values already does (attribute reads are pure, see
+// purity.cpp).
 #include <algorithm>
 #include <utility>
 
@@ -45,8 +46,8 @@ bool AnalysisImpl::may_assume_name(const ast::Name& name, ScopeId scope) const {
   }
   if (in_list(name.id, speculation_->local)) return false;
   const ast::stmt* site = speculation_->site;
-  return site != nullptr && scope_of(site) == scope &&
-         is_definitely_bound_before(*site, name.id) && !known_non_tensor(&name, scope);
+  return site != nullptr && scope_of(site) == scope && is_definitely_bound_before(*site, name.id) &&
+         !known_non_tensor(&name, scope);
 }
 
 bool AnalysisImpl::may_assume_self_attribute(const ast::Attribute& a, ScopeId scope) const {

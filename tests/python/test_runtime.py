@@ -555,3 +555,106 @@ def test_logger_adapter_and_module_logging_functions(caplog):
         ("root", "WARNING", "root w", "/src/a.py", 6, "fn"),
     ]
     assert caplog.records[0].tag == "t"
+
+
+# ---------------------------------------------------------------------------------------------
+# tensors: the run-time check of speculated values.
+
+
+class Recording(torch.Tensor):
+    """A tensor subclass with its own __torch_function__: never speculated on."""
+
+    calls: list = []
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        cls.calls.append(getattr(func, "__name__", str(func)))
+        return super().__torch_function__(func, types, args, kwargs or {})
+
+
+def test_tensors_accepts_plain_tensors_and_parameters_only():
+    import numpy as np
+
+    plain = torch.ones(2)
+    parameter = torch.nn.Parameter(torch.ones(2))
+    buffer = torch.nn.Module()
+    buffer.register_buffer("b", torch.zeros(1))
+    assert rt.tensors(plain, parameter, buffer.b)
+    assert rt.tensors()
+    for other in (1, 1.0, True, None, [plain], np.ones(2), plain.as_subclass(Recording)):
+        assert not rt.tensors(other), type(other)
+        assert not rt.tensors(plain, other)
+
+
+def test_tensors_is_resolved_while_tracing():
+    graphs = []
+
+    def backend(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    parameter = torch.nn.Parameter(torch.ones(2))
+
+    def f(x, p, n):
+        if rt.tensors(x, p) and not rt.tensors(x, n):
+            return x * p
+        return x - p
+
+    with torch.no_grad():
+        out = torch.compile(f, backend=backend, fullgraph=True)(torch.ones(2), parameter, 3)
+    assert torch.equal(out, torch.ones(2))
+    assert len(graphs) == 1
+    ops = [n.target for n in graphs[0].graph.nodes if n.op == "call_function"]
+    assert ops == [__import__("operator").mul]  # the checks left nothing in the graph
+
+
+FIGURE_1 = '''
+import torch
+from torch import nn
+
+
+class Figure1(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = self.lin(x)
+        if h.sum() > 0:
+            y = h * 2
+        else:
+            y = h - 1
+        return y.relu()
+'''
+
+
+def _module_from(text, name):
+    module = types.ModuleType(name)
+    exec(compile(text, f"<{name}>", "exec"), module.__dict__)
+    return module
+
+
+def test_a_value_that_fails_the_check_runs_the_original_statement():
+    """With a subclass input, the mended module calls exactly the torch functions the
+    original calls, in the same order: nothing was speculated."""
+    import graphmend
+
+    mended_text = graphmend.mend_source(FIGURE_1, filename="figure1.py").source
+    assert "__graphmend_rt__.tensors(h)" in mended_text
+    original = _module_from(FIGURE_1, "figure1_original").Figure1
+    mended = _module_from(mended_text, "figure1_mended").Figure1
+    for sign in (1.0, -1.0):
+        torch.manual_seed(0)
+        first = original()
+        torch.manual_seed(0)
+        second = mended()
+        x = (torch.ones(2, 4) * sign * 5).as_subclass(Recording)
+        Recording.calls.clear()
+        expected = first(x)
+        expected_calls = list(Recording.calls)
+        Recording.calls.clear()
+        got = second(x)
+        assert Recording.calls == expected_calls
+        assert type(got) is type(expected) and torch.equal(got, expected)
+        plain = torch.ones(2, 4) * sign * 5
+        assert torch.equal(second(plain), first(plain))

@@ -846,8 +846,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
     if (std::string why = merge_set(context, node, path, leaves, plan); !why.empty())
       return decline(why);
   }
-  if (std::string why = reads_bound(context, node, path, leaves); !why.empty())
-    return decline(why);
+  if (std::string why = reads_bound(context, node, path, leaves); !why.empty()) return decline(why);
   if (built.planner->expensive) {
     if (speculation != nullptr) *speculation = {&node, {}, {}, std::move(speculation->assumed)};
     if (std::string why = plan_cond(context, path, leaves, plan); !why.empty()) return decline(why);

@@ -28,11 +28,11 @@ struct Assignment {
 // A branch: assignments, then either a final value (leaf) or a split on a nested condition.
 struct Tree {
   std::vector<Assignment> assigns;
-  std::map<std::string_view, int> env;  // variable -> temp holding its value here
-  std::vector<std::string> numeric;     // variables holding side-effect-free Python numbers
-  std::vector<std::string_view> derived;  // under a speculation: variables holding tensors
+  std::map<std::string_view, int> env;       // variable -> temp holding its value here
+  std::vector<std::string> numeric;          // variables holding side-effect-free Python numbers
+  std::vector<std::string_view> derived;     // under a speculation: variables holding tensors
   std::vector<std::string_view> free_reads;  // names read before the path assigns them
-  std::optional<int> returned;          // leaf ending in `return`: the temp of its value
+  std::optional<int> returned;               // leaf ending in `return`: the temp of its value
 
   int split_id = -1;        // >= 0: this node branches on cond_tensor
   std::string cond_tensor;  // the condition as a tensor expression

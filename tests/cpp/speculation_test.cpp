@@ -1,0 +1,101 @@
+// Speculation: which values may be assumed tensors (and are recorded for a run-time
+// check), and which may not.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sema_program.h"
+
+namespace graphmend::sema {
+namespace {
+
+using test_support::Program;
+
+const char* const kModule =
+    "import torch\n"
+    "import numpy as np\n"
+    "from torch import nn\n"
+    "G = 3\n"
+    "class M(nn.Module):\n"
+    "    def helper(self, v):\n"
+    "        return v\n"
+    "    def forward(self, x, flag, n: int):\n"
+    "        h = self.lin(x)\n"
+    "        a = np.ones(3)\n"
+    "        if flag:\n"
+    "            g = x\n"
+    "        if h.sum() > 0:\n"
+    "            k = h * 2\n"
+    "            y = k + x + self.scale + self.buf.weight + a + G + g + n + self.helper\n";
+
+struct Speculating {
+  explicit Speculating(const Program& p) : program(p) {
+    speculation.site = p.stmt("if h.sum() > 0");
+    before = p.analysis->speculate(&speculation);
+  }
+  ~Speculating() { program.analysis->speculate(before); }
+
+  std::vector<std::string> assumed() const {
+    std::vector<std::string> out;
+    for (const ast::expr* e : speculation.assumed) out.emplace_back(program.text(e));
+    return out;
+  }
+
+  const Program& program;
+  Speculation speculation;
+  Speculation* before = nullptr;
+};
+
+TEST(Speculation, LocalsAndSelfAttributesAreAssumedAndRecorded) {
+  Program p(kModule);
+  EXPECT_FALSE(p.tensor("h", 1));  // nothing shows it...
+  {
+    Speculating s(p);
+    EXPECT_TRUE(p.tensor("h", 1));  // ...assumed under the speculation
+    EXPECT_TRUE(p.tensor("x", 1));
+    EXPECT_TRUE(p.tensor("self.scale"));
+    EXPECT_TRUE(p.tensor("self.buf.weight"));
+    EXPECT_EQ(s.assumed(), (std::vector<std::string>{"h", "x", "self.scale", "self.buf.weight"}));
+  }
+  EXPECT_FALSE(p.tensor("h", 1));  // and not after it
+}
+
+TEST(Speculation, WhatTheCheckCannotSeeIsNeverAssumed) {
+  Program p(kModule);
+  Speculating s(p);
+  EXPECT_FALSE(p.tensor("a", 1));         // known not to be a tensor (numpy)
+  EXPECT_FALSE(p.tensor("G", 1));         // a global
+  EXPECT_FALSE(p.tensor("g", 1));         // may be unbound before the if
+  EXPECT_FALSE(p.tensor("n"));            // annotated int
+  EXPECT_FALSE(p.tensor("self.helper"));  // a method
+  EXPECT_FALSE(p.tensor("self", 2));      // the module itself
+  s.speculation.local = {"k"};            // assigned earlier inside the if...
+  EXPECT_FALSE(p.tensor("k", 1));
+  s.speculation.derived = {"k"};  // ...to a tensor: no check of its own
+  EXPECT_TRUE(p.tensor("k", 1));
+  EXPECT_TRUE(s.assumed().empty());
+}
+
+TEST(Speculation, ShownTensorsArePreferredToAssumedOnes) {
+  Program p(
+      "import torch\n"
+      "class M(torch.nn.Module):\n"
+      "    def forward(self, x, t: torch.Tensor):\n"
+      "        if t.sum() > 0:\n"
+      "            y = self.eps + t\n"
+      "            z = self.eps * x\n"
+      "        return y\n");
+  Speculation speculation;
+  speculation.site = p.stmt("if t.sum() > 0");
+  Speculation* before = p.analysis->speculate(&speculation);
+  EXPECT_TRUE(p.analysis->is_pure(*p.find("self.eps + t")));
+  EXPECT_TRUE(speculation.assumed.empty());  // t is a tensor: self.eps need not be
+  EXPECT_TRUE(p.analysis->is_pure(*p.find("self.eps * x")));
+  ASSERT_EQ(speculation.assumed.size(), 1u);  // the local, not the attribute
+  EXPECT_EQ(p.text(speculation.assumed[0]), "x");
+  p.analysis->speculate(before);
+}
+
+}  // namespace
+}  // namespace graphmend::sema
