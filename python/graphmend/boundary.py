@@ -25,6 +25,7 @@ def boundary(
     pending, flush, translate = runtime._records, runtime.flush, runtime.translate
 
     def bounded(*args: Any, **kwargs: Any) -> Any:
+        runtime._bounded += 1
         try:
             if not config:
                 return call(*args, **kwargs)
@@ -36,6 +37,7 @@ def boundary(
                 raise
             raise original from None
         finally:
+            runtime._bounded -= 1
             if pending:  # most calls defer nothing
                 flush()
 

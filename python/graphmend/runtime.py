@@ -81,6 +81,9 @@ __all__ = [
 Record = Tuple[Tuple[str, int, str], Callable[..., Any], tuple, dict, tuple]
 
 _records: List[Record] = []
+# How many compile boundaries (boundary.py) are running a call: behind one, a guard may be
+# recorded after pending records instead of breaking the graph (see ``guard``).
+_bounded = 0
 
 
 def is_compiling() -> bool:
@@ -436,18 +439,37 @@ def guard(failed, exc_type, message=None):
     takes the original path.
 
     When deferred calls are already pending in the traced region (a print before the guard),
-    the guard also takes the original path, at the cost of a graph break there: a failed
-    ``_assert_async`` aborts the compiled region before Dynamo applies its side effects,
-    which would drop those records, while the original printed them before raising.
+    a failed ``_assert_async`` would abort the compiled region before Dynamo applies its side
+    effects, dropping those records, while the original printed them before raising. Behind
+    a compile boundary (``graphmend.compile``), the guard is then recorded too: ``flush``
+    replays the records before it, raises ``exc_type(message)`` if it failed and drops the
+    records after it, so the output before the exception is exactly the original's, with no
+    graph break. Without a boundary (plain ``torch.compile`` of hook-mended code, which
+    nothing flushes at the call) it takes the original path, at the cost of a graph break.
     """
     if is_compiling() and _is_tensor(failed) and failed.numel() == 1 and _traceable_message(message):
         if _records:
+            if _bounded:
+                # Behind a compile boundary: the guard becomes a record of its own, so
+                # flush replays the records before it and then raises (see _raise_pending).
+                record = (failed.reshape(()).clone(), exc_type, message)
+                _records.append((None, _raise_pending, record, {}, ()))
+                return
             _check_now(failed, exc_type, message)  # one graph break, run eagerly
             return
         torch = sys.modules["torch"]
         torch._assert_async(torch.logical_not(failed.reshape(())), _token(exc_type, message))
         return
     _check(failed, exc_type, message)
+
+
+def _raise_pending(failed, exc_type, message):
+    """A guard recorded behind deferred records (see ``guard``), replayed by ``flush``: when
+    it failed, the records made after it are dropped (the original never made them) and the
+    original guard's exception is raised."""
+    if failed:
+        _records.clear()
+        _check(True, exc_type, message)
 
 
 def check_assert(ok, message=None) -> bool:

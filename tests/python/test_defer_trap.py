@@ -323,6 +323,33 @@ def test_print_before_a_failing_guard_is_not_lost(tmp_path, capsys, caplog, valu
                   explain_args=lambda: (torch.tensor([1.0]),))
 
 
+@pytest.mark.parametrize("backend", ["counting", pytest.param("inductor", marks=pytest.mark.inductor)])
+@pytest.mark.parametrize("value", [1.0, -1.0])
+def test_a_guard_after_prints_is_one_graph_behind_the_boundary(tmp_path, capsys, caplog, backend,
+                                                                value):
+    """Behind graphmend.compile's boundary the guard is recorded after the pending prints:
+    one graph, and on failure the prints made before the guard, then the exception, and
+    not the print after it."""
+    from graphmend.boundary import boundary as compile_boundary
+
+    original, mended, _ = load_pair(tmp_path, f"print_guard_{backend}", PRINT_THEN_GUARD)
+    graphs = []
+
+    def counting(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    torch._dynamo.reset()
+    compiled = compile_boundary(
+        torch.compile(mended.forward, backend=counting if backend == "counting" else "inductor"))
+    expected = observe(original.forward, (torch.tensor([value]),), capsys, caplog)
+    for _ in range(2):  # the second call reuses the compiled graph
+        assert_same(expected, observe(compiled, (torch.tensor([value]),), capsys, caplog))
+    assert rt.pending() == []
+    if backend == "counting":
+        assert len(graphs) == 1
+
+
 def test_guard_alone_has_no_break(tmp_path, capsys, caplog):
     check_program(tmp_path, capsys, caplog, "guard_alone", GUARDS, [lambda: (torch.tensor([1.0]),)])
 
