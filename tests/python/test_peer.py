@@ -1,0 +1,160 @@
+"""The peer corpus: tests/peer/<project>/NAME.py, programs re-written from real public code
+(tests/peer/README.md). Each runs with its original as the oracle.
+
+For every program and input, the mended program returns or raises, prints, logs and warns
+exactly what the original does (and, with GRAD, has its gradients): mended as an object
+(``graphmend.mend``), eagerly and compiled with ``graphmend.compile(..., backend="eager")``;
+mended as text (``mend_source`` over the file, as the import hook runs it), eagerly and
+compiled with the eager backend behind the compile boundary; and compiled with Inductor, the
+default backend (marked ``inductor``; on the first and last inputs, which keeps the suite's
+time down). No break counts are pinned here: bench/peer.py measures them (docs/PEER.md).
+Each program's CATEGORY must agree with plain torch.compile: ``no_break`` programs do not
+break, the others do.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import types
+
+import pytest
+import torch._dynamo
+
+import graphmend
+from behaviour import (
+    assert_same_behaviour, assert_same_gradients, behind_boundary, breaks_of, observe,
+)
+from case_files import PEER_DIR, PEER_PREFIX, build, case_ids, load, path_of
+
+PROGRAMS = case_ids(PEER_DIR)
+MODULES = {name: load(name, PEER_DIR, PEER_PREFIX) for name in PROGRAMS}
+GRAD_PROGRAMS = [name for name in PROGRAMS if getattr(MODULES[name], "GRAD", False)]
+
+CATEGORIES = {"where", "defer", "trap", "mixed", "out_of_scope", "no_break"}
+# "repository: path/in/it.py: function or Class.method"
+ORIGIN_FORM = re.compile(r"^[\w.-]+/[\w.-]+: [\w./-]+\.py: [\w.<>]+( \(.*\))?$")
+
+# Differences from the original that are real bugs of the mender, as {(program, check):
+# reason}; check is a test's name less "test_". Strict xfails: fixing one fails the test until
+# its entry is removed.
+PENDING: dict = {}
+
+
+def params(names, check):
+    out = []
+    for name in names:
+        reason = PENDING.get((name, check))
+        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+        out.append(pytest.param(name, marks=marks, id=name))
+    return out
+
+
+@pytest.fixture(autouse=True)
+def log_everything(caplog):
+    caplog.set_level(logging.DEBUG)
+
+
+@pytest.fixture(autouse=True)
+def fresh_dynamo():
+    torch._dynamo.reset()
+    yield
+    torch._dynamo.reset()
+
+
+def text_module(name):
+    """A module compiled from mend_source's text for the program's file, as the import hook
+    runs it, under the program's module name (so its loggers are the program's)."""
+    path = path_of(name, PEER_DIR)
+    result = graphmend.mend_source(path.read_text(encoding="utf-8"), filename=str(path))
+    module = types.ModuleType(MODULES[name].__name__)
+    module.__file__ = str(path)
+    exec(compile(result.source, str(path), "exec"), module.__dict__)
+    return module
+
+
+def assert_behaves_like_original(name, candidates, indices=None, classes_by_name=False):
+    module = MODULES[name]
+    original = build(module)
+    for index in range(len(module.INPUTS)) if indices is None else indices:
+        expected = observe(module, original, index)
+        for candidate in candidates:
+            actual = observe(module, candidate, index)
+            assert_same_behaviour(expected, actual, classes_by_name=classes_by_name)
+
+
+# ---------------------------------------------------------------------------------------------
+# The corpus' own shape.
+
+
+def test_corpus_is_large_and_broad():
+    assert len(PROGRAMS) >= 50
+    projects = {name.split("/")[0] for name in PROGRAMS}
+    assert len(projects) >= 8, projects
+    categories = {MODULES[name].CATEGORY for name in PROGRAMS}
+    assert categories == CATEGORIES, categories
+    assert sum(MODULES[n].CATEGORY != "no_break" for n in PROGRAMS) >= 30
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_program_shape(name):
+    module = MODULES[name]
+    assert module.__doc__, "each program says what it was written from and what it does"
+    assert ORIGIN_FORM.match(module.ORIGIN), module.ORIGIN
+    assert module.CATEGORY in CATEGORIES
+    assert not [n for n in vars(module) if n.startswith("EXPECTED_")], (
+        "the corpus measures GraphMend: no pinned counts (bench/peer.py reports them)")
+    assert isinstance(module.INPUTS, list) and module.INPUTS
+    assert all(isinstance(args, tuple) for args in module.INPUTS)
+
+
+def test_pending_names_real_checks():
+    checks = {n[len("test_"):] for n in globals() if n.startswith("test_")}
+    for name, check in PENDING:
+        assert name in PROGRAMS and check in checks, (name, check)
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_category_matches_plain_compile(name):
+    """A no_break program does not break under plain torch.compile; every other one does."""
+    module = MODULES[name]
+    breaks, _ = breaks_of(module, build(module))
+    assert (breaks == 0) == (module.CATEGORY == "no_break"), breaks
+
+
+# ---------------------------------------------------------------------------------------------
+# The mended program against the original.
+
+
+@pytest.mark.parametrize("name", params(PROGRAMS, "mended_eager"))
+def test_mended_eager(name):
+    assert_behaves_like_original(name, [graphmend.mend(build(MODULES[name]))])
+
+
+@pytest.mark.parametrize("name", params(PROGRAMS, "mended_compiled"))
+def test_mended_compiled(name):
+    compiled = graphmend.compile(build(MODULES[name]), backend="eager")
+    assert_behaves_like_original(name, [compiled])
+
+
+@pytest.mark.parametrize("name", params(PROGRAMS, "mended_text"))
+def test_mended_text(name):
+    """The file mended as the import hook mends it, eagerly and compiled."""
+    mended = build(text_module(name))
+    compiled = behind_boundary(build(text_module(name)))
+    assert_behaves_like_original(name, [mended, compiled], classes_by_name=True)
+
+
+@pytest.mark.inductor
+@pytest.mark.parametrize("name", params(PROGRAMS, "mended_inductor"))
+def test_mended_inductor(name):
+    """What users run: graphmend.compile with Inductor, on the first and the last input."""
+    module = MODULES[name]
+    compiled = graphmend.compile(build(module))
+    assert_behaves_like_original(name, [compiled], indices=sorted({0, len(module.INPUTS) - 1}))
+
+
+@pytest.mark.parametrize("name", params(GRAD_PROGRAMS, "mended_gradients"))
+def test_mended_gradients(name):
+    module = MODULES[name]
+    assert_same_gradients(module, build(module), graphmend.compile(build(module), backend="eager"))
