@@ -39,6 +39,14 @@ ORIGIN_FORM = re.compile(r"^[\w.-]+/[\w.-]+: [\w./-]+\.py: [\w.<>]+( \(.*\))?$")
 # reason}; check is a test's name less "test_". Strict xfails: fixing one fails the test until
 # its entry is removed.
 PENDING: dict = {}
+# Differences plain torch.compile makes as well (Dynamo's, not the mender's), strict xfails too.
+_ASSERT = ("torch.compile (plain too) turns a failing `assert <tensor>` into RuntimeError("
+           "'assertion error'); the mender leaves the assert as it is")
+_STACKLEVEL = ("torch.compile (plain too) attributes a warnings.warn(stacklevel=3) issued in a "
+               "graph break to another frame; the mender declines the call (stacklevel != 1)")
+for _check in ("mended_compiled", "mended_text", "mended_inductor"):
+    PENDING[("detectron2/matcher_assert", _check)] = _ASSERT
+    PENDING[("torchmetrics/pearson_low_variance", _check)] = _STACKLEVEL
 
 
 def params(names, check):
@@ -118,8 +126,9 @@ def test_pending_names_real_checks():
 def test_category_matches_plain_compile(name):
     """A no_break program does not break under plain torch.compile; every other one does."""
     module = MODULES[name]
-    breaks, _ = breaks_of(module, build(module))
-    assert (breaks == 0) == (module.CATEGORY == "no_break"), breaks
+    breaks, graphs = breaks_of(module, build(module))
+    # No graph at all: Dynamo gave up on the whole frame (it runs eagerly).
+    assert (breaks == 0 and graphs > 0) == (module.CATEGORY == "no_break"), (breaks, graphs)
 
 
 # ---------------------------------------------------------------------------------------------
