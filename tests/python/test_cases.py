@@ -22,16 +22,14 @@ Cases run under torch.no_grad() (inference) unless they set GRAD = True.
 
 from __future__ import annotations
 
-import logging
-import types
 
 import pytest
 import torch
-import torch._dynamo
 
 import graphmend
 from graphmend import options
-from behaviour import (
+from behaviour import (  # noqa: F401 (fixtures)
+    fresh_dynamo, log_everything, mended_text_module, pending_params,
     assert_same_behaviour, assert_same_gradients, behind_boundary, breaks_of, fresh_inputs, observe,
 )
 from case_files import CASES_DIR, MODULE_PREFIX, build, case_ids, golden_of, load, path_of, runs
@@ -66,32 +64,12 @@ PENDING = {
 
 
 def params(cases, check):
-    """The cases, with a strict xfail mark where (case, check) is PENDING."""
-    out = []
-    for case in cases:
-        reason = PENDING.get((case, check))
-        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-        out.append(pytest.param(case, marks=marks, id=case))
-    return out
+    return pending_params(cases, check, PENDING)
 
 
 def mend_file(case):
     path = path_of(case)
     return graphmend.mend_source(path.read_text(encoding="utf-8"), filename=path.name)
-
-
-@pytest.fixture(autouse=True)
-def log_everything(caplog):
-    # Logging cases are measured with every level enabled, which decides whether a logging
-    # call is reached (observe does the same for each run).
-    caplog.set_level(logging.DEBUG)
-
-
-@pytest.fixture(autouse=True)
-def fresh_dynamo():
-    torch._dynamo.reset()
-    yield
-    torch._dynamo.reset()
 
 
 def assert_sites(diagnostics, module):
@@ -219,15 +197,9 @@ def test_file_tags(case):
 
 
 def text_module(case):
-    """A module compiled from mend_source's text for the case's file, as the import hook
-    runs it: mended and compiled under the file's path (the golden's text, but for that path
-    in deferred calls' sites). It has the case's module name, so its loggers are the case's."""
-    path = path_of(case)
-    result = graphmend.mend_source(path.read_text(encoding="utf-8"), filename=str(path))
-    module = types.ModuleType(MODULES[case].__name__)
-    module.__file__ = str(path)
-    exec(compile(result.source, str(path), "exec"), module.__dict__)
-    return module
+    """The case's file mended as the import hook mends it (the golden's text, but for the
+    file's path in deferred calls' sites), under the case's module name."""
+    return mended_text_module(path_of(case), MODULES[case].__name__)
 
 
 @pytest.mark.parametrize("case", params(GOLDEN_RUNNING, "mended_text_behaves_like_original"))

@@ -14,15 +14,13 @@ break, the others do.
 
 from __future__ import annotations
 
-import logging
 import re
-import types
 
 import pytest
-import torch._dynamo
 
 import graphmend
-from behaviour import (
+from behaviour import (  # noqa: F401 (fixtures)
+    fresh_dynamo, log_everything, mended_text_module, pending_params,
     assert_same_behaviour, assert_same_gradients, behind_boundary, breaks_of, observe,
 )
 from case_files import PEER_DIR, PEER_PREFIX, build, case_ids, load, path_of
@@ -47,48 +45,29 @@ _STACKLEVEL = ("torch.compile (plain too) attributes a warnings.warn(stacklevel=
 for _check in ("mended_compiled", "mended_text", "mended_inductor"):
     PENDING[("detectron2/matcher_assert", _check)] = _ASSERT
     PENDING[("torchmetrics/pearson_low_variance", _check)] = _STACKLEVEL
+PENDING[("transformers/conditional_detr_train_clamp", "mended_inductor")] = (
+    "Inductor (plain torch.compile too) returns 0 where eager returns NaN for the overflowing "
+    "input (scale 1e38)")
 
 
 def params(names, check):
-    out = []
-    for name in names:
-        reason = PENDING.get((name, check))
-        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-        out.append(pytest.param(name, marks=marks, id=name))
-    return out
-
-
-@pytest.fixture(autouse=True)
-def log_everything(caplog):
-    caplog.set_level(logging.DEBUG)
-
-
-@pytest.fixture(autouse=True)
-def fresh_dynamo():
-    torch._dynamo.reset()
-    yield
-    torch._dynamo.reset()
+    return pending_params(names, check, PENDING)
 
 
 def text_module(name):
-    """A module compiled from mend_source's text for the program's file, as the import hook
-    runs it, under the program's module name (so its loggers are the program's)."""
-    path = path_of(name, PEER_DIR)
-    result = graphmend.mend_source(path.read_text(encoding="utf-8"), filename=str(path))
-    module = types.ModuleType(MODULES[name].__name__)
-    module.__file__ = str(path)
-    exec(compile(result.source, str(path), "exec"), module.__dict__)
-    return module
+    """The program's file mended as the import hook mends it, under its module name."""
+    return mended_text_module(path_of(name, PEER_DIR), MODULES[name].__name__)
 
 
-def assert_behaves_like_original(name, candidates, indices=None, classes_by_name=False):
+def assert_behaves_like_original(name, candidates, indices=None, classes_by_name=False,
+                                 close=False):
     module = MODULES[name]
     original = build(module)
     for index in range(len(module.INPUTS)) if indices is None else indices:
         expected = observe(module, original, index)
         for candidate in candidates:
             actual = observe(module, candidate, index)
-            assert_same_behaviour(expected, actual, classes_by_name=classes_by_name)
+            assert_same_behaviour(expected, actual, classes_by_name=classes_by_name, close=close)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -160,7 +139,9 @@ def test_mended_inductor(name):
     """What users run: graphmend.compile with Inductor, on the first and the last input."""
     module = MODULES[name]
     compiled = graphmend.compile(build(module))
-    assert_behaves_like_original(name, [compiled], indices=sorted({0, len(module.INPUTS) - 1}))
+    # Inductor fuses float arithmetic differently from eager: tensors compare within rounding.
+    assert_behaves_like_original(name, [compiled], indices=sorted({0, len(module.INPUTS) - 1}),
+                                 close=True)
 
 
 @pytest.mark.parametrize("name", params(GRAD_PROGRAMS, "mended_gradients"))
