@@ -16,6 +16,7 @@
 #   make models-steady  the suite's steady-state rounds alone, into the existing results
 #   make models-cost  both arms again without steady-state rounds: GraphMend's cost as it is now
 #   make models-gpu  the same with --device cuda (bench/models/results/results-*-cuda.json)
+#   make peer    the peer corpus (tests/peer) measured -> docs/PEER.md
 #   make demo    examples/model.py through the front end and the mender, then a transformers
 #                model's breaks and latency before and after mending (bench/models/demo.py)
 #   make format  clang-format -i over the C++ sources
@@ -262,3 +263,9 @@ clean:
 
 distclean: clean
 	rm -rf $(VENV) .pytest_cache .hypothesis
+
+# The peer corpus (tests/peer: programs re-written from real public code): breaks before and
+# after mending and behaviour against the original -> bench/peer-results.json, docs/PEER.md.
+.PHONY: peer
+peer: install
+	$(PY) bench/peer.py --json bench/peer-results.json --out docs/PEER.md

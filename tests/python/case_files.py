@@ -16,39 +16,42 @@ from typing import Dict, List
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "cases"
 MODULE_PREFIX = "cases."
+# The peer corpus (tests/peer/README.md): the same layout, one folder per project.
+PEER_DIR = Path(__file__).resolve().parents[1] / "peer"
+PEER_PREFIX = "peer."
 
 
-def case_ids() -> List[str]:
-    """Every case, ``"folder/stem"``, sorted."""
-    return sorted(f"{p.parent.name}/{p.stem}" for p in CASES_DIR.glob("*/*.py"))
+def case_ids(root: Path = CASES_DIR) -> List[str]:
+    """Every case (or peer program, with ``root=PEER_DIR``), ``"folder/stem"``, sorted."""
+    return sorted(f"{p.parent.name}/{p.stem}" for p in root.glob("*/*.py"))
 
 
-def path_of(case: str) -> Path:
-    return CASES_DIR / f"{case}.py"
+def path_of(case: str, root: Path = CASES_DIR) -> Path:
+    return root / f"{case}.py"
 
 
 def golden_of(case: str) -> Path:
     return CASES_DIR / f"{case}.py.mended"
 
 
-def module_name(case: str) -> str:
-    return MODULE_PREFIX + case.replace("/", ".")
+def module_name(case: str, prefix: str = MODULE_PREFIX) -> str:
+    return prefix + case.replace("/", ".")
 
 
 _LOADED: Dict[str, types.ModuleType] = {}
 
 
-def load(case: str) -> types.ModuleType:
+def load(case: str, root: Path = CASES_DIR, prefix: str = MODULE_PREFIX) -> types.ModuleType:
     """The case's module, imported from its file (once: a case keeps its module state, and
     ``reset()`` clears what must not carry over between runs)."""
-    module = _LOADED.get(case)
+    name = module_name(case, prefix)
+    module = _LOADED.get(name)
     if module is None:
-        name = module_name(case)
-        spec = importlib.util.spec_from_file_location(name, path_of(case))
+        spec = importlib.util.spec_from_file_location(name, path_of(case, root))
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
-        _LOADED[case] = module
+        _LOADED[name] = module
     return module
 
 

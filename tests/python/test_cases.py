@@ -22,20 +22,16 @@ Cases run under torch.no_grad() (inference) unless they set GRAD = True.
 
 from __future__ import annotations
 
-import contextlib
-import logging
-import re
-import types
-import warnings
-from pathlib import Path
 
 import pytest
 import torch
-import torch._dynamo
 
 import graphmend
-import graphmend.runtime as runtime
 from graphmend import options
+from behaviour import (  # noqa: F401 (fixtures)
+    fresh_dynamo, log_everything, mended_text_module, pending_params,
+    assert_same_behaviour, assert_same_gradients, behind_boundary, breaks_of, fresh_inputs, observe,
+)
 from case_files import CASES_DIR, MODULE_PREFIX, build, case_ids, golden_of, load, path_of, runs
 
 CASES = case_ids()
@@ -65,124 +61,12 @@ PENDING = {
 
 
 def params(cases, check):
-    """The cases, with a strict xfail mark where (case, check) is PENDING."""
-    out = []
-    for case in cases:
-        reason = PENDING.get((case, check))
-        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-        out.append(pytest.param(case, marks=marks, id=case))
-    return out
-
-
-def grad_mode(module):
-    return contextlib.nullcontext() if getattr(module, "GRAD", False) else torch.no_grad()
-
-
-def fresh_inputs(module, index):
-    # Inputs are cloned so an in-place change by one run cannot reach the next.
-    return tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in module.INPUTS[index])
+    return pending_params(cases, check, PENDING)
 
 
 def mend_file(case):
     path = path_of(case)
     return graphmend.mend_source(path.read_text(encoding="utf-8"), filename=path.name)
-
-
-@pytest.fixture(autouse=True)
-def fresh_dynamo():
-    torch._dynamo.reset()
-    yield
-    torch._dynamo.reset()
-
-
-@pytest.fixture(autouse=True)
-def log_everything(caplog):
-    caplog.set_level(logging.DEBUG)
-
-
-# ---------------------------------------------------------------------------------------------
-# Observing a run.
-
-
-def _normalise(value):
-    if isinstance(value, torch.Tensor):
-        return ("tensor", value.dtype, tuple(value.shape), value.detach().clone())
-    if isinstance(value, (tuple, list)):
-        return (type(value).__name__, tuple(_normalise(v) for v in value))
-    if isinstance(value, dict):
-        return ("dict", tuple((k, _normalise(v)) for k, v in value.items()))
-    return ("value", value)
-
-
-def _same(a, b):
-    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
-        return a.dtype == b.dtype and a.shape == b.shape and torch.equal(
-            torch.nan_to_num(a.float(), nan=12345.0), torch.nan_to_num(b.float(), nan=12345.0)
-        )
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return a == b
-
-
-# Torch's own log lines (a Dynamo warning on the first compile of a site) on stderr.
-_TORCH_LOG_LINE = re.compile(r"^[DIWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ ")
-
-
-def observe(module, call, index, capsys, caplog):
-    """Runs call(*INPUTS[index]) and returns what the program did, comparable with _same."""
-    if hasattr(module, "reset"):
-        module.reset()
-    capsys.readouterr()
-    caplog.clear()
-    with warnings.catch_warnings(record=True) as caught, grad_mode(module):
-        warnings.simplefilter("always")
-        try:
-            outcome = ("returned", _normalise(call(*fresh_inputs(module, index))))
-        except Exception as exc:  # the program's own exceptions are part of its behaviour
-            outcome = ("raised", type(exc), str(exc))
-    out, err = capsys.readouterr()
-    records = tuple(
-        (r.name, r.levelno, r.getMessage(), Path(r.pathname).name, r.lineno, r.funcName)
-        for r in caplog.records
-        if r.name.startswith((MODULE_PREFIX, "graphmend." + MODULE_PREFIX))
-    )
-    warned = tuple(
-        (w.category, str(w.message), Path(w.filename).name, w.lineno)
-        for w in caught
-        if CASES_DIR in Path(w.filename).parents
-    )
-    stderr = "".join(
-        line for line in err.splitlines(keepends=True) if not _TORCH_LOG_LINE.match(line)
-    )
-    return {
-        "outcome": outcome, "printed": out, "stderr": stderr, "records": records,
-        "warnings": warned,
-    }
-
-
-def assert_same_behaviour(expected, actual, *, classes_by_name=False):
-    """``classes_by_name``: exception classes compare by module and qualified name (a module
-    compiled from the mended text defines its own copy of the case's classes)."""
-    for key in ("printed", "stderr", "records", "warnings"):
-        assert actual[key] == expected[key], key
-    e, a = expected["outcome"], actual["outcome"]
-    assert e[0] == a[0], (e, a)
-    if e[0] == "raised":
-        if classes_by_name:
-            e = (e[0], (e[1].__module__, e[1].__qualname__), e[2])
-            a = (a[0], (a[1].__module__, a[1].__qualname__), a[2])
-        assert e[1:] == a[1:]
-    else:
-        assert _same(e[1], a[1]), (e, a)
-
-
-def breaks_of(module, obj):
-    """(breaks, graphs): the break reasons Dynamo reports and the graphs it compiles, on
-    INPUTS[0]. (explain's graph_break_count, graphs - 1, misses a break before the first
-    tensor op and frames Dynamo gives up on, e.g. a break inside a loop.)"""
-    with grad_mode(module):
-        report = graphmend.explain(obj, *fresh_inputs(module, 0))
-    return len(report.breaks), report.graph_count
 
 
 def assert_sites(diagnostics, module):
@@ -310,46 +194,21 @@ def test_file_tags(case):
 
 
 def text_module(case):
-    """A module compiled from mend_source's text for the case's file, as the import hook
-    runs it: mended and compiled under the file's path (the golden's text, but for that path
-    in deferred calls' sites). It has the case's module name, so its loggers are the case's."""
-    path = path_of(case)
-    result = graphmend.mend_source(path.read_text(encoding="utf-8"), filename=str(path))
-    module = types.ModuleType(MODULES[case].__name__)
-    module.__file__ = str(path)
-    exec(compile(result.source, str(path), "exec"), module.__dict__)
-    return module
-
-
-def behind_boundary(obj):
-    """torch.compile(obj, backend="eager") behind the compile boundary graphmend.compile adds:
-    deferred calls replayed after each call, a failed trap raised as the original exception."""
-    compiled = torch.compile(obj, backend="eager")
-
-    def call(*args):
-        try:
-            return compiled(*args)
-        except RuntimeError as exc:
-            original = runtime.translate(exc)
-            if original is None:
-                raise
-            raise original from None
-        finally:
-            runtime.flush()
-
-    return call
+    """The case's file mended as the import hook mends it (the golden's text, but for the
+    file's path in deferred calls' sites), under the case's module name."""
+    return mended_text_module(path_of(case), MODULES[case].__name__)
 
 
 @pytest.mark.parametrize("case", params(GOLDEN_RUNNING, "mended_text_behaves_like_original"))
-def test_mended_text_behaves_like_original(case, capsys, caplog):
+def test_mended_text_behaves_like_original(case):
     module = MODULES[case]
     original = build(module)
     mended = build(text_module(case))
     compiled = behind_boundary(build(text_module(case)))
     for index in range(len(module.INPUTS)):
-        expected = observe(module, original, index, capsys, caplog)
+        expected = observe(module, original, index)
         for actual in (mended, compiled):
-            behaviour = observe(module, actual, index, capsys, caplog)
+            behaviour = observe(module, actual, index)
             assert_same_behaviour(expected, behaviour, classes_by_name=True)
 
 
@@ -372,12 +231,12 @@ def test_original_breaks(case):
 
 
 @pytest.mark.parametrize("case", params(RUNNING, "original_runs_on_every_input"))
-def test_original_runs_on_every_input(case, capsys, caplog):
+def test_original_runs_on_every_input(case):
     """Sanity of the suite: the original runs on every input (raising only by design)."""
     module = MODULES[case]
     obj = build(module)
     for index in range(len(module.INPUTS)):
-        observe(module, obj, index, capsys, caplog)
+        observe(module, obj, index)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -402,36 +261,36 @@ def test_mended_breaks(case):
 
 
 @pytest.mark.parametrize("case", params(RUNNING, "mended_eager_behaves_like_original"))
-def test_mended_eager_behaves_like_original(case, capsys, caplog):
+def test_mended_eager_behaves_like_original(case):
     module = MODULES[case]
     original = build(module)
     mended = graphmend.mend(build(module))  # its own instance: no state shared with original
     for index in range(len(module.INPUTS)):
-        expected = observe(module, original, index, capsys, caplog)
-        actual = observe(module, mended, index, capsys, caplog)
+        expected = observe(module, original, index)
+        actual = observe(module, mended, index)
         assert_same_behaviour(expected, actual)
 
 
-def _compiled_behaves_like_original(case, capsys, caplog, **compile_kwargs):
+def _compiled_behaves_like_original(case, **compile_kwargs):
     module = MODULES[case]
     original = build(module)
     compiled = graphmend.compile(build(module), **compile_kwargs)
     for index in range(len(module.INPUTS)):
-        expected = observe(module, original, index, capsys, caplog)
-        actual = observe(module, compiled, index, capsys, caplog)
+        expected = observe(module, original, index)
+        actual = observe(module, compiled, index)
         assert_same_behaviour(expected, actual)
 
 
 @pytest.mark.parametrize("case", params(RUNNING, "mended_compiled_behaves_like_original"))
-def test_mended_compiled_behaves_like_original(case, capsys, caplog):
-    _compiled_behaves_like_original(case, capsys, caplog, backend="eager")
+def test_mended_compiled_behaves_like_original(case):
+    _compiled_behaves_like_original(case, backend="eager")
 
 
 @pytest.mark.inductor
 @pytest.mark.parametrize("case", params(RUNNING, "mended_inductor_behaves_like_original"))
-def test_mended_inductor_behaves_like_original(case, capsys, caplog):
+def test_mended_inductor_behaves_like_original(case):
     """What users run: graphmend.compile with its default backend, Inductor."""
-    _compiled_behaves_like_original(case, capsys, caplog)
+    _compiled_behaves_like_original(case)
 
 
 @pytest.mark.parametrize("case", params(MODULE_CASES, "mended_module_keeps_state"))
@@ -443,50 +302,9 @@ def test_mended_module_keeps_state(case):
     assert list(a) == list(b) and all(a[k].data_ptr() == b[k].data_ptr() for k in a)
 
 
-def _tensors(value):
-    if isinstance(value, torch.Tensor):
-        return [value]
-    if isinstance(value, (tuple, list)):
-        return [t for v in value for t in _tensors(v)]
-    return []
-
-
-def _assert_same_grad(expected, actual):
-    if expected is None:
-        assert actual is None or torch.all(actual == 0)
-    else:
-        torch.testing.assert_close(actual, expected, rtol=1e-6, atol=1e-6, equal_nan=True)
-
-
 @pytest.mark.parametrize("case", params(GRAD_CASES, "mended_gradients_match_original"))
 def test_mended_gradients_match_original(case):
     """Backward through the compiled mended program gives the original's gradients, for the
     inputs and the parameters (torch.cond and torch.where differentiate each branch)."""
     module = MODULES[case]
-    original = build(module)
-    compiled = graphmend.compile(build(module), backend="eager")
-    parameters = (list(original.parameters()), list(compiled.parameters())) if isinstance(
-        original, torch.nn.Module) else ([], [])
-    for index in range(len(module.INPUTS)):
-        observed = []
-        for obj, own_parameters in ((original, parameters[0]), (compiled, parameters[1])):
-            for p in own_parameters:
-                p.grad = None
-            args = tuple(
-                a.clone().requires_grad_(True)
-                if isinstance(a, torch.Tensor) and a.is_floating_point() else a
-                for a in fresh_inputs(module, index)
-            )
-            outputs = _tensors(obj(*args))
-            assert outputs, "a GRAD case returns tensors"
-            differentiable = [t for t in outputs if t.requires_grad]
-            if differentiable:
-                sum(t.sum() for t in differentiable).backward()
-            observed.append(([t.requires_grad for t in outputs], args, own_parameters))
-        (e_flags, e_args, e_params), (a_flags, a_args, a_params) = observed
-        assert a_flags == e_flags
-        for e, a in zip(e_args, a_args):
-            if isinstance(e, torch.Tensor):
-                _assert_same_grad(e.grad, a.grad)
-        for e, a in zip(e_params, a_params):
-            _assert_same_grad(e.grad, a.grad)
+    assert_same_gradients(module, build(module), graphmend.compile(build(module), backend="eager"))
