@@ -67,6 +67,7 @@ __all__ = [
     "discard",
     "pending",
     "guard",
+    "guard_formatted",
     "check_assert",
     "check_tensor_all",
     "translate",
@@ -461,6 +462,24 @@ def guard(failed, exc_type, message=None):
         torch._assert_async(torch.logical_not(failed.reshape(())), _token(exc_type, message))
         return
     _check(failed, exc_type, message)
+
+
+def guard_formatted(failed, exc_type, make_message):
+    """``guard`` for a message the original formats (an f-string, ``%`` or ``.format`` over
+    values that are not tensors): ``make_message`` is ``lambda: <the message expression>``.
+
+    Not compiling: ``if failed: raise exc_type(make_message())``, exactly the original (the
+    message is formatted only when the guard fails). Compiling, with ``failed`` a one-element
+    tensor: the message is formatted while tracing, where Dynamo folds the values (config
+    values, dtypes, Python numbers, static shapes) into a constant string, and the guard is
+    the in-graph assert ``guard`` emits. A message Dynamo cannot fold breaks the graph inside
+    this function, which then runs as it does eagerly.
+    """
+    if is_compiling() and _is_tensor(failed) and failed.numel() == 1:
+        guard(failed, exc_type, make_message())
+        return
+    if failed:
+        raise exc_type(make_message())
 
 
 def _raise_pending(failed, exc_type, message):

@@ -52,10 +52,29 @@ TEST(Trap, StaticPrefixDeclinesAnImpureSkippedOperand) {
             "DECLINED: the condition is not a tensor expre");
 }
 
-TEST(Trap, DeclinesNonLiteralMessage) {
-  Fixture f(body("    if x.sum() < 0:\n        raise ValueError(f\"bad {x}\")\n"), {"x"});
-  EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
-            "DECLINED: the exception message is not a string literal");
+TEST(Trap, DeclinesAMessageFormattingATensor) {
+  const char* const declined =
+      "DECLINED: the exception message is neither a string literal nor formatted from values "
+      "other than tensors";
+  for (const char* message : {"f\"bad {x}\"", "\"bad %s\" % x", "\"bad {}\".format(x)",
+                              "f\"bad {impure(p)}\"", "make_message(p)"}) {
+    Fixture f(body(std::string("    if x.sum() < 0:\n        raise ValueError(") + message + ")\n"),
+              {"x"});
+    EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard), declined) << message;
+  }
+}
+
+TEST(Trap, AFormattedMessageIsBuiltOnlyWhenTheGuardFails) {
+  for (const char* message :
+       {"f\"power={p:.2f} in {n!r}\"", "\"power=%s\" % (p,)", "\"power={}\".format(p, n=n)"}) {
+    Fixture f(body(std::string("    if x.sum() < 0:\n        raise ValueError(") + message + ")\n"),
+              {"x"});
+    EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
+              body(std::string("    __graphmend_rt__.guard_formatted(x.sum() < 0, ValueError, "
+                               "lambda: ") +
+                   message + ")\n"))
+        << message;
+  }
 }
 
 TEST(Trap, DeclinesElse) {

@@ -407,8 +407,9 @@ class Model(torch.nn.Module):
         ("logger.info('m', stacklevel=2)", "GM103", "stacklevel names a caller's frame"),
         ("warnings.warn('m', stacklevel=2)", "GM104",
          "warnings.warn with a stacklevel other than 1 names a caller's frame"),
-        ("if x.sum() < 0:\n            raise ValueError(f'bad {n}')", "GM105",
-         "the exception message is not a string literal"),
+        ("if x.sum() < 0:\n            raise ValueError(f'bad {x}')", "GM105",
+         "the exception message is neither a string literal nor formatted from values other "
+         "than tensors"),
         ("if x.sum() < 0:\n            raise ValueError('a')\n        else:\n            x = x + 1",
          "GM105", "the if statement has an else branch"),
         ("if x.sum() < 0:\n            x = x - 1\n            raise ValueError('a')", "GM105",

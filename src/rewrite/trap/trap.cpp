@@ -193,6 +193,43 @@ std::string check_exception_class(const Context& context, const ast::Node& where
          "` is not bound to a class in the module (an instance variable?)";
 }
 
+bool is_string_literal(const ast::expr* e);
+
+// A value a message formats: pure and not shown to be a tensor (Dynamo folds a config
+// value, a dtype, a Python number or a static shape into the text while tracing).
+bool is_formattable_value(const Context& context, const ast::expr* e) {
+  return e != nullptr && context.analysis.is_pure(*e) && !context.analysis.is_tensor(*e);
+}
+
+// A message formatted from such values: an f-string, `"..." % values` or `"...".format(...)`
+// on a string literal.
+bool is_formatted_message(const Context& context, const ast::expr* e) {
+  if (const auto* joined = ast::as<ast::JoinedStr>(e)) {
+    for (const ast::expr* part : joined->values) {
+      const auto* field = ast::as<ast::FormattedValue>(part);
+      if (field == nullptr) continue;
+      if (!is_formattable_value(context, field->value)) return false;
+      if (field->format_spec != nullptr && !is_formatted_message(context, field->format_spec))
+        return false;
+    }
+    return true;
+  }
+  if (const auto* mod = ast::as<ast::BinOp>(e); mod && mod->op == ast::OperatorKind::Mod) {
+    return is_string_literal(mod->left) && is_formattable_value(context, mod->right);
+  }
+  if (const auto* call = ast::as<ast::Call>(e)) {
+    const auto* method = ast::as<ast::Attribute>(call->func);
+    if (method == nullptr || method->attr != "format" || !is_string_literal(method->value))
+      return false;
+    for (const ast::expr* arg : call->args)
+      if (ast::is<ast::Starred>(arg) || !is_formattable_value(context, arg)) return false;
+    for (const ast::keyword* k : call->keywords)
+      if (k->arg.empty() || !is_formattable_value(context, k->value)) return false;
+    return true;
+  }
+  return false;
+}
+
 bool is_string_literal(const ast::expr* e) {
   if (const auto* constant = ast::as<ast::Constant>(e)) {
     return constant->value.type == ast::ConstantValue::Type::Str;
@@ -318,8 +355,10 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
     }
     if (call->args.size == 1) {
       message = call->args[0];
-      if (!is_string_literal(message))
-        return Outcome::declined("the exception message is not a string literal");
+      if (!is_string_literal(message) && !is_formatted_message(context, message))
+        return Outcome::declined(
+            "the exception message is neither a string literal nor formatted from values "
+            "other than tensors");
     }
   } else {
     return Outcome::declined("the raised exception is neither a class nor a class call");
@@ -333,13 +372,18 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   if (!context.analysis.is_data_dependent(*guard->test)) {
     return Outcome::declined("the condition is not data-dependent");
   }
-  std::string arguments = ", " + std::string(exception_class->id) + ", " +
-                          (message ? std::string(node_text(context, *message)) : "None") + ")";
+  // A formatted message is built only when the guard fails, as the original builds it: the
+  // guard gets it as a function (guard_formatted).
+  bool formatted = message != nullptr && !is_string_literal(message);
+  std::string function = formatted ? ".guard_formatted(" : ".guard(";
+  std::string message_text = message ? std::string(node_text(context, *message)) : "None";
+  if (formatted) message_text = "lambda: " + message_text;
+  std::string arguments = ", " + std::string(exception_class->id) + ", " + message_text + ")";
   Outcome outcome;
   outcome.needs_runtime = true;
   if (std::optional<std::string> condition = tensor_condition(context, *guard->test)) {
     outcome.edits.push_back(
-        {guard->begin, guard->end, context.runtime + ".guard(" + *condition + arguments});
+        {guard->begin, guard->end, context.runtime + function + *condition + arguments});
     outcome.fixed = true;
     return outcome;
   }
@@ -352,7 +396,7 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   }
   outcome.edits.push_back({guard->test->begin, guard->test->end, split->prefix});
   outcome.edits.push_back(
-      {raise->begin, raise->end, context.runtime + ".guard(" + split->tensor_part + arguments});
+      {raise->begin, raise->end, context.runtime + function + split->tensor_part + arguments});
   outcome.fixed = true;
   return outcome;
 }

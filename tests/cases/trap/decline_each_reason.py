@@ -45,7 +45,7 @@ EXPECTED_TAGS = [
     ("GM105", "declined"),
 ]
 EXPECTED_DECLINES = [
-    ("GM105", "not a string literal"),
+    ("GM105", "neither a string literal"),
     ("GM105", "else branch"),
     ("GM105", "not exactly one raise"),
     ("GM105", "not bound to a class"),

@@ -12,4 +12,4 @@ INPUTS = [(torch.tensor([1.0, 4.0]),), (torch.tensor([1.0, -4.0]),)]
 EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (2, 2)
 EXPECTED_TAGS = [("GM105", "declined")]
-EXPECTED_DECLINES = [("GM105", "not a string literal")]
+EXPECTED_DECLINES = [("GM105", "neither a string literal")]
