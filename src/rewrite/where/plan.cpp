@@ -152,6 +152,23 @@ class Planner {
     tree.on_true->free_reads = tree.free_reads;
     tree.on_false->free_reads = tree.free_reads;
     if (!build_body(body, *tree.on_true) || !build_body(orelse, *tree.on_false)) return false;
+    return set_condition(operands, tree);
+  }
+
+  // `var = body if test else orelse` (`return ...` when `var` is empty) as a split on `test`.
+  bool build_conditional(const ast::IfExp& e, std::string_view var, Tree& tree) {
+    tree.split_id = splits++;
+    tree.on_true = std::make_unique<Tree>();
+    tree.on_false = std::make_unique<Tree>();
+    bool built = var.empty() ? add_return(*e.body, *tree.on_true) &&
+                                   add_return(*e.orelse, *tree.on_false)
+                             : add_assignment(var, *e.body, *tree.on_true) &&
+                                   add_assignment(var, *e.orelse, *tree.on_false);
+    return built && set_condition({e.test}, tree);
+  }
+
+  // The split's condition: `operands` joined by `and`, each pure and a tensor expression.
+  bool set_condition(const std::vector<const ast::expr*>& operands, Tree& tree) {
     if (speculation != nullptr) focus(tree);
     for (const ast::expr* operand : operands) {
       if (uses_scalar(operand)) {
@@ -731,7 +748,7 @@ std::string merge_set(const Context& context, const ast::If& node,
 
 // Every local a branch reads before assigning it is bound before the if: the rewrite
 // evaluates every branch, and an unbound one would raise where the original did not.
-std::string reads_bound(const Context& context, const ast::If& node,
+std::string reads_bound(const Context& context, const ast::stmt& node,
                         const std::vector<BlockRef>& path, const std::vector<Tree*>& leaves) {
   std::set<std::string_view> locals = function_locals(context, path);
   for (const Tree* leaf : leaves) {
@@ -854,6 +871,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
   plan.temp_count = built.planner->temps;
   plan.split_count = built.planner->splits;
   plan.static_operands = condition.static_operands;
+  plan.condition_if = &node;
   result.plan = std::move(plan);
   return result;
 }
@@ -870,16 +888,72 @@ std::string check_static_prefix(const Context& context, const Plan& plan) {
 
 }  // namespace
 
+namespace {
+
+// `y = A if C else B` or `return A if C else B`: a split with one value on each side.
+PlanResult plan_conditional_once(const Context& context, const ast::stmt& statement,
+                                 const ast::IfExp& e, sema::Speculation* speculation) {
+  PlanResult result;
+  auto decline = [&](std::string reason) {
+    result.reason = std::move(reason);
+    return std::move(result);
+  };
+  std::string_view var;
+  const auto* assign = ast::as<ast::Assign>(&statement);
+  const auto* ret = ast::as<ast::Return>(&statement);
+  if (assign != nullptr && assign->targets.size == 1 && assign->value == &e &&
+      ast::is<ast::Name>(assign->targets[0])) {
+    var = ast::as<ast::Name>(assign->targets[0])->id;
+  } else if (ret == nullptr || ret->value != &e) {
+    return decline(
+        "a conditional expression that is not the whole value of an assignment to one name "
+        "or of a return");
+  }
+  std::vector<BlockRef> path;
+  if (!find_path(context.module.body, nullptr, &statement, path))
+    return decline("statement not found in the module");
+  for (const BlockRef& ref : path)
+    if (auto* owner = ast::as<ast::If>(ref.owner); owner && is_where_ok_test(context, owner->test))
+      return decline("fallback branch of an already predicated if");
+  std::string torch(context.analysis.torch_name());
+  if (torch.empty()) return decline("torch is not imported under a known name");
+  if (uses_scalar(e.test)) return decline("condition uses .item()/.tolist() (GM106, out of scope)");
+  Planner planner(context);
+  planner.torch_ = torch;
+  planner.speculation = speculation;
+  Plan plan;
+  plan.root = std::make_unique<Tree>();
+  if (!planner.build_conditional(e, var, *plan.root)) return decline(planner.error);
+  if (planner.expensive)
+    return decline("a conditional expression calling a submodule or function (torch.cond "
+                   "predicates if statements)");
+  std::vector<Tree*> leaves;
+  leaves_of(*plan.root, leaves);
+  if (std::string why = reads_bound(context, statement, path, leaves); !why.empty())
+    return decline(why);
+  plan.statement = &statement;
+  plan.torch = torch;
+  plan.returns = var.empty();
+  if (!plan.returns) plan.merge = {var};
+  plan.temp_count = planner.temps;
+  plan.split_count = planner.splits;
+  result.plan = std::move(plan);
+  return result;
+}
+
+}  // namespace
+
 // What the text shows first; failing that, the same with the values whose type it cannot
 // show assumed to be tensors, checked at run time (sema::Speculation).
-PlanResult plan_statement(const Context& context, const ast::stmt& statement,
-                          bool check_enclosing) {
-  PlanResult shown = plan_once(context, statement, check_enclosing, nullptr);
+template <class PlanOnce>
+PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
+                            const PlanOnce& plan_once) {
+  PlanResult shown = plan_once(nullptr);
   if (shown.plan) return shown;
   sema::Speculation speculation;
   speculation.site = &statement;
   sema::Speculation* before = context.analysis.speculate(&speculation);
-  PlanResult assumed = plan_once(context, statement, check_enclosing, &speculation);
+  PlanResult assumed = plan_once(&speculation);
   context.analysis.speculate(before);
   if (!assumed.plan || speculation.assumed.empty()) return assumed;
   if (std::string why = check_static_prefix(context, *assumed.plan); !why.empty()) {
@@ -890,6 +964,20 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
   for (const ast::expr* value : speculation.assumed)
     assumed.plan->checks.emplace_back(node_text(context, *value));
   return assumed;
+}
+
+PlanResult plan_statement(const Context& context, const ast::stmt& statement,
+                          bool check_enclosing) {
+  return plan_speculating(context, statement, [&](sema::Speculation* speculation) {
+    return plan_once(context, statement, check_enclosing, speculation);
+  });
+}
+
+PlanResult plan_conditional(const Context& context, const ast::stmt& statement,
+                            const ast::IfExp& e) {
+  return plan_speculating(context, statement, [&](sema::Speculation* speculation) {
+    return plan_conditional_once(context, statement, e, speculation);
+  });
 }
 
 }  // namespace graphmend::rewrite::where_detail

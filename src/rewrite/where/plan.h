@@ -51,7 +51,10 @@ struct Tree {
 };
 
 struct Plan {
-  const ast::If* statement = nullptr;
+  // The rewritten statement: condition_if, or an assignment or return whose value is a
+  // conditional expression.
+  const ast::stmt* statement = nullptr;
+  const ast::If* condition_if = nullptr;
   const ast::If* covered_by = nullptr;  // an enclosing predicated if rewrites this one
   std::string torch;                    // the module's name for torch
   bool returns = false;                 // every leaf returns (else: assignments merge)
@@ -76,5 +79,8 @@ struct PlanResult {
 
 PlanResult plan_statement(const Context& context, const ast::stmt& statement,
                           bool check_enclosing = true);
+// `y = A if C else B` / `return A if C else B` (`e` is the statement's value).
+PlanResult plan_conditional(const Context& context, const ast::stmt& statement,
+                            const ast::IfExp& e);
 
 }  // namespace graphmend::rewrite::where_detail

@@ -215,9 +215,17 @@ void emit_checked(const Plan& plan, const Context& context, Emitter& out) {
   auto body = out.take();
   out.line(0, "if " + check + ":");
   out.append(body, 1);
-  const ast::If& statement = *plan.statement;
+  const ast::stmt& statement = *plan.statement;
   uint32_t end = plan.tail != nullptr ? plan.tail->end : statement.end;
-  out.raw("el" + std::string(context.source.text().substr(statement.begin, end - statement.begin)));
+  std::string original(context.source.text().substr(statement.begin, end - statement.begin));
+  if (plan.condition_if != nullptr) {
+    out.raw("el" + original);
+  } else {
+    // an assignment or return: its first line moves one level in; any further lines are
+    // inside brackets, a backslash continuation or a string, where indentation is not read
+    out.line(0, "else:");
+    out.line(1, original);
+  }
 }
 
 std::string line_of(const Context& context, uint32_t offset) {
@@ -231,7 +239,11 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
     return std::nullopt;
   Outcome outcome;
 
-  where_detail::PlanResult result = where_detail::plan_statement(context, *tag.statement);
+  const auto* conditional = ast::as<ast::IfExp>(tag.site);
+  where_detail::PlanResult result =
+      conditional != nullptr
+          ? where_detail::plan_conditional(context, *tag.statement, *conditional)
+          : where_detail::plan_statement(context, *tag.statement);
   if (!result.plan) {
     outcome.reason = result.reason;
     return outcome;
@@ -245,9 +257,11 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
     return outcome;
   }
 
-  const ast::If& statement = *plan.statement;
+  const ast::stmt& statement = *plan.statement;
   std::string indent = indentation_of(context, statement);
-  Emitter out(indent, indent_unit(context, statement, indent));
+  Emitter out(indent, plan.condition_if != nullptr
+                          ? indent_unit(context, *plan.condition_if, indent)
+                          : std::string("    "));
 
   if (plan.use_cond) {
     outcome.form = "cond";
@@ -269,11 +283,12 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
     auto body = out.take();
     out.line(0, "if " + plan.static_prefix + ":");
     out.append(body, 1);
-    if (!statement.orelse.empty()) {
-      const ast::stmt& first = *statement.orelse[0];
-      const ast::stmt& last = *statement.orelse[statement.orelse.size - 1];
+    const ast::Seq<ast::stmt*>& orelse = plan.condition_if->orelse;
+    if (!orelse.empty()) {
+      const ast::stmt& first = *orelse[0];
+      const ast::stmt& last = *orelse[orelse.size - 1];
       std::string_view all = context.source.text();
-      if (statement.orelse.size == 1 && ast::is<ast::If>(&first) &&
+      if (orelse.size == 1 && ast::is<ast::If>(&first) &&
           all.substr(first.begin, 4) == "elif") {
         out.raw(all.substr(first.begin, first.end - first.begin));
       } else {
