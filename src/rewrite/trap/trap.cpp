@@ -8,9 +8,11 @@
 // E("literal") (python/graphmend/runtime.py: guard, translate). A tensor assert becomes
 // `assert __graphmend_rt__.check_assert(<cond>, "literal")` the same way (GM110), and
 // `torch._check_tensor_all(cond)` goes to the runtime's check_tensor_all (GM109).
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 #include "rewrite/rewrite.h"
 
@@ -195,36 +197,56 @@ std::string check_exception_class(const Context& context, const ast::Node& where
 
 bool is_string_literal(const ast::expr* e);
 
+// The guard's condition as a tensor expression, assuming (under `speculation`) the values
+// whose type the text cannot show are tensors; `speculation.assumed` names them.
+std::optional<std::string> speculated_condition(const Context& context, const ast::If& guard,
+                                                sema::Speculation& speculation) {
+  speculation.site = &guard;
+  sema::Speculation* before = context.analysis.speculate(&speculation);
+  std::optional<std::string> condition = tensor_condition(context, *guard.test);
+  context.analysis.is_pure(*guard.test);  // records what its operands assume, lowered or not
+  context.analysis.speculate(before);
+  return condition;
+}
+
 // A value a message formats: pure and not shown to be a tensor (Dynamo folds a config
 // value, a dtype, a Python number or a static shape into the text while tracing).
-bool is_formattable_value(const Context& context, const ast::expr* e) {
-  return e != nullptr && context.analysis.is_pure(*e) && !context.analysis.is_tensor(*e);
+bool is_formattable_value(const Context& context, const ast::expr* e,
+                          const std::vector<std::string_view>& condition_tensors) {
+  if (e == nullptr || !context.analysis.is_pure(*e) || context.analysis.is_tensor(*e)) return false;
+  return std::find(condition_tensors.begin(), condition_tensors.end(), node_text(context, *e)) ==
+         condition_tensors.end();
 }
 
 // A message formatted from such values: an f-string, `"..." % values` or `"...".format(...)`
 // on a string literal.
-bool is_formatted_message(const Context& context, const ast::expr* e) {
+bool is_formatted_message(const Context& context, const ast::expr* e,
+                          const std::vector<std::string_view>& condition_tensors) {
   if (const auto* joined = ast::as<ast::JoinedStr>(e)) {
     for (const ast::expr* part : joined->values) {
       const auto* field = ast::as<ast::FormattedValue>(part);
       if (field == nullptr) continue;
-      if (!is_formattable_value(context, field->value)) return false;
-      if (field->format_spec != nullptr && !is_formatted_message(context, field->format_spec))
+      if (!is_formattable_value(context, field->value, condition_tensors)) return false;
+      if (field->format_spec != nullptr &&
+          !is_formatted_message(context, field->format_spec, condition_tensors))
         return false;
     }
     return true;
   }
   if (const auto* mod = ast::as<ast::BinOp>(e); mod && mod->op == ast::OperatorKind::Mod) {
-    return is_string_literal(mod->left) && is_formattable_value(context, mod->right);
+    return is_string_literal(mod->left) &&
+           is_formattable_value(context, mod->right, condition_tensors);
   }
   if (const auto* call = ast::as<ast::Call>(e)) {
     const auto* method = ast::as<ast::Attribute>(call->func);
     if (method == nullptr || method->attr != "format" || !is_string_literal(method->value))
       return false;
     for (const ast::expr* arg : call->args)
-      if (ast::is<ast::Starred>(arg) || !is_formattable_value(context, arg)) return false;
+      if (ast::is<ast::Starred>(arg) || !is_formattable_value(context, arg, condition_tensors))
+        return false;
     for (const ast::keyword* k : call->keywords)
-      if (k->arg.empty() || !is_formattable_value(context, k->value)) return false;
+      if (k->arg.empty() || !is_formattable_value(context, k->value, condition_tensors))
+        return false;
     return true;
   }
   return false;
@@ -342,6 +364,8 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   if (raise->cause != nullptr)
     return Outcome::declined("the raise chains a cause (raise ... from ...)");
 
+  sema::Speculation speculation;
+  std::optional<std::string> speculated = speculated_condition(context, *guard, speculation);
   const ast::Name* exception_class = nullptr;
   const ast::expr* message = nullptr;
   if (const auto* name = ast::as<ast::Name>(raise->exc)) {
@@ -355,7 +379,11 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
     }
     if (call->args.size == 1) {
       message = call->args[0];
-      if (!is_string_literal(message) && !is_formatted_message(context, message))
+      // values the condition treats as tensors: a message formatting them reads tensor data
+      std::vector<std::string_view> condition_tensors;
+      for (const ast::expr* value : speculation.assumed)
+        condition_tensors.push_back(node_text(context, *value));
+      if (!is_string_literal(message) && !is_formatted_message(context, message, condition_tensors))
         return Outcome::declined(
             "the exception message is neither a string literal nor formatted from values "
             "other than tensors");
@@ -389,6 +417,19 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   }
   // `if <static> and <tensor>: raise` keeps the static part as the Python `if`.
   std::optional<StaticSplit> split = split_static_prefix(context, *guard->test);
+  if (!split && speculated && !speculation.assumed.empty()) {
+    // checked: `if runtime.tensors(<assumed>): <guard> el<the original if>`
+    std::string check;
+    for (const ast::expr* value : speculation.assumed)
+      check += (check.empty() ? "" : ", ") + std::string(node_text(context, *value));
+    std::string indent = indentation_of(context, *guard);
+    outcome.edits.push_back({guard->begin, guard->end,
+                             "if " + context.runtime + ".tensors(" + check + "):\n" + indent +
+                                 "    " + context.runtime + function + *speculated + arguments +
+                                 "\n" + indent + "el" + std::string(node_text(context, *guard))});
+    outcome.fixed = true;
+    return outcome;
+  }
   if (!split) {
     return Outcome::declined(
         "the condition is not a tensor expression (an operand is not shown to be a tensor, or "
