@@ -624,14 +624,19 @@ def _raised_by(cls, message) -> BaseException:
 
 
 def tensors(*values) -> bool:
-    """Whether every value is a plain tensor: ``torch.Tensor`` or ``nn.Parameter``.
+    """Whether mended code may speculate on ``values``: while compiling, every value is a
+    plain tensor (``torch.Tensor`` or ``nn.Parameter``).
 
     Mended code speculates on values whose type the source does not show (unannotated
     parameters, submodule outputs, buffers) only when this holds, and runs the original
     statement otherwise. A subclass (one with its own ``__torch_function__``, say) takes
-    the original path. Under Dynamo each test is resolved while tracing: no graph break,
-    nothing in the graph.
+    the original path. Not compiling, it is False: eagerly the original statement runs,
+    at the original's cost (speculation computes every branch, which only pays off in a
+    graph). Under Dynamo each test is resolved while tracing: no graph break, nothing in
+    the graph.
     """
+    if not is_compiling():
+        return False
     import torch
 
     for value in values:
