@@ -54,6 +54,7 @@ from __future__ import annotations
 import builtins
 import importlib
 import logging
+import operator
 import re
 import sys
 import warnings
@@ -72,6 +73,7 @@ __all__ = [
     "check_tensor_all",
     "translate",
     "where_ok",
+    "item_compare",
     "cond",
     "is_compiling",
     "TRAP_TOKEN_PREFIX",
@@ -644,6 +646,40 @@ def tensors(*values) -> bool:
         if kind is not torch.Tensor and kind is not torch.nn.Parameter:
             return False
     return True
+
+
+_COMPARISONS = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
+
+
+def item_compare(value, op, other):
+    """``value.item() <op> other`` for mended conditions: a bool tensor while compiling where
+    that is exactly Python's comparison, else the original comparison itself.
+
+    Exact, for a one-element tensor and a Python number: a floating ``value`` compared in
+    float64 (its ``.item()`` is that float64) with a number that float64 holds exactly (a
+    float, an int up to 2**53); an integer or bool ``value``, compared in int64, with an
+    int or bool that int64 holds. Anything
+    else (an integer tensor against a float, which torch would compare in float32)
+    returns ``value.item() <op> other``, a Python bool: a graph break while compiling, as
+    in the original. Every test is resolved while tracing.
+    """
+    compare = _COMPARISONS[op]
+    if is_compiling() and _is_tensor(value) and value.numel() == 1:
+        kind = type(other)
+        exact_number = kind is float or (kind in (int, bool) and abs(other) <= 2**53)
+        if value.is_floating_point() and exact_number:
+            return compare(value.reshape(()).double(), other)
+        in_int64 = kind in (int, bool) and -(2**63) <= other < 2**63
+        if not value.is_floating_point() and not value.is_complex() and in_int64:
+            return compare(value.reshape(()).long(), other)
+    return compare(value.item(), other)
 
 
 def where_ok(condition, *values):

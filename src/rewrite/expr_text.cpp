@@ -35,6 +35,66 @@ bool needs_parentheses_as_argument(const ast::expr& e) {
 std::optional<std::string> condition_operand(const Context& context, const ast::expr& e,
                                              bool must_be_pure);
 
+// `X.item()` with no arguments: the tensor X, else null.
+const ast::expr* item_receiver(const ast::expr* e) {
+  const auto* call = ast::as<ast::Call>(e);
+  if (call == nullptr || !call->args.empty() || !call->keywords.empty()) return nullptr;
+  const auto* attr = ast::as<ast::Attribute>(call->func);
+  return attr != nullptr && attr->attr == "item" ? attr->value : nullptr;
+}
+
+const char* comparison_text(ast::CmpOpKind op, bool reversed) {
+  switch (op) {
+    case ast::CmpOpKind::Lt:
+      return reversed ? ">" : "<";
+    case ast::CmpOpKind::LtE:
+      return reversed ? ">=" : "<=";
+    case ast::CmpOpKind::Gt:
+      return reversed ? "<" : ">";
+    case ast::CmpOpKind::GtE:
+      return reversed ? "<=" : ">=";
+    case ast::CmpOpKind::Eq:
+      return "==";
+    case ast::CmpOpKind::NotEq:
+      return "!=";
+    default:
+      return nullptr;
+  }
+}
+
+// `X.item() < y` (or `y < X.item()`): `runtime.item_compare(X, "<", y)`, a bool tensor while
+// compiling where that comparison is exact, else the original comparison (runtime.py).
+std::optional<std::string> item_comparison(const Context& context, const ast::expr& e) {
+  const auto* compare = ast::as<ast::Compare>(&e);
+  if (compare == nullptr || compare->ops.size != 1) return std::nullopt;
+  const ast::expr* left = compare->left;
+  const ast::expr* right = compare->comparators[0];
+  const ast::expr* value = item_receiver(left);
+  const ast::expr* other = right;
+  bool reversed = false;
+  if (value == nullptr) {
+    value = item_receiver(right);
+    other = left;
+    reversed = true;
+  }
+  const char* op = comparison_text(compare->ops[0], reversed);
+  if (value == nullptr || op == nullptr || item_receiver(other) != nullptr) return std::nullopt;
+  // `other` must not be a tensor: asked of the text alone, assuming nothing about it
+  sema::Speculation* active = context.analysis.speculate(nullptr);
+  bool other_tensor = context.analysis.is_tensor(*other);
+  context.analysis.speculate(active);
+  if (other_tensor || !context.analysis.is_tensor(*value) || !context.analysis.is_pure(*value) ||
+      !context.analysis.is_pure(*other)) {
+    return std::nullopt;
+  }
+  auto text = [&](const ast::expr& x) {
+    std::string t(node_text(context, x));
+    return needs_parentheses_as_argument(x) ? "(" + t + ")" : t;
+  };
+  return context.runtime + ".item_compare(" + text(*value) + ", \"" + op + "\", " + text(*other) +
+         ")";
+}
+
 std::string torch_call(const Context& context, std::string_view function,
                        const std::vector<std::string>& arguments) {
   std::string out(context.analysis.torch_name());
@@ -71,6 +131,9 @@ std::optional<std::string> condition_operand(const Context& context, const ast::
     if (!operand) return std::nullopt;
     return torch_call(context, "logical_not", {*operand});
   }
+  // only where Python always evaluates it: `.item()` raises for more than one element
+  if (!must_be_pure)
+    if (std::optional<std::string> lowered = item_comparison(context, e)) return lowered;
   if (!context.analysis.is_tensor(e)) return std::nullopt;
   if (must_be_pure && !context.analysis.is_pure(e)) return std::nullopt;
   std::string text(node_text(context, e));
@@ -89,6 +152,10 @@ std::string_view node_text(const Context& context, const ast::Node& node) {
 std::optional<std::string> tensor_condition(const Context& context, const ast::expr& condition) {
   if (context.analysis.torch_name().empty()) return std::nullopt;
   return condition_operand(context, condition, false);
+}
+
+bool is_item_comparison(const Context& context, const ast::expr& e) {
+  return item_comparison(context, e).has_value();
 }
 
 std::string indentation_of(const Context& context, const ast::stmt& statement) {

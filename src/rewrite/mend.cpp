@@ -135,6 +135,35 @@ bool overlaps_any(const std::vector<TextEdit>& edits, const std::vector<TextEdit
   return false;
 }
 
+// A `.item()` (GM106) inside a condition that a fix rewrote is compared in the graph by that
+// fix (runtime.item_compare): it is fixed with it.
+void mark_lowered_scalars(const std::vector<sema::BreakTag>& tags,
+                          std::vector<TagResult>& results) {
+  for (size_t i = 0; i < tags.size(); ++i) {
+    if (tags[i].kind != sema::BreakKind::ScalarUse || results[i].diagnostic.fixed ||
+        tags[i].site == nullptr)
+      continue;
+    for (size_t j = 0; j < tags.size(); ++j) {
+      const ast::Node* condition = tags[j].site;
+      bool branch = tags[j].kind == sema::BreakKind::DataDependentBranch ||
+                    tags[j].kind == sema::BreakKind::ValidationGuard;
+      if (!branch || !results[j].diagnostic.fixed || condition == nullptr ||
+          condition->begin > tags[i].site->begin || tags[i].site->end > condition->end)
+        continue;
+      if (const auto* conditional = ast::as<ast::IfExp>(condition);
+          conditional != nullptr && (tags[i].site->begin < conditional->test->begin ||
+                                     tags[i].site->end > conditional->test->end))
+        continue;
+      results[i].diagnostic.fixed = true;
+      results[i].diagnostic.rewrite = results[j].diagnostic.rewrite;
+      results[i].diagnostic.message = tags[i].message +
+                                      " (compared in the graph by the fix of line " +
+                                      std::to_string(results[j].diagnostic.line) + ")";
+      break;
+    }
+  }
+}
+
 // Every tag of the module through its rewrite. Fixes whose edits would overlap an
 // earlier fix are declined (the outer statement, earlier in source order, wins).
 // With `only_within`, only the functions meeting those ranges are tagged.
@@ -172,6 +201,7 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
     }
     results.push_back(std::move(result));
   }
+  mark_lowered_scalars(tags, results);
   return results;
 }
 

@@ -489,7 +489,7 @@ TEST(Where, Declines) {
       {"yield", head + "        yield x\n", "yield"},
       {"await", "async def f(x):\n    y = x\n    if x.sum() > 0:\n        y = await x\n",
        "yield/await"},
-      {"item", "def f(x):\n    y = x\n    if x.sum().item() > 0:\n        y = x * 2\n", ".item()"},
+      {"item", "def f(x):\n    y = x\n    if x.sum().item() + 1 > 0:\n        y = x * 2\n", ".item()"},
       {"augassign", head + "        y += 1\n", "augmented"},
       {"expression", head + "        x.sum()\n", "expression statement"},
       {"tuple", head + "        y, z = x, x\n", "single name"},

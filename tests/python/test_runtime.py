@@ -666,3 +666,47 @@ def test_a_value_that_fails_the_check_runs_the_original_statement():
         assert type(got) is type(expected) and torch.equal(got, expected)
         plain = torch.ones(2, 4) * sign * 5
         assert torch.equal(second(plain), first(plain))
+
+
+# ---------------------------------------------------------------------------------------------
+# item_compare: `X.item() <op> y` in the graph, exactly as Python compares.
+
+from hypothesis import example, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_ITEM_DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int8,
+                torch.uint8, torch.int32, torch.int64, torch.bool]
+_OPS = ["<", "<=", ">", ">=", "==", "!="]
+
+
+def _python_compare(op, a, b):
+    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    dtype=st.sampled_from(_ITEM_DTYPES),
+    number=st.integers(-(2**31), 2**31 - 1),
+    fraction=st.floats(allow_nan=True, width=32),
+    other=st.one_of(st.integers(-(2**70), 2**70), st.floats(allow_nan=True), st.booleans()),
+    op=st.sampled_from(_OPS),
+)
+@example(dtype=torch.int32, number=5, fraction=0.0, other=2**40, op="<")
+@example(dtype=torch.int8, number=5, fraction=0.0, other=300, op=">")
+@example(dtype=torch.float32, number=0, fraction=2.0**60, other=2**60 + 1, op="<")
+def test_item_compare_is_python_comparison(dtype, number, fraction, other, op):
+    if dtype.is_floating_point:
+        value = torch.tensor([fraction]).to(dtype)
+    else:
+        value = torch.tensor([number if dtype != torch.bool else bool(number)]).to(dtype)
+        if value.item() != number and dtype != torch.bool:
+            return  # out of the dtype's range
+    expected = _python_compare(op, value.item(), other)
+    assert rt.item_compare(value, op, other) == expected  # eagerly: the comparison itself
+
+    def f(v):
+        return rt.item_compare(v, op, other)
+
+    torch._dynamo.reset()
+    got = torch.compile(f, backend="eager")(value)
+    assert bool(got) == expected, (value, op, other, got)

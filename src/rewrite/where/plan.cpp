@@ -72,6 +72,28 @@ bool uses_scalar(const ast::Node* node) {
   return found;
 }
 
+// `.item()` / `.tolist()` in a condition other than as a direct operand of one comparison
+// (`X.item() < y`, which tensor_condition compares in the graph).
+bool condition_uses_scalar(const ast::Node* node) {
+  std::vector<const ast::Node*> compared;
+  bool found = false;
+  auto visit = [&](const ast::Node* n) {
+    if (auto* compare = ast::as<ast::Compare>(n); compare && compare->ops.size == 1) {
+      compared.push_back(compare->left);
+      compared.push_back(compare->comparators[0]);
+    }
+    if (auto* call = ast::as<ast::Call>(n))
+      if (auto* attr = ast::as<ast::Attribute>(call->func))
+        if ((attr->attr == "item" || attr->attr == "tolist") &&
+            (attr->attr == "tolist" || !call->args.empty() ||
+             std::find(compared.begin(), compared.end(), n) == compared.end()))
+          found = true;
+    return !found;
+  };
+  walk(node, visit);
+  return found;
+}
+
 // Names read (Load) in `node`, in source order.
 std::vector<const ast::Name*> loads(const ast::Node* node) {
   std::vector<const ast::Name*> out;
@@ -160,10 +182,10 @@ class Planner {
     tree.split_id = splits++;
     tree.on_true = std::make_unique<Tree>();
     tree.on_false = std::make_unique<Tree>();
-    bool built = var.empty() ? add_return(*e.body, *tree.on_true) &&
-                                   add_return(*e.orelse, *tree.on_false)
-                             : add_assignment(var, *e.body, *tree.on_true) &&
-                                   add_assignment(var, *e.orelse, *tree.on_false);
+    bool built = var.empty()
+                     ? add_return(*e.body, *tree.on_true) && add_return(*e.orelse, *tree.on_false)
+                     : add_assignment(var, *e.body, *tree.on_true) &&
+                           add_assignment(var, *e.orelse, *tree.on_false);
     return built && set_condition({e.test}, tree);
   }
 
@@ -171,13 +193,16 @@ class Planner {
   bool set_condition(const std::vector<const ast::expr*>& operands, Tree& tree) {
     if (speculation != nullptr) focus(tree);
     for (const ast::expr* operand : operands) {
-      if (uses_scalar(operand)) {
+      if (condition_uses_scalar(operand)) {
         error = "condition uses .item()/.tolist() (GM106, out of scope)";
         return false;
       }
       // The tensor form evaluates every operand; `and`/`or`/`not` themselves only call
       // bool(), which the fallback branch does exactly as the original.
-      for (const ast::expr* leaf : condition_leaves(*operand)) {
+      std::vector<const ast::expr*> leaves = condition_leaves(*operand);
+      for (const ast::expr* leaf : leaves) {
+        bool always_evaluated = operand == operands.front() && leaf == leaves.front();
+        if (always_evaluated && is_item_comparison(context_, *leaf)) continue;
         if (!analysis_.is_pure(*leaf)) {
           error = "condition operand `" + short_text(node_text(context_, *leaf)) + "` is not pure";
           return false;
@@ -836,7 +861,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
       return result;
     }
   }
-  if (uses_scalar(node.test))
+  if (condition_uses_scalar(node.test))
     return decline("condition uses .item()/.tolist() (GM106, out of scope)");
   if (context.analysis.mutates_state(node.body) || context.analysis.mutates_state(node.orelse))
     return decline("a branch mutates state (attribute/subscript store or in-place call)");
@@ -917,7 +942,8 @@ PlanResult plan_conditional_once(const Context& context, const ast::stmt& statem
       return decline("fallback branch of an already predicated if");
   std::string torch(context.analysis.torch_name());
   if (torch.empty()) return decline("torch is not imported under a known name");
-  if (uses_scalar(e.test)) return decline("condition uses .item()/.tolist() (GM106, out of scope)");
+  if (condition_uses_scalar(e.test))
+    return decline("condition uses .item()/.tolist() (GM106, out of scope)");
   Planner planner(context);
   planner.torch_ = torch;
   planner.speculation = speculation;
@@ -925,8 +951,9 @@ PlanResult plan_conditional_once(const Context& context, const ast::stmt& statem
   plan.root = std::make_unique<Tree>();
   if (!planner.build_conditional(e, var, *plan.root)) return decline(planner.error);
   if (planner.expensive)
-    return decline("a conditional expression calling a submodule or function (torch.cond "
-                   "predicates if statements)");
+    return decline(
+        "a conditional expression calling a submodule or function (torch.cond "
+        "predicates if statements)");
   std::vector<Tree*> leaves;
   leaves_of(*plan.root, leaves);
   if (std::string why = reads_bound(context, statement, path, leaves); !why.empty())

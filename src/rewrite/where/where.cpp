@@ -241,9 +241,8 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
 
   const auto* conditional = ast::as<ast::IfExp>(tag.site);
   where_detail::PlanResult result =
-      conditional != nullptr
-          ? where_detail::plan_conditional(context, *tag.statement, *conditional)
-          : where_detail::plan_statement(context, *tag.statement);
+      conditional != nullptr ? where_detail::plan_conditional(context, *tag.statement, *conditional)
+                             : where_detail::plan_statement(context, *tag.statement);
   if (!result.plan) {
     outcome.reason = result.reason;
     return outcome;
@@ -288,8 +287,7 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
       const ast::stmt& first = *orelse[0];
       const ast::stmt& last = *orelse[orelse.size - 1];
       std::string_view all = context.source.text();
-      if (orelse.size == 1 && ast::is<ast::If>(&first) &&
-          all.substr(first.begin, 4) == "elif") {
+      if (orelse.size == 1 && ast::is<ast::If>(&first) && all.substr(first.begin, 4) == "elif") {
         out.raw(all.substr(first.begin, first.end - first.begin));
       } else {
         uint32_t line_begin = context.source.line_start(context.source.line_col(first.begin).line);
