@@ -34,8 +34,25 @@ bool AnalysisImpl::is_floating_dtype(const ast::expr* e, ScopeId scope,
   if (has_fact(TorchFact::FloatingDtype, qualify(e, scope))) return true;
   if (facts == nullptr) return false;
   std::string_view text = source_.text().substr(e->begin, e->end - e->begin);
-  return std::find(facts->floating_dtypes.begin(), facts->floating_dtypes.end(), text) !=
-         facts->floating_dtypes.end();
+  if (std::find(facts->floating_dtypes.begin(), facts->floating_dtypes.end(), text) !=
+      facts->floating_dtypes.end()) {
+    return true;
+  }
+  // Under a speculation, `x.dtype` of a tensor may be assumed floating: the run-time check
+  // asks `x.is_floating_point()` too.
+  const auto* dtype = as<ast::Attribute>(e);
+  if (speculation_ == nullptr || dtype == nullptr || dtype->attr != "dtype" ||
+      !is_tensor_kind(kind_rec(dtype->value, scope, 1))) {
+    return false;
+  }
+  auto& floating = speculation_->floating;
+  std::string_view tensor =
+      source_.text().substr(dtype->value->begin, dtype->value->end - dtype->value->begin);
+  bool seen = std::any_of(floating.begin(), floating.end(), [&](const ast::expr* other) {
+    return source_.text().substr(other->begin, other->end - other->begin) == tensor;
+  });
+  if (!seen) floating.push_back(dtype->value);
+  return true;
 }
 
 bool AnalysisImpl::number_rec(const ast::expr* e, ScopeId scope, int depth,

@@ -73,6 +73,9 @@ struct Speculation {
   std::vector<std::string_view> local;
   std::vector<std::string_view> derived;
   std::vector<const ast::expr*> assumed;  // out: the values assumed, first use first
+  // out: tensors whose dtype is assumed floating (`torch.finfo(x.dtype)` cannot raise then);
+  // the check also asks `x.is_floating_point()`
+  std::vector<const ast::expr*> floating;
 };
 
 struct AnalysisOptions {

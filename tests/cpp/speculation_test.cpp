@@ -97,5 +97,27 @@ TEST(Speculation, ShownTensorsArePreferredToAssumedOnes) {
   p.analysis->speculate(before);
 }
 
+TEST(Speculation, AFinfoDtypeIsAssumedFloatingAndRecorded) {
+  Program p(
+      "import torch\n"
+      "def f(h: torch.Tensor, g):\n"
+      "    if h.sum() > 0:\n"
+      "        c = torch.finfo(h.dtype).max - 1000\n"
+      "        d = torch.finfo(g.dtype).max\n");
+  PurityFacts facts;
+  EXPECT_FALSE(p.analysis->is_pure(*p.find("torch.finfo(h.dtype).max - 1000"), facts));
+  Speculation speculation;
+  speculation.site = p.stmt("if h.sum() > 0");
+  Speculation* before = p.analysis->speculate(&speculation);
+  EXPECT_TRUE(p.analysis->is_pure(*p.find("torch.finfo(h.dtype).max - 1000"), facts));
+  EXPECT_TRUE(p.analysis->is_pure(*p.find("torch.finfo(g.dtype).max"), facts));
+  p.analysis->speculate(before);
+  ASSERT_EQ(speculation.floating.size(), 2u);
+  EXPECT_EQ(p.text(speculation.floating[0]), "h");
+  EXPECT_EQ(p.text(speculation.floating[1]), "g");
+  ASSERT_EQ(speculation.assumed.size(), 1u);  // g must be a tensor too; h is one
+  EXPECT_EQ(p.text(speculation.assumed[0]), "g");
+}
+
 }  // namespace
 }  // namespace graphmend::sema

@@ -982,7 +982,8 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
   sema::Speculation* before = context.analysis.speculate(&speculation);
   PlanResult assumed = plan_once(&speculation);
   context.analysis.speculate(before);
-  if (!assumed.plan || speculation.assumed.empty()) return assumed;
+  if (!assumed.plan || (speculation.assumed.empty() && speculation.floating.empty()))
+    return assumed;
   if (std::string why = check_static_prefix(context, *assumed.plan); !why.empty()) {
     assumed.plan.reset();
     assumed.reason = why;
@@ -990,6 +991,8 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
   }
   for (const ast::expr* value : speculation.assumed)
     assumed.plan->checks.emplace_back(node_text(context, *value));
+  for (const ast::expr* value : speculation.floating)
+    assumed.plan->floating_checks.emplace_back(node_text(context, *value));
   return assumed;
 }
 

@@ -69,6 +69,7 @@ struct Plan {
   // Values assumed to be tensors (sema::Speculation), as written: the rewrite runs only
   // when runtime.tensors(...) holds for all of them, the original statement otherwise.
   std::vector<std::string> checks;
+  std::vector<std::string> floating_checks;  // tensors whose dtype must be floating
   std::vector<const ast::expr*> static_operands;  // the static prefix's operands
 };
 

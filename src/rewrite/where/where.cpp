@@ -204,6 +204,8 @@ void emit_checked(const Plan& plan, const Context& context, Emitter& out) {
   std::string check = context.runtime + ".tensors(";
   for (size_t i = 0; i < plan.checks.size(); ++i) check += (i ? ", " : "") + plan.checks[i];
   check += ")";
+  for (const std::string& tensor : plan.floating_checks)
+    check += " and " + tensor + ".is_floating_point()";
   if (!plan.static_prefix.empty()) {
     bool bare =
         plan.static_operands.size() == 1 && (ast::is<ast::Name>(plan.static_operands[0]) ||
@@ -274,7 +276,7 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
     emit_where(plan, context, names, out);
   }
 
-  if (!plan.checks.empty()) {
+  if (!plan.checks.empty() || !plan.floating_checks.empty()) {
     emit_checked(plan, context, out);
   } else if (!plan.static_prefix.empty()) {
     // `if <static> and <tensor>:` keeps a Python `if` on the static part around the
