@@ -36,7 +36,6 @@ import collections
 import inspect
 import json
 import os
-import platform
 import sys
 import tempfile
 import time
@@ -237,24 +236,9 @@ def survey_forked(rows: list[dict], jobs: int, timeout: float, done_callback) ->
 
 
 def environment() -> dict:
-    import survey
+    from suite import _environment
 
-    env = survey.environment()
-    env["cpu"] = _cpu_name()
-    env["cores"] = os.cpu_count()
-    env["graphmend"] = _graphmend_version()
-    return env
-
-
-def _cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+    return {**_environment("cpu"), "graphmend": _graphmend_version()}
 
 
 def _graphmend_version() -> str:
@@ -277,14 +261,22 @@ def run_main(args) -> None:
 
     prepare_parent()
     survey_forked(rows, args.jobs, args.timeout, done)
-    result = {
-        "command": args.command_line,
-        "environment": environment(),
-        "jobs": args.jobs,
-        "timeout_s": args.timeout,
-        "seconds": round(time.perf_counter() - started, 1),
-        "models": [records[row["arch"]] for row in rows],
-    }
+    seconds = round(time.perf_counter() - started, 1)
+    if args.update:  # these records replace theirs in the earlier result
+        with open(out) as handle:
+            result = json.load(handle)
+        result["models"] = [records.get(r["arch"], r) for r in result["models"]]
+        rerun = {"command": args.command_line, "seconds": seconds, "architectures": len(rows)}
+        result.setdefault("reruns", []).append(rerun)
+    else:
+        result = {
+            "command": args.command_line,
+            "environment": environment(),
+            "jobs": args.jobs,
+            "timeout_s": args.timeout,
+            "seconds": seconds,
+            "models": [records[row["arch"]] for row in rows],
+        }
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w") as handle:
         json.dump(result, handle, indent=1)
@@ -383,8 +375,11 @@ def section(result: dict) -> str:
         f"(timeout {result['timeout_s']:.0f} s); time: that process's, from building the model to "
         "the last comparison (importing torch and transformers not included).",
         "",
-        f"Command: `{result['command']}` ({result['seconds'] / 60:.0f} min, {result['jobs']} jobs). "
-        f"Machine: {env.get('cpu')}, {env.get('cores')} cores; torch {env['torch']}, "
+        f"Command: `{result['command']}` ({result['seconds'] / 60:.0f} min, {result['jobs']} jobs)"
+        + "".join(f", then `{r['command']}` ({r['architectures']} architectures again, {r['seconds'] / 60:.0f} min)"
+                  for r in result.get("reruns", []))
+        + ". "
+        f"Machine: {env.get('cpu')}, {env.get('cpu_count', env.get('cores'))} cores; torch {env['torch']}, "
         f"Python {env['python']}, transformers {env['transformers']}.",
         "",
         f"**{summary(records)}.**",
@@ -395,6 +390,16 @@ def section(result: dict) -> str:
         lines += ["**Output differences** (mended against plain):", ""]
         for record in differing:
             lines.append(f"- `{record['arch']}`: {_difference(record)}")
+        lines.append("")
+    left = collections.defaultdict(list)
+    for record in records:
+        if (_counts(record, "mended")[0] or 0) > 0:
+            reasons = {g["reason"] for g in record["mended"].get("counting_backend", {}).get("grouped") or []}
+            for reason in sorted(reasons) or ["(no break logged)"]:
+                left[reason].append(f"`{record['arch']}`")
+    if left:
+        lines += ["Breaks left after mending, by Dynamo's reason:", ""]
+        lines += [f"- {_shorten(reason, 100)}: {', '.join(archs)}" for reason, archs in sorted(left.items())]
         lines.append("")
     lines += [
         "| architecture | breaks before → after | graphs before → after | outputs equal (eager / compiled) | time | left after mending |",
@@ -452,6 +457,7 @@ def main(argv=None) -> None:
     run.add_argument("--jobs", type=int, default=1, help="architectures surveyed at once")
     run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds per architecture")
     run.add_argument("--out", help="default: bench/models/results/lm-survey-<transformers>.json")
+    run.add_argument("--update", action="store_true", help="replace these architectures' records in --out")
     one = sub.add_parser("one", help="one architecture in this process")
     one.add_argument("--arch", required=True)
     one.add_argument("--out", required=True)

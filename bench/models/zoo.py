@@ -556,7 +556,7 @@ _TINY_FIELDS = {
     ),
     **dict.fromkeys(
         ("head_dim", "d_kv", "d_head", "attention_head_size", "attention_head_dim", "kv_channels",
-         "linear_key_head_dim", "linear_value_head_dim"),
+         "linear_key_head_dim", "linear_value_head_dim", "rotary_dim"),
         TINY_HEAD_DIM,
     ),
     **dict.fromkeys(
@@ -598,7 +598,9 @@ def tiny_config_dict(values: dict, vocab: int = VOCAB) -> dict:
     heads = values.get("num_attention_heads")
     high_ids = iter(range(vocab - 1, vocab - 16, -1))
     for key, value in values.items():
-        if isinstance(value, dict) and ("model_type" in value or key.endswith("config")):
+        if "layer" in key and isinstance(value, dict) and value and all(isinstance(k, int) for k in value):
+            value = {k: v for k, v in value.items() if k < TINY_LAYERS}  # per-layer settings
+        elif isinstance(value, dict) and ("model_type" in value or key.endswith("config")):
             value = tiny_config_dict(value, vocab)
         elif isinstance(value, bool) or not isinstance(value, (int, list)):
             pass
@@ -623,6 +625,9 @@ def tiny_config_dict(values: dict, vocab: int = VOCAB) -> dict:
         out[key] = value
     if "qk_head_dim" in out and "qk_nope_head_dim" in out and "qk_rope_head_dim" in out:
         out["qk_head_dim"] = out["qk_nope_head_dim"] + out["qk_rope_head_dim"]  # multi-head latent
+    if isinstance(out.get("mamba_d_head"), int) and isinstance(out.get("mamba_n_heads"), int):
+        inner = out.get("mamba_d_ssm") or out.get("mamba_expand", 2) * out.get("hidden_size", TINY_HIDDEN)
+        out["mamba_d_head"] = inner // out["mamba_n_heads"]  # heads x head size = the SSM's width
     return out
 
 
