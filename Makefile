@@ -17,6 +17,8 @@
 #   make models-cost  both arms again without steady-state rounds: GraphMend's cost as it is now
 #   make models-gpu  the same with --device cuda (bench/models/results/results-*-cuda.json)
 #   make peer    the peer corpus (tests/peer) measured -> docs/PEER.md
+#   make lm-survey  every causal/seq2seq LM architecture of transformers, tiny: breaks and
+#                outputs, plain vs graphmend.compile -> its section of docs/RESULTS.md
 #   make demo    examples/model.py through the front end and the mender, then a transformers
 #                model's breaks and latency before and after mending (bench/models/demo.py)
 #   make format  clang-format -i over the C++ sources
@@ -204,7 +206,7 @@ MODELS_ARGS ?=
 TF_VENV_VERSION := 5.23.0
 BENCH_STAMP := $(VENV)/.bench-stamp
 
-.PHONY: models models-gpu models-report models-steady models-cost
+.PHONY: models models-gpu models-report models-steady models-cost lm-survey
 
 $(BENCH_STAMP): requirements-bench.txt $(DEPS_STAMP)
 	$(PIP) install -q -r requirements-bench.txt
@@ -224,6 +226,17 @@ models-gpu: install $(TF4524_STAMP) $(BENCH_STAMP)
 	PYTHONPATH=$(TF4524) $(PY) bench/models/suite.py run --device cuda $(MODELS_ARGS) \
 	  --out $(MODELS_DIR)/results-4.52.4-cuda.json
 	$(MAKE) models-report
+
+# Every causal and seq2seq LM architecture of the venv's transformers, tiny: plain torch.compile
+# against graphmend.compile, breaks and outputs (bench/models/lm_survey.py), into its JSON and
+# its section of docs/RESULTS.md (`models-report` keeps that section). LM_SURVEY_ARGS: e.g.
+# --models gpt2,t5 (a run with --models writes the same JSON: use --out elsewhere to keep it).
+LM_SURVEY_ARGS ?= --jobs $(JOBS) --timeout 180
+LM_SURVEY_JSON := $(MODELS_DIR)/lm-survey-$(TF_VENV_VERSION).json
+
+lm-survey: install
+	$(PY) bench/models/lm_survey.py run $(LM_SURVEY_ARGS) --out $(LM_SURVEY_JSON)
+	$(PY) bench/models/lm_survey.py report $(LM_SURVEY_JSON) --out docs/RESULTS.md
 
 # Only the steady-state rounds again (several processes per arm), into the CPU result JSONs.
 models-steady: install $(TF4524_STAMP) $(BENCH_STAMP)

@@ -544,5 +544,49 @@ def write(paths, out, plot_path, cost_paths=()) -> None:
     if directory:
         os.makedirs(directory, exist_ok=True)
     plot(results, plot_path)
+    kept = [_section_in(_read(out), name) for name in KEPT_SECTIONS]
     with open(out, "w") as handle:
         handle.write(document(results, os.path.relpath(plot_path, directory or "."), costs))
+        handle.writelines("\n" + text for text in kept if text)
+
+
+# Sections other scripts write into the report (between `<!-- NAME:begin` and
+# `<!-- NAME:end -->`), kept when `write` rewrites it: bench/models/lm_survey.py's.
+KEPT_SECTIONS = ("lm-survey",)
+
+
+def _read(path) -> str:
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return ""
+
+
+def _section_bounds(text, name):
+    """(start, end) of section `name` in `text`, markers included; None if absent."""
+    start = text.find(f"<!-- {name}:begin")
+    end_marker = f"<!-- {name}:end -->"
+    end = text.find(end_marker, max(start, 0))
+    if start < 0 or end < 0:
+        return None
+    end += len(end_marker)
+    return start, end + (text[end : end + 1] == "\n")
+
+
+def _section_in(text, name) -> str:
+    bounds = _section_bounds(text, name)
+    return text[bounds[0] : bounds[1]] if bounds else ""
+
+
+def replace_section(path, name, section) -> None:
+    """Writes `section` (markers included) into `path` in place of section `name`, or at
+    its end."""
+    text = _read(path)
+    bounds = _section_bounds(text, name)
+    if bounds:
+        text = text[: bounds[0]] + section + text[bounds[1] :]
+    else:
+        text = text.rstrip("\n") + ("\n\n" if text else "") + section
+    with open(path, "w") as handle:
+        handle.write(text)

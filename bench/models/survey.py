@@ -189,20 +189,27 @@ class GraphCounter:
 
 
 def count_graphs(model, kwargs) -> dict:
+    return count_graphs_with_output(model, kwargs)[0]
+
+
+def count_graphs_with_output(model, kwargs, compiler=torch.compile) -> tuple[dict, object]:
+    """`count_graphs` with `compiler(model, backend=counter)` (torch.compile,
+    graphmend.compile), and the compiled call's output."""
     torch._dynamo.reset()
     counter = GraphCounter()
-    compiled = torch.compile(model, backend=counter)
+    compiled = compiler(model, backend=counter)
     with torch.no_grad(), BreakRecorder() as recorder:
-        compiled(**kwargs)
+        output = compiled(**kwargs)
     # Dynamo's own tally: one entry per distinct break message, with how often it was hit.
     tally = {_first_line(k): v for k, v in torch._dynamo.utils.counters["graph_break"].items()}
-    return {
+    counted = {
         "graphs": counter.graphs,
         "ops": counter.ops,
         "logged_breaks": recorder.breaks,
         "grouped": group_breaks(recorder.breaks),
         "dynamo_break_counter": tally,
     }
+    return counted, output
 
 
 def _first_line(text: str) -> str:

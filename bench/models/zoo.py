@@ -529,3 +529,111 @@ def _mixtral(generator):
     config = transformers.MixtralConfig(**_MOE_SIZES, num_local_experts=4)
     model = transformers.MixtralForCausalLM(config)
     return model, {"input_ids": _token_ids(generator, 2, 12), "attention_mask": _padded_mask(2, 12)}
+
+
+# --------------------------------------------------------------------------------------------
+# Any architecture, tiny: a config class's defaults scaled down by field name.
+
+TINY_HIDDEN = 64
+TINY_HEADS = 4
+TINY_HEAD_DIM = TINY_HIDDEN // TINY_HEADS
+TINY_LAYERS = 2
+TINY_FFN = 64
+TINY_POSITIONS = 128
+# Exact field names -> the tiny value; a default at or below it is kept.
+_TINY_FIELDS = {
+    **dict.fromkeys(
+        ("hidden_size", "d_model", "n_embd", "n_embed", "embed_dim", "embedding_dim", "model_dim",
+         "hidden_size_global", "attention_hidden_size", "word_embed_proj_dim", "input_size",
+         "mamba_d_ssm", "encoder_hidden_size"),
+        TINY_HIDDEN,
+    ),
+    **dict.fromkeys(
+        ("num_attention_heads", "n_head", "n_heads", "num_heads", "encoder_attention_heads",
+         "decoder_attention_heads", "num_decoder_attention_heads", "mamba_n_heads",
+         "n_mamba_heads", "linear_num_key_heads", "linear_num_value_heads"),
+        TINY_HEADS,
+    ),
+    **dict.fromkeys(
+        ("head_dim", "d_kv", "d_head", "attention_head_size", "attention_head_dim", "kv_channels",
+         "linear_key_head_dim", "linear_value_head_dim", "rotary_dim"),
+        TINY_HEAD_DIM,
+    ),
+    **dict.fromkeys(
+        ("num_hidden_layers", "n_layer", "n_layers", "num_layers", "num_decoder_layers",
+         "encoder_layers", "decoder_layers", "num_blocks"),
+        TINY_LAYERS,
+    ),
+    **dict.fromkeys(
+        ("intermediate_size", "ffn_dim", "d_ff", "d_inner", "dff", "n_inner", "encoder_ffn_dim",
+         "decoder_ffn_dim", "feed_forward_size", "ffn_hidden_size"),
+        TINY_FFN,
+    ),
+    **dict.fromkeys(
+        ("max_position_embeddings", "n_positions", "n_ctx", "max_seq_len", "context_length",
+         "max_target_positions", "max_source_positions", "max_sequence_length"),
+        TINY_POSITIONS,
+    ),
+    **dict.fromkeys(("moe_intermediate_size", "shared_expert_intermediate_size"), 32),
+    **dict.fromkeys(("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts"), 4),
+    **dict.fromkeys(("num_experts_per_tok", "top_k", "moe_topk"), 2),
+    **dict.fromkeys(("n_group", "topk_group", "n_shared_experts", "first_k_dense_replace"), 1),
+    **dict.fromkeys(("kv_lora_rank", "q_lora_rank"), 16),
+    **dict.fromkeys(("qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim"), TINY_HEAD_DIM),
+    **dict.fromkeys(("state_size", "mamba_d_state", "time_step_rank", "mamba_dt_rank", "mamba_headdim",
+                     "mamba_d_head", "ssm_state_size"), 8),
+    **dict.fromkeys(("chunk_size", "mamba_chunk_size"), 16),
+    "sliding_window": 64,
+}
+_LAYER_COUNT_FIELDS = ("num_hidden_layers", "n_layer", "n_layers", "num_layers")
+
+
+def tiny_config_dict(values: dict, vocab: int = VOCAB) -> dict:
+    """A config's `to_dict()` scaled down: the fields of `_TINY_FIELDS` (and nested configs'),
+    key/value heads to 2 where the default groups queries, vocabularies to `vocab`, per-layer
+    lists cut to the new layer count, and token ids past the vocabulary moved into its top
+    (input ids stay below `vocab - 16`)."""
+    out = {}
+    layers = next((values[k] for k in _LAYER_COUNT_FIELDS if isinstance(values.get(k), int)), None)
+    heads = values.get("num_attention_heads")
+    high_ids = iter(range(vocab - 1, vocab - 16, -1))
+    for key, value in values.items():
+        if "layer" in key and isinstance(value, dict) and value and all(isinstance(k, int) for k in value):
+            value = {k: v for k, v in value.items() if k < TINY_LAYERS}  # per-layer settings
+        elif isinstance(value, dict) and ("model_type" in value or key.endswith("config")):
+            value = tiny_config_dict(value, vocab)
+        elif isinstance(value, bool) or not isinstance(value, (int, list)):
+            pass
+        elif key in ("num_key_value_heads", "num_query_groups", "multi_query_group_num") and isinstance(value, int):
+            value = TINY_HEADS if value == heads else min(value, 2)
+        elif key in _TINY_FIELDS and isinstance(value, int):
+            value = min(value, _TINY_FIELDS[key])
+        elif "vocab" in key and isinstance(value, int):
+            value = min(value, vocab)
+        elif isinstance(value, list) and layers and len(value) == layers and layers > TINY_LAYERS:
+            kinds = list(dict.fromkeys(v for v in value if isinstance(v, (str, int, float))))
+            # Hybrid layouts keep one layer of each of their first kinds (attention and SSM).
+            value = (kinds[:TINY_LAYERS] + value)[:TINY_LAYERS] if len(kinds) > 1 else value[:TINY_LAYERS]
+        elif key.endswith("_layer_period") and isinstance(value, int):
+            value = min(value, TINY_LAYERS)
+        elif key.endswith("_layer_offset") and isinstance(value, int):
+            value = min(value, TINY_LAYERS - 1)
+        elif (key.endswith(("_token_id", "_token_index")) and isinstance(value, int) and value >= vocab - 16):
+            value = next(high_ids, vocab - 1)
+        elif key.endswith("_token_id") and isinstance(value, list):
+            value = [v if v < vocab - 16 else vocab - 1 for v in value]
+        out[key] = value
+    if "qk_head_dim" in out and "qk_nope_head_dim" in out and "qk_rope_head_dim" in out:
+        out["qk_head_dim"] = out["qk_nope_head_dim"] + out["qk_rope_head_dim"]  # multi-head latent
+    if isinstance(out.get("mamba_d_head"), int) and isinstance(out.get("mamba_n_heads"), int):
+        inner = out.get("mamba_d_ssm") or out.get("mamba_expand", 2) * out.get("hidden_size", TINY_HIDDEN)
+        out["mamba_d_head"] = inner // out["mamba_n_heads"]  # heads x head size = the SSM's width
+    return out
+
+
+def tiny_config(config_class, vocab: int = VOCAB):
+    """`config_class` with its defaults scaled down by `tiny_config_dict`, float32."""
+    values = tiny_config_dict(config_class().to_dict(), vocab)
+    for key in ("transformers_version", "_name_or_path", "dtype", "torch_dtype"):
+        values.pop(key, None)
+    return config_class.from_dict(values)
