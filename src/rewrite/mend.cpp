@@ -146,7 +146,8 @@ void mark_lowered_scalars(const std::vector<sema::BreakTag>& tags,
     for (size_t j = 0; j < tags.size(); ++j) {
       const ast::Node* condition = tags[j].site;
       bool branch = tags[j].kind == sema::BreakKind::DataDependentBranch ||
-                    tags[j].kind == sema::BreakKind::ValidationGuard;
+                    tags[j].kind == sema::BreakKind::ValidationGuard ||
+                    tags[j].kind == sema::BreakKind::TensorAssert;
       if (!branch || !results[j].diagnostic.fixed || condition == nullptr ||
           condition->begin > tags[i].site->begin || tags[i].site->end > condition->end)
         continue;

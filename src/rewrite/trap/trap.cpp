@@ -336,8 +336,21 @@ Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
   // parenthesised message over several lines) as written.
   Outcome outcome;
   outcome.needs_runtime = true;
-  outcome.edits.push_back(
-      {assertion->test->begin, assertion->test->begin, context.runtime + ".check_assert("});
+  const ast::expr& test = *assertion->test;
+  // `assert lengths.max().item() <= slen` (transformers' XLM): compared in the graph.
+  // item_compare checks at run time that `lengths.max()` is a tensor (the original
+  // comparison otherwise), so a speculation may assume it; nothing else is evaluated.
+  sema::Speculation speculation;
+  speculation.site = assertion;
+  sema::Speculation* before = context.analysis.speculate(&speculation);
+  std::optional<std::string> lowered;
+  if (is_item_comparison(context, test)) lowered = tensor_condition(context, test);
+  context.analysis.speculate(before);
+  if (lowered) {
+    outcome.edits.push_back({test.begin, test.end, context.runtime + ".check_assert(" + *lowered});
+  } else {
+    outcome.edits.push_back({test.begin, test.begin, context.runtime + ".check_assert("});
+  }
   outcome.edits.push_back({assertion->end, assertion->end, ")"});
   outcome.fixed = true;
   return outcome;
