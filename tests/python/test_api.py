@@ -70,6 +70,7 @@ class FakeRuntime:
         self.flushes = 0
         self.events = []
         self._records = ["pending"]  # the boundary flushes only when a record is pending
+        self._bounded = 0  # how many boundaries are running a call
 
     def flush(self):
         self.flushes += 1

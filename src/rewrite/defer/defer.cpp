@@ -416,6 +416,83 @@ std::string check_logging(const sema::Callee& callee, const ast::Call& call) {
   return {};
 }
 
+// The `if` whose body holds `statement` directly, searching `body` and its nested blocks.
+const ast::If* if_holding(const ast::Seq<ast::stmt*>& body, const ast::stmt& statement) {
+  for (const ast::stmt* s : body) {
+    if (s->begin > statement.begin || s->end < statement.end || s == &statement) continue;
+    if (const auto* branch = ast::as<ast::If>(s)) {
+      for (const ast::stmt* inner : branch->body)
+        if (inner == &statement) return branch;
+    }
+    const ast::If* found = nullptr;
+    ast::for_each_body(s, [&](const ast::Seq<ast::stmt*>& nested) {
+      if (found == nullptr) found = if_holding(nested, statement);
+    });
+    return found;
+  }
+  return nullptr;
+}
+
+// The logging level a logger method emits at (`warn` is `warning`), or empty.
+std::string_view method_level(std::string_view method) {
+  if (method == "debug") return "DEBUG";
+  if (method == "info") return "INFO";
+  if (method == "warning" || method == "warn") return "WARNING";
+  if (method == "error") return "ERROR";
+  if (method == "critical" || method == "fatal") return "CRITICAL";
+  return {};
+}
+
+// `logger.<method>(...)` with arguments Python may evaluate unconditionally: the method's
+// level, else empty.
+std::string_view pure_logging_level(const Context& context, const ast::stmt& statement,
+                                    std::string_view logger) {
+  const auto* expression = ast::as<ast::Expr>(&statement);
+  const auto* call = expression ? ast::as<ast::Call>(expression->value) : nullptr;
+  const auto* method = call ? ast::as<ast::Attribute>(call->func) : nullptr;
+  if (method == nullptr || node_text(context, *method->value) != logger) return {};
+  auto pure = [&](const ast::expr* e) {
+    if (const auto* joined = ast::as<ast::JoinedStr>(e)) {
+      for (const ast::expr* part : joined->values)
+        if (const auto* field = ast::as<ast::FormattedValue>(part);
+            field && !context.analysis.is_pure(*field->value))
+          return false;
+      return true;
+    }
+    return context.analysis.is_pure(*e);
+  };
+  for (const ast::expr* arg : call->args)
+    if (ast::is<ast::Starred>(arg) || !pure(arg)) return {};
+  for (const ast::keyword* k : call->keywords)
+    if (k->arg.empty() || !pure(k->value)) return {};
+  return method_level(method->attr);
+}
+
+// `if logger.isEnabledFor(logging.L):` over a body of `logger.<method at L>(...)` calls whose
+// arguments are pure: each logger method tests its level itself, so the body may run
+// without the test. While compiling the test becomes `runtime.is_compiling() or <test>`
+// (Dynamo breaks on isEnabledFor; the deferred calls test the level when they replay);
+// eagerly it is the test as written. Made by the body's first call.
+void lift_level_test(const sema::BreakTag& tag, Context& context, Outcome& outcome) {
+  const sema::FunctionInfo* info = context.analysis.function_of(tag.statement);
+  const auto* body = info ? function_body(info->node) : nullptr;
+  const ast::If* branch = body ? if_holding(*body, *tag.statement) : nullptr;
+  if (branch == nullptr || branch->body[0] != tag.statement || !branch->orelse.empty()) return;
+  const auto* test = ast::as<ast::Call>(branch->test);
+  const auto* method = test ? ast::as<ast::Attribute>(test->func) : nullptr;
+  if (method == nullptr || method->attr != "isEnabledFor" || test->args.size != 1 ||
+      !test->keywords.empty())
+    return;
+  std::string_view logger = node_text(context, *method->value);
+  std::string_view level = node_text(context, *test->args[0]);
+  size_t dot = level.rfind('.');
+  std::string_view level_name = dot == std::string_view::npos ? level : level.substr(dot + 1);
+  for (const ast::stmt* statement : branch->body)
+    if (pure_logging_level(context, *statement, logger) != level_name) return;
+  outcome.edits.insert(outcome.edits.begin(), {branch->test->begin, branch->test->begin,
+                                               context.runtime + ".is_compiling() or "});
+}
+
 std::string check_callee(const sema::BreakTag& tag, const Context& context, const ast::Call& call) {
   sema::Callee callee = context.analysis.resolve_call(call);
   if (tag.kind == sema::BreakKind::PrintCall) return check_print(callee);
@@ -459,6 +536,8 @@ std::optional<Outcome> rewrite_defer(const sema::BreakTag& tag, Context& context
     return std::nullopt;
   }
   Outcome outcome = defer_call(tag, context);
+  if (outcome.fixed && tag.kind == sema::BreakKind::LoggingCall)
+    lift_level_test(tag, context, outcome);
   if (!outcome.fixed) keep_order(tag, context, outcome);
   return outcome;
 }
