@@ -9,13 +9,17 @@ disk. Three entry points:
   ``.pyc`` can give the untouched functions (``splice``);
 * ``compile_function``: one function on its own (the object mender), nested in a scope
   whose parameters become its free variables, and in a class of its enclosing class's name
-  (private names mangle, ``super()`` finds ``__class__``, as before).
+  (private names mangle, ``super()`` finds ``__class__``, as before);
+* ``bind_globals``: the same result for a function whose text did not change, without
+  compiling: its bytecode loads the given global names from new closure cells instead.
 """
 
 from __future__ import annotations
 
 import __future__
 import builtins
+import opcode
+import sys
 from types import CodeType
 from typing import List, Optional, Sequence, Tuple
 
@@ -25,6 +29,7 @@ __all__ = [
     "compile_text",
     "compile_mended",
     "compile_function",
+    "bind_globals",
     "FUTURE_FLAGS",
 ]
 
@@ -173,3 +178,150 @@ def _with_qualname(code: CodeType, old: str, new: str) -> CodeType:
     if qualname == old or qualname.startswith(old + "."):
         qualname = new + qualname[len(old) :]
     return code.replace(co_consts=consts, co_qualname=qualname)
+
+
+# ---------------------------------------------------------------------------------------------
+# Binding globals to closure cells in compiled code.
+
+# The bytecode ``bind_globals`` rewrites is CPython 3.11's (where ``splice`` is checked too):
+# elsewhere the caller compiles the function again.
+BIND_SUPPORTED = sys.version_info[:2] == (3, 11)
+
+_OP = opcode.opmap
+_LOAD_GLOBAL = _OP["LOAD_GLOBAL"]
+_GLOBAL_WRITES = frozenset((_OP["STORE_GLOBAL"], _OP["DELETE_GLOBAL"]))
+_EXTENDED_ARG = _OP["EXTENDED_ARG"]
+_CACHE_UNITS = opcode._inline_cache_entries  # per opcode: the cache units that follow it
+_NO_LOCATION_UNIT = 0x80 | (15 << 3)  # a location table entry: one code unit, no position
+
+
+def bind_globals(code: CodeType, names: Sequence[str]) -> Optional[CodeType]:
+    """``code`` with each global name in ``names`` turned into a free variable (appended to
+    ``co_freevars``), as compiling the function nested in a scope that binds those names
+    would (``compile_function``), but without compiling: each ``LOAD_GLOBAL`` of such a name
+    becomes ``[PUSH_NULL,] LOAD_DEREF`` padded with ``NOP`` to the same length, so every
+    offset, position and exception handler stays where it was; a function that had no free
+    variables gets the ``COPY_FREE_VARS`` the compiler puts first (the exception table moves
+    by that one unit, the location table gets an entry without position for it).
+
+    None where this does not apply and the caller compiles: another Python version, a name
+    the code also assigns as a global or that nested code loads (it would need a cell passed
+    down), or an argument that would not fit one byte."""
+    if not BIND_SUPPORTED:
+        return None
+    wanted = set(names)
+    nested_loads: List[str] = []
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            _global_names(const, nested_loads, all_ops=True)
+    if wanted.intersection(nested_loads):
+        return None
+    raw = bytearray(code.co_code)
+    sites = []  # (first unit of the instruction, its LOAD_GLOBAL unit, name, push NULL)
+    for start, at, op, arg in _instructions(raw):
+        if op in _GLOBAL_WRITES and code.co_names[arg] in wanted:
+            return None
+        if op == _LOAD_GLOBAL and code.co_names[arg >> 1] in wanted:
+            sites.append((start, at, code.co_names[arg >> 1], arg & 1))
+    if not sites:
+        return None
+    added = tuple(name for name in names if name not in code.co_freevars)
+    freevars = code.co_freevars + added
+    if len(freevars) > 255:
+        return None
+    prefix = not code.co_freevars
+    if not prefix:  # COPY_FREE_VARS comes first: it copies one more cell
+        if raw[0] != _OP["COPY_FREE_VARS"] or raw[1] != len(code.co_freevars):
+            return None
+        raw[1] = len(freevars)
+    first_free = code.co_nlocals + sum(1 for n in code.co_cellvars if n not in code.co_varnames)
+    index = {name: first_free + i for i, name in enumerate(freevars)}
+    for start, at, name, push_null in sites:
+        if index[name] > 255:
+            return None
+        units = [(_OP["PUSH_NULL"], 0)] if push_null else []
+        units.append((_OP["LOAD_DEREF"], index[name]))
+        end = at + 2 * (1 + _CACHE_UNITS[_LOAD_GLOBAL])
+        units += [(_OP["NOP"], 0)] * ((end - start) // 2 - len(units))
+        raw[start:end] = bytes(byte for unit in units for byte in unit)
+    linetable, exceptiontable = code.co_linetable, code.co_exceptiontable
+    if prefix:
+        raw[0:0] = bytes((_OP["COPY_FREE_VARS"], len(freevars)))
+        linetable = bytes((_NO_LOCATION_UNIT,)) + linetable
+        exceptiontable = _shifted_exception_table(exceptiontable, 1)
+    bound = code.replace(
+        co_code=bytes(raw),
+        co_freevars=freevars,
+        co_linetable=linetable,
+        co_exceptiontable=exceptiontable,
+    )
+    if any(bound._varname_from_oparg(index[name]) != name for name in added):
+        return None  # not the frame layout this expects
+    return bound
+
+
+def _instructions(raw: bytes):
+    """(first unit, the opcode's unit, opcode, argument with its EXTENDED_ARG prefixes) of
+    each instruction, skipping inline caches."""
+    at, start, extended = 0, 0, 0
+    while at < len(raw):
+        op, arg = raw[at], raw[at + 1] | extended
+        if op == _EXTENDED_ARG:
+            extended = arg << 8
+            at += 2
+            continue
+        yield start, at, op, arg
+        at += 2 * (1 + _CACHE_UNITS[op])
+        start, extended = at, 0
+
+
+def _global_names(code: CodeType, out: List[str], all_ops: bool = False) -> None:
+    """The global names ``code`` and its nested code load (and, ``all_ops``, assign or
+    delete)."""
+    for _, _, op, arg in _instructions(code.co_code):
+        if op == _LOAD_GLOBAL:
+            out.append(code.co_names[arg >> 1])
+        elif all_ops and op in _GLOBAL_WRITES:
+            out.append(code.co_names[arg])
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            _global_names(const, out, all_ops)
+
+
+def _shifted_exception_table(table: bytes, units: int) -> bytes:
+    """An exception table (``Objects/exception_handling_notes.txt``) whose instructions all
+    moved by ``units`` code units: each entry's start and target move."""
+    if not table:
+        return table
+    values = []
+    at = 0
+    while at < len(table):
+        byte = table[at]
+        value = byte & 63
+        while byte & 64:
+            at += 1
+            byte = table[at]
+            value = (value << 6) | (byte & 63)
+        values.append(value)
+        at += 1
+    out = bytearray()
+    for entry in range(0, len(values), 4):
+        start, size, target, depth_lasti = values[entry : entry + 4]
+        for position, value in enumerate((start + units, size, target + units, depth_lasti)):
+            _write_exception_varint(out, value, first=position == 0)
+    return bytes(out)
+
+
+def _write_exception_varint(out: bytearray, value: int, first: bool) -> None:
+    chunks = [value & 63]
+    value >>= 6
+    while value:
+        chunks.append(value & 63)
+        value >>= 6
+    chunks.reverse()
+    for index, chunk in enumerate(chunks):
+        if index < len(chunks) - 1:
+            chunk |= 64
+        if index == 0 and first:
+            chunk |= 128
+        out.append(chunk)

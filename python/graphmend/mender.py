@@ -9,9 +9,10 @@ only what the mend changed:
 * a function whose text a rewrite touched gets the code the mended module compiles to (the
   mended module is compiled once, its untouched functions taken from the original's
   ``.pyc``: ``codegen.compile_mended``), with the original's line numbers;
-* a function that calls a mended helper by a global name is compiled again alone, with the
-  helper bound to it through a closure cell (``codegen.compile_function``), so the module's
-  globals stay exactly as they were;
+* a function that calls a mended helper by a global name gets the helper bound to it
+  through a closure cell, so the module's globals stay exactly as they were: its code with
+  those loads turned into loads of free variables (``codegen.bind_globals``), or, where that
+  does not apply, compiled again alone (``codegen.compile_function``);
 * every other function keeps its code object.
 
 What a mended function keeps from the original: its globals (the original module's dict,
@@ -393,8 +394,11 @@ class _Mender:
         new_code = self._mended_code(fn, mended, definition) if changed else code
         helpers = self._helpers(fn, new_code, freevars)
         if helpers:
-            flags = code.co_flags & codegen.FUTURE_FLAGS
-            new_code = mended.compile_alone(definition, freevars + list(helpers), flags)
+            bound = codegen.bind_globals(new_code, list(helpers))
+            if bound is None:
+                flags = code.co_flags & codegen.FUTURE_FLAGS
+                bound = mended.compile_alone(definition, freevars + list(helpers), flags)
+            new_code = bound
         self._collect_diagnostics(mended, definition)
         rewrapped_cells = self._wrapped_cells(fn)
         if not changed and not helpers and not rewrapped_cells and not force_new:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import sys
 import textwrap
+import types
 
 import pytest
 import torch
@@ -110,3 +111,79 @@ def test_a_method_compiled_alone_mangles_and_finds_its_class(tmp_path):
     assert alone.co_names == peek.co_names  # _Box__secret
     assert alone.co_freevars == peek.co_freevars == ("__class__",)
     assert list(alone.co_positions()) == list(peek.co_positions())
+
+
+BINDING = '''\
+def helper(x):
+    return ("original", x)
+
+
+def plain(x):
+    return helper(x) + helper(x + 1)
+
+
+def handled(x):
+    try:
+        if x > 1:
+            raise ValueError(x)
+        return helper(x)
+    except ValueError as error:
+        return ("caught", helper(error.args[0]))
+
+
+def generated(n):
+    for i in range(n):
+        yield helper(i)
+
+
+def with_cell(x):
+    y = x
+
+    def inner():
+        return y
+
+    return helper(inner())
+
+
+def in_comprehension(xs):
+    return [helper(x) for x in xs]
+'''
+
+
+@pytest.mark.skipif(not codegen.BIND_SUPPORTED, reason="bytecode of another version")
+def test_binding_globals_without_compiling_behaves_as_compiled():
+    """``bind_globals`` turns a global load into a closure cell's: the result behaves as the
+    function compiled alone with that name bound, handlers, generators and cells included;
+    a name nested code loads is left to the compiler."""
+    namespace = {}
+    exec(compile(BINDING, "binding.py", "exec"), namespace)
+    cell = types.CellType(lambda x: ("mended", x))
+    calls = {"plain": (1,), "handled": (1,), "generated": (3,), "with_cell": (5,)}
+    for name, args in list(calls.items()) + [("handled", (5,))]:
+        fn = namespace[name]
+        code = codegen.bind_globals(fn.__code__, ["helper"])
+        assert code is not None and code.co_freevars[-1] == "helper"
+        cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+        closure = tuple(cells.get(n, cell) for n in code.co_freevars)
+        bound = types.FunctionType(code, namespace, name, None, closure)
+        got, want = bound(*args), fn(*args)
+        if name == "generated":
+            got, want = list(got), list(want)
+        assert repr(got) == repr(want).replace("original", "mended")
+        # every instruction keeps its position
+        assert [p for p in code.co_positions()][-len(fn.__code__.co_code) // 2 :] == list(
+            fn.__code__.co_positions()
+        )
+    assert codegen.bind_globals(namespace["in_comprehension"].__code__, ["helper"]) is None
+
+
+@pytest.mark.skipif(not codegen.BIND_SUPPORTED, reason="bytecode of another version")
+def test_a_caller_of_a_mended_helper_is_not_compiled_again(module, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("compiled alone")
+
+    monkeypatch.setattr(codegen, "compile_function", refuse)
+    mended = graphmend.mend(module.calls_shout)
+    assert mended.__code__.co_freevars == ("shout",)
+    x = torch.ones(2)
+    assert torch.equal(mended(x), module.calls_shout(x))
