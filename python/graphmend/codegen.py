@@ -7,6 +7,7 @@ disk. Three entry points:
 * ``compile_text``: a whole text, renumbered afterwards where lines moved (``linetable``);
 * ``compile_mended``: a mended module, compiling only its skeleton when the original's
   ``.pyc`` can give the untouched functions (``splice``);
+* ``compile_touched``: only the functions a rewrite touched (the object mender);
 * ``compile_function``: one function on its own (the object mender), nested in a scope
   whose parameters become its free variables, and in a class of its enclosing class's name
   (private names mangle, ``super()`` finds ``__class__``, as before);
@@ -21,13 +22,14 @@ import builtins
 import opcode
 import sys
 from types import CodeType
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import _core, linetable, splice
 
 __all__ = [
     "compile_text",
     "compile_mended",
+    "compile_touched",
     "compile_function",
     "bind_globals",
     "FUTURE_FLAGS",
@@ -77,6 +79,44 @@ def compile_mended(result, path: str, data: Optional[bytes]) -> CodeType:
             if code is not None:
                 return code
     return compile_text(result.source, line_map, path)
+
+
+def compile_touched(
+    result, path: str, wanted: Iterable[Tuple[str, int]]
+) -> Dict[Tuple[str, int], Optional[CodeType]]:
+    """The code of the functions ``wanted`` (qualname, original first line) of a mended
+    module (a ``MendResult``) with the original's line numbers, as ``compile_mended`` would
+    compile them (None where two share both), for the object mender, which needs no module
+    code: only the skeleton is compiled (it holds every touched function whole: the core
+    stubs only bodies at module or class scope no edit touches), and only the wanted code is
+    renumbered; nothing is read from the original's ``.pyc``."""
+    line_map = list(result.line_map)
+    code = None
+    if result.skeleton is not None:
+        try:
+            code = builtins.compile(result.skeleton, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            code = None
+    if code is None:
+        code = builtins.compile(result.source, path, "exec", dont_inherit=True)
+    identity = line_map == list(range(1, len(line_map) + 1))
+    if not identity and not linetable.SUPPORTED:
+        raise ValueError(f"no line renumbering on Python {'.'.join(map(str, _version()))}")
+    wanted = set(wanted)
+    found: Dict[Tuple[str, int], Optional[CodeType]] = {}
+    for mended_code in splice.code_by_name_and_line(code).values():
+        if mended_code is None:
+            continue
+        line = mended_code.co_firstlineno
+        original_line = line if identity or not 1 <= line <= len(line_map) else line_map[line - 1]
+        key = (mended_code.co_qualname, original_line or line)
+        if key not in wanted:
+            continue
+        if key in found:
+            found[key] = None
+            continue
+        found[key] = mended_code if identity else linetable.remap_lines(mended_code, line_map)
+    return found
 
 
 def compile_function(

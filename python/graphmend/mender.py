@@ -34,6 +34,7 @@ import hashlib
 import importlib
 import linecache
 import opcode
+import os
 import sys
 import types
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -68,13 +69,19 @@ class _MendedFile:
     the code the mended module compiles to."""
 
     def __init__(
-        self, filename: str, text: str, entry: cache.ObjectsEntry, store: cache.Store, key: str
+        self,
+        source: "_Source",
+        entry: cache.ObjectsEntry,
+        store: cache.Store,
+        key: str,
+        options: Dict[str, Any],
     ) -> None:
-        self.filename = filename
-        self.text = text
+        self.filename = source.filename
+        self.source = source
         self.error = entry.error
-        self.diagnostics: List[Diagnostic] = [diagnostic_of(filename, d) for d in entry.diagnostics]
         self._entry = entry
+        self._options = options
+        self._diagnostics: Optional[List[Diagnostic]] = None
         self._definitions: Optional[Dict[Tuple[str, int], Optional[Definition]]] = None
         # Functions compiled alone, kept on disk under `key` (not at all when it is "").
         self._store, self._rebound_key = store, key
@@ -82,6 +89,17 @@ class _MendedFile:
         self._rebound_dirty = False
         self._lines: Optional[List[str]] = None
         self._mended_lines: Optional[List[str]] = None
+        self._line_map: tuple = entry.line_map
+
+    @property
+    def text(self) -> str:
+        return self.source.text()
+
+    @property
+    def diagnostics(self) -> List[Diagnostic]:
+        if self._diagnostics is None:
+            self._diagnostics = [diagnostic_of(self.filename, d) for d in self._entry.diagnostics]
+        return self._diagnostics
 
     def definition(self, qualname: str, first_line: int) -> Optional[Definition]:
         """The function or class of that name whose text starts on that line (None when
@@ -127,10 +145,15 @@ class _MendedFile:
     ) -> types.CodeType:
         if definition.touched:
             if self._mended_lines is None:
-                self._mended_lines = self._entry.mended_text.splitlines(keepends=True)
+                mended_text = self._entry.mended_text
+                if mended_text is None:  # read from the disk, which does not keep it
+                    self._line_map, mended_text = cache.mended_text(
+                        self.filename, self.text, self._options
+                    )
+                self._mended_lines = mended_text.splitlines(keepends=True)
             first, last = definition.mended_first_line, definition.mended_last_line
             lines = self._mended_lines[first - 1 : last]
-            original_lines = [self._entry.line_map[i - 1] or i for i in range(first, last + 1)]
+            original_lines = [self._line_map[i - 1] or i for i in range(first, last + 1)]
         else:
             if self._lines is None:
                 self._lines = self.text.splitlines(keepends=True)
@@ -155,6 +178,8 @@ _UNSAVED: set = set()
 def _save_compiled() -> None:
     while _UNSAVED:
         _UNSAVED.pop().save()
+    for index in _STAT_INDEXES.values():
+        index.save()
 
 
 # (filename, digest of the text, options) -> the file as mended in this process.
@@ -162,6 +187,35 @@ _FILE_CACHE: Dict[Tuple[str, str, Tuple[Tuple[str, Any], ...]], _MendedFile] = {
 # filename -> (the linecache list of lines, its text, its digest): a file's lines are read
 # and digested once, however many of its functions are looked up.
 _TEXTS: Dict[str, Tuple[List[str], str, str]] = {}
+# filename -> (its stat signature, the digest of its text), in this process.
+_DIGESTS: Dict[str, Tuple[tuple, str]] = {}
+# cache folder -> its StatIndex
+_STAT_INDEXES: Dict[str, cache.StatIndex] = {}
+
+
+class _SourceChanged(Exception):
+    """The file's text is no longer the one its digest was taken of."""
+
+
+class _Source:
+    """A source file by the digest of its text; the text itself is read when needed (from
+    ``linecache``, as ``inspect`` reads it)."""
+
+    __slots__ = ("filename", "digest", "_globals", "_text")
+
+    def __init__(
+        self, filename: str, digest: str, globals_: Optional[dict], text: Optional[str] = None
+    ) -> None:
+        self.filename, self.digest, self._globals, self._text = filename, digest, globals_, text
+
+    def text(self) -> str:
+        if self._text is None:
+            lines = linecache.getlines(self.filename, self._globals)
+            text, digest = _text_of(self.filename, lines)
+            if digest != self.digest:
+                raise _SourceChanged(f"{self.filename} changed while it was being mended")
+            self._text = text
+        return self._text
 
 
 def _file_options(filename: str, options: Dict[str, Any]) -> Dict[str, Any]:
@@ -175,54 +229,96 @@ def _file_options(filename: str, options: Dict[str, Any]) -> Dict[str, Any]:
     return {**options, "only_lines": tuple(sorted(lines_by_file.get(filename, ()))) or (0,)}
 
 
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
 def _text_of(filename: str, lines: List[str]) -> Tuple[str, str]:
     known = _TEXTS.get(filename)
     if known is not None and known[0] is lines:
         return known[1], known[2]
     text = "".join(lines)
-    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    digest = _digest(text)
     _TEXTS[filename] = (lines, text, digest)
     return text, digest
 
 
 def _mend_file(filename: str, text: str, options: Dict[str, Any], digest: str = "") -> _MendedFile:
+    """The file of that text mended with ``options`` (``_mend_source_file``)."""
+    return _mend_source_file(_Source(filename, digest or _digest(text), None, text), options)
+
+
+def _mend_source_file(source: _Source, options: Dict[str, Any]) -> _MendedFile:
     """The file mended with ``options``: once per process, and from the on-disk cache when
     another process mended it (runtime-aware mode's line filters are not stored)."""
+    filename = source.filename
     options = _file_options(filename, options)
-    if not digest:
-        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    key = (filename, digest, tuple(sorted(options.items())))
+    key = (filename, source.digest, tuple(sorted(options.items())))
     cached = _FILE_CACHE.get(key)
     if cached is not None:
         return cached
-    data = text.encode("utf-8", "surrogatepass")
     store = cache.Store(None if "only_lines" in options else _cache_dir())
-    disk_key = store.key(filename, data, options, kind="objects") if store.cache_dir else ""
+    disk_key = ""
+    if store.cache_dir:
+        disk_key = store.key(filename, None, options, "objects", text_digest=source.digest)
     stored = store.load(disk_key) if disk_key else None
-    entry = None
-    if stored is not None and len(stored) == len(cache.ObjectsEntry._fields):
-        entry = cache.ObjectsEntry._make(stored)
+    entry = cache.ObjectsEntry.from_stored(stored) if stored is not None else None
     if entry is None:
-        entry = cache.mend_objects(filename, text, options)
+        entry = cache.mend_objects(filename, source.text(), options)
         if disk_key:
-            store.store(disk_key, tuple(entry))
-    rebound_key = store.key(filename, data, options, kind="rebound") if disk_key else ""
-    mended = _MendedFile(filename, text, entry, store, rebound_key)
+            store.store(disk_key, entry.stored())
+    rebound_key = ""
+    if disk_key:
+        rebound_key = store.key(filename, None, options, "rebound", text_digest=source.digest)
+    mended = _MendedFile(source, entry, store, rebound_key, options)
     if len(_FILE_CACHE) > 256:
         _FILE_CACHE.clear()
     _FILE_CACHE[key] = mended
     return mended
 
 
-def _source_file(code: types.CodeType, globals_: Optional[dict]) -> Optional[Tuple[str, str]]:
-    """(text, digest) of the file ``code`` was compiled from, as ``linecache`` has it."""
+def _stat_index() -> Optional[cache.StatIndex]:
+    folder = _cache_dir()
+    if not folder:
+        return None
+    index = _STAT_INDEXES.get(folder)
+    if index is None:
+        index = _STAT_INDEXES[folder] = cache.StatIndex(folder)
+    return index
+
+
+def _source_file(code: types.CodeType, globals_: Optional[dict]) -> Optional[_Source]:
+    """The file ``code`` was compiled from, by the digest of its text as ``linecache`` has
+    it. A file on disk that ``linecache`` does not hold yet is known by its ``stat``
+    (``cache.StatIndex``): its text is read only when it was never digested."""
     filename = code.co_filename
     if not filename or (filename.startswith("<") and filename not in linecache.cache):
         return None
+    stat = None
+    if filename not in linecache.cache and os.path.isabs(filename):
+        try:
+            stat = os.stat(filename)
+        except OSError:
+            stat = None
+        signature = stat and cache.StatIndex.signature(stat)
+        if signature is not None:
+            known = _DIGESTS.get(filename)
+            if known is not None and known[0] == signature:
+                return _Source(filename, known[1], globals_)
+            index = _stat_index()
+            digest = index.lookup(filename, stat) if index is not None else None
+            if digest is not None:
+                _DIGESTS[filename] = (signature, digest)
+                return _Source(filename, digest, globals_)
     lines = linecache.getlines(filename, globals_)
     if not lines:
         return None
-    return _text_of(filename, lines)
+    text, digest = _text_of(filename, lines)
+    if stat is not None and cache.StatIndex.signature(stat) is not None:
+        index = _stat_index()
+        if index is not None:
+            index.record(filename, stat, digest)
+    return _Source(filename, digest, globals_, text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -374,7 +470,7 @@ class _Mender:
         source = _source_file(code, fn.__globals__)
         if source is None:
             return None, None, "no source"
-        mended = _mend_file(code.co_filename, source[0], self.options, source[1])
+        mended = _mend_source_file(source, self.options)
         if mended.error is not None:
             return None, None, mended.error
         definition = mended.definition(code.co_qualname, code.co_firstlineno)
