@@ -56,7 +56,7 @@ __all__ = [
     "StatIndex",
 ]
 
-_FORMAT = 3
+_FORMAT = 4
 
 
 def default_cache_dir() -> str:
@@ -191,7 +191,8 @@ class ObjectsEntry(NamedTuple):
     # module compiles it
     codes: Dict[Tuple[str, int], Any]
     diagnostics: tuple
-    definitions: tuple  # Definition fields, as tuples
+    # (qualname, first line) -> Definition fields as a tuple, None where two share both
+    definitions: Dict[Tuple[str, int], Optional[tuple]]
     line_map: tuple  # empty when nothing changed
     mended_text: Optional[str]  # None when nothing changed
     error: Optional[str]
@@ -206,6 +207,8 @@ class ObjectsEntry(NamedTuple):
         if len(stored) != len(cls.STORED):
             return None
         codes, diagnostics, definitions, error = stored
+        if not isinstance(codes, dict) or not isinstance(definitions, dict):
+            return None
         return cls(codes, diagnostics, definitions, (), None, error)
 
 
@@ -216,9 +219,9 @@ def mend_objects(path: str, text: str, options: Dict[str, Any]) -> ObjectsEntry:
     result = mend_source(text, path, trace_all=True, skeleton=splice.SUPPORTED, definitions=True,
                          **options)
     if result.error is not None:
-        return ObjectsEntry({}, (), (), (), None, f"the source does not parse: {result.error}")
+        return ObjectsEntry({}, (), {}, (), None, f"the source does not parse: {result.error}")
     diagnostics = _diagnostic_fields(result)
-    definitions = tuple(tuple(d) for d in result.definitions)
+    definitions = definition_table(result.definitions)
     if not result.changed:
         return ObjectsEntry({}, diagnostics, definitions, (), None, None)
     touched = [(d.qualname, d.first_line) for d in result.definitions
@@ -226,10 +229,20 @@ def mend_objects(path: str, text: str, options: Dict[str, Any]) -> ObjectsEntry:
     try:
         compiled = codegen.compile_touched(result, path, touched)
     except (SyntaxError, ValueError) as exc:
-        return ObjectsEntry({}, diagnostics, (), (), None,
+        return ObjectsEntry({}, diagnostics, {}, (), None,
                             f"the mended source does not compile: {exc}")
     codes = {key: code for key, code in compiled.items() if code is not None}
     return ObjectsEntry(codes, diagnostics, definitions, tuple(result.line_map), result.source, None)
+
+
+def definition_table(definitions) -> Dict[Tuple[str, int], Optional[tuple]]:
+    """The core's functions and classes by (qualname, first line), as field tuples (None
+    where two share both)."""
+    table: Dict[Tuple[str, int], Optional[tuple]] = {}
+    for d in definitions:
+        key = (d.qualname, d.first_line)
+        table[key] = None if key in table else tuple(d)
+    return table
 
 
 def mended_text(path: str, text: str, options: Dict[str, Any]) -> Tuple[tuple, Optional[str]]:

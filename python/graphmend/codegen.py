@@ -32,6 +32,7 @@ __all__ = [
     "compile_touched",
     "compile_function",
     "bind_globals",
+    "global_loads",
     "FUTURE_FLAGS",
 ]
 
@@ -257,11 +258,12 @@ def bind_globals(code: CodeType, names: Sequence[str]) -> Optional[CodeType]:
     if wanted.intersection(nested_loads):
         return None
     raw = bytearray(code.co_code)
-    sites = []  # (first unit of the instruction, its LOAD_GLOBAL unit, name, push NULL)
-    for start, at, op, arg in _instructions(raw):
-        if op in _GLOBAL_WRITES and code.co_names[arg] in wanted:
+    for op in _GLOBAL_WRITES:
+        if any(code.co_names[arg] in wanted for _, _, arg in _ops(raw, op)):
             return None
-        if op == _LOAD_GLOBAL and code.co_names[arg >> 1] in wanted:
+    sites = []  # (first unit of the instruction, its LOAD_GLOBAL unit, name, push NULL)
+    for start, at, arg in _ops(raw, _LOAD_GLOBAL):
+        if code.co_names[arg >> 1] in wanted:
             sites.append((start, at, code.co_names[arg >> 1], arg & 1))
     if not sites:
         return None
@@ -300,29 +302,59 @@ def bind_globals(code: CodeType, names: Sequence[str]) -> Optional[CodeType]:
     return bound
 
 
-def _instructions(raw: bytes):
-    """(first unit, the opcode's unit, opcode, argument with its EXTENDED_ARG prefixes) of
-    each instruction, skipping inline caches."""
-    at, start, extended = 0, 0, 0
-    while at < len(raw):
-        op, arg = raw[at], raw[at + 1] | extended
-        if op == _EXTENDED_ARG:
-            extended = arg << 8
-            at += 2
-            continue
-        yield start, at, op, arg
-        at += 2 * (1 + _CACHE_UNITS[op])
-        start, extended = at, 0
+def _ops(raw: bytes, op: int):
+    """(first unit, the opcode's unit, argument with its EXTENDED_ARG prefixes) of each
+    instruction ``op`` in ``raw`` (a search: an opcode sits at an even offset, and inline
+    caches are zeros in ``co_code``)."""
+    byte = bytes((op,))
+    at = raw.find(byte)
+    while at != -1:
+        if at % 2 == 0:
+            start, arg, shift = at, raw[at + 1], 8
+            while start >= 2 and raw[start - 2] == _EXTENDED_ARG:
+                start -= 2
+                arg |= raw[start + 1] << shift
+                shift += 8
+            yield start, at, arg
+        at = raw.find(byte, at + 1)
+
+
+def global_loads(code: CodeType) -> List[str]:
+    """The names ``code`` (and the code nested in it) loads as globals, in order of first
+    load: a search of the bytecode (``dis`` takes far longer)."""
+    names: Dict[str, None] = {}
+    _loads(code, names)
+    return list(names)
+
+
+_LOAD_GLOBAL_BYTE = bytes((_LOAD_GLOBAL,))
+
+
+def _loads(code: CodeType, names: Dict[str, None]) -> None:
+    raw = code.co_code
+    at = raw.find(_LOAD_GLOBAL_BYTE)
+    while at != -1:
+        if not at & 1:  # an opcode, not an argument
+            arg, back, shift = raw[at + 1], at - 2, 8
+            while back >= 0 and raw[back] == _EXTENDED_ARG:
+                arg |= raw[back + 1] << shift
+                back, shift = back - 2, shift + 8
+            names[code.co_names[arg >> 1]] = None
+        at = raw.find(_LOAD_GLOBAL_BYTE, at + 1)
+    for const in code.co_consts:
+        if type(const) is CodeType:
+            _loads(const, names)
 
 
 def _global_names(code: CodeType, out: List[str], all_ops: bool = False) -> None:
     """The global names ``code`` and its nested code load (and, ``all_ops``, assign or
     delete)."""
-    for _, _, op, arg in _instructions(code.co_code):
-        if op == _LOAD_GLOBAL:
-            out.append(code.co_names[arg >> 1])
-        elif all_ops and op in _GLOBAL_WRITES:
-            out.append(code.co_names[arg])
+    raw = code.co_code
+    for _, _, arg in _ops(raw, _LOAD_GLOBAL):
+        out.append(code.co_names[arg >> 1])
+    if all_ops:
+        for op in _GLOBAL_WRITES:
+            out.extend(code.co_names[arg] for _, _, arg in _ops(raw, op))
     for const in code.co_consts:
         if isinstance(const, CodeType):
             _global_names(const, out, all_ops)

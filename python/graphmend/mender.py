@@ -33,7 +33,6 @@ import functools
 import hashlib
 import importlib
 import linecache
-import opcode
 import os
 import sys
 import types
@@ -82,7 +81,6 @@ class _MendedFile:
         self._entry = entry
         self._options = options
         self._diagnostics: Optional[List[Diagnostic]] = None
-        self._definitions: Optional[Dict[Tuple[str, int], Optional[Definition]]] = None
         # Functions compiled alone, kept on disk under `key` (not at all when it is "").
         self._store, self._rebound_key = store, key
         self._rebound: Optional[Dict[tuple, types.CodeType]] = None
@@ -101,16 +99,18 @@ class _MendedFile:
             self._diagnostics = [diagnostic_of(self.filename, d) for d in self._entry.diagnostics]
         return self._diagnostics
 
+    def diagnostics_in(self, first: int, last: int) -> List[Diagnostic]:
+        """The diagnostics starting on lines first..last, in order."""
+        if self._diagnostics is not None:
+            return [d for d in self._diagnostics if first <= d.line <= last]
+        return [diagnostic_of(self.filename, d) for d in self._entry.diagnostics
+                if first <= d[1] <= last]
+
     def definition(self, qualname: str, first_line: int) -> Optional[Definition]:
         """The function or class of that name whose text starts on that line (None when
         there is none, or more than one)."""
-        if self._definitions is None:
-            self._definitions = {}
-            for fields in self._entry.definitions:
-                d = Definition._make(fields)
-                key = (d.qualname, d.first_line)
-                self._definitions[key] = None if key in self._definitions else d
-        return self._definitions.get((qualname, first_line))
+        fields = self._entry.definitions.get((qualname, first_line))
+        return None if fields is None else Definition._make(fields)
 
     def module_code(self, definition: Definition) -> Optional[types.CodeType]:
         """The function's code in the compiled mended module (None when it is not there)."""
@@ -322,60 +322,33 @@ def _source_file(code: types.CodeType, globals_: Optional[dict]) -> Optional[_So
 
 
 # ---------------------------------------------------------------------------------------------
-# Reading code objects.
-
-_LOAD_GLOBAL = opcode.opmap["LOAD_GLOBAL"]
-_LOAD_GLOBAL_BYTE = bytes([_LOAD_GLOBAL])
-_EXTENDED_ARG = opcode.opmap["EXTENDED_ARG"]
-# Since 3.11 LOAD_GLOBAL's argument is the name's index shifted left by one (the low bit
-# says whether to push NULL first).
-_NAME_SHIFT = 1 if sys.version_info >= (3, 11) else 0
-
-
-def _global_loads(code: types.CodeType) -> List[str]:
-    """The names ``code`` (and the code nested in it) loads as globals, in order of first
-    load: a scan of the bytecode (``dis`` takes far longer)."""
-    names: List[str] = []
-    seen = set()
-    _scan_global_loads(code, names, seen)
-    return names
-
-
-def _scan_global_loads(code: types.CodeType, names: List[str], seen: set) -> None:
-    raw = code.co_code
-    at = raw.find(_LOAD_GLOBAL_BYTE)
-    while at != -1:
-        if at % 2 == 0:  # an opcode, not an argument
-            arg, back = raw[at + 1], at - 2
-            shift = 8
-            while back >= 0 and raw[back] == _EXTENDED_ARG:
-                arg |= raw[back + 1] << shift
-                back, shift = back - 2, shift + 8
-            name = code.co_names[arg >> _NAME_SHIFT]
-            if name not in seen:
-                seen.add(name)
-                names.append(name)
-        at = raw.find(_LOAD_GLOBAL_BYTE, at + 1)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            _scan_global_loads(const, names, seen)
-
-
-# ---------------------------------------------------------------------------------------------
 # Which code is the user's (mended) and which is a library's (never touched).
 
-def _skip_reason(fn: Any) -> Optional[str]:
+def _skip_reason(fn: Any, known: Optional[Dict[tuple, Optional[str]]] = None) -> Optional[str]:
+    """Why ``fn`` is not mended, or None. ``known``: what was decided for its module and
+    file before (the same within one ``mend``)."""
     if not isinstance(fn, types.FunctionType):
         return f"not a Python function ({type(fn).__name__})"
-    if mended_at_import(fn.__code__.co_filename):  # first: the cheapest test
-        return "mended at import (graphmend.install)"
-    if is_library_module(getattr(fn, "__module__", None)):
-        return f"library code ({fn.__module__})"
-    if is_library_file(fn.__code__.co_filename):
-        return f"library code ({fn.__code__.co_filename})"
     code = fn.__code__
-    if code.co_name == "<lambda>":
+    place = (getattr(fn, "__module__", None), code.co_filename)
+    if known is not None and place in known:
+        reason = known[place]
+    else:
+        reason = _library_reason(*place)
+        if known is not None:
+            known[place] = reason
+    if reason is None and code.co_name == "<lambda>":
         return "a lambda (mend the function that defines it)"
+    return reason
+
+
+def _library_reason(module: Optional[str], filename: str) -> Optional[str]:
+    if mended_at_import(filename):  # first: the cheapest test
+        return "mended at import (graphmend.install)"
+    if is_library_module(module):
+        return f"library code ({module})"
+    if is_library_file(filename):
+        return f"library code ({filename})"
     return None
 
 
@@ -393,6 +366,8 @@ class _Mender:
         self.keep_alive: List[Any] = []
         self.seen_diagnostics: set = set()
         self.building: set = set()  # ids of functions being built (recursion)
+        self.places: Dict[tuple, Optional[str]] = {}  # (module, file) -> why never mended
+        self.sources: Dict[str, Any] = {}  # file name -> its _Source (None: no source)
 
     # -- functions ------------------------------------------------------------------------
 
@@ -408,7 +383,7 @@ class _Mender:
         original = getattr(fn, "__graphmend_original__", None)
         if isinstance(original, types.FunctionType):
             fn = original
-        reason = _skip_reason(fn)
+        reason = _skip_reason(fn, self.places)
         if reason is not None:
             rewrapped = self._rewrap(fn) if isinstance(fn, types.FunctionType) else None
             if rewrapped is not None:
@@ -467,7 +442,9 @@ class _Mender:
     def _locate(self, fn: types.FunctionType) -> Tuple[Optional[_MendedFile], Any, str]:
         """The mended file of ``fn`` and its definition there, or why there is none."""
         code = fn.__code__
-        source = _source_file(code, fn.__globals__)
+        source = self.sources.get(code.co_filename, False)
+        if source is False:
+            source = self.sources[code.co_filename] = _source_file(code, fn.__globals__)
         if source is None:
             return None, None, "no source"
         mended = _mend_source_file(source, self.options)
@@ -528,11 +505,11 @@ class _Mender:
         """The user functions ``code`` calls by a global name that mending rebuilt (or that
         are being built: recursion), each mended in turn: name -> the original."""
         helpers: Dict[str, Any] = {}
-        for name in _global_loads(code):
+        for name in codegen.global_loads(code):
             value = fn.__globals__.get(name)
             if name in freevars or not isinstance(value, types.FunctionType):
                 continue
-            if _skip_reason(value) is not None:
+            if _skip_reason(value, self.places) is not None:
                 continue
             mended_helper = self.function(value)
             if mended_helper is not value or id(value) in self.building:
@@ -562,9 +539,8 @@ class _Mender:
         return tuple(closure) or None
 
     def _collect_diagnostics(self, mended: _MendedFile, definition: Definition) -> None:
-        first, last = definition.first_line, definition.last_line
-        for d in mended.diagnostics:
-            if first <= d.line <= last and d not in self.seen_diagnostics:
+        for d in mended.diagnostics_in(definition.first_line, definition.last_line):
+            if d not in self.seen_diagnostics:
                 self.seen_diagnostics.add(d)
                 self.report.diagnostics.append(d)
 

@@ -5,8 +5,11 @@ instead of mending and compiling."""
 from __future__ import annotations
 
 import importlib
+import linecache
+import os
 import sys
 import textwrap
+import time
 import types
 
 import pytest
@@ -187,3 +190,63 @@ def test_a_caller_of_a_mended_helper_is_not_compiled_again(module, monkeypatch):
     assert mended.__code__.co_freevars == ("shout",)
     x = torch.ones(2)
     assert torch.equal(mended(x), module.calls_shout(x))
+
+
+def _new_process(monkeypatch):
+    """Forgets what this process mended and read, as a new process would."""
+    mender._FILE_CACHE.clear()
+    mender._TEXTS.clear()
+    mender._DIGESTS.clear()
+    mender._STAT_INDEXES.clear()
+    linecache.clearcache()
+
+
+def test_a_filled_cache_reads_no_source(module, monkeypatch):
+    """The digest of a file's text is remembered by its stat: a process that finds every
+    entry reads no source."""
+    monkeypatch.setattr(cache.StatIndex, "RECENT_NS", 0)  # the file was just written
+    first = str(graphmend.mend(module.calls_shout, report=True)[1])
+    _new_process(monkeypatch)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("source read")
+
+    monkeypatch.setattr(linecache, "getlines", refuse)
+    mended, report = graphmend.mend(module.calls_shout, report=True)
+    assert str(report) == first
+    x = torch.ones(2)
+    assert torch.equal(mended(x), module.calls_shout(x))
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_seen(module, monkeypatch):
+    """The stat signature holds the change time and inode too: an edit of the same size
+    whose modification time is put back is read again, not taken from the index."""
+    monkeypatch.setattr(cache.StatIndex, "RECENT_NS", 0)
+    path = module.__file__
+    graphmend.mend(module.calls_shout)
+    before = os.stat(path)
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    edited = text.replace('print("x is", x)', 'print("x IS", x)')
+    assert len(edited) == len(text)
+    time.sleep(0.01)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(edited)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    _new_process(monkeypatch)
+    digest = mender._source_file(module.shout.__code__, module.__dict__).digest
+    assert digest == mender._digest(edited)
+
+
+def test_a_file_modified_just_now_is_not_recorded(tmp_path):
+    """Within the file system's timestamp granularity of now, a later edit could keep the
+    whole signature: such a file's digest is not recorded."""
+    path = tmp_path / "fresh.py"
+    path.write_text("x = 1\n")
+    index = cache.StatIndex(str(tmp_path / "cache"))
+    index.record(str(path), os.stat(path), "digest")
+    assert index.lookup(str(path), os.stat(path)) is None
+    old = time.time_ns() - 10 * cache.StatIndex.RECENT_NS
+    os.utime(path, ns=(old, old))  # the change time stays recent
+    index.record(str(path), os.stat(path), "digest")
+    assert index.lookup(str(path), os.stat(path)) is None
