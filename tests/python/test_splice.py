@@ -93,14 +93,18 @@ def test_program_suite_splices_to_the_whole_compile():
     assert check_files(PROGRAMS) >= 3  # small programs: few functions are left untouched
 
 
-def test_transformers_modules_splice_to_the_whole_compile():
+def transformers_modules():
+    """The files of ``TRANSFORMERS_GLOBS`` (the test is skipped without transformers)."""
     spec = importlib.util.find_spec("transformers")
     if spec is None:
         pytest.skip("transformers is not installed")
     root = os.path.dirname(spec.origin)
-    paths = sorted({p for pattern in TRANSFORMERS_GLOBS for p in glob.glob(os.path.join(root, pattern))})
+    return sorted({p for pattern in TRANSFORMERS_GLOBS for p in glob.glob(os.path.join(root, pattern))})
+
+
+def test_transformers_modules_splice_to_the_whole_compile():
     # Thousands of functions: methods calling super(), decorated, nested, with `global`.
-    assert check_files(paths) >= 1000
+    assert check_files(transformers_modules()) >= 1000
 
 
 def check_touched(paths) -> int:
@@ -132,12 +136,7 @@ def check_touched(paths) -> int:
 
 def test_touched_functions_compile_as_in_the_whole_module():
     assert check_touched(PROGRAMS) >= 10
-    spec = importlib.util.find_spec("transformers")
-    if spec is None:
-        pytest.skip("transformers is not installed")
-    root = os.path.dirname(spec.origin)
-    paths = sorted({p for pattern in TRANSFORMERS_GLOBS for p in glob.glob(os.path.join(root, pattern))})
-    assert check_touched(paths) >= 300
+    assert check_touched(transformers_modules()) >= 300
 
 
 SOURCE = '''\
