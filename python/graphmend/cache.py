@@ -15,11 +15,15 @@ Two kinds of entries:
 * ``module`` (the hook's): the mended module's code object (None when nothing changed) and
   its diagnostics;
 * ``objects`` (the object mender's): the code of each function a rewrite touched (as the
-  mended module compiles it), the diagnostics, the core's table of functions and classes
-  (``Definition``), the line map and the mended text, from which ``graphmend.mend``
-  rebuilds the functions a live object reaches;
+  mended module compiles it: ``codegen.compile_touched``), the diagnostics and the core's
+  table of functions and classes (``Definition``), from which ``graphmend.mend`` rebuilds
+  the functions a live object reaches;
 * ``rebound`` (the object mender's): the code of functions compiled alone to reach mended
   helpers through closure cells, by (qualname, first line, free variables, flags).
+
+The object mender's entries are keyed by a digest of the file's text rather than by its
+bytes, and ``StatIndex`` (one file per cache folder) remembers that digest by the file's
+``stat``, so that a process that finds everything in the cache reads no source at all.
 """
 
 from __future__ import annotations
@@ -29,8 +33,10 @@ import hashlib
 import importlib.util
 import marshal
 import os
+import stat as stat_module
 import sys
 import tempfile
+import time
 from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 from . import _core, codegen, splice
@@ -46,9 +52,11 @@ __all__ = [
     "mend_module",
     "ObjectsEntry",
     "mend_objects",
+    "mended_text",
+    "StatIndex",
 ]
 
-_FORMAT = 2
+_FORMAT = 4
 
 
 def default_cache_dir() -> str:
@@ -81,7 +89,12 @@ class Store:
     def __init__(self, cache_dir: Optional[str]) -> None:
         self.cache_dir = cache_dir
 
-    def key(self, path: str, data: bytes, options: Dict[str, Any], kind: str = "module") -> str:
+    def key(
+        self, path: str, data: Optional[bytes], options: Dict[str, Any], kind: str = "module",
+        text_digest: str = "",
+    ) -> str:
+        """The entry's key: ``data``, the source's bytes, or (the object mender's entries,
+        ``data`` None) ``text_digest``, the digest of its decoded text."""
         digest = hashlib.sha256()
         for part in (
             str(_FORMAT),
@@ -93,7 +106,7 @@ class Store:
             repr(sorted(options.items())),
         ):
             digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
-        digest.update(data)
+        digest.update(data if data is not None else b"text\0" + text_digest.encode())
         return digest.hexdigest()
 
     def path(self, key: str) -> str:
@@ -117,10 +130,14 @@ class Store:
         if self.cache_dir is None:
             return
         target = self.path(key)
+        folder = os.path.dirname(target)
         try:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
             blob = marshal.dumps((key, *payload))
-            fd, temp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
+            try:
+                fd, temp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+            except FileNotFoundError:
+                os.makedirs(folder, exist_ok=True)
+                fd, temp = tempfile.mkstemp(dir=folder, suffix=".tmp")
             try:
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(blob)
@@ -166,16 +183,33 @@ def mend_module(path: str, data: bytes, options: Dict[str, bool]) -> Tuple[Any, 
 
 class ObjectsEntry(NamedTuple):
     """What the object mender keeps of one source file (see the module's docstring).
-    ``error``: why the file cannot be mended (the rest is then empty)."""
+    ``error``: why the file cannot be mended (the rest is then empty). The disk entry holds
+    all but ``line_map`` and ``mended_text`` (``STORED``), which only a function compiled
+    alone needs, and ``mended_text`` gives again."""
 
     # (qualname, first line) -> code, of each function a rewrite touched, as the mended
     # module compiles it
     codes: Dict[Tuple[str, int], Any]
     diagnostics: tuple
-    definitions: tuple  # Definition fields, as tuples
+    # (qualname, first line) -> Definition fields as a tuple, None where two share both
+    definitions: Dict[Tuple[str, int], Optional[tuple]]
     line_map: tuple  # empty when nothing changed
     mended_text: Optional[str]  # None when nothing changed
     error: Optional[str]
+
+    STORED = ("codes", "diagnostics", "definitions", "error")
+
+    def stored(self) -> tuple:
+        return (self.codes, self.diagnostics, self.definitions, self.error)
+
+    @classmethod
+    def from_stored(cls, stored: tuple) -> Optional["ObjectsEntry"]:
+        if len(stored) != len(cls.STORED):
+            return None
+        codes, diagnostics, definitions, error = stored
+        if not isinstance(codes, dict) or not isinstance(definitions, dict):
+            return None
+        return cls(codes, diagnostics, definitions, (), None, error)
 
 
 def mend_objects(path: str, text: str, options: Dict[str, Any]) -> ObjectsEntry:
@@ -185,32 +219,127 @@ def mend_objects(path: str, text: str, options: Dict[str, Any]) -> ObjectsEntry:
     result = mend_source(text, path, trace_all=True, skeleton=splice.SUPPORTED, definitions=True,
                          **options)
     if result.error is not None:
-        return ObjectsEntry({}, (), (), (), None, f"the source does not parse: {result.error}")
+        return ObjectsEntry({}, (), {}, (), None, f"the source does not parse: {result.error}")
     diagnostics = _diagnostic_fields(result)
-    definitions = tuple(tuple(d) for d in result.definitions)
+    definitions = definition_table(result.definitions)
     if not result.changed:
         return ObjectsEntry({}, diagnostics, definitions, (), None, None)
+    touched = [(d.qualname, d.first_line) for d in result.definitions
+               if d.touched and not d.is_class]
     try:
-        code = codegen.compile_mended(result, path, _file_bytes_of(path, text))
+        compiled = codegen.compile_touched(result, path, touched)
     except (SyntaxError, ValueError) as exc:
-        return ObjectsEntry({}, diagnostics, (), (), None,
+        return ObjectsEntry({}, diagnostics, {}, (), None,
                             f"the mended source does not compile: {exc}")
-    compiled = splice.code_by_name_and_line(code)
-    codes = {}
-    for d in result.definitions:
-        found = compiled.get((d.qualname, d.first_line))
-        if d.touched and not d.is_class and found is not None:
-            codes[(d.qualname, d.first_line)] = found
+    codes = {key: code for key, code in compiled.items() if code is not None}
     return ObjectsEntry(codes, diagnostics, definitions, tuple(result.line_map), result.source, None)
 
 
-def _file_bytes_of(path: str, text: str) -> Optional[bytes]:
-    """The bytes of the file at ``path`` when they decode to ``text`` (the original's
-    ``.pyc`` is then valid for it), else None."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-        same = decode_source(data, path).decode("utf-8", "surrogatepass") == text
-    except (OSError, SyntaxError, UnicodeDecodeError):
-        return None
-    return data if same else None
+def definition_table(definitions) -> Dict[Tuple[str, int], Optional[tuple]]:
+    """The core's functions and classes by (qualname, first line), as field tuples (None
+    where two share both)."""
+    table: Dict[Tuple[str, int], Optional[tuple]] = {}
+    for d in definitions:
+        key = (d.qualname, d.first_line)
+        table[key] = None if key in table else tuple(d)
+    return table
+
+
+def mended_text(path: str, text: str, options: Dict[str, Any]) -> Tuple[tuple, Optional[str]]:
+    """(line map, mended text) of the file, as ``mend_objects`` has them (the core's mend
+    alone, nothing compiled): for an entry read from the disk."""
+    result = mend_source(text, path, trace_all=True, **options)
+    if result.error is not None or not result.changed:
+        return (), None
+    return tuple(result.line_map), result.source
+
+
+class StatIndex:
+    """The digest of a source file's text by its ``stat``, kept in one file of the cache
+    folder, so that finding a file's entries costs a ``stat`` rather than reading and
+    digesting it.
+
+    A file is taken as unchanged when its size, modification and change times (in
+    nanoseconds), inode and device are those recorded: CPython's ``.pyc`` check (size and
+    modification time in seconds) made stricter. An edit that keeps all of them is possible
+    only within the file system's timestamp granularity of the time recorded, so a file
+    modified less than ``RECENT_NS`` before it was read is not recorded (as git does with a
+    "racily clean" file): its digest is computed again each time until it is older.
+    Entries are merged into the file on ``save`` and written atomically; a lost entry only
+    costs a read."""
+
+    NAME = "stat-index.gmi"
+    RECENT_NS = 2_000_000_000  # FAT's 2 s resolution; most file systems are finer
+    LIMIT = 50_000  # entries: beyond, the index starts again
+
+    def __init__(self, cache_dir: Optional[str]) -> None:
+        self.cache_dir = cache_dir
+        self._entries: Optional[Dict[str, tuple]] = None
+        self._new: Dict[str, tuple] = {}
+
+    @staticmethod
+    def signature(stat: os.stat_result) -> Optional[tuple]:
+        """What must not change (None: not a regular file, never recorded)."""
+        if not stat_module.S_ISREG(stat.st_mode):
+            return None
+        return (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_dev)
+
+    def _path(self) -> str:
+        return os.path.join(self.cache_dir, self.NAME)
+
+    def _load(self) -> Dict[str, tuple]:
+        if self._entries is None:
+            self._entries = {}
+            if self.cache_dir is not None:
+                try:
+                    with open(self._path(), "rb") as handle:
+                        stored = marshal.loads(handle.read())
+                    if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == _FORMAT:
+                        self._entries = stored[1]
+                except (OSError, EOFError, ValueError, TypeError):
+                    pass
+        return self._entries
+
+    def lookup(self, path: str, stat: os.stat_result) -> Optional[str]:
+        """The digest recorded for ``path`` in this ``stat``, or None."""
+        if self.cache_dir is None:
+            return None
+        known = self._load().get(path)
+        if known is None or known[0] != self.signature(stat):
+            return None
+        return known[1]
+
+    def record(self, path: str, stat: os.stat_result, digest: str) -> None:
+        """Records the digest of ``path``'s text as read after ``stat`` was taken (taken
+        before, an edit in between leaves a signature that no longer matches)."""
+        signature = self.signature(stat)
+        if self.cache_dir is None or signature is None:
+            return
+        if time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) < self.RECENT_NS:
+            return
+        entry = (signature, digest)
+        if self._load().get(path) != entry:
+            self._entries[path] = entry
+            self._new[path] = entry
+
+    def save(self) -> None:
+        """Merges what was recorded since the last save into the file."""
+        if not self._new or self.cache_dir is None:
+            return
+        new, self._new = self._new, {}
+        on_disk = StatIndex(self.cache_dir)._load()
+        merged = {} if len(on_disk) > self.LIMIT else dict(on_disk)
+        merged.update(new)
+        try:
+            os.makedirs(self.cache_dir, exist_ok=True)
+            fd, temp = tempfile.mkstemp(dir=self.cache_dir, suffix=".tmp")
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(marshal.dumps((_FORMAT, merged)))
+                os.replace(temp, self._path())
+            except BaseException:
+                os.unlink(temp)
+                raise
+        except OSError:
+            pass
+        self._entries = merged

@@ -7,24 +7,32 @@ disk. Three entry points:
 * ``compile_text``: a whole text, renumbered afterwards where lines moved (``linetable``);
 * ``compile_mended``: a mended module, compiling only its skeleton when the original's
   ``.pyc`` can give the untouched functions (``splice``);
+* ``compile_touched``: only the functions a rewrite touched (the object mender);
 * ``compile_function``: one function on its own (the object mender), nested in a scope
   whose parameters become its free variables, and in a class of its enclosing class's name
-  (private names mangle, ``super()`` finds ``__class__``, as before).
+  (private names mangle, ``super()`` finds ``__class__``, as before);
+* ``bind_globals``: the same result for a function whose text did not change, without
+  compiling: its bytecode loads the given global names from new closure cells instead.
 """
 
 from __future__ import annotations
 
 import __future__
 import builtins
+import opcode
+import sys
 from types import CodeType
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import _core, linetable, splice
 
 __all__ = [
     "compile_text",
     "compile_mended",
+    "compile_touched",
     "compile_function",
+    "bind_globals",
+    "global_loads",
     "FUTURE_FLAGS",
 ]
 
@@ -72,6 +80,44 @@ def compile_mended(result, path: str, data: Optional[bytes]) -> CodeType:
             if code is not None:
                 return code
     return compile_text(result.source, line_map, path)
+
+
+def compile_touched(
+    result, path: str, wanted: Iterable[Tuple[str, int]]
+) -> Dict[Tuple[str, int], Optional[CodeType]]:
+    """The code of the functions ``wanted`` (qualname, original first line) of a mended
+    module (a ``MendResult``) with the original's line numbers, as ``compile_mended`` would
+    compile them (None where two share both), for the object mender, which needs no module
+    code: only the skeleton is compiled (it holds every touched function whole: the core
+    stubs only bodies at module or class scope no edit touches), and only the wanted code is
+    renumbered; nothing is read from the original's ``.pyc``."""
+    line_map = list(result.line_map)
+    code = None
+    if result.skeleton is not None:
+        try:
+            code = builtins.compile(result.skeleton, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            code = None
+    if code is None:
+        code = builtins.compile(result.source, path, "exec", dont_inherit=True)
+    identity = line_map == list(range(1, len(line_map) + 1))
+    if not identity and not linetable.SUPPORTED:
+        raise ValueError(f"no line renumbering on Python {'.'.join(map(str, _version()))}")
+    wanted = set(wanted)
+    found: Dict[Tuple[str, int], Optional[CodeType]] = {}
+    for mended_code in splice.code_by_name_and_line(code).values():
+        if mended_code is None:
+            continue
+        line = mended_code.co_firstlineno
+        original_line = line if identity or not 1 <= line <= len(line_map) else line_map[line - 1]
+        key = (mended_code.co_qualname, original_line or line)
+        if key not in wanted:
+            continue
+        if key in found:
+            found[key] = None
+            continue
+        found[key] = mended_code if identity else linetable.remap_lines(mended_code, line_map)
+    return found
 
 
 def compile_function(
@@ -173,3 +219,181 @@ def _with_qualname(code: CodeType, old: str, new: str) -> CodeType:
     if qualname == old or qualname.startswith(old + "."):
         qualname = new + qualname[len(old) :]
     return code.replace(co_consts=consts, co_qualname=qualname)
+
+
+# ---------------------------------------------------------------------------------------------
+# Binding globals to closure cells in compiled code.
+
+# The bytecode ``bind_globals`` rewrites is CPython 3.11's (where ``splice`` is checked too):
+# elsewhere the caller compiles the function again.
+BIND_SUPPORTED = sys.version_info[:2] == (3, 11)
+
+_OP = opcode.opmap
+_LOAD_GLOBAL = _OP["LOAD_GLOBAL"]
+_GLOBAL_WRITES = frozenset((_OP["STORE_GLOBAL"], _OP["DELETE_GLOBAL"]))
+_EXTENDED_ARG = _OP["EXTENDED_ARG"]
+_CACHE_UNITS = opcode._inline_cache_entries  # per opcode: the cache units that follow it
+_NO_LOCATION_UNIT = 0x80 | (15 << 3)  # a location table entry: one code unit, no position
+
+
+def bind_globals(code: CodeType, names: Sequence[str]) -> Optional[CodeType]:
+    """``code`` with each global name in ``names`` turned into a free variable (appended to
+    ``co_freevars``), as compiling the function nested in a scope that binds those names
+    would (``compile_function``), but without compiling: each ``LOAD_GLOBAL`` of such a name
+    becomes ``[PUSH_NULL,] LOAD_DEREF`` padded with ``NOP`` to the same length, so every
+    offset, position and exception handler stays where it was; a function that had no free
+    variables gets the ``COPY_FREE_VARS`` the compiler puts first (the exception table moves
+    by that one unit, the location table gets an entry without position for it).
+
+    None where this does not apply and the caller compiles: another Python version, a name
+    the code also assigns as a global or that nested code loads (it would need a cell passed
+    down), or an argument that would not fit one byte."""
+    if not BIND_SUPPORTED:
+        return None
+    wanted = set(names)
+    nested_loads: List[str] = []
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            _global_names(const, nested_loads, all_ops=True)
+    if wanted.intersection(nested_loads):
+        return None
+    raw = bytearray(code.co_code)
+    for op in _GLOBAL_WRITES:
+        if any(code.co_names[arg] in wanted for _, _, arg in _ops(raw, op)):
+            return None
+    sites = []  # (first unit of the instruction, its LOAD_GLOBAL unit, name, push NULL)
+    for start, at, arg in _ops(raw, _LOAD_GLOBAL):
+        if code.co_names[arg >> 1] in wanted:
+            sites.append((start, at, code.co_names[arg >> 1], arg & 1))
+    if not sites:
+        return None
+    added = tuple(name for name in names if name not in code.co_freevars)
+    freevars = code.co_freevars + added
+    if len(freevars) > 255:
+        return None
+    prefix = not code.co_freevars
+    if not prefix:  # COPY_FREE_VARS comes first: it copies one more cell
+        if raw[0] != _OP["COPY_FREE_VARS"] or raw[1] != len(code.co_freevars):
+            return None
+        raw[1] = len(freevars)
+    first_free = code.co_nlocals + sum(1 for n in code.co_cellvars if n not in code.co_varnames)
+    index = {name: first_free + i for i, name in enumerate(freevars)}
+    for start, at, name, push_null in sites:
+        if index[name] > 255:
+            return None
+        units = [(_OP["PUSH_NULL"], 0)] if push_null else []
+        units.append((_OP["LOAD_DEREF"], index[name]))
+        end = at + 2 * (1 + _CACHE_UNITS[_LOAD_GLOBAL])
+        units += [(_OP["NOP"], 0)] * ((end - start) // 2 - len(units))
+        raw[start:end] = bytes(byte for unit in units for byte in unit)
+    linetable, exceptiontable = code.co_linetable, code.co_exceptiontable
+    if prefix:
+        raw[0:0] = bytes((_OP["COPY_FREE_VARS"], len(freevars)))
+        linetable = bytes((_NO_LOCATION_UNIT,)) + linetable
+        exceptiontable = _shifted_exception_table(exceptiontable, 1)
+    bound = code.replace(
+        co_code=bytes(raw),
+        co_freevars=freevars,
+        co_linetable=linetable,
+        co_exceptiontable=exceptiontable,
+    )
+    if any(bound._varname_from_oparg(index[name]) != name for name in added):
+        return None  # not the frame layout this expects
+    return bound
+
+
+def _ops(raw: bytes, op: int):
+    """(first unit, the opcode's unit, argument with its EXTENDED_ARG prefixes) of each
+    instruction ``op`` in ``raw`` (a search: an opcode sits at an even offset, and inline
+    caches are zeros in ``co_code``)."""
+    byte = bytes((op,))
+    at = raw.find(byte)
+    while at != -1:
+        if at % 2 == 0:
+            start, arg, shift = at, raw[at + 1], 8
+            while start >= 2 and raw[start - 2] == _EXTENDED_ARG:
+                start -= 2
+                arg |= raw[start + 1] << shift
+                shift += 8
+            yield start, at, arg
+        at = raw.find(byte, at + 1)
+
+
+def global_loads(code: CodeType) -> List[str]:
+    """The names ``code`` (and the code nested in it) loads as globals, in order of first
+    load: a search of the bytecode (``dis`` takes far longer)."""
+    names: Dict[str, None] = {}
+    _loads(code, names)
+    return list(names)
+
+
+_LOAD_GLOBAL_BYTE = bytes((_LOAD_GLOBAL,))
+
+
+def _loads(code: CodeType, names: Dict[str, None]) -> None:
+    raw = code.co_code
+    at = raw.find(_LOAD_GLOBAL_BYTE)
+    while at != -1:
+        if not at & 1:  # an opcode, not an argument
+            arg, back, shift = raw[at + 1], at - 2, 8
+            while back >= 0 and raw[back] == _EXTENDED_ARG:
+                arg |= raw[back + 1] << shift
+                back, shift = back - 2, shift + 8
+            names[code.co_names[arg >> 1]] = None
+        at = raw.find(_LOAD_GLOBAL_BYTE, at + 1)
+    for const in code.co_consts:
+        if type(const) is CodeType:
+            _loads(const, names)
+
+
+def _global_names(code: CodeType, out: List[str], all_ops: bool = False) -> None:
+    """The global names ``code`` and its nested code load (and, ``all_ops``, assign or
+    delete)."""
+    raw = code.co_code
+    for _, _, arg in _ops(raw, _LOAD_GLOBAL):
+        out.append(code.co_names[arg >> 1])
+    if all_ops:
+        for op in _GLOBAL_WRITES:
+            out.extend(code.co_names[arg] for _, _, arg in _ops(raw, op))
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            _global_names(const, out, all_ops)
+
+
+def _shifted_exception_table(table: bytes, units: int) -> bytes:
+    """An exception table (``Objects/exception_handling_notes.txt``) whose instructions all
+    moved by ``units`` code units: each entry's start and target move."""
+    if not table:
+        return table
+    values = []
+    at = 0
+    while at < len(table):
+        byte = table[at]
+        value = byte & 63
+        while byte & 64:
+            at += 1
+            byte = table[at]
+            value = (value << 6) | (byte & 63)
+        values.append(value)
+        at += 1
+    out = bytearray()
+    for entry in range(0, len(values), 4):
+        start, size, target, depth_lasti = values[entry : entry + 4]
+        for position, value in enumerate((start + units, size, target + units, depth_lasti)):
+            _write_exception_varint(out, value, first=position == 0)
+    return bytes(out)
+
+
+def _write_exception_varint(out: bytearray, value: int, first: bool) -> None:
+    chunks = [value & 63]
+    value >>= 6
+    while value:
+        chunks.append(value & 63)
+        value >>= 6
+    chunks.reverse()
+    for index, chunk in enumerate(chunks):
+        if index < len(chunks) - 1:
+            chunk |= 64
+        if index == 0 and first:
+            chunk |= 128
+        out.append(chunk)

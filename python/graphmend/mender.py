@@ -9,9 +9,10 @@ only what the mend changed:
 * a function whose text a rewrite touched gets the code the mended module compiles to (the
   mended module is compiled once, its untouched functions taken from the original's
   ``.pyc``: ``codegen.compile_mended``), with the original's line numbers;
-* a function that calls a mended helper by a global name is compiled again alone, with the
-  helper bound to it through a closure cell (``codegen.compile_function``), so the module's
-  globals stay exactly as they were;
+* a function that calls a mended helper by a global name gets the helper bound to it
+  through a closure cell, so the module's globals stay exactly as they were: its code with
+  those loads turned into loads of free variables (``codegen.bind_globals``), or, where that
+  does not apply, compiled again alone (``codegen.compile_function``);
 * every other function keeps its code object.
 
 What a mended function keeps from the original: its globals (the original module's dict,
@@ -32,7 +33,7 @@ import functools
 import hashlib
 import importlib
 import linecache
-import opcode
+import os
 import sys
 import types
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -67,31 +68,49 @@ class _MendedFile:
     the code the mended module compiles to."""
 
     def __init__(
-        self, filename: str, text: str, entry: cache.ObjectsEntry, store: cache.Store, key: str
+        self,
+        source: "_Source",
+        entry: cache.ObjectsEntry,
+        store: cache.Store,
+        key: str,
+        options: Dict[str, Any],
     ) -> None:
-        self.filename = filename
-        self.text = text
+        self.filename = source.filename
+        self.source = source
         self.error = entry.error
-        self.diagnostics: List[Diagnostic] = [diagnostic_of(filename, d) for d in entry.diagnostics]
         self._entry = entry
-        self._definitions: Optional[Dict[Tuple[str, int], Optional[Definition]]] = None
+        self._options = options
+        self._diagnostics: Optional[List[Diagnostic]] = None
         # Functions compiled alone, kept on disk under `key` (not at all when it is "").
         self._store, self._rebound_key = store, key
         self._rebound: Optional[Dict[tuple, types.CodeType]] = None
         self._rebound_dirty = False
         self._lines: Optional[List[str]] = None
         self._mended_lines: Optional[List[str]] = None
+        self._line_map: tuple = entry.line_map
+
+    @property
+    def text(self) -> str:
+        return self.source.text()
+
+    @property
+    def diagnostics(self) -> List[Diagnostic]:
+        if self._diagnostics is None:
+            self._diagnostics = [diagnostic_of(self.filename, d) for d in self._entry.diagnostics]
+        return self._diagnostics
+
+    def diagnostics_in(self, first: int, last: int) -> List[Diagnostic]:
+        """The diagnostics starting on lines first..last, in order."""
+        if self._diagnostics is not None:
+            return [d for d in self._diagnostics if first <= d.line <= last]
+        return [diagnostic_of(self.filename, d) for d in self._entry.diagnostics
+                if first <= d[1] <= last]
 
     def definition(self, qualname: str, first_line: int) -> Optional[Definition]:
         """The function or class of that name whose text starts on that line (None when
         there is none, or more than one)."""
-        if self._definitions is None:
-            self._definitions = {}
-            for fields in self._entry.definitions:
-                d = Definition._make(fields)
-                key = (d.qualname, d.first_line)
-                self._definitions[key] = None if key in self._definitions else d
-        return self._definitions.get((qualname, first_line))
+        fields = self._entry.definitions.get((qualname, first_line))
+        return None if fields is None else Definition._make(fields)
 
     def module_code(self, definition: Definition) -> Optional[types.CodeType]:
         """The function's code in the compiled mended module (None when it is not there)."""
@@ -126,10 +145,15 @@ class _MendedFile:
     ) -> types.CodeType:
         if definition.touched:
             if self._mended_lines is None:
-                self._mended_lines = self._entry.mended_text.splitlines(keepends=True)
+                mended_text = self._entry.mended_text
+                if mended_text is None:  # read from the disk, which does not keep it
+                    self._line_map, mended_text = cache.mended_text(
+                        self.filename, self.text, self._options
+                    )
+                self._mended_lines = mended_text.splitlines(keepends=True)
             first, last = definition.mended_first_line, definition.mended_last_line
             lines = self._mended_lines[first - 1 : last]
-            original_lines = [self._entry.line_map[i - 1] or i for i in range(first, last + 1)]
+            original_lines = [self._line_map[i - 1] or i for i in range(first, last + 1)]
         else:
             if self._lines is None:
                 self._lines = self.text.splitlines(keepends=True)
@@ -154,6 +178,8 @@ _UNSAVED: set = set()
 def _save_compiled() -> None:
     while _UNSAVED:
         _UNSAVED.pop().save()
+    for index in _STAT_INDEXES.values():
+        index.save()
 
 
 # (filename, digest of the text, options) -> the file as mended in this process.
@@ -161,6 +187,35 @@ _FILE_CACHE: Dict[Tuple[str, str, Tuple[Tuple[str, Any], ...]], _MendedFile] = {
 # filename -> (the linecache list of lines, its text, its digest): a file's lines are read
 # and digested once, however many of its functions are looked up.
 _TEXTS: Dict[str, Tuple[List[str], str, str]] = {}
+# filename -> (its stat signature, the digest of its text), in this process.
+_DIGESTS: Dict[str, Tuple[tuple, str]] = {}
+# cache folder -> its StatIndex
+_STAT_INDEXES: Dict[str, cache.StatIndex] = {}
+
+
+class _SourceChanged(Exception):
+    """The file's text is no longer the one its digest was taken of."""
+
+
+class _Source:
+    """A source file by the digest of its text; the text itself is read when needed (from
+    ``linecache``, as ``inspect`` reads it)."""
+
+    __slots__ = ("filename", "digest", "_globals", "_text")
+
+    def __init__(
+        self, filename: str, digest: str, globals_: Optional[dict], text: Optional[str] = None
+    ) -> None:
+        self.filename, self.digest, self._globals, self._text = filename, digest, globals_, text
+
+    def text(self) -> str:
+        if self._text is None:
+            lines = linecache.getlines(self.filename, self._globals)
+            text, digest = _text_of(self.filename, lines)
+            if digest != self.digest:
+                raise _SourceChanged(f"{self.filename} changed while it was being mended")
+            self._text = text
+        return self._text
 
 
 def _file_options(filename: str, options: Dict[str, Any]) -> Dict[str, Any]:
@@ -174,111 +229,126 @@ def _file_options(filename: str, options: Dict[str, Any]) -> Dict[str, Any]:
     return {**options, "only_lines": tuple(sorted(lines_by_file.get(filename, ()))) or (0,)}
 
 
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
 def _text_of(filename: str, lines: List[str]) -> Tuple[str, str]:
     known = _TEXTS.get(filename)
     if known is not None and known[0] is lines:
         return known[1], known[2]
     text = "".join(lines)
-    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    digest = _digest(text)
     _TEXTS[filename] = (lines, text, digest)
     return text, digest
 
 
 def _mend_file(filename: str, text: str, options: Dict[str, Any], digest: str = "") -> _MendedFile:
+    """The file of that text mended with ``options`` (``_mend_source_file``)."""
+    return _mend_source_file(_Source(filename, digest or _digest(text), None, text), options)
+
+
+def _mend_source_file(source: _Source, options: Dict[str, Any]) -> _MendedFile:
     """The file mended with ``options``: once per process, and from the on-disk cache when
     another process mended it (runtime-aware mode's line filters are not stored)."""
+    filename = source.filename
     options = _file_options(filename, options)
-    if not digest:
-        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    key = (filename, digest, tuple(sorted(options.items())))
+    key = (filename, source.digest, tuple(sorted(options.items())))
     cached = _FILE_CACHE.get(key)
     if cached is not None:
         return cached
-    data = text.encode("utf-8", "surrogatepass")
     store = cache.Store(None if "only_lines" in options else _cache_dir())
-    disk_key = store.key(filename, data, options, kind="objects") if store.cache_dir else ""
+    disk_key = ""
+    if store.cache_dir:
+        disk_key = store.key(filename, None, options, "objects", text_digest=source.digest)
     stored = store.load(disk_key) if disk_key else None
-    entry = None
-    if stored is not None and len(stored) == len(cache.ObjectsEntry._fields):
-        entry = cache.ObjectsEntry._make(stored)
+    entry = cache.ObjectsEntry.from_stored(stored) if stored is not None else None
     if entry is None:
-        entry = cache.mend_objects(filename, text, options)
+        entry = cache.mend_objects(filename, source.text(), options)
         if disk_key:
-            store.store(disk_key, tuple(entry))
-    rebound_key = store.key(filename, data, options, kind="rebound") if disk_key else ""
-    mended = _MendedFile(filename, text, entry, store, rebound_key)
+            store.store(disk_key, entry.stored())
+    rebound_key = ""
+    if disk_key:
+        rebound_key = store.key(filename, None, options, "rebound", text_digest=source.digest)
+    mended = _MendedFile(source, entry, store, rebound_key, options)
     if len(_FILE_CACHE) > 256:
         _FILE_CACHE.clear()
     _FILE_CACHE[key] = mended
     return mended
 
 
-def _source_file(code: types.CodeType, globals_: Optional[dict]) -> Optional[Tuple[str, str]]:
-    """(text, digest) of the file ``code`` was compiled from, as ``linecache`` has it."""
+def _stat_index() -> Optional[cache.StatIndex]:
+    folder = _cache_dir()
+    if not folder:
+        return None
+    index = _STAT_INDEXES.get(folder)
+    if index is None:
+        index = _STAT_INDEXES[folder] = cache.StatIndex(folder)
+    return index
+
+
+def _source_file(code: types.CodeType, globals_: Optional[dict]) -> Optional[_Source]:
+    """The file ``code`` was compiled from, by the digest of its text as ``linecache`` has
+    it. A file on disk that ``linecache`` does not hold yet is known by its ``stat``
+    (``cache.StatIndex``): its text is read only when it was never digested."""
     filename = code.co_filename
     if not filename or (filename.startswith("<") and filename not in linecache.cache):
         return None
+    stat = None
+    if filename not in linecache.cache and os.path.isabs(filename):
+        try:
+            stat = os.stat(filename)
+        except OSError:
+            stat = None
+        signature = stat and cache.StatIndex.signature(stat)
+        if signature is not None:
+            known = _DIGESTS.get(filename)
+            if known is not None and known[0] == signature:
+                return _Source(filename, known[1], globals_)
+            index = _stat_index()
+            digest = index.lookup(filename, stat) if index is not None else None
+            if digest is not None:
+                _DIGESTS[filename] = (signature, digest)
+                return _Source(filename, digest, globals_)
     lines = linecache.getlines(filename, globals_)
     if not lines:
         return None
-    return _text_of(filename, lines)
-
-
-# ---------------------------------------------------------------------------------------------
-# Reading code objects.
-
-_LOAD_GLOBAL = opcode.opmap["LOAD_GLOBAL"]
-_LOAD_GLOBAL_BYTE = bytes([_LOAD_GLOBAL])
-_EXTENDED_ARG = opcode.opmap["EXTENDED_ARG"]
-# Since 3.11 LOAD_GLOBAL's argument is the name's index shifted left by one (the low bit
-# says whether to push NULL first).
-_NAME_SHIFT = 1 if sys.version_info >= (3, 11) else 0
-
-
-def _global_loads(code: types.CodeType) -> List[str]:
-    """The names ``code`` (and the code nested in it) loads as globals, in order of first
-    load: a scan of the bytecode (``dis`` takes far longer)."""
-    names: List[str] = []
-    seen = set()
-    _scan_global_loads(code, names, seen)
-    return names
-
-
-def _scan_global_loads(code: types.CodeType, names: List[str], seen: set) -> None:
-    raw = code.co_code
-    at = raw.find(_LOAD_GLOBAL_BYTE)
-    while at != -1:
-        if at % 2 == 0:  # an opcode, not an argument
-            arg, back = raw[at + 1], at - 2
-            shift = 8
-            while back >= 0 and raw[back] == _EXTENDED_ARG:
-                arg |= raw[back + 1] << shift
-                back, shift = back - 2, shift + 8
-            name = code.co_names[arg >> _NAME_SHIFT]
-            if name not in seen:
-                seen.add(name)
-                names.append(name)
-        at = raw.find(_LOAD_GLOBAL_BYTE, at + 1)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            _scan_global_loads(const, names, seen)
+    text, digest = _text_of(filename, lines)
+    if stat is not None and cache.StatIndex.signature(stat) is not None:
+        index = _stat_index()
+        if index is not None:
+            index.record(filename, stat, digest)
+    return _Source(filename, digest, globals_, text)
 
 
 # ---------------------------------------------------------------------------------------------
 # Which code is the user's (mended) and which is a library's (never touched).
 
-def _skip_reason(fn: Any) -> Optional[str]:
+def _skip_reason(fn: Any, known: Optional[Dict[tuple, Optional[str]]] = None) -> Optional[str]:
+    """Why ``fn`` is not mended, or None. ``known``: what was decided for its module and
+    file before (the same within one ``mend``)."""
     if not isinstance(fn, types.FunctionType):
         return f"not a Python function ({type(fn).__name__})"
-    if mended_at_import(fn.__code__.co_filename):  # first: the cheapest test
-        return "mended at import (graphmend.install)"
-    if is_library_module(getattr(fn, "__module__", None)):
-        return f"library code ({fn.__module__})"
-    if is_library_file(fn.__code__.co_filename):
-        return f"library code ({fn.__code__.co_filename})"
     code = fn.__code__
-    if code.co_name == "<lambda>":
+    place = (getattr(fn, "__module__", None), code.co_filename)
+    if known is not None and place in known:
+        reason = known[place]
+    else:
+        reason = _library_reason(*place)
+        if known is not None:
+            known[place] = reason
+    if reason is None and code.co_name == "<lambda>":
         return "a lambda (mend the function that defines it)"
+    return reason
+
+
+def _library_reason(module: Optional[str], filename: str) -> Optional[str]:
+    if mended_at_import(filename):  # first: the cheapest test
+        return "mended at import (graphmend.install)"
+    if is_library_module(module):
+        return f"library code ({module})"
+    if is_library_file(filename):
+        return f"library code ({filename})"
     return None
 
 
@@ -296,6 +366,8 @@ class _Mender:
         self.keep_alive: List[Any] = []
         self.seen_diagnostics: set = set()
         self.building: set = set()  # ids of functions being built (recursion)
+        self.places: Dict[tuple, Optional[str]] = {}  # (module, file) -> why never mended
+        self.sources: Dict[str, Any] = {}  # file name -> its _Source (None: no source)
 
     # -- functions ------------------------------------------------------------------------
 
@@ -311,7 +383,7 @@ class _Mender:
         original = getattr(fn, "__graphmend_original__", None)
         if isinstance(original, types.FunctionType):
             fn = original
-        reason = _skip_reason(fn)
+        reason = _skip_reason(fn, self.places)
         if reason is not None:
             rewrapped = self._rewrap(fn) if isinstance(fn, types.FunctionType) else None
             if rewrapped is not None:
@@ -370,10 +442,12 @@ class _Mender:
     def _locate(self, fn: types.FunctionType) -> Tuple[Optional[_MendedFile], Any, str]:
         """The mended file of ``fn`` and its definition there, or why there is none."""
         code = fn.__code__
-        source = _source_file(code, fn.__globals__)
+        source = self.sources.get(code.co_filename, False)
+        if source is False:
+            source = self.sources[code.co_filename] = _source_file(code, fn.__globals__)
         if source is None:
             return None, None, "no source"
-        mended = _mend_file(code.co_filename, source[0], self.options, source[1])
+        mended = _mend_source_file(source, self.options)
         if mended.error is not None:
             return None, None, mended.error
         definition = mended.definition(code.co_qualname, code.co_firstlineno)
@@ -393,8 +467,11 @@ class _Mender:
         new_code = self._mended_code(fn, mended, definition) if changed else code
         helpers = self._helpers(fn, new_code, freevars)
         if helpers:
-            flags = code.co_flags & codegen.FUTURE_FLAGS
-            new_code = mended.compile_alone(definition, freevars + list(helpers), flags)
+            bound = codegen.bind_globals(new_code, list(helpers))
+            if bound is None:
+                flags = code.co_flags & codegen.FUTURE_FLAGS
+                bound = mended.compile_alone(definition, freevars + list(helpers), flags)
+            new_code = bound
         self._collect_diagnostics(mended, definition)
         rewrapped_cells = self._wrapped_cells(fn)
         if not changed and not helpers and not rewrapped_cells and not force_new:
@@ -428,11 +505,11 @@ class _Mender:
         """The user functions ``code`` calls by a global name that mending rebuilt (or that
         are being built: recursion), each mended in turn: name -> the original."""
         helpers: Dict[str, Any] = {}
-        for name in _global_loads(code):
+        for name in codegen.global_loads(code):
             value = fn.__globals__.get(name)
             if name in freevars or not isinstance(value, types.FunctionType):
                 continue
-            if _skip_reason(value) is not None:
+            if _skip_reason(value, self.places) is not None:
                 continue
             mended_helper = self.function(value)
             if mended_helper is not value or id(value) in self.building:
@@ -462,9 +539,8 @@ class _Mender:
         return tuple(closure) or None
 
     def _collect_diagnostics(self, mended: _MendedFile, definition: Definition) -> None:
-        first, last = definition.first_line, definition.last_line
-        for d in mended.diagnostics:
-            if first <= d.line <= last and d not in self.seen_diagnostics:
+        for d in mended.diagnostics_in(definition.first_line, definition.last_line):
+            if d not in self.seen_diagnostics:
                 self.seen_diagnostics.add(d)
                 self.report.diagnostics.append(d)
 

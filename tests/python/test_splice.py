@@ -21,6 +21,7 @@ from conftest import REPO_ROOT
 from graphmend import splice
 from graphmend._mend_source import mend_source
 from graphmend.codegen import compile_text as _compile_text
+from graphmend.codegen import compile_touched
 
 pytestmark = pytest.mark.skipif(not splice.SUPPORTED, reason="splicing is off on this Python")
 
@@ -92,14 +93,50 @@ def test_program_suite_splices_to_the_whole_compile():
     assert check_files(PROGRAMS) >= 3  # small programs: few functions are left untouched
 
 
-def test_transformers_modules_splice_to_the_whole_compile():
+def transformers_modules():
+    """The files of ``TRANSFORMERS_GLOBS`` (the test is skipped without transformers)."""
     spec = importlib.util.find_spec("transformers")
     if spec is None:
         pytest.skip("transformers is not installed")
     root = os.path.dirname(spec.origin)
-    paths = sorted({p for pattern in TRANSFORMERS_GLOBS for p in glob.glob(os.path.join(root, pattern))})
+    return sorted({p for pattern in TRANSFORMERS_GLOBS for p in glob.glob(os.path.join(root, pattern))})
+
+
+def test_transformers_modules_splice_to_the_whole_compile():
     # Thousands of functions: methods calling super(), decorated, nested, with `global`.
-    assert check_files(paths) >= 1000
+    assert check_files(transformers_modules()) >= 1000
+
+
+def check_touched(paths) -> int:
+    """The object mender's code of each touched function (``codegen.compile_touched``: the
+    skeleton alone, renumbered function by function) equals that function in the module
+    compiled from the whole text; returns how many functions were compared."""
+    compared = 0
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            result = mend_source(handle.read(), path, trace_all=True, skeleton=True,
+                                 definitions=True)
+        if not result.changed:
+            continue
+        whole = splice.code_by_name_and_line(
+            _compile_text(result.source, list(result.line_map), path)
+        )
+        touched = [(d.qualname, d.first_line) for d in result.definitions
+                   if d.touched and not d.is_class]
+        got = compile_touched(result, path, touched)
+        for key in touched:
+            if whole.get(key) is None:
+                assert got.get(key) is None, (path, key)
+                continue
+            assert_same_code(whole[key], got[key])
+            assert list(got[key].co_positions()) == list(whole[key].co_positions()), (path, key)
+            compared += 1
+    return compared
+
+
+def test_touched_functions_compile_as_in_the_whole_module():
+    assert check_touched(PROGRAMS) >= 10
+    assert check_touched(transformers_modules()) >= 300
 
 
 SOURCE = '''\
