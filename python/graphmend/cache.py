@@ -30,13 +30,13 @@ import importlib.util
 import marshal
 import os
 import sys
-import tempfile
 from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 from . import _core, codegen, splice
 from ._mend_source import mend_source
 from ._source import decode_source
 from ._version import __version__
+from .files import write_atomic
 
 __all__ = [
     "default_cache_dir",
@@ -119,15 +119,7 @@ class Store:
         target = self.path(key)
         try:
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            blob = marshal.dumps((key, *payload))
-            fd, temp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(blob)
-                os.replace(temp, target)
-            except BaseException:
-                os.unlink(temp)
-                raise
+            write_atomic(target, marshal.dumps((key, *payload)), durable=False, keep_mode=False)
         except OSError:
             pass  # a read-only or full cache only costs the next start its mending
 
