@@ -131,7 +131,8 @@ class Unmendable(Exception):
 def _diagnostic_fields(result) -> tuple:
     """The diagnostics as plain tuples, for marshal."""
     return tuple(
-        (d.code, d.line, d.column, d.end_line, d.end_column, d.message, d.fixed, d.rewrite)
+        (d.code, d.line, d.column, d.end_line, d.end_column, d.message, d.fixed, d.rewrite,
+         d.reason, d.reason_id, d.suppressed_by)
         for d in result.diagnostics
     )
 

@@ -19,8 +19,8 @@ import os
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import _mend_source, formats
-from ._source import decode_source
+from . import _core, _mend_source, formats
+from ._source import check_version, decode_source
 from .codes import CODES, HINTS, code_info
 from .config import Settings
 from .files import (
@@ -148,10 +148,8 @@ def _unsafe(mended: str, source: SourceFile, settings: Settings, display: str, s
     """Why the mended text must not be written ("" when it may): it must parse for GraphMend
     and for CPython, encode in the file's encoding and decode back to itself, and mend to
     itself."""
-    from . import parse_check
-
     try:
-        parse_check(mended, display, version=settings.target_version)
+        _core.parse_check(mended, display, version=check_version(settings.target_version))
         compile(mended, display, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
         return f"the mended text does not parse ({exc})"
@@ -273,7 +271,7 @@ def _statistics(findings: Sequence[Finding], stream) -> None:
         stream.write(f"{count:6d}  {code}  {CODES[code].name:24s} {status}\n")
 
 
-def _emit(command: str, findings, outcomes, options, settings, *, stream=None, summary_stream=None,
+def _emit(command: str, findings, outcomes, options, settings, *, stream=None, summary: bool = True,
           **extra) -> None:
     """Findings in the chosen format, and the summary (stdout for text, stderr otherwise)."""
     output_format = options.output_format or settings.output_format
@@ -294,11 +292,11 @@ def _emit(command: str, findings, outcomes, options, settings, *, stream=None, s
                 _statistics(findings, out)
             else:
                 _print_text(findings, outcomes, options, out, style)
-            if not options.quiet:
-                (summary_stream or out).write(formats.summary_line(findings, len(outcomes), command) + "\n")
+            if summary and not options.quiet:
+                out.write(formats.summary_line(findings, len(outcomes), command) + "\n")
         else:
             formats.render(output_format, command, findings, files, out, **extra)
-            if not options.quiet:
+            if summary and not options.quiet:
                 sys.stderr.write(formats.summary_line(findings, len(outcomes), command) + "\n")
     finally:
         if handle is not None:
@@ -378,7 +376,7 @@ def fix(options: argparse.Namespace, settings: Settings) -> int:
         except OSError as exc:
             problems = True
             sys.stderr.write(f"graphmend fix: cannot write: {exc.strerror or exc} ({outcome.path})\n")
-    _emit("fix", remaining, outcomes, options, settings)
+    _emit("fix", remaining, outcomes, options, settings, summary=False)
     if not options.quiet:
         counts = formats.summary_counts(remaining)
         print(f"Fixed {fixed_sites} site{'s' if fixed_sites != 1 else ''} in {written} "

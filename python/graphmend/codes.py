@@ -33,11 +33,9 @@ class Code:
 
     @property
     def url(self) -> str:
-        return f"{DOCS_PAGE}#{self.code.lower()}-{self.summary_anchor}"
-
-    @property
-    def summary_anchor(self) -> str:
-        return "-".join("".join(c for c in word if c.isalnum()) for word in self.heading.split())
+        """The code's section of DIAGNOSTICS.md (a GitHub-style heading anchor)."""
+        anchor = "".join(c for c in f"{self.code} {self.heading}".lower() if c.isalnum() or c in " -")
+        return f"{DOCS_PAGE}#{anchor.replace(' ', '-')}"
 
     @property
     def heading(self) -> str:
@@ -150,6 +148,7 @@ HINTS: Dict[str, str] = {
     "while-loop": "loops are not predicated; consider torch.cond or torch._higher_order_ops."
     "while_loop by hand",
     "not-data-dependent": "",
+    "predicated-fallback": "",
     "different-live-sets": "assign the same variables in every branch",
     "no-live-value": "nothing computed in the branches is used afterwards; remove the if",
     "partial-return": "return in every branch, or in none",

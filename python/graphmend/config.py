@@ -50,7 +50,6 @@ class Settings:
     hook_cache_dir: Optional[str] = None
     hook_ahead: bool = True
     explain_entry: Optional[str] = None
-    explain_backend: str = "eager"
     explain_max_breaks: int = 0
     sources: Dict[str, str] = dataclasses.field(default_factory=dict)  # key -> where it came from
 
@@ -234,14 +233,12 @@ def _explain_value(key: str, value: Any, path: Path) -> Tuple[str, Any]:
             raise ConfigError("explain.max-breaks must be a non-negative integer", str(path))
         return "explain_max_breaks", value
     if not isinstance(value, str):
-        raise ConfigError(f"explain.{key} must be a string", str(path))
-    if key == "entry":
-        return "explain_entry", value
-    return "explain_backend", value
+        raise ConfigError("explain.entry must be a string", str(path))
+    return "explain_entry", value
 
 
 _HOOK_KEYS = {"packages": _hook_value, "cache-dir": _hook_value, "ahead": _hook_value}
-_EXPLAIN_KEYS = {"entry": _explain_value, "backend": _explain_value, "max-breaks": _explain_value}
+_EXPLAIN_KEYS = {"entry": _explain_value, "max-breaks": _explain_value}
 _TOP_KEYS = (
     "select", "ignore", "fail-on", "output-format", "exclude", "trace-all", "target-version",
     "rewrites", "per-file-ignores", "hook", "explain",
