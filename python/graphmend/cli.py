@@ -26,6 +26,7 @@ examples:
   graphmend explain examples/model.py:example   # run Dynamo before/after
   graphmend run train.py --epochs 3             # run with model packages mended at import
   graphmend rule GM101                          # what a code means
+  graphmend warm transformers                   # mend a package into the hook's cache ahead of time
 
 docs: docs/CLI.md (commands), docs/DIAGNOSTICS.md (codes), docs/HOOK.md (run, warm)
 """
