@@ -45,6 +45,7 @@ class Code:
 
 _HEADINGS = {
     "GM102": "print",
+    "GM104": "warnings.warn",
     "GM106": "Python scalar (out of scope)",
     "GM107": "data-dependent output shape (out of scope)",
     "GM108": "tensor slice bound (out of scope)",
@@ -148,6 +149,9 @@ HINTS: Dict[str, str] = {
     "while-loop": "loops are not predicated; consider torch.cond or torch._higher_order_ops."
     "while_loop by hand",
     "not-data-dependent": "",
+    "not-an-if": "write the conditional expression as an if statement, or use torch.where",
+    "branch-raises": "a raise inside a tensor branch is a validation guard only as `if cond: raise "
+    "E(\"literal\")` on its own (GM105)",
     "predicated-fallback": "",
     "different-live-sets": "assign the same variables in every branch",
     "no-live-value": "nothing computed in the branches is used afterwards; remove the if",
