@@ -17,7 +17,7 @@ from typing import Callable, Dict, Optional, Sequence
 
 from ._version import __version__
 
-__all__ = ["main", "imported_packages", "model_packages"]
+__all__ = ["main", "build_parser", "version_line"]
 
 EXAMPLES = """\
 examples:
@@ -229,12 +229,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sys.stderr.write("graphmend: name a command (check, fix, rule, explain, run, warm); "
                          "`graphmend --help` shows examples\n")
         return 2
-    from .cmd_check import CommandError
-    from .config import ConfigError
+    from .files import UserError
 
     try:
         return _dispatch()[options.command](options, _settings(options))
-    except (CommandError, ConfigError) as exc:
+    except UserError as exc:
         where = f" ({exc.path})" if exc.path else ""
         sys.stderr.write(f"graphmend {options.command}: {exc}{where}\n")
         if options.verbose:
@@ -250,11 +249,3 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         traceback.print_exc()
         return 2
 
-
-def __getattr__(name: str):
-    # The package detection of `run` lives in cmd_run; these names stay importable here.
-    if name in ("imported_packages", "model_packages"):
-        from . import cmd_run
-
-        return getattr(cmd_run, name)
-    raise AttributeError(name)

@@ -24,8 +24,8 @@ from ._source import check_version, decode_source
 from .codes import CODES, HINTS, code_info
 from .config import Settings
 from .files import (
-    PathError,
     SourceFile,
+    UserError,
     display_path,
     glob_matches,
     lines_with_ends,
@@ -46,14 +46,6 @@ FAILING = {
 }
 # The codes a configuration can suppress in the core (breaks; errors are always reported).
 _SUPPRESSIBLE = tuple(c for c, info in CODES.items() if info.status_class in ("break", "out-of-scope"))
-
-
-class CommandError(Exception):
-    """A one-line error for the user (exit 2): ``graphmend <command>: <message> (<path>)``."""
-
-    def __init__(self, message: str, path: str = "") -> None:
-        super().__init__(message)
-        self.path = path
 
 
 @dataclasses.dataclass
@@ -188,7 +180,7 @@ def _excluder(settings: Settings):
 def lint_paths(paths: Sequence[str], settings: Settings, *, fix: bool = False, jobs: Optional[int] = None,
                force_exclude: bool = False, trace_all: Optional[bool] = None,
                show_suppressed: bool = False) -> List[FileOutcome]:
-    """The outcomes of every Python file of ``paths``, sorted by path. Raises PathError."""
+    """The outcomes of every Python file of ``paths``, sorted by path. Raises UserError."""
     files = list(dict.fromkeys(python_files(paths, _excluder(settings), force_exclude=force_exclude)))
 
     def one(path: str) -> FileOutcome:
@@ -213,12 +205,9 @@ def _stdin_outcome(options, settings: Settings, fix: bool) -> FileOutcome:
 def _outcomes(options, settings: Settings, fix: bool) -> List[FileOutcome]:
     if options.paths == ["-"]:
         return [_stdin_outcome(options, settings, fix)]
-    try:
-        return lint_paths(options.paths or ["."], settings, fix=fix, jobs=options.jobs,
-                          force_exclude=options.force_exclude, trace_all=options.trace_all,
-                          show_suppressed=options.show_suppressed)
-    except PathError as exc:
-        raise CommandError(str(exc), display_path(exc.path)) from None
+    return lint_paths(options.paths or ["."], settings, fix=fix, jobs=options.jobs,
+                      force_exclude=options.force_exclude, trace_all=options.trace_all,
+                      show_suppressed=options.show_suppressed)
 
 
 def exit_status(findings: Sequence[Finding], policy: str, *, problems: bool = False) -> int:
@@ -349,7 +338,7 @@ def fix(options: argparse.Namespace, settings: Settings) -> int:
 
     if options.stdout or options.paths == ["-"]:
         if len(outcomes) != 1:
-            raise CommandError("--stdout takes exactly one file")
+            raise UserError("--stdout takes exactly one file")
         only = outcomes[0]
         text = only.mended if only.mended is not None else (only.source.text if only.source and only.source.text is not None else "")
         sys.stdout.write(text)
@@ -402,7 +391,7 @@ def rule(options: argparse.Namespace) -> int:
     else:
         info = code_info(options.code)
         if info is None:
-            raise CommandError(f"unknown code {options.code!r}; `graphmend rule --all` lists them")
+            raise UserError(f"unknown code {options.code!r}; `graphmend rule --all` lists them")
         infos = [info]
     if options.output_format == "json":
         payload = [

@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Any, Dict, Tuple
 
-from .cmd_check import CommandError
+from .files import UserError
 from .files import display_path
 
 __all__ = ["explain", "gb_id_of", "load_target"]
@@ -51,10 +51,10 @@ def load_target(target: str) -> Tuple[Any, tuple, dict]:
     """(obj, args, kwargs) from ``path.py:ENTRY`` or ``package.module:ENTRY``."""
     where, _, entry = target.rpartition(":")
     if not where or not entry:
-        raise CommandError("the target must be FILE.py:ENTRY or module:ENTRY", target)
+        raise UserError("the target must be FILE.py:ENTRY or module:ENTRY", target)
     if where.endswith(".py"):
         if not os.path.isfile(where):
-            raise CommandError("no such file", where)
+            raise UserError("no such file", where)
         folder = os.path.dirname(os.path.abspath(where))
         sys.path.insert(0, folder)
         name = os.path.splitext(os.path.basename(where))[0]
@@ -66,10 +66,10 @@ def load_target(target: str) -> Tuple[Any, tuple, dict]:
         module = importlib.import_module(where)
     function = getattr(module, entry, None)
     if not callable(function):
-        raise CommandError(f"{entry!r} is not a callable of the module", where)
+        raise UserError(f"{entry!r} is not a callable of the module", where)
     made = function()
     if not isinstance(made, tuple) or len(made) not in (2, 3):
-        raise CommandError(f"{entry}() must return (obj, args) or (obj, args, kwargs)", where)
+        raise UserError(f"{entry}() must return (obj, args) or (obj, args, kwargs)", where)
     obj, args, *rest = made
     return obj, tuple(args), dict(rest[0]) if rest else {}
 
@@ -125,15 +125,15 @@ def _phase(options, text: str) -> None:
 def explain(options: argparse.Namespace, settings) -> int:
     target = options.target or settings.explain_entry
     if not target:
-        raise CommandError("name a target FILE.py:ENTRY (or set [tool.graphmend.explain] entry)")
+        raise UserError("name a target FILE.py:ENTRY (or set [tool.graphmend.explain] entry)")
     max_breaks = options.max_breaks if options.max_breaks is not None else settings.explain_max_breaks
     _phase(options, f"importing {target}")
     try:
         obj, args, kwargs = load_target(target)
-    except CommandError:
+    except UserError:
         raise
     except Exception as exc:  # noqa: BLE001 (the user's module or entry failed)
-        raise CommandError(f"importing or calling the entry failed: {type(exc).__name__}: {exc}", target) from None
+        raise UserError(f"importing or calling the entry failed: {type(exc).__name__}: {exc}", target) from None
     from .mender import mend
 
     _phase(options, "running Dynamo on the original (before)")

@@ -27,7 +27,7 @@ from typing import Iterable, List, Optional
 
 from . import _core
 from ._source import decode_source
-from .cmd_check import CommandError
+from .files import UserError
 from .hook import never_mended
 
 __all__ = ["imported_packages", "model_packages", "run", "warm"]
@@ -230,7 +230,7 @@ def run(options: argparse.Namespace, settings) -> int:
             data = handle.read()
         source = decode_source(data, path).decode("utf-8", "surrogatepass")
     except OSError as exc:
-        raise CommandError(f"cannot open the script: {exc.strerror}", path) from None
+        raise UserError(f"cannot open the script: {exc.strerror}", path) from None
     except SyntaxError as exc:  # an undecodable file: CPython's own message
         sys.stderr.write("".join(traceback.format_exception_only(type(exc), exc)))
         return 1
@@ -254,7 +254,7 @@ def run(options: argparse.Namespace, settings) -> int:
         hook = install(packages, cache_dir=cache_dir, ahead=settings.hook_ahead,
                        **settings.rewrites) if packages else None
     except ValueError as exc:  # a refused package name (torch, the stdlib...)
-        raise CommandError(str(exc)) from None
+        raise UserError(str(exc)) from None
     code, script_result = _script_code(source, path, not options.no_mend_script)
     restore = None
     if not options.no_boundary and "torch" in imported_packages(source, path):
@@ -284,7 +284,7 @@ def _check_importable(names) -> None:
         except (ImportError, ValueError):
             spec = None
         if spec is None:
-            raise CommandError(f"no importable package named {name!r}")
+            raise UserError(f"no importable package named {name!r}")
 
 
 def warm(options: argparse.Namespace, settings) -> int:
@@ -296,9 +296,9 @@ def warm(options: argparse.Namespace, settings) -> int:
     try:
         stats = prepare(options.packages, cache_dir=cache_dir, jobs=options.jobs, **settings.rewrites)
     except ValueError as exc:
-        raise CommandError(str(exc)) from None
+        raise UserError(str(exc)) from None
     if stats.mended + stats.cache_hits + stats.failed == 0:
-        raise CommandError(f"no source files found for {', '.join(options.packages)}")
+        raise UserError(f"no source files found for {', '.join(options.packages)}")
     where = cache_dir or default_cache_dir()
     if not options.quiet:
         print(f"graphmend warm: {stats.mended} file(s) mended, {stats.cache_hits} already cached, "

@@ -14,21 +14,14 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Tuple, Union
 
 from .codes import CODES, codes_matching
+from .files import UserError
 from .options import REWRITES
 
-__all__ = ["ConfigError", "Settings", "load", "find_config", "FAIL_POLICIES"]
+__all__ = ["Settings", "load", "find_config", "FAIL_POLICIES"]
 
 FAIL_POLICIES = ("fixable", "any", "never")
 OUTPUT_FORMATS = ("text", "json", "sarif", "github")
 DEFAULT_SELECT = ("GM0", "GM1", "GM9")
-
-
-class ConfigError(Exception):
-    """A configuration the command refuses (exit 2); ``path`` is the file, when there is one."""
-
-    def __init__(self, message: str, path: str = "") -> None:
-        super().__init__(message)
-        self.path = path
 
 
 @dataclasses.dataclass
@@ -95,7 +88,7 @@ def _has_table(path: Path) -> bool:
         return True
     try:
         return "graphmend" in _read_toml(path).get("tool", {})
-    except ConfigError:
+    except UserError:
         return True  # report the broken file rather than skip it
 
 
@@ -118,9 +111,9 @@ def _read_toml(path: Path) -> Dict[str, Any]:
         with open(path, "rb") as handle:
             return tomllib.load(handle)
     except OSError as exc:
-        raise ConfigError(f"cannot read the configuration: {exc.strerror}", str(path)) from None
+        raise UserError(f"cannot read the configuration: {exc.strerror}", str(path)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"invalid TOML: {exc}", str(path)) from None
+        raise UserError(f"invalid TOML: {exc}", str(path)) from None
 
 
 def table_of(path: Path) -> Dict[str, Any]:
@@ -134,31 +127,31 @@ def table_of(path: Path) -> Dict[str, Any]:
 # Validation.
 
 
-def _unknown(key: str, known, where: str, path: Path) -> ConfigError:
+def _unknown(key: str, known, where: str, path: Path) -> UserError:
     close = difflib.get_close_matches(key, list(known), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(sorted(known))}"
-    return ConfigError(f"unknown key {key!r} in {where}{hint}", str(path))
+    return UserError(f"unknown key {key!r} in {where}{hint}", str(path))
 
 
 def _string_list(value: Any, key: str, path: Path) -> Tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{key} must be a list of strings", str(path))
+        raise UserError(f"{key} must be a list of strings", str(path))
     return tuple(value)
 
 
 def check_selectors(selectors, where: str, path: str = "") -> None:
-    """A ConfigError for a selector that names no code (``GM999``, ``prnt-call``)."""
+    """A UserError for a selector that names no code (``GM999``, ``prnt-call``)."""
     for selector in selectors:
         if not codes_matching(selector):
             names = [*CODES, *(info.name for info in CODES.values())]
             close = difflib.get_close_matches(selector, names, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise ConfigError(f"{where}: {selector!r} names no GraphMend code{hint}", path)
+            raise UserError(f"{where}: {selector!r} names no GraphMend code{hint}", path)
 
 
 def _choice(value: Any, key: str, choices, path: Path) -> str:
     if value not in choices:
-        raise ConfigError(f"{key} must be one of {', '.join(choices)}, not {value!r}", str(path))
+        raise UserError(f"{key} must be one of {', '.join(choices)}, not {value!r}", str(path))
     return value
 
 
@@ -168,9 +161,9 @@ def _version(value: Any, path: Path) -> Tuple[int, int]:
     try:
         major, minor = (int(part) for part in str(value).split("."))
     except ValueError:
-        raise ConfigError(f"target-version must look like \"3.11\", not {value!r}", str(path)) from None
+        raise UserError(f"target-version must look like \"3.11\", not {value!r}", str(path)) from None
     if (major, minor) not in SUPPORTED_VERSIONS:
-        raise ConfigError(f"target-version {value} is not supported (3.11 or 3.12)", str(path))
+        raise UserError(f"target-version {value} is not supported (3.11 or 3.12)", str(path))
     return major, minor
 
 
@@ -192,16 +185,16 @@ def _apply_top(settings: Settings, table: Dict[str, Any], path: Path) -> None:
             settings.set("target_version", _version(value, path), source)
         elif key == "rewrites":
             if not isinstance(value, dict):
-                raise ConfigError("rewrites must be a table such as { where = true }", source)
+                raise UserError("rewrites must be a table such as { where = true }", source)
             for name, on in value.items():
                 if name not in REWRITES:
                     raise _unknown(name, REWRITES, "rewrites", path)
                 if not isinstance(on, bool):
-                    raise ConfigError(f"rewrites.{name} must be true or false", source)
+                    raise UserError(f"rewrites.{name} must be true or false", source)
             settings.set("rewrites", {**settings.rewrites, **value}, source)
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
-                raise ConfigError("per-file-ignores must be a table of glob = [codes]", source)
+                raise UserError("per-file-ignores must be a table of glob = [codes]", source)
             table_value = {}
             for pattern, codes in value.items():
                 table_value[pattern] = _string_list(codes, f"per-file-ignores.{pattern!r}", path)
@@ -220,20 +213,20 @@ def _hook_value(key: str, value: Any, path: Path) -> Tuple[str, Any]:
         return "hook_packages", _string_list(value, "hook.packages", path)
     if key == "cache-dir":
         if not isinstance(value, str):
-            raise ConfigError("hook.cache-dir must be a string", str(path))
+            raise UserError("hook.cache-dir must be a string", str(path))
         return "hook_cache_dir", str((path.parent / value).resolve())
     if not isinstance(value, bool):
-        raise ConfigError("hook.ahead must be true or false", str(path))
+        raise UserError("hook.ahead must be true or false", str(path))
     return "hook_ahead", value
 
 
 def _explain_value(key: str, value: Any, path: Path) -> Tuple[str, Any]:
     if key == "max-breaks":
         if not isinstance(value, int) or value < 0:
-            raise ConfigError("explain.max-breaks must be a non-negative integer", str(path))
+            raise UserError("explain.max-breaks must be a non-negative integer", str(path))
         return "explain_max_breaks", value
     if not isinstance(value, str):
-        raise ConfigError("explain.entry must be a string", str(path))
+        raise UserError("explain.entry must be a string", str(path))
     return "explain_entry", value
 
 
@@ -247,7 +240,7 @@ _TOP_KEYS = (
 
 def _apply_section(settings: Settings, table: Any, path: Path, name: str, keys) -> None:
     if not isinstance(table, dict):
-        raise ConfigError(f"[tool.graphmend.{name}] must be a table", str(path))
+        raise UserError(f"[tool.graphmend.{name}] must be a table", str(path))
     for key, value in table.items():
         if key not in keys:
             raise _unknown(key, keys, f"[tool.graphmend.{name}]", path)
@@ -257,14 +250,14 @@ def _apply_section(settings: Settings, table: Any, path: Path, name: str, keys) 
 
 def load(config: Optional[str] = None, *, isolated: bool = False) -> Settings:
     """The settings from ``config`` (a path), or the discovered file, or the defaults
-    (``isolated``). Raises ConfigError."""
+    (``isolated``). Raises UserError."""
     settings = Settings()
     if isolated:
         return settings
     if config is not None:
         path = Path(config)
         if not path.is_file():
-            raise ConfigError("no such configuration file", config)
+            raise UserError("no such configuration file", config)
     else:
         path = find_config()
         if path is None:
@@ -283,7 +276,7 @@ def project_depends_on_graphmend(start: Optional[Path] = None) -> bool:
         if candidate.is_file():
             try:
                 dependencies = _read_toml(candidate).get("project", {}).get("dependencies", [])
-            except ConfigError:
+            except UserError:
                 return False
             return any(
                 str(d).split(";")[0].strip().lower().startswith("graphmend") for d in dependencies

@@ -18,6 +18,7 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 __all__ = [
     "ALWAYS_EXCLUDED",
     "SourceFile",
+    "UserError",
     "display_path",
     "glob_matches",
     "python_files",
@@ -98,10 +99,11 @@ def glob_matches(relative: str, patterns: Sequence[str]) -> bool:
     return False
 
 
-class PathError(Exception):
-    """A path the command cannot use (the message says why; the path is ``path``)."""
+class UserError(Exception):
+    """Something the user must change (exit 2): shown as one line, ``graphmend <command>:
+    <message> (<path>)``, with no traceback."""
 
-    def __init__(self, message: str, path: str) -> None:
+    def __init__(self, message: str, path: str = "") -> None:
         super().__init__(message)
         self.path = path
 
@@ -111,7 +113,7 @@ def python_files(
 ) -> Iterator[str]:
     """The ``*.py`` files of ``paths``: files as given, folders walked (sorted, not into
     ALWAYS_EXCLUDED folders nor those ``excluded(path)`` accepts, symbolic links not
-    followed out of the folder). Raises PathError for a missing path and for a folder with
+    followed out of the folder). Raises UserError for a missing path and for a folder with
     no Python file."""
     for path in paths:
         if os.path.isdir(path):
@@ -120,13 +122,13 @@ def python_files(
                 found = True
                 yield file
             if not found:
-                raise PathError("no Python files found", path)
+                raise UserError("no Python files found", display_path(path))
         elif os.path.lexists(path):
             if force_exclude and excluded(path):
                 continue
             yield path
         else:
-            raise PathError("no such file or directory", path)
+            raise UserError("no such file or directory", display_path(path))
 
 
 def _walk(root: str, excluded) -> Iterator[str]:

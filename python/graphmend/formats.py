@@ -9,7 +9,6 @@ import os
 import sys
 from typing import Any, Dict, Iterable, List, Optional, Sequence
 
-from . import _core
 from ._version import __version__
 from .codes import CODES
 from .findings import STATUSES, Finding

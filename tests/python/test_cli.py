@@ -5,14 +5,12 @@ packages to tmp_path and runs a fresh interpreter (os.environ inherited)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
+from cli_helpers import graphmend
 from graphmend import cmd_run as cli
 
 MODELS_INIT = "from .layers import Gate\n"
@@ -64,16 +62,7 @@ def project(tmp_path):
 
 
 def graphmend_run(*args, cwd, env=None):
-    environ = dict(os.environ)
-    environ.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "graphmend", "run", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=environ,
-        timeout=180,
-    )
+    return graphmend("run", *args, cwd=cwd, env=env)
 
 
 def test_arguments_name_path_and_exit_code(project, tmp_path):
