@@ -184,7 +184,8 @@ def lint_paths(paths: Sequence[str], settings: Settings, *, fix: bool = False, j
     files = list(dict.fromkeys(python_files(paths, _excluder(settings), force_exclude=force_exclude)))
 
     def one(path: str) -> FileOutcome:
-        return lint_file(path, settings, fix=fix, trace_all=trace_all, show_suppressed=show_suppressed)
+        return lint_file(path, settings, fix=fix, display=display_path(path), trace_all=trace_all,
+                         show_suppressed=show_suppressed)
 
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(files) or 1))
     if jobs == 1:

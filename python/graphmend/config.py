@@ -56,6 +56,8 @@ class Settings:
 
         chosen = {code for prefix in self.select for code in codes_matching(prefix)}
         dropped = {code for prefix in self.ignore for code in codes_matching(prefix)}
+        if not self.per_file_ignores:
+            return tuple(code for code in CODES if code in chosen and code not in dropped)
         for pattern, prefixes in self.per_file_ignores.items():
             if relative_path and glob_matches(relative_path, [pattern]):
                 dropped |= {code for prefix in prefixes for code in codes_matching(prefix)}

@@ -29,7 +29,14 @@ class TextIndex:
 
     def __init__(self, data: bytes) -> None:
         self.data = data
-        self.starts = [0] + [match.end() for match in _LINE_BREAK.finditer(data)]
+        self._starts: Optional[List[int]] = None
+
+    @property
+    def starts(self) -> List[int]:
+        """Where each line starts (found on first use: most files have no finding)."""
+        if self._starts is None:
+            self._starts = [0] + [match.end() for match in _LINE_BREAK.finditer(self.data)]
+        return self._starts
 
     def column(self, line: int, byte_column: int) -> int:
         if not 1 <= line <= len(self.starts):
