@@ -137,10 +137,9 @@ class ExplainReport:
     op_count: int = 0
 
     def __str__(self) -> str:
-        lines = [
-            f"{self.graph_count} graph(s), {self.graph_break_count} break(s), "
-            f"{self.op_count} op(s)"
-        ]
+        # The breaks listed, not Dynamo's graph_break_count (graphs - 1), which misses breaks
+        # that leave no graph behind (docs/MENDER.md).
+        lines = [f"{len(self.breaks)} break(s) in {self.graph_count} graph(s), {self.op_count} op(s)"]
         for i, info in enumerate(self.breaks, 1):
             lines.append(f"  {i}. {info}")
             if info.message:
