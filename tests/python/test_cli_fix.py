@@ -170,3 +170,21 @@ def test_exit_policy_of_fix(tmp_path, monkeypatch, capsys):
     assert status == 0 and "GM101" in out and "[declined]" in out  # declined sites remain
     status, _, _ = main_in_process(["fix", "m.py", "--fail-on", "any"], capsys)
     assert status == 1
+
+
+def test_fix_accepts_ruffs_import_sorting(tmp_path):
+    """Ruff moves the inserted runtime import (I001, E702); fixing again changes nothing."""
+    import importlib.util
+    import sys
+
+    if importlib.util.find_spec("ruff") is None:
+        pytest.skip("needs ruff (requirements-dev.txt)")
+    copy_example(tmp_path)
+    assert graphmend("fix", "model.py", cwd=tmp_path).returncode == 0
+    ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", "--select", "I,E702", "--fix",
+                           "model.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert ruff.returncode == 0, ruff.stdout + ruff.stderr
+    tidied = (tmp_path / "model.py").read_text()
+    assert "import graphmend.runtime as __graphmend_rt__\n" in tidied  # on its own line now
+    again = graphmend("fix", "--check", "model.py", cwd=tmp_path)
+    assert (again.returncode, again.stdout) == (0, "would fix 0 sites in 0 files\n")
