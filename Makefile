@@ -63,7 +63,7 @@ INSTALL_STAMP := $(VENV)/.graphmend-stamp
 APT_TEST_STAMP := $(VENV)/.apt-test-stamp
 # Everything the installed package is built from.
 PACKAGE_INPUTS := $(shell find src python tools -type f \( -name '*.cpp' -o -name '*.h' \
-	-o -name '*.def' -o -name '*.inc' -o -name '*.py' \) 2>/dev/null) CMakeLists.txt pyproject.toml
+	-o -name '*.def' -o -name '*.inc' -o -name '*.py' -o -name '*.json' \) 2>/dev/null) CMakeLists.txt pyproject.toml
 CXX_SOURCES = $(shell find src tests/cpp fuzz bench -type f \( -name '*.cpp' -o -name '*.h' \) 2>/dev/null)
 
 .PHONY: deps build install test test-cpp test-python test-inductor asan fuzz fuzz-build corpus bench demo \

@@ -1,4 +1,4 @@
-"""``python -m graphmend run script.py [args...]`` (see graphmend.cli)."""
+"""``python -m graphmend COMMAND ...``: the ``graphmend`` command (see graphmend.cli)."""
 
 import sys
 

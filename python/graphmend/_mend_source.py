@@ -14,7 +14,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
 from . import _core, options
 from ._source import check_version, source_arg
 
-__all__ = ["Definition", "MendDiagnostic", "MendResult", "mend_source"]
+__all__ = ["Definition", "MendDiagnostic", "MendResult", "Pragma", "mend_source"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -24,7 +24,10 @@ class MendDiagnostic:
 
     Lines are 1-based and columns 0-based UTF-8 byte offsets, in the original source.
     ``fixed`` is True when the break was rewritten; otherwise ``message`` ends with
-    ``"; not rewritten: <the safety condition that failed>"``. ``rewrite`` names the rewrite
+    ``"; not rewritten: <the safety condition that failed>"``, that condition is ``reason``
+    and its stable id ``reason_id`` (``_core.REASON_IDS``, from src/diag/reasons.def).
+    ``suppressed_by`` is the line of the pragma (``# graphmend: ignore[GM101]``) that left
+    the site as written, or 0. ``rewrite`` names the rewrite
     that handles this kind of break (one of ``graphmend.options.REWRITES``, or "cond", the
     [Where] rewrite's ``torch.cond`` form) or is "".
     """
@@ -37,6 +40,9 @@ class MendDiagnostic:
     message: str
     fixed: bool
     rewrite: str
+    reason: str = ""
+    reason_id: str = ""
+    suppressed_by: int = 0
 
     def __str__(self) -> str:
         state = "fixed" if self.fixed else "not fixed"
@@ -62,6 +68,16 @@ class Definition(NamedTuple):
     params: Tuple[str, ...]
 
 
+class Pragma(NamedTuple):
+    """A suppression comment of the input: its line, whether it covers the whole file
+    (``ignore-file``), its codes (empty: every code) and whether it suppressed a site."""
+
+    line: int
+    file_level: bool
+    codes: Tuple[str, ...]
+    used: bool
+
+
 @dataclasses.dataclass(frozen=True)
 class MendResult:
     """What ``mend_source`` made of a text.
@@ -76,7 +92,8 @@ class MendResult:
     ``stubbed_lines`` are their first lines, decorators included. The import hook compiles
     the skeleton and takes the untouched functions' and class bodies' code from the
     original's ``.pyc`` (``graphmend.splice``). ``definitions`` (asked for with
-    ``definitions=True``) lists every function and class (``Definition``).
+    ``definitions=True``) lists every function and class (``Definition``). ``pragmas`` are
+    the input's suppression comments (``Pragma``): a site they cover is left as written.
     """
 
     source: str
@@ -88,6 +105,7 @@ class MendResult:
     skeleton: Optional[str] = None
     stubbed_lines: Tuple[int, ...] = ()
     definitions: Tuple[Definition, ...] = ()
+    pragmas: Tuple["Pragma", ...] = ()
 
     @property
     def fixed(self) -> List[MendDiagnostic]:
@@ -109,6 +127,7 @@ def mend_source(
     version: Optional[Tuple[int, int]] = None,
     trace_all: bool = False,
     only_lines: Optional[Sequence[int]] = None,
+    suppressed_codes: Sequence[str] = (),
     skeleton: bool = False,
     definitions: bool = False,
     **rewrites: bool,
@@ -124,6 +143,8 @@ def mend_source(
     points found in the text and what they reach are mended. ``only_lines`` (runtime-aware
     mode) rewrites only the breaks whose source range contains one of these 1-based lines
     (where Dynamo broke when the program ran); the others are reported as declined.
+    ``suppressed_codes`` leaves the sites of those codes as written, as a
+    ``# graphmend: ignore[...]`` comment on their line would (a linter's ignore list).
     ``skeleton`` also returns the result's skeleton and ``definitions`` its table of functions
     and classes (see ``MendResult``). Mending the result
     again changes nothing.
@@ -136,6 +157,7 @@ def mend_source(
         rewrites=options.enabled(options.switches(rewrites, "mend_source")),
         trace_all=trace_all,
         only_lines=sorted({int(line) for line in only_lines or ()}),
+        suppressed_codes=list(suppressed_codes),
         skeleton=skeleton,
         definitions=definitions,
     )
@@ -150,4 +172,5 @@ def mend_source(
         skeleton=raw["skeleton"],
         stubbed_lines=tuple(raw["stubbed_lines"]),
         definitions=tuple(map(Definition._make, raw["definitions"])),
+        pragmas=tuple(map(Pragma._make, raw["pragmas"])),
     )

@@ -7,11 +7,12 @@ exception."""
 from __future__ import annotations
 
 import contextlib
+import functools
 from typing import Any, Callable, Dict, Optional
 
 from . import mender
 
-__all__ = ["boundary", "dynamo_config", "with_eager_precision"]
+__all__ = ["behind_boundary", "boundary", "dynamo_config", "with_eager_precision"]
 
 
 def boundary(
@@ -41,6 +42,24 @@ def boundary(
             if pending:  # most calls defer nothing
                 flush()
 
+    return bounded
+
+
+def behind_boundary(compiled: Any, config: Optional[Dict[str, bool]] = None, like: Any = None) -> Any:
+    """A ``torch.compile`` result behind the boundary: a compiled module keeps its identity
+    and gets its ``forward`` wrapped; a compiled function becomes a wrapper that looks like
+    ``like`` (the original function)."""
+    import torch
+
+    if isinstance(compiled, torch.nn.Module):
+        compiled.forward = functools.wraps(compiled.forward)(boundary(compiled.forward, config))
+        return compiled
+    bounded = boundary(compiled, config)
+    try:
+        functools.update_wrapper(bounded, like if like is not None else compiled)
+    except (AttributeError, TypeError):
+        pass
+    bounded.__graphmend_compiled__ = compiled
     return bounded
 
 

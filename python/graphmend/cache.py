@@ -35,7 +35,6 @@ import marshal
 import os
 import stat as stat_module
 import sys
-import tempfile
 import time
 from typing import Any, Dict, NamedTuple, Optional, Tuple
 
@@ -43,6 +42,7 @@ from . import _core, codegen, splice
 from ._mend_source import mend_source
 from ._source import decode_source
 from ._version import __version__
+from .files import write_atomic
 
 __all__ = [
     "default_cache_dir",
@@ -134,17 +134,10 @@ class Store:
         try:
             blob = marshal.dumps((key, *payload))
             try:
-                fd, temp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-            except FileNotFoundError:
+                write_atomic(target, blob, durable=False, keep_mode=False)
+            except FileNotFoundError:  # the entry's folder is made on first use only
                 os.makedirs(folder, exist_ok=True)
-                fd, temp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(blob)
-                os.replace(temp, target)
-            except BaseException:
-                os.unlink(temp)
-                raise
+                write_atomic(target, blob, durable=False, keep_mode=False)
         except OSError:
             pass  # a read-only or full cache only costs the next start its mending
 
@@ -156,7 +149,8 @@ class Unmendable(Exception):
 def _diagnostic_fields(result) -> tuple:
     """The diagnostics as plain tuples, for marshal."""
     return tuple(
-        (d.code, d.line, d.column, d.end_line, d.end_column, d.message, d.fixed, d.rewrite)
+        (d.code, d.line, d.column, d.end_line, d.end_column, d.message, d.fixed, d.rewrite,
+         d.reason, d.reason_id, d.suppressed_by)
         for d in result.diagnostics
     )
 
@@ -332,14 +326,8 @@ class StatIndex:
         merged.update(new)
         try:
             os.makedirs(self.cache_dir, exist_ok=True)
-            fd, temp = tempfile.mkstemp(dir=self.cache_dir, suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(marshal.dumps((_FORMAT, merged)))
-                os.replace(temp, self._path())
-            except BaseException:
-                os.unlink(temp)
-                raise
+            write_atomic(self._path(), marshal.dumps((_FORMAT, merged)), durable=False,
+                         keep_mode=False)
         except OSError:
             pass
         self._entries = merged

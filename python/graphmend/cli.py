@@ -1,244 +1,251 @@
-"""``python -m graphmend run script.py [args...]``: runs a script with the import hook.
+"""The ``graphmend`` command (also ``python -m graphmend``): check, fix, rule and explain
+graph-break sites, run a script with its model packages mended, warm the hook's cache.
 
-The script runs as ``__main__`` (``sys.argv = [script, *args]``, the script's folder first
-on ``sys.path``) with ``graphmend.install`` active for the packages named by ``--package``,
-or by default for the packages the script imports that define ``nn.Module`` subclasses.
-The script itself is mended too (``mend_source``, entry points found in its text) unless
-``--no-mend-script``; it falls back to the original text when mending fails. See
-docs/HOOK.md.
+Exit codes, for every command: 0 success, 1 findings the fail policy selects (or breaks
+left, for ``explain``), 2 a usage, configuration or path error (one line, no traceback
+unless ``-v``); ``run`` returns the script's own status. See docs/CLI.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import builtins
-import importlib.machinery
-import importlib.util
-import os
-import re
+import importlib.metadata
+import platform
 import sys
-import types
-from typing import Iterable, List, Optional, Sequence
+import traceback
+from typing import Callable, Dict, Optional, Sequence
 
-from . import _core
-from .hook import never_mended
+from ._version import __version__
 
-__all__ = ["main", "imported_packages", "model_packages"]
+__all__ = ["main", "build_parser", "version_line"]
 
-# A cheap sign that a package defines models: a subclass of nn.Module (however spelled) or
-# of Hugging Face's PreTrainedModel.
-_MODULE_TEXT = re.compile(rb"\bnn\.Module\b|\bPreTrainedModel\b|from\s+torch\.nn\s+import\s[^\n]*\bModule\b")
-# Files scanned per package before giving up (a large package without models stops here).
-_SCAN_LIMIT = 5000
+EXAMPLES = """\
+examples:
+  graphmend check src/                          # static: which graph breaks, which are fixable
+  graphmend fix --diff src/model.py             # preview the rewrite
+  graphmend explain examples/model.py:example   # run Dynamo before/after
+  graphmend run train.py --epochs 3             # run with model packages mended at import
+  graphmend rule GM101                          # what a code means
+  graphmend warm transformers                   # mend a package into the hook's cache ahead of time
+
+docs: docs/CLI.md (commands), docs/DIAGNOSTICS.md (codes), docs/HOOK.md (run, warm)
+"""
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m graphmend", description="GraphMend tools.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser(
-        "run",
-        help="run a script with its model packages mended at import",
-        description="Run SCRIPT as __main__ with the GraphMend import hook installed.",
-    )
-    run.add_argument(
-        "--package",
-        action="append",
-        dest="packages",
-        metavar="NAME",
-        help="mend this package at import (repeatable); default: the packages the script "
-        "imports that define nn.Module subclasses",
-    )
-    run.add_argument("--cache-dir", default="", help="the hook's cache (default: $GRAPHMEND_CACHE_DIR or ~/.cache/graphmend)")
-    run.add_argument("--no-cache", action="store_true", help="mend every module, read and write no cache")
-    run.add_argument("--no-mend-script", action="store_true", help="run the script's own code as it is")
-    run.add_argument("--report", action="store_true", help="print what was mended to stderr at exit")
-    run.add_argument("--list-packages", action="store_true", help="print the packages that would be hooked and exit")
-    run.add_argument("script", help="the Python file to run")
-    run.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to the script")
-    warm = commands.add_parser(
-        "warm",
-        help="mend packages into the hook's cache ahead of time",
-        description="Mend every source file of PACKAGE into the import hook's cache (like "
-        "compileall for .pyc), so the first start with the hook does no mending work.",
-    )
-    warm.add_argument("packages", nargs="+", metavar="PACKAGE")
-    warm.add_argument("--cache-dir", default="", help="the hook's cache (default: $GRAPHMEND_CACHE_DIR or ~/.cache/graphmend)")
-    warm.add_argument("--jobs", type=int, default=None, help="processes (default: one per CPU)")
+def version_line() -> str:
+    """``graphmend 0.1.0 (core <digest>, CPython 3.11.7, torch 2.13.0)``; torch's version is
+    read from its metadata, never by importing it."""
+    from .cache import build_id
+
+    try:
+        torch = importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        torch = "not installed"
+    python = f"{platform.python_implementation()} {platform.python_version()}"
+    return f"graphmend {__version__} (core {build_id()[:12]}, {python}, torch {torch})"
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_line())
+        parser.exit()
+
+
+def _global_options(suppress: bool) -> argparse.ArgumentParser:
+    """The options every command takes, before or after its name (the subcommands' copies
+    default to SUPPRESS, so they only override what was given)."""
+    default = (lambda value: argparse.SUPPRESS) if suppress else (lambda value: value)
+    parser = argparse.ArgumentParser(add_help=False)
+    group = parser.add_argument_group("global options")
+    group.add_argument("--config", metavar="PATH", default=default(None),
+                       help="use this TOML file (pyproject.toml or graphmend.toml); no discovery")
+    group.add_argument("--isolated", action="store_true", default=default(False),
+                       help="ignore every configuration file")
+    group.add_argument("--color", choices=("auto", "always", "never"), default=default("auto"),
+                       help="colour text output (default: auto, on a terminal without NO_COLOR)")
+    group.add_argument("-q", "--quiet", action="store_true", default=default(False),
+                       help="print findings only: no summary, notes or progress")
+    group.add_argument("-v", "--verbose", action="store_true", default=default(False),
+                       help="show tracebacks on errors")
     return parser
 
 
-# ---------------------------------------------------------------------------------------------
-# Which packages.
+def _lint_options(parser: argparse.ArgumentParser, *, fix: bool) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="files or folders to check (default: .); - reads stdin")
+    parser.add_argument("--select", type=_codes, metavar="CODES",
+                        help="comma-separated code prefixes or names to report (default: GM0,GM1,GM9)")
+    parser.add_argument("--ignore", type=_codes, metavar="CODES", help="codes to leave out")
+    parser.add_argument("--fail-on", choices=("fixable", "any", "never"),
+                        help="which findings make the exit status 1 (default: fixable)")
+    parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
+    parser.add_argument("--output-format", choices=("text", "json", "sarif", "github"),
+                        help="how findings are printed (default: text)")
+    parser.add_argument("--output-file", metavar="PATH", help="write the findings to PATH")
+    parser.add_argument("--trace-all", action="store_true", default=None,
+                        help="count every function as traced (library code whose callers live elsewhere)")
+    parser.add_argument("--jobs", "-j", type=int, metavar="N", help="threads (default: one per CPU)")
+    parser.add_argument("--force-exclude", action="store_true",
+                        help="apply exclude to files named on the command line too (pre-commit)")
+    parser.add_argument("--stdin-filename", metavar="NAME", help="the path of the text read from stdin")
+    parser.add_argument("--show-suppressed", action="store_true", help="also list suppressed sites")
+    parser.add_argument("--statistics", action="store_true", help="counts per code and status instead")
+    parser.add_argument("--show-source", action="store_true", help="show each finding's source line")
+    parser.add_argument("--show-settings", action="store_true",
+                        help="print the resolved configuration and where each value came from")
+    parser.add_argument("--target-version", choices=("3.11", "3.12"),
+                        help="the Python grammar (default: the running interpreter's)")
+    if fix:
+        mode = parser.add_mutually_exclusive_group()
+        mode.add_argument("--diff", action="store_true",
+                          help="write nothing; print a unified diff (exit 1 when not empty)")
+        mode.add_argument("--check", action="store_true",
+                          help="write nothing; exit 1 if any file would change")
+        mode.add_argument("--stdout", action="store_true", help="print the mended text of one file")
+        parser.add_argument("--exit-non-zero-on-fix", action="store_true",
+                            help="exit 1 when a file was changed")
 
 
-def imported_packages(source: str, filename: str = "<script>") -> List[str]:
-    """Top-level names of the absolute imports in ``source`` (anywhere in the file), in
-    order of first appearance."""
-    names = [module.split(".", 1)[0] for module, level in _core.imports(source, filename)
-             if level == 0 and module]
-    return list(dict.fromkeys(names))
+def _codes(text: str) -> tuple:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
-def _source_files(spec) -> Iterable[str]:
-    from .hook import _source_files as files_below
-
-    if spec.submodule_search_locations:
-        yield from files_below(spec.submodule_search_locations)
-    elif spec.origin and spec.origin.endswith(".py"):
-        yield spec.origin
-
-
-def _defines_modules(name: str) -> bool:
-    """Whether an importable package's source mentions nn.Module / PreTrainedModel."""
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        return False
-    if spec is None:
-        return False
-    for count, path in enumerate(_source_files(spec)):
-        if count >= _SCAN_LIMIT:
-            return False
-        try:
-            with open(path, "rb") as handle:
-                if _MODULE_TEXT.search(handle.read()):
-                    return True
-        except OSError:
-            continue
-    return False
-
-
-def model_packages(source: str, filename: str = "<script>") -> List[str]:
-    """The packages the hook mends by default: imported by the script, not the standard
-    library, torch and its companions or GraphMend, importable, and defining models."""
-    return [
-        name
-        for name in imported_packages(source, filename)
-        if not never_mended(name) and _defines_modules(name)
-    ]
-
-
-# ---------------------------------------------------------------------------------------------
-# Running the script.
-
-
-def _script_code(source: str, path: str, mend: bool):
-    """(code, MendResult or None): the mended script's code, or the original's when mending
-    is off, finds nothing or fails."""
-    if mend:
-        try:
-            from ._mend_source import mend_source
-            from .codegen import compile_text
-
-            result = mend_source(source, path, trace_all=False)
-            if result.error is None and result.changed:
-                return compile_text(result.source, list(result.line_map), path), result
-        except Exception:  # noqa: BLE001 (the original always runs)
-            pass
-    return compile(source, path, "exec", dont_inherit=True), None
-
-
-def _exec_as_main(code, path: str) -> None:
-    """Runs ``code`` in a fresh ``__main__`` module, as ``runpy.run_path`` does."""
-    module = types.ModuleType("__main__")
-    module.__dict__.update(
-        __file__=path,
-        __cached__=None,
-        __package__=None,
-        __spec__=None,
-        __loader__=importlib.machinery.SourceFileLoader("__main__", path),
-        __builtins__=builtins,
+def build_parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="graphmend",
+        allow_abbrev=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="GraphMend finds the places where torch.compile breaks the graph in your "
+        "Python source and rewrites the ones it can prove safe, so Dynamo captures whole graphs.",
+        epilog=EXAMPLES,
+        parents=[_global_options(suppress=False)],
     )
-    saved = sys.modules.get("__main__")
-    sys.modules["__main__"] = module
-    try:
-        exec(code, module.__dict__)
-    finally:
-        if saved is not None:
-            sys.modules["__main__"] = saved
+    top.add_argument("--version", action=_Version, help="print the version of graphmend, its core, Python and torch")
+    commands = top.add_subparsers(dest="command", metavar="COMMAND")
+    common = [_global_options(suppress=True)]
 
-
-def _report(hook, script_result, path: str) -> None:
-    write = sys.stderr.write
-    if hook is None:
-        write("graphmend: no package hooked\n")
-    else:
-        report = hook.report()
-        write(f"graphmend: hooked {', '.join(hook.packages)}: {hook.stats}\n")
-        write(f"graphmend: imported modules: {len(report.fixed)} break site(s) fixed, {len(report.declined)} declined\n")
-    if script_result is None:
-        write(f"graphmend: script {path}: not mended\n")
-    else:
-        write(
-            f"graphmend: script {path}: {len(script_result.fixed)} break site(s) fixed, "
-            f"{len(script_result.declined)} declined\n"
+    def command(name: str, help: str, description: str, example: str) -> argparse.ArgumentParser:
+        return commands.add_parser(
+            name, help=help, description=description, parents=common, allow_abbrev=False,
+            formatter_class=argparse.RawDescriptionHelpFormatter, epilog=f"example:\n  {example}",
         )
 
+    check = command("check", "report graph-break sites without running anything",
+                    "Find graph-break sites statically (never imports torch or your code).",
+                    "graphmend check src/ --output-format github")
+    _lint_options(check, fix=False)
+    fix = command("fix", "rewrite the fixable sites in place (or --diff, --check, --stdout)",
+                  "Write the mended source of the fixable sites. Fixed files import "
+                  "graphmend.runtime.", "graphmend fix --diff src/model.py")
+    _lint_options(fix, fix=True)
+    rule = command("rule", "explain a diagnostic code", "Explain what a GraphMend code means.",
+                   "graphmend rule GM101")
+    rule.add_argument("code", nargs="?", help="a code (GM101) or a name (data-dependent-branch)")
+    rule.add_argument("--all", action="store_true", help="list every code")
+    rule.add_argument("--output-format", choices=("text", "json"), default="text")
+    explain = command("explain", "run Dynamo on a model before and after mending",
+                      "Run Dynamo on ENTRY's model before and after mending and list each break "
+                      "with its GB id and GM code. Exit 1 when more than --max-breaks remain.",
+                      "graphmend explain examples/model.py:example --max-breaks 0")
+    explain.add_argument("target", nargs="?", metavar="FILE:ENTRY",
+                         help="FILE.py:ENTRY or module:ENTRY; ENTRY() returns (obj, args[, kwargs])")
+    explain.add_argument("--max-breaks", type=int, metavar="N", help="breaks allowed after mending (default 0)")
+    explain.add_argument("--no-mend", action="store_true", help="measure the original only")
+    explain.add_argument("--grad", action="store_true", help="run with autograd on (default: torch.no_grad())")
+    explain.add_argument("--output-format", choices=("text", "json"), default="text")
+    run = command("run", "run a script with its model packages mended at import",
+                  "Run SCRIPT as __main__ with the GraphMend import hook installed.",
+                  "graphmend run train.py --epochs 3")
+    run.add_argument("--package", action="append", dest="packages", metavar="NAME",
+                     help="mend this package at import (repeatable); default: [tool.graphmend.hook] "
+                     "packages, else the packages the script imports that define nn.Module subclasses")
+    run.add_argument("--cache-dir", default="", help="the hook's cache (default: $GRAPHMEND_CACHE_DIR or ~/.cache/graphmend)")
+    run.add_argument("--no-cache", action="store_true", help="mend every module, read and write no cache")
+    run.add_argument("--no-mend-script", action="store_true", help="run the script's own code as it is")
+    run.add_argument("--no-boundary", action="store_true",
+                     help="leave the script's own torch.compile as it is (deferred output then "
+                     "appears at exit)")
+    run.add_argument("--report", action="store_true", help="list the mended and declined sites at exit (stderr)")
+    run.add_argument("--output-format", choices=("text", "json", "sarif", "github"), help="the --report format")
+    run.add_argument("--report-file", metavar="PATH", help="write the --report to PATH")
+    run.add_argument("--list-packages", action="store_true", help="print the packages that would be hooked and exit")
+    run.add_argument("script", help="the Python file to run")
+    run.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to the script")
+    warm = command("warm", "mend packages into the hook's cache ahead of time",
+                   "Mend every source file of PACKAGE into the import hook's cache (like "
+                   "compileall for .pyc), so the first start with the hook does no mending work.",
+                   "graphmend warm transformers")
+    warm.add_argument("packages", nargs="+", metavar="PACKAGE", help="an importable package name")
+    warm.add_argument("--cache-dir", default="", help="the hook's cache (default: $GRAPHMEND_CACHE_DIR or ~/.cache/graphmend)")
+    warm.add_argument("--jobs", type=int, default=None, help="processes (default: one per CPU)")
+    return top
 
-def _flush_pending() -> None:
-    """Replays side effects a torch.compile'd call deferred and nobody flushed: late, but
-    not lost."""
-    runtime = sys.modules.get("graphmend.runtime")
-    if runtime is not None and runtime.pending():
-        runtime.flush()
+
+def _settings(options):
+    from . import config
+
+    settings = config.load(options.config, isolated=options.isolated)
+    given = getattr(options, "select", None), getattr(options, "ignore", None)
+    for key, value in zip(("select", "ignore"), given):
+        if value is not None:
+            config.check_selectors(value, f"--{key}")
+            settings.set(key, value, "command line")
+    version = getattr(options, "target_version", None)
+    if version:
+        settings.set("target_version", tuple(int(p) for p in version.split(".")), "command line")
+    return settings
 
 
-def run(options: argparse.Namespace) -> int:
-    path = options.script
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        sys.stderr.write(f"python -m graphmend run: cannot open {path!r}: {exc.strerror}\n")
-        return 2
-    from ._source import decode_source
+def _dispatch() -> Dict[str, Callable]:
+    from . import cmd_check, cmd_explain, cmd_run
 
-    source = decode_source(data, path).decode("utf-8", "surrogatepass")
-    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-    packages = options.packages or model_packages(source, path)
-    if options.list_packages:
-        for name in packages:
-            print(name)
-        return 0
+    def check(options, settings):
+        if options.show_settings:
+            print(settings.show())
+            return 0
+        return cmd_check.check(options, settings)
 
-    from .hook import install
+    def fix(options, settings):
+        return cmd_check.fix(options, settings)
 
-    cache_dir = None if options.no_cache else options.cache_dir
-    try:
-        hook = install(packages, cache_dir=cache_dir) if packages else None
-    except ValueError as exc:  # a refused package name (torch, the stdlib...)
-        sys.stderr.write(f"python -m graphmend run: {exc}\n")
-        return 2
-    code, script_result = _script_code(source, path, not options.no_mend_script)
-    sys.argv = [path, *options.args]
-    try:
-        _exec_as_main(code, path)
-    finally:
-        _flush_pending()
-        if options.report:
-            _report(hook, script_result, path)
-    return 0
-
-
-def warm(options: argparse.Namespace) -> int:
-    from .cache import default_cache_dir
-    from .hook import prepare
-
-    try:
-        stats = prepare(options.packages, cache_dir=options.cache_dir, jobs=options.jobs)
-    except ValueError as exc:
-        sys.stderr.write(f"python -m graphmend warm: {exc}\n")
-        return 2
-    where = options.cache_dir or default_cache_dir()
-    print(f"graphmend warm: {stats.mended} file(s) mended, {stats.cache_hits} already cached, "
-          f"{stats.failed} failed, in {stats.seconds:.1f} s ({where})")
-    return 0
+    return {
+        "check": check,
+        "fix": fix,
+        "rule": lambda options, settings: cmd_check.rule(options),
+        "explain": cmd_explain.explain,
+        "run": cmd_run.run,
+        "warm": cmd_run.warm,
+    }
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    options = _parser().parse_args(argv)
-    if options.command == "run":
-        return run(options)
-    if options.command == "warm":
-        return warm(options)
-    return 2  # argparse has already refused anything else
+    parser = build_parser()
+    options = parser.parse_args(argv)
+    if options.command is None:
+        parser.print_usage(sys.stderr)
+        sys.stderr.write("graphmend: name a command (check, fix, rule, explain, run, warm); "
+                         "`graphmend --help` shows examples\n")
+        return 2
+    from .files import UserError
+
+    try:
+        return _dispatch()[options.command](options, _settings(options))
+    except UserError as exc:
+        where = f" ({exc.path})" if exc.path else ""
+        sys.stderr.write(f"graphmend {options.command}: {exc}{where}\n")
+        if options.verbose:
+            traceback.print_exc()
+        return 2
+    except BrokenPipeError:  # `graphmend check | head`
+        return 0
+    except Exception:  # noqa: BLE001 (the script's own exceptions propagate: see below)
+        if options.command == "run":
+            raise  # the script's traceback and exit status, as `python script.py` gives them
+        sys.stderr.write(f"graphmend {options.command}: internal error; please report it with "
+                         "this traceback\n")
+        traceback.print_exc()
+        return 2
+

@@ -4,7 +4,6 @@ boundary (``graphmend.boundary``); with example inputs, runtime-aware
 
 from __future__ import annotations
 
-import functools
 import types
 from typing import Any, Dict, Optional
 
@@ -82,20 +81,10 @@ def _compiled(
 
     if compiled is None:
         compiled = torch.compile(mended, **boundary.with_eager_precision(torch_compile_kwargs))
-    if isinstance(compiled, torch.nn.Module):
-        compiled.forward = functools.wraps(compiled.forward)(
-            boundary.boundary(compiled.forward, config)
-        )
+    target = obj.__func__ if isinstance(obj, types.MethodType) else obj
+    bounded = boundary.behind_boundary(compiled, config, like=target)
+    if bounded is compiled:  # a module: its forward is wrapped
         mender._attach_report(compiled, mend_rep)
         return compiled
-
-    target = obj.__func__ if isinstance(obj, types.MethodType) else obj
-
-    bounded = boundary.boundary(compiled, config)
-    try:
-        functools.update_wrapper(bounded, target)
-    except (AttributeError, TypeError):
-        pass
-    bounded.__graphmend_compiled__ = compiled
     bounded.__graphmend_report__ = mend_rep
     return bounded

@@ -44,6 +44,15 @@ def _user_frame(reason: Any) -> Tuple[str, int]:
     return "", 0
 
 
+def _runtime_frame(reason: Any) -> str:
+    """The graphmend.runtime function on the break's stack, or ""."""
+    runtime = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime.py")
+    for frame in reversed(list(getattr(reason, "user_stack", None) or [])):
+        if os.path.abspath(getattr(frame, "filename", "")) == runtime:
+            return str(getattr(frame, "name", ""))
+    return ""
+
+
 def _tag_for(filename: str, line: int) -> Optional[Diagnostic]:
     if not filename or not line:
         return None
@@ -109,6 +118,7 @@ def _explain_report(output: Any) -> Tuple[ExplainReport, List[str]]:
                 code=tag.code if tag else "",
                 fixed=tag.fixed if tag else None,
                 message=tag.message if tag else "",
+                runtime_frame=_runtime_frame(reason),
             )
         )
     report = ExplainReport(

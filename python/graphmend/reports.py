@@ -33,6 +33,9 @@ class Diagnostic:
     message: str
     fixed: bool
     rewrite: str
+    reason: str = ""
+    reason_id: str = ""
+    suppressed_by: int = 0
 
     def __str__(self) -> str:
         state = f"fixed ({self.rewrite})" if self.fixed else "not fixed"
@@ -94,17 +97,21 @@ def diagnostic_of(filename: str, fields: Iterable) -> Diagnostic:
     cache stores it, or the dataclass itself)."""
     if not isinstance(fields, tuple):
         d = fields
-        fields = (d.code, d.line, d.column, d.end_line, d.end_column, d.message, d.fixed, d.rewrite)
-    code, line, column, end_line, end_column, message, fixed, rewrite = fields
+        fields = (d.code, d.line, d.column, d.end_line, d.end_column, d.message, d.fixed, d.rewrite,
+                  d.reason, d.reason_id, d.suppressed_by)
+    code, line, column, end_line, end_column, message, fixed, rewrite, *why = fields
     return Diagnostic(
-        code, filename, line, column, end_line or line, end_column, message, fixed, rewrite or ""
+        code, filename, line, column, end_line or line, end_column, message, fixed, rewrite or "",
+        *why,
     )
 
 
 @dataclasses.dataclass(frozen=True)
 class BreakInfo:
     """One graph break Dynamo reported: where (the innermost user frame), Dynamo's reason
-    and, when ``mend_source`` tagged that line, GraphMend's code and what became of it."""
+    and, when ``mend_source`` tagged that line, GraphMend's code and what became of it.
+    ``runtime_frame`` names the ``graphmend.runtime`` function the break happened in ("" for
+    none): GraphMend's own eager fallback, such as a trap's guard run eagerly."""
 
     filename: str
     line: int
@@ -112,6 +119,7 @@ class BreakInfo:
     code: str = ""
     fixed: Optional[bool] = None
     message: str = ""
+    runtime_frame: str = ""
 
     def __str__(self) -> str:
         where = f"{os.path.basename(self.filename)}:{self.line}" if self.filename else "?"
@@ -129,10 +137,9 @@ class ExplainReport:
     op_count: int = 0
 
     def __str__(self) -> str:
-        lines = [
-            f"{self.graph_count} graph(s), {self.graph_break_count} break(s), "
-            f"{self.op_count} op(s)"
-        ]
+        # The breaks listed, not Dynamo's graph_break_count (graphs - 1), which misses breaks
+        # that leave no graph behind (docs/MENDER.md).
+        lines = [f"{len(self.breaks)} break(s) in {self.graph_count} graph(s), {self.op_count} op(s)"]
         for i, info in enumerate(self.breaks, 1):
             lines.append(f"  {i}. {info}")
             if info.message:

@@ -24,6 +24,7 @@
 #include "base/source.h"
 #include "base/unicode.h"
 #include "diag/diagnostic.h"
+#include "diag/reasons.h"
 #include "lex/lexer.h"
 #include "lex/token.h"
 #include "parse/parser.h"
@@ -265,7 +266,17 @@ nb::dict mend_diagnostic_dict(const MendDiagnostic& d) {
   out["message"] = d.message;
   out["fixed"] = d.fixed;
   out["rewrite"] = d.rewrite;
+  out["reason"] = d.reason;
+  out["reason_id"] = d.reason_id;
+  out["suppressed_by"] = d.suppressed_by;
   return out;
+}
+
+// One suppression comment: (line, file_level, codes (empty: all), used).
+nb::tuple pragma_tuple(const Pragma& p) {
+  nb::list codes;
+  for (const std::string& code : p.codes) codes.append(nb::str(code.data(), code.size()));
+  return nb::make_tuple(p.line, p.file_level, nb::tuple(codes), p.used);
 }
 
 // The rewrites named in `names` (a subset of REWRITES); ValueError for an unknown name.
@@ -296,15 +307,18 @@ nb::tuple definition_tuple(const Definition& d) {
 // Mends source (GIL released) and returns a dict: source, changed, diagnostics (dicts),
 // line_map, edits ((begin, end, replacement) byte ranges of the input), error (a dict like
 // a diagnostic when the input does not parse, else None), skeleton and stubbed_lines
-// (rewrite/skeleton.h), definitions (rewrite/definitions.h; empty unless asked for).
+// (rewrite/skeleton.h), definitions (rewrite/definitions.h; empty unless asked for) and
+// pragmas (rewrite/pragmas.h, as tuples).
 nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle version,
                              nb::handle rewrites, bool trace_all, std::vector<uint32_t> only_lines,
-                             bool skeleton, bool definitions) {
+                             std::vector<std::string> suppressed_codes, bool skeleton,
+                             bool definitions) {
   MendOptions options;
   options.skeleton = skeleton;
   options.definitions = definitions;
   options.trace_all = trace_all;
   options.only_lines = std::move(only_lines);
+  options.suppressed_codes = std::move(suppressed_codes);
   options.version = python_version(version);
   options.rewrites = rewrite_set(rewrites);
   std::string name =
@@ -357,6 +371,9 @@ nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle 
   nb::list table;
   for (const Definition& d : result.definitions) table.append(definition_tuple(d));
   out["definitions"] = table;
+  nb::list pragmas;
+  for (const Pragma& p : result.pragmas) pragmas.append(pragma_tuple(p));
+  out["pragmas"] = pragmas;
   return out;
 }
 
@@ -424,13 +441,15 @@ NB_MODULE(_core, m) {
         nb::arg("filename").none() = nb::none(), nb::kw_only(),
         nb::arg("version").none() = nb::none(), nb::arg("rewrites").none() = nb::none(),
         nb::arg("trace_all") = false, nb::arg("only_lines") = std::vector<uint32_t>{},
-        nb::arg("skeleton") = false, nb::arg("definitions") = false,
+        nb::arg("suppressed_codes") = std::vector<std::string>{}, nb::arg("skeleton") = false,
+        nb::arg("definitions") = false,
         "Mends graph breaks in source with the rewrites named in `rewrites` (default: all of "
         "REWRITES); returns a dict with source, changed, diagnostics, "
         "line_map, edits, error (None unless the input does not parse), skeleton (None "
         "unless asked for and the text changed), stubbed_lines and definitions (tuples "
         "(is_class, qualname, class_name, first_line, last_line, mended_first_line, "
-        "mended_last_line, touched, params); empty unless asked for).");
+        "mended_last_line, touched, params); empty unless asked for) and pragmas (tuples "
+        "(line, file_level, codes, used)).");
   nb::list rewrite_names;
   for (int i = 0; i < kRewriteCount; ++i) {
     rewrite_names.append(rewrite_name(static_cast<RewriteKind>(i)));
@@ -440,6 +459,14 @@ NB_MODULE(_core, m) {
   for (const codes::CodeInfo& info : codes::kAll)
     codes.append(nb::make_tuple(info.code, info.summary));
   m.attr("CODES") = nb::tuple(codes);
+  std::vector<std::string_view> ids;
+  for (const reasons::ReasonPhrase& entry : reasons::kPhrases) {
+    if (std::find(ids.begin(), ids.end(), entry.id) == ids.end()) ids.push_back(entry.id);
+  }
+  ids.push_back(reasons::kOther);
+  nb::list reason_ids;
+  for (std::string_view id : ids) reason_ids.append(nb::str(id.data(), id.size()));
+  m.attr("REASON_IDS") = nb::tuple(reason_ids);
   m.attr("RUNTIME_NAME") = kRuntimeName;
   m.attr("SUPPORTED_VERSIONS") = nb::make_tuple(nb::make_tuple(3, 11), nb::make_tuple(3, 12));
 }

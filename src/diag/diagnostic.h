@@ -22,6 +22,7 @@ struct Diagnostic {
 namespace codes {
 #define FRONT_END(name, code, summary) inline constexpr const char* k##name = code;
 #define INTERNAL(name, code, summary) inline constexpr const char* k##name = code;
+#define NOTE(name, code, summary) inline constexpr const char* k##name = code;
 #include "diag/codes.def"
 
 // Every code with its summary, in the order of codes.def (the binding's CODES).
@@ -33,6 +34,7 @@ inline constexpr CodeInfo kAll[] = {
 #define FRONT_END(name, code, summary) {code, summary},
 #define BREAK(kind, code, summary, owner) {code, summary},
 #define INTERNAL(name, code, summary) {code, summary},
+#define NOTE(name, code, summary) {code, summary},
 #include "diag/codes.def"
 };
 }  // namespace codes

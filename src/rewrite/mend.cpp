@@ -12,9 +12,11 @@
 #include "ast/ast.h"
 #include "base/arena.h"
 #include "base/source.h"
+#include "diag/reasons.h"
 #include "parse/parser.h"
 #include "rewrite/definitions.h"
 #include "rewrite/edits.h"
+#include "rewrite/pragmas.h"
 #include "rewrite/rewrite.h"
 #include "rewrite/runtime_import.h"
 #include "rewrite/skeleton.h"
@@ -56,11 +58,18 @@ MendDiagnostic diagnostic_at(const SourceText& source, const ast::Node& node, st
   return d;
 }
 
-std::string declined(const sema::BreakTag& tag, std::string_view reason) {
-  std::string message = tag.message.empty() ? sema::break_summary(tag.kind) : tag.message;
-  message += "; not rewritten: ";
-  message += reason;
-  return message;
+// Records a decline on `d`: the reason ends the message and gives the reason id.
+void add_decline(MendDiagnostic& d, std::string_view reason) {
+  d.message += "; not rewritten: ";
+  d.message += reason;
+  d.reason = std::string(reason);
+  d.reason_id = reasons::id_of(reason);
+}
+
+// `d` declined for `reason`, its message the tag's.
+void decline(MendDiagnostic& d, const sema::BreakTag& tag, std::string_view reason) {
+  d.message = tag.message.empty() ? sema::break_summary(tag.kind) : tag.message;
+  add_decline(d, reason);
 }
 
 // Whether the runtime-aware line filter (empty: none) selects the break at `d`.
@@ -72,40 +81,53 @@ bool selected_by_lines(const MendDiagnostic& d, const std::vector<uint32_t>& onl
   return false;
 }
 
-TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context) {
+TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context,
+                     std::vector<Pragma>& pragmas) {
   const ast::Node* anchor = tag.site ? tag.site : static_cast<const ast::Node*>(tag.statement);
   TagResult result;
   if (anchor == nullptr) {
     result.diagnostic.code = sema::break_code(tag.kind);
-    result.diagnostic.message = declined(tag, "the break has no source location");
+    decline(result.diagnostic, tag, "the break has no source location");
     return result;
   }
   result.diagnostic = diagnostic_at(context.source, *anchor, sema::break_code(tag.kind));
+  // A suppressed site is left as written: no rewrite runs, no edit is made.
+  if (const Pragma* pragma =
+          rewrite::suppressing(pragmas, result.diagnostic.line, result.diagnostic.code)) {
+    decline(result.diagnostic, tag,
+            "suppressed by a pragma on line " + std::to_string(pragma->line));
+    result.diagnostic.suppressed_by = pragma->line;
+    return result;
+  }
+  const std::vector<std::string>& ignored = context.options.suppressed_codes;
+  if (std::find(ignored.begin(), ignored.end(), result.diagnostic.code) != ignored.end()) {
+    decline(result.diagnostic, tag, "suppressed by the configuration");
+    return result;
+  }
   std::optional<RewriteKind> owner = rewrite::owner_of(tag.kind);
   if (!owner) {
-    result.diagnostic.message = declined(
-        tag, std::string("out of scope: no rewrite handles a ") + sema::break_summary(tag.kind));
+    decline(result.diagnostic, tag,
+            std::string("out of scope: no rewrite handles a ") + sema::break_summary(tag.kind));
     return result;
   }
   if (!selected_by_lines(result.diagnostic, context.options.only_lines)) {
-    result.diagnostic.message = declined(tag, "Dynamo did not break here in the profiling run");
+    decline(result.diagnostic, tag, "Dynamo did not break here in the profiling run");
     return result;
   }
   result.diagnostic.rewrite = rewrite_name(*owner);
   if (!context.options.rewrites.has(*owner)) {
-    result.diagnostic.message =
-        declined(tag, "the [" + result.diagnostic.rewrite + "] rewrite is disabled");
+    decline(result.diagnostic, tag, "the [" + result.diagnostic.rewrite + "] rewrite is disabled");
     return result;
   }
   std::optional<rewrite::Outcome> outcome = rewrite::run_rewrite(*owner, tag, context);
   if (!outcome) {
-    result.diagnostic.message = declined(tag, "no rewrite applies to this break");
+    decline(result.diagnostic, tag, "no rewrite applies to this break");
     return result;
   }
   if (outcome->form != nullptr) result.diagnostic.rewrite = outcome->form;
   if (!outcome->fixed) {
-    result.diagnostic.message =
-        declined(tag, outcome->reason.empty() ? "the rewrite declined" : outcome->reason);
+    decline(result.diagnostic, tag,
+            outcome->reason.empty() ? "the rewrite declined" : outcome->reason);
     // A declined rewrite may still edit, to keep the order of side effects (defer.cpp).
     result.edits = std::move(outcome->edits);
     result.needs_runtime = outcome->needs_runtime;
@@ -167,10 +189,13 @@ void mark_lowered_scalars(const std::vector<sema::BreakTag>& tags,
 
 // Every tag of the module through its rewrite. Fixes whose edits would overlap an
 // earlier fix are declined (the outer statement, earlier in source order, wins).
-// With `only_within`, only the functions meeting those ranges are tagged.
+// With `only_within`, only the functions meeting those ranges are tagged. The text's
+// pragmas, marked used or not, go to `pragmas`.
 std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& options,
+                                    std::vector<Pragma>& pragmas,
                                     const std::vector<sema::ByteRange>* only_within = nullptr) {
   std::vector<TagResult> results;
+  pragmas = rewrite::find_pragmas(parsed.source, parsed.parse.tokens);
   sema::AnalysisOptions analysis_options;
   analysis_options.trace_all = options.trace_all;
   std::unique_ptr<sema::Analysis> analysis =
@@ -180,19 +205,19 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
   rewrite::Context context{parsed.source, *parsed.parse.module, *analysis, options};
   std::vector<TextEdit> accepted;
   for (const sema::BreakTag& tag : tags) {
-    TagResult result = handle_tag(tag, context);
+    TagResult result = handle_tag(tag, context, pragmas);
     if (!result.edits.empty()) {
       std::string error;
       std::vector<TextEdit> own = result.edits;
       if (!rewrite::normalize_edits(own, parsed.source.size(), &error)) {
         if (result.diagnostic.fixed) {
-          result.diagnostic.message = declined(tag, "internal: invalid edits (" + error + ")");
+          decline(result.diagnostic, tag, "internal: invalid edits (" + error + ")");
         }
         result.diagnostic.fixed = false;
         result.edits.clear();
       } else if (overlaps_any(own, accepted)) {
         if (result.diagnostic.fixed) {
-          result.diagnostic.message = declined(tag, "its fix overlaps the fix of another break");
+          decline(result.diagnostic, tag, "its fix overlaps the fix of another break");
         }
         result.diagnostic.fixed = false;
         result.edits.clear();
@@ -264,8 +289,8 @@ std::unique_ptr<Parsed> apply_results(const Parsed& parsed, std::vector<TagResul
     std::string own_error;
     if (!apply_and_check(parsed, collect_edits(parsed, alone, runtime), options, &own_error)) {
       if (tag_result.diagnostic.fixed) {
-        tag_result.diagnostic.message +=
-            "; not rewritten: internal: the rewritten text does not parse (" + own_error + ")";
+        add_decline(tag_result.diagnostic,
+                    "internal: the rewritten text does not parse (" + own_error + ")");
       }
       tag_result.diagnostic.fixed = false;
       tag_result.edits.clear();
@@ -279,7 +304,7 @@ std::unique_ptr<Parsed> apply_results(const Parsed& parsed, std::vector<TagResul
   if (mended) return mended;
   for (TagResult& tag_result : results) {
     if (tag_result.diagnostic.fixed) {
-      tag_result.diagnostic.message += "; not rewritten: the mended file does not parse";
+      add_decline(tag_result.diagnostic, "the mended file does not parse");
     }
     tag_result.diagnostic.fixed = false;
     tag_result.edits.clear();
@@ -320,7 +345,8 @@ std::vector<std::pair<uint32_t, std::string>> rewritten_again(
     if (second_options.only_lines.empty()) return lines;
   }
   std::vector<sema::ByteRange> touched = mended_ranges(original_size, edits);
-  for (const TagResult& second : run_rewrites(again, second_options, &touched)) {
+  std::vector<Pragma> pragmas;
+  for (const TagResult& second : run_rewrites(again, second_options, pragmas, &touched)) {
     if (!second.diagnostic.fixed) continue;
     uint32_t line = second.diagnostic.line;
     if (line >= 1 && line <= line_map.size()) line = line_map[line - 1];
@@ -341,7 +367,7 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
     return result;
   }
   const std::string runtime = kRuntimeName;
-  std::vector<TagResult> results = run_rewrites(parsed, options);
+  std::vector<TagResult> results = run_rewrites(parsed, options, result.pragmas);
   std::vector<MendDiagnostic> internal;
   std::unique_ptr<Parsed> mended = apply_results(parsed, results, options, runtime, internal);
   std::vector<TextEdit> edits;
@@ -378,8 +404,7 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
         }
         if (!covers) continue;
         if (tag_result.diagnostic.fixed) {
-          tag_result.diagnostic.message +=
-              "; not rewritten: internal: its output would be rewritten again";
+          add_decline(tag_result.diagnostic, "internal: its output would be rewritten again");
         }
         tag_result.diagnostic.fixed = false;
         tag_result.edits.clear();

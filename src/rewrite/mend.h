@@ -24,6 +24,9 @@ struct MendOptions {
   // these 1-based lines (where Dynamo broke in a profiling run) are rewritten; the others
   // are reported as declined.
   std::vector<uint32_t> only_lines;
+  // Codes whose sites are left as written and reported as suppressed, as if a pragma named
+  // them (a linter's configured ignore list).
+  std::vector<std::string> suppressed_codes;
   // Also return the skeleton of the mended text (rewrite/skeleton.h), for the import hook.
   bool skeleton = false;
   // Also return the table of functions and classes (rewrite/definitions.h), for the object
@@ -41,6 +44,17 @@ struct MendDiagnostic {
   std::string message;  // what breaks and why; for a decline, which safety condition failed
   bool fixed = false;   // true: rewritten; false: declined (left as it was)
   std::string rewrite;  // the rewrite's name (rewrites.def) or form ("cond"); "" when none applies
+  std::string reason;   // for a decline: the condition that failed (the end of `message`)
+  std::string reason_id;       // its stable id (diag/reasons.def); "" when fixed
+  uint32_t suppressed_by = 0;  // the line of the pragma that suppressed it (rewrite/pragmas.h)
+};
+
+// A suppression comment of the input (rewrite/pragmas.h).
+struct Pragma {
+  uint32_t line = 0;               // 1-based line of the comment
+  bool file_level = false;         // ignore-file
+  std::vector<std::string> codes;  // empty: every code
+  bool used = false;               // it suppressed at least one site
 };
 
 struct TextEdit {
@@ -80,6 +94,8 @@ struct MendResult {
   std::vector<uint32_t> stubbed_lines;
   // With MendOptions::definitions and an input that parses: every function and class.
   std::vector<Definition> definitions;
+  // The input's suppression comments, each marked used when it suppressed a site.
+  std::vector<Pragma> pragmas;
 };
 
 MendResult mend_source(std::string_view source, std::string filename, const MendOptions& options);

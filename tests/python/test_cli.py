@@ -1,19 +1,17 @@
-"""`python -m graphmend run`: the script runs as __main__ with its arguments and exit code,
+"""`graphmend run`: the script runs as __main__ with its arguments and exit code,
 the hook mends the packages it detects (or is told), the script itself is mended, --report
 and --list-packages print what they should. Each test writes a script and small local
 packages to tmp_path and runs a fresh interpreter (os.environ inherited)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from graphmend import cli
+from cli_helpers import graphmend
+from graphmend import cmd_run as cli
 
 MODELS_INIT = "from .layers import Gate\n"
 MODELS_LAYERS = '''\
@@ -64,16 +62,7 @@ def project(tmp_path):
 
 
 def graphmend_run(*args, cwd, env=None):
-    environ = dict(os.environ)
-    environ.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "graphmend", "run", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=environ,
-        timeout=180,
-    )
+    return graphmend("run", *args, cwd=cwd, env=env)
 
 
 def test_arguments_name_path_and_exit_code(project, tmp_path):
@@ -183,8 +172,12 @@ def test_report_and_mending_of_packages_and_script(project, tmp_path):
     # The deferred print of Gate.forward under explain is replayed before the script ends.
     assert out[5:] == ["gate 3"]
     assert "graphmend: hooked gmc_models: 2 module(s) mended, 0 from the cache, 0 failed" in proc.stderr
-    assert "graphmend: imported modules: 2 break site(s) fixed, 0 declined" in proc.stderr
-    assert f"graphmend: script {project / 'model.py'}: 1 break site(s) fixed, 0 declined" in proc.stderr
+    # --report lists the sites (paths relative to the working directory, 1-based columns).
+    report = proc.stderr.splitlines()
+    assert "project/gmc_models/layers.py:6:12: GM101 branch on tensor value `x.sum() > 0` [fixable: where]" in report
+    assert 'project/gmc_models/layers.py:10:9: GM102 print call `print("gate", y.shape[0])` [fixable: defer]' in report
+    assert "project/model.py:7:8: GM101 branch on tensor value `x.sum() > 0` [fixable: where]" in report
+    assert "Found 3 break sites in 2 files: 3 fixable." in report
     assert len(list(cache.rglob("*.gmc"))) == 2
 
     again = graphmend_run("--report", "--cache-dir", cache, project / "model.py", cwd=tmp_path)

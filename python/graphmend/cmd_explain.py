@@ -1,0 +1,191 @@
+"""``graphmend explain FILE:ENTRY``: Dynamo's breaks of one call before and after mending,
+each with Dynamo's graph-break id (GBxxxx) and GraphMend's code. ENTRY names a
+zero-argument callable returning ``(obj, args)`` or ``(obj, args, kwargs)``."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import importlib
+import importlib.util
+import json
+import os
+import sys
+from typing import Any, Dict, Tuple
+
+from .files import UserError
+from .files import display_path
+
+__all__ = ["explain", "gb_id_of", "load_target"]
+
+# Dynamo's first reason line for a jump on a tensor, which carries no registered type.
+_GENERIC_JUMP = ("generic_jump", "GB0170")
+_GB_URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb{}.html"
+
+
+@functools.lru_cache(maxsize=1)
+def _gb_registry() -> Dict[str, str]:
+    """Dynamo's graph-break types -> ids, read from the installed torch's registry file
+    (empty for a torch without one)."""
+    spec = importlib.util.find_spec("torch")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = os.path.join(folder, "_dynamo", "graph_break_registry.json")
+        try:
+            with open(path, encoding="utf-8") as handle:
+                registry = json.load(handle)
+        except (OSError, ValueError):
+            continue
+        return {entry["Gb_type"]: gb_id for gb_id, entries in registry.items() for entry in entries}
+    return {}
+
+
+def gb_id_of(reason: str) -> str:
+    """The GB id of a break from the first line of Dynamo's reason ("" when unknown)."""
+    if reason.startswith(_GENERIC_JUMP[0]):
+        return _GENERIC_JUMP[1]
+    return _gb_registry().get(reason.strip(), "")
+
+
+def load_target(target: str) -> Tuple[Any, tuple, dict]:
+    """(obj, args, kwargs) from ``path.py:ENTRY`` or ``package.module:ENTRY``."""
+    where, _, entry = target.rpartition(":")
+    if not where or not entry:
+        raise UserError("the target must be FILE.py:ENTRY or module:ENTRY", target)
+    if where.endswith(".py"):
+        if not os.path.isfile(where):
+            raise UserError("no such file", where)
+        folder = os.path.dirname(os.path.abspath(where))
+        sys.path.insert(0, folder)
+        name = os.path.splitext(os.path.basename(where))[0]
+        spec = importlib.util.spec_from_file_location(name, where)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    else:
+        module = importlib.import_module(where)
+    function = getattr(module, entry, None)
+    if not callable(function):
+        raise UserError(f"{entry!r} is not a callable of the module", where)
+    made = function()
+    if not isinstance(made, tuple) or len(made) not in (2, 3):
+        raise UserError(f"{entry}() must return (obj, args) or (obj, args, kwargs)", where)
+    obj, args, *rest = made
+    return obj, tuple(args), dict(rest[0]) if rest else {}
+
+
+def _break_json(info) -> Dict[str, Any]:
+    gb_id = gb_id_of(info.reason)
+    note = _runtime_note(info) if info.runtime_frame else ""
+    return {
+        "path": display_path(info.filename) if info.filename else "",
+        "line": info.line,
+        "gb_id": gb_id or None,
+        "gb_url": _GB_URL.format(gb_id[2:]) if gb_id else None,
+        "gb_type": info.reason,
+        "reason": info.reason,
+        "code": info.code or None,
+        "status": None if info.fixed is None else ("fixed" if info.fixed else "declined"),
+        "message": info.message or None,
+        "runtime_note": note or None,
+    }
+
+
+def _runtime_note(info) -> str:
+    if info.runtime_frame in ("guard", "check_assert", "_check"):
+        return (
+            f"{info.code or 'GM105'} fixed, but the trap ran eagerly because deferred records were "
+            "pending (a print or log earlier in the same compiled region); move that call after "
+            "the guard or accept one break"
+        )
+    if info.runtime_frame == "call_now":
+        return ("a declined print/log call runs through graphmend.runtime.call_now to keep the "
+                "order of output; it breaks where the original did")
+    return f"the break is inside GraphMend's runtime ({info.runtime_frame})"
+
+
+def _measure(obj, args, kwargs, grad: bool):
+    import torch
+
+    from .explainer import explain as dynamo_explain
+
+    torch.manual_seed(0)
+    context = torch.enable_grad() if grad else torch.no_grad()
+    # The model's own output goes to stderr: stdout carries the report (JSON included).
+    with context, contextlib.redirect_stdout(sys.stderr):
+        return dynamo_explain(obj, *args, **kwargs)
+
+
+def _phase(options, text: str) -> None:
+    if not options.quiet:
+        sys.stderr.write(f"graphmend explain: {text}\n")
+        sys.stderr.flush()
+
+
+def explain(options: argparse.Namespace, settings) -> int:
+    target = options.target or settings.explain_entry
+    if not target:
+        raise UserError("name a target FILE.py:ENTRY (or set [tool.graphmend.explain] entry)")
+    max_breaks = options.max_breaks if options.max_breaks is not None else settings.explain_max_breaks
+    _phase(options, f"importing {target}")
+    try:
+        obj, args, kwargs = load_target(target)
+    except UserError:
+        raise
+    except Exception as exc:  # noqa: BLE001 (the user's module or entry failed)
+        raise UserError(f"importing or calling the entry failed: {type(exc).__name__}: {exc}", target) from None
+    from .mender import mend
+
+    _phase(options, "running Dynamo on the original (before)")
+    before = _measure(obj, args, kwargs, options.grad)
+    after = None
+    if not options.no_mend:
+        _phase(options, "mending, then running Dynamo again (after)")
+        after = _measure(mend(obj), args, kwargs, options.grad)
+    result = {
+        "before": {"graphs": before.graph_count, "breaks": [_break_json(b) for b in before.breaks]},
+        "after": None if after is None else {
+            "graphs": after.graph_count, "breaks": [_break_json(b) for b in after.breaks]
+        },
+    }
+    _print(options, target, result)
+    remaining = len((after or before).breaks)
+    return 0 if remaining <= max_breaks else 1
+
+
+def _print(options, target: str, result: Dict[str, Any]) -> None:
+    if options.output_format == "json":
+        from . import formats
+
+        report = formats.json_report("explain", [], {"checked": 0, "changed": 0, "errors": 0},
+                                     target=target, grad=bool(options.grad), **result)
+        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return
+    mode = "grad enabled" if options.grad else "under torch.no_grad()"
+    header = [f"before: {len(result['before']['breaks'])} breaks in {result['before']['graphs']} graphs"]
+    if result["after"] is not None:
+        header.append(f"after: {len(result['after']['breaks'])} breaks in {result['after']['graphs']} graphs")
+    print("    ".join(header) + f"    ({mode})")
+    for phase in ("before", "after"):
+        if result[phase] is None:
+            continue
+        print(f"{phase}:")
+        for b in result[phase]["breaks"]:
+            print("  " + _break_line(b))
+            if b["runtime_note"]:
+                print(f"      note: {b['runtime_note']}")
+            if b["gb_url"]:
+                print(f"      docs: {b['gb_url']}")
+
+
+def _break_line(b: Dict[str, Any]) -> str:
+    where = f"{b['path']}:{b['line']}"
+    gb = b["gb_id"] or "GB????"
+    reason = b["reason"] if len(b["reason"]) <= 48 else b["reason"][:47] + "…"
+    tag = "not a GraphMend site"
+    if b["code"]:
+        tag = f"{b['code']} {b['status']}"
+        if b["status"] == "declined" and b["message"] and "; not rewritten: " in b["message"]:
+            tag += ": " + b["message"].split("; not rewritten: ", 1)[1]
+    return f"{where:24s} {gb} {reason:48s} {tag}"
