@@ -142,10 +142,13 @@ HINTS: Dict[str, str] = {
     "mutates-state": "move the attribute or buffer update out of the branch, or use torch.where "
     "on a new tensor",
     "torch-not-imported": "import torch under its own name (`import torch`)",
-    "not-tensor": "annotate the parameter or variable as torch.Tensor so GraphMend can prove it "
-    "is a tensor, or mend at run time (`graphmend explain`)",
-    "not-pure": "if a name in it is a tensor GraphMend cannot prove (an unannotated parameter), "
-    "annotate it as torch.Tensor; otherwise compute the call before the if",
+    "not-tensor": "neither the source nor a run-time check shows it is a tensor (a global, a value "
+    "assigned in only some paths); annotate it as torch.Tensor if it is one",
+    "not-pure": "a call or operation in it may have side effects or raise when its branch is not "
+    "taken; compute it before the if",
+    "maybe-unbound": "bind the variable on every path before the if",
+    "conditional-calls-code": "write it as an if statement: branches that call submodules become "
+    "torch.cond there",
     "while-loop": "loops are not predicated; consider torch.cond or torch._higher_order_ops."
     "while_loop by hand",
     "not-data-dependent": "",
@@ -164,6 +167,8 @@ HINTS: Dict[str, str] = {
     "bare-raise": "raise a new exception with a string-literal message",
     "raise-from": "drop `from ...` or keep the break",
     "message-not-literal": "use a string-literal message, or keep the break",
+    "message-formats-tensor": "the message formats tensor data, which no constant in the graph can "
+    "hold; format only config values, dtypes or numbers, or keep the break",
     "exception-not-class": "raise a builtin or module-level exception class by its plain name",
     "result-used": "do not use the return value of print/log/warn calls",
     "user-object-str": "format the value before the call (str(obj) outside the traced code), or "

@@ -85,8 +85,10 @@ TEST(Reasons, IdsComeFromThePhrasesInOrder) {
       "import torch\n\n@torch.compile\ndef f(x: torch.Tensor):\n"
       "    if x.sum() < 0:\n        raise ValueError(f\"bad {x}\")\n    return x\n");
   ASSERT_EQ(declined.diagnostics.size(), 1u);
-  EXPECT_EQ(declined.diagnostics[0].reason_id, "message-not-literal");
-  EXPECT_EQ(declined.diagnostics[0].reason, "the exception message is not a string literal");
+  EXPECT_EQ(declined.diagnostics[0].reason_id, "message-formats-tensor");
+  EXPECT_EQ(declined.diagnostics[0].reason,
+            "the exception message is neither a string literal nor formatted from values other "
+            "than tensors");
 }
 
 }  // namespace
