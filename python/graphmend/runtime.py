@@ -192,10 +192,14 @@ def defer_format(site, callee, formats, /, *args, **kwargs):
     as a ``str.format`` template over those values (``f"a {x!r:>5} b"`` is
     ``"a {0!r:>5} b"``, literal braces doubled, ``{x=}`` is ``"x={0!r}"``). The argument is
     ``template.format(*values)``: at once when not compiling, at replay (on snapshots of the
-    values) while compiling. ``print(f"loss {loss:.3f}", end="")`` becomes
+    values) while compiling. A third element, a tuple of indexes, names the values the
+    original converted with ``.item()`` (``f"{loss.item():.4f}"``): they are recorded as
+    tensors and converted when formatted, so no ``.item()`` runs in the traced region. ``print(f"loss {loss:.3f}", end="")`` becomes
     ``defer_format(site, print, ((0, "loss {0:.3f}"),), (loss,), end="")``.
     """
-    if not is_compiling() or not _recordable(args, kwargs):
+    if not is_compiling() or not _recordable(args, kwargs) or not _items_convertible(
+        formats, args, kwargs
+    ):
         args, kwargs = _apply_formats(formats, args, kwargs)
         _replay(site, callee, args, kwargs, sys._getframe(1).f_globals)
         return None
@@ -208,12 +212,25 @@ def _apply_formats(formats, args, kwargs):
         return args, kwargs
     args = list(args)
     kwargs = dict(kwargs)
-    for key, template in formats:
-        if isinstance(key, int):
-            args[key] = template.format(*args[key])
-        else:
-            kwargs[key] = template.format(*kwargs[key])
+    for key, template, *items in formats:
+        target = args if isinstance(key, int) else kwargs
+        values = target[key]
+        if items:  # the values the original converted with .item() in the format
+            values = tuple(v.item() if i in items[0] else v for i, v in enumerate(values))
+        target[key] = template.format(*values)
     return tuple(args), kwargs
+
+
+def _items_convertible(formats, args, kwargs) -> bool:
+    """Whether every value a format converts with ``.item()`` is a one-element tensor, as the
+    original's ``.item()`` needs: else the call runs at once and raises where it did."""
+    for key, _template, *items in formats:
+        values = args[key] if isinstance(key, int) else kwargs[key]
+        for index in items[0] if items else ():
+            value = values[index]
+            if not _is_tensor(value) or value.numel() != 1:
+                return False
+    return True
 
 
 def _call_now(callee, /, *args, **kwargs):

@@ -42,7 +42,8 @@ struct Parsed {
 // One tag and what the rewrites made of it.
 struct TagResult {
   MendDiagnostic diagnostic;
-  std::vector<TextEdit> edits;  // when fixed
+  std::vector<TextEdit> edits;             // when fixed
+  std::vector<const ast::Node*> absorbed;  // other tags' sites the fix removes (Outcome)
   bool needs_runtime = false;
 };
 
@@ -142,6 +143,7 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context,
   }
   result.edits = std::move(outcome->edits);
   result.needs_runtime = outcome->needs_runtime;
+  result.absorbed = std::move(outcome->absorbed);
   return result;
 }
 
@@ -166,6 +168,15 @@ void mark_lowered_scalars(const std::vector<sema::BreakTag>& tags,
         tags[i].site == nullptr)
       continue;
     for (size_t j = 0; j < tags.size(); ++j) {
+      const auto& absorbed = results[j].absorbed;
+      if (results[j].diagnostic.fixed &&
+          std::find(absorbed.begin(), absorbed.end(), tags[i].site) != absorbed.end()) {
+        results[i].diagnostic.fixed = true;
+        results[i].diagnostic.rewrite = results[j].diagnostic.rewrite;
+        results[i].diagnostic.message = tags[i].message + " (converted when the call at line " +
+                                        std::to_string(results[j].diagnostic.line) + " replays)";
+        break;
+      }
       const ast::Node* condition = tags[j].site;
       bool branch = tags[j].kind == sema::BreakKind::DataDependentBranch ||
                     tags[j].kind == sema::BreakKind::ValidationGuard ||

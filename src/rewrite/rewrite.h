@@ -39,6 +39,9 @@ struct Outcome {
   std::vector<TextEdit> edits;  // when fixed (a decline may edit too: defer.cpp)
   std::string reason;           // when declined: the safety condition that failed
   bool needs_runtime = false;   // the edits reference Context::runtime
+  // Sites of other tags this fix removes with its own (a `.item()` whose conversion [Defer]
+  // moves to the replay): reported fixed with it.
+  std::vector<const ast::Node*> absorbed;
 
   static Outcome declined(std::string why) {
     Outcome outcome;

@@ -710,3 +710,37 @@ def test_item_compare_is_python_comparison(dtype, number, fraction, other, op):
     torch._dynamo.reset()
     got = torch.compile(f, backend="eager")(value)
     assert bool(got) == expected, (value, op, other, got)
+
+
+# ---------------------------------------------------------------------------------------------
+# defer_format converting values with .item() at the replay.
+
+
+def test_defer_format_converts_items_at_replay(capsys):
+    site = ("f.py", 1, "f")
+
+    def f(x):
+        loss = x.mean()
+        rt.defer_format(site, print, ((0, "loss {0:.3f} {1}", (0,)),), (loss, 7))
+        x.add_(1)  # the recorded value is the snapshot
+        return x
+
+    x = torch.tensor([1.0, 2.0])
+    rt.defer_format(site, print, ((0, "loss {0:.3f} {1}", (0,)),), (x.mean(), 7))
+    assert capsys.readouterr().out == "loss 1.500 7\n"  # eagerly: at once
+    torch.compile(f, backend="eager", fullgraph=True)(x)
+    assert len(rt.pending()) == 1 and capsys.readouterr().out == ""
+    rt.flush()
+    assert capsys.readouterr().out == "loss 1.500 7\n"
+
+
+def test_defer_format_of_a_multi_element_item_raises_at_the_call():
+    site = ("f.py", 1, "f")
+
+    def f(x):
+        rt.defer_format(site, print, ((0, "{0}", (0,)),), (x,))
+        return x
+
+    with pytest.raises(RuntimeError, match="cannot be converted to Scalar|only one element"):
+        torch.compile(f, backend="eager")(torch.ones(2))
+    assert rt.pending() == []

@@ -289,6 +289,26 @@ std::optional<std::string> field_text(const Context& context, const ast::expr& v
   return text;
 }
 
+// `X.item()` with no arguments: X (a one-element tensor, checked when the call records),
+// else null.
+const ast::expr* item_of(const ast::expr* e) {
+  const auto* call = ast::as<ast::Call>(e);
+  if (call == nullptr || !call->args.empty() || !call->keywords.empty()) return nullptr;
+  const auto* attr = ast::as<ast::Attribute>(call->func);
+  return attr != nullptr && attr->attr == "item" ? attr->value : nullptr;
+}
+
+// `"...".format(a, b)` with positional arguments only: the literal, else null.
+const ast::Constant* format_literal(const ast::expr& e) {
+  const auto* call = ast::as<ast::Call>(&e);
+  const auto* method = call ? ast::as<ast::Attribute>(call->func) : nullptr;
+  if (method == nullptr || method->attr != "format" || !call->keywords.empty()) return nullptr;
+  for (const ast::expr* arg : call->args)
+    if (ast::is<ast::Starred>(arg)) return nullptr;
+  const auto* literal = ast::as<ast::Constant>(method->value);
+  return literal && literal->value.type == ast::ConstantValue::Type::Str ? literal : nullptr;
+}
+
 // Literal text of an f-string, as str.format template text.
 void append_literal(std::string& out, std::string_view text) {
   for (char c : text) {
@@ -571,17 +591,24 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
   Outcome outcome;
   // f-string arguments: (key, template) pairs for the head, field tuples in place.
   std::vector<std::string> specs;
-  auto handle_argument = [&](const ast::expr& value, const std::string& key) -> std::string {
-    const auto* joined = ast::as<ast::JoinedStr>(&value);
-    if (joined == nullptr || !has_fields(*joined)) return unstable_formatting(context, value);
-    FormatTemplate format;
-    append_parts(format, *joined, false);
-    if (!format.problem.empty()) return format.problem;
+  // A formatted argument becomes a (key, template[, item indexes]) spec and the tuple of its
+  // values; a value `X.item()` becomes X, converted at the replay (runtime._apply_formats).
+  auto defer_formatting = [&](const ast::expr& value, const std::string& key,
+                              const FormatTemplate& format, bool from_source) -> std::string {
     std::string tuple = "(";
-    for (const ast::expr* field : format.values) {
+    std::string items;
+    for (size_t i = 0; i < format.values.size(); ++i) {
+      const ast::expr* field = format.values[i];
+      if (const ast::expr* tensor = item_of(field)) {
+        items += std::to_string(i) + ", ";
+        outcome.absorbed.push_back(field);
+        field = tensor;
+      }
       if (std::string problem = unstable_formatting(context, *field); !problem.empty())
         return problem;
-      std::optional<std::string> text = field_text(context, *field);
+      std::optional<std::string> text = from_source
+                                            ? std::optional<std::string>(node_text(context, *field))
+                                            : field_text(context, *field);
       if (!text) return "an f-string field's source text could not be recovered exactly";
       tuple += *text;
       tuple += ", ";
@@ -591,9 +618,32 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
     else
       tuple.pop_back();  // keep the comma of a 1-tuple
     tuple += ")";
-    specs.push_back("(" + key + ", " + python_string(format.text) + ")");
-    outcome.edits.push_back({joined->begin, joined->end, tuple});
+    std::string spec = "(" + key + ", " + python_string(format.text);
+    if (!items.empty()) spec += ", (" + items + ")";
+    specs.push_back(spec + ")");
+    outcome.edits.push_back({value.begin, value.end, tuple});
     return {};
+  };
+  bool is_print = tag.kind == sema::BreakKind::PrintCall;
+  auto handle_argument = [&](const ast::expr& value, const std::string& key) -> std::string {
+    if (const ast::Constant* literal = format_literal(value)) {
+      FormatTemplate format;
+      format.text = std::string(literal->value.text);
+      for (const ast::expr* arg : ast::as<ast::Call>(&value)->args) format.values.push_back(arg);
+      return defer_formatting(value, key, format, true);
+    }
+    if (is_print && item_of(&value) != nullptr) {  // print(x.item()) prints str(x.item())
+      FormatTemplate format;
+      format.text = "{0!s}";
+      format.values.push_back(&value);
+      return defer_formatting(value, key, format, true);
+    }
+    const auto* joined = ast::as<ast::JoinedStr>(&value);
+    if (joined == nullptr || !has_fields(*joined)) return unstable_formatting(context, value);
+    FormatTemplate format;
+    append_parts(format, *joined, false);
+    if (!format.problem.empty()) return format.problem;
+    return defer_formatting(value, key, format, false);
   };
   bool after_star = false;
   for (uint32_t i = 0; i < call->args.size; ++i) {
