@@ -73,6 +73,7 @@ __all__ = [
     "check_tensor_all",
     "translate",
     "where_ok",
+    "cond_ok",
     "item_compare",
     "cond",
     "is_compiling",
@@ -721,6 +722,18 @@ def where_ok(condition, *values):
     """
     import torch
 
+    if not _selectable(condition, values):
+        return False
+    if torch.is_grad_enabled() and any(value.requires_grad for value in values):
+        return False
+    return True
+
+
+def _selectable(condition, values) -> bool:
+    """``values`` are tensors of one shape, dtype and device, and every condition is a bool
+    tensor of one element on that device with no more dimensions than the values."""
+    import torch
+
     if not values:
         return False
     first = values[0]
@@ -739,9 +752,21 @@ def where_ok(condition, *values):
             return False
         if cond.device != first.device or cond.dim() > first.dim() or cond.numel() != 1:
             return False
-    if torch.is_grad_enabled() and any(value.requires_grad for value in values):
-        return False
     return True
+
+
+def cond_ok(condition, *values):
+    """Whether mended code may select with ``torch.cond`` over the branches as written. Asked
+    after ``where_ok`` refused, for every variable the branches merge: while compiling, with
+    grad mode on, the values (one per branch, computed for ``torch.where``) tensors of one
+    shape, dtype and device and the condition one bool element; so ``where_ok`` refused
+    for gradients only. ``torch.cond``
+    differentiates only the branch it selects, so no NaN comes from the other side (the
+    branch functions compute their values again; the unused ones are dead code in the
+    graph). Eagerly it is False: the original branch runs."""
+    import torch
+
+    return is_compiling() and torch.is_grad_enabled() and _selectable(condition, values)
 
 
 def cond(pred, true_fn, false_fn, operands):

@@ -203,6 +203,14 @@ TEST(Where, IfElseAssignment) {
             "    __gm_c2 = x.sum() > 0\n"
             "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
             "        y = torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
+            "    elif __graphmend_rt__.cond_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+            "        def __gm_true_3(x):\n"
+            "            y = x * 2\n"
+            "            return y\n"
+            "        def __gm_false_4(x):\n"
+            "            y = x - 1\n"
+            "            return y\n"
+            "        y = __graphmend_rt__.cond(__gm_c2, __gm_true_3, __gm_false_4, (x,))\n"
             "    elif x.sum() > 0:\n"
             "        y = __gm_t0\n"
             "    else:\n"
@@ -228,7 +236,7 @@ TEST(Where, TwoVariablesAndIntermediates) {
                         "__graphmend_rt__.where_ok(__gm_c5, __gm_t2, __gm_t4):"),
             std::string::npos)
       << r.text;
-  EXPECT_EQ(r.text.find("    t = "), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("\n    t = "), std::string::npos) << r.text;  // only in torch.cond's branch
 }
 
 TEST(Where, ElselessUpdateNeedsPriorBinding) {
@@ -242,7 +250,10 @@ TEST(Where, ElselessUpdateNeedsPriorBinding) {
   ASSERT_TRUE(r.fixed) << r.reason;
   EXPECT_NE(r.text.find("if __graphmend_rt__.where_ok(__gm_c1, __gm_t0, y):\n"
                         "        y = torch.where(__gm_c1, __gm_t0, y)\n"
-                        "    elif x.sum() > 0:\n"
+                        "    elif __graphmend_rt__.cond_ok(__gm_c1, __gm_t0, y):\n"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("    elif x.sum() > 0:\n"
                         "        y = __gm_t0\n"),
             std::string::npos)
       << r.text;
@@ -292,6 +303,12 @@ TEST(Where, ReturnsAndEarlyReturn) {
             "    __gm_c2 = x.sum() > 0\n"
             "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
             "        return torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
+            "    elif __graphmend_rt__.cond_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+            "        def __gm_true_3(x):\n"
+            "            return x * 2\n"
+            "        def __gm_false_4(x):\n"
+            "            return x - 1\n"
+            "        return __graphmend_rt__.cond(__gm_c2, __gm_true_3, __gm_false_4, (x,))\n"
             "    elif x.sum() > 0:\n"
             "        return __gm_t0\n"
             "    else:\n"
@@ -409,6 +426,13 @@ TEST(Where, StaticPrefixStaysPythonIf) {
             "        __gm_c1 = torch.isinf(h).any()\n"
             "        if __graphmend_rt__.where_ok(__gm_c1, __gm_t0, h):\n"
             "            h = torch.where(__gm_c1, __gm_t0, h)\n"
+            "        elif __graphmend_rt__.cond_ok(__gm_c1, __gm_t0, h):\n"
+            "            def __gm_true_2(h):\n"
+            "                h = torch.clamp(h, -1.0, 1.0)\n"
+            "                return h\n"
+            "            def __gm_false_3(h):\n"
+            "                return h.clone()\n"
+            "            h = __graphmend_rt__.cond(__gm_c1, __gm_true_2, __gm_false_3, (h,))\n"
             "        elif torch.isinf(h).any():\n"
             "            h = __gm_t0\n"
             "    return h\n");

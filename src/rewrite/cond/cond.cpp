@@ -7,7 +7,7 @@ using where_detail::Plan;
 using where_detail::Tree;
 
 void emit_cond(const Plan& plan, const Context& context, const std::string& true_name,
-               const std::string& false_name, Emitter& out) {
+               const std::string& false_name, Emitter& out, const std::string& condition) {
   std::string params;
   for (size_t i = 0; i < plan.operands.size(); ++i) {
     if (i > 0) params += ", ";
@@ -31,7 +31,7 @@ void emit_cond(const Plan& plan, const Context& context, const std::string& true
   };
   emit_def(true_name, *plan.root->on_true);
   emit_def(false_name, *plan.root->on_false);
-  std::string cond = plan.root->cond_tensor;
+  std::string cond = condition.empty() ? plan.root->cond_tensor : condition;
   if (cond.find('\n') != std::string::npos) cond = "(" + cond + ")";
   std::string operands = "(" + params + (plan.operands.size() == 1 ? ",)" : ")");
   std::string call = context.runtime + ".cond(" + cond + ", " + true_name + ", " + false_name +

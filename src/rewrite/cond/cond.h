@@ -11,8 +11,9 @@
 
 namespace graphmend::rewrite {
 
-// Emits the two branch functions `true_name` and `false_name` and the call that selects.
+// Emits the two branch functions `true_name` and `false_name` and the call that selects on
+// `condition` (empty: the plan's condition as a tensor expression).
 void emit_cond(const where_detail::Plan& plan, const Context& context, const std::string& true_name,
-               const std::string& false_name, Emitter& out);
+               const std::string& false_name, Emitter& out, const std::string& condition = {});
 
 }  // namespace graphmend::rewrite

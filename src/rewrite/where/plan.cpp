@@ -889,9 +889,18 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
       return decline(why);
   }
   if (std::string why = reads_bound(context, node, path, leaves); !why.empty()) return decline(why);
+  if (speculation != nullptr) {  // the operands are read before the if
+    speculation->local.clear();
+    speculation->derived.clear();
+  }
   if (built.planner->expensive) {
-    if (speculation != nullptr) *speculation = {&node, {}, {}, std::move(speculation->assumed)};
     if (std::string why = plan_cond(context, path, leaves, plan); !why.empty()) return decline(why);
+  } else if (leaves.size() == 2 && !plan.root->on_true->is_split() &&
+             !plan.root->on_false->is_split()) {
+    // In training, where_ok says no (the unselected side's gradients); torch.cond over
+    // the branches as written then selects without a break, where it can.
+    plan.training_cond = cond_operands(context, path, leaves, plan).empty();
+    if (!plan.training_cond) plan.operands.clear();
   }
   plan.temp_count = built.planner->temps;
   plan.split_count = built.planner->splits;

@@ -65,6 +65,7 @@ struct Plan {
   std::string static_prefix;          // Python condition kept as an `if` around it
   const ast::Return* tail = nullptr;  // `return B` after the if, folded in as its else
   bool use_cond = false;              // torch.cond instead of torch.where
+  bool training_cond = false;         // and torch.cond where where_ok refuses (runtime.cond_ok)
   std::vector<std::string> operands;  // torch.cond operands (tensor locals read)
   // Values assumed to be tensors (sema::Speculation), as written: the rewrite runs only
   // when runtime.tensors(...) holds for all of them, the original statement otherwise.

@@ -66,8 +66,9 @@ std::string indent_unit(const Context& context, const ast::If& statement, const 
 }
 
 struct Names {
-  std::vector<std::string> temps;  // by plan temp id
-  std::vector<std::string> conds;  // by plan split id
+  std::vector<std::string> temps;             // by plan temp id
+  std::vector<std::string> conds;             // by plan split id
+  std::string true_function, false_function;  // Plan::training_cond's branches
 };
 
 void collect_splits(const Tree& tree, std::vector<const Tree*>& splits,
@@ -194,6 +195,17 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
     for (std::string_view var : plan.merge)
       out.line(1, std::string(var) + " = " + where_expr(plan, *plan.root, var, names));
   }
+  if (plan.training_cond) {
+    // runtime.cond_ok holds where where_ok does not only for gradients: torch.cond over the
+    // branches as written, which differentiates only the selected one
+    std::string ok = test;
+    for (size_t at = ok.find(".where_ok("); at != std::string::npos; at = ok.find(".where_ok(", at))
+      ok.replace(at, 10, ".cond_ok(");
+    out.line(0, "elif " + ok + ":");
+    Emitter branches{std::string(), std::string()};
+    emit_cond(plan, context, names.true_function, names.false_function, branches, names.conds[0]);
+    out.append(branches.take(), 1);
+  }
   emit_fallback_chain(plan, *plan.root, names, 0, "elif", out);
 }
 
@@ -273,6 +285,10 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
     Names names;
     for (int i = 0; i < plan.temp_count; ++i) names.temps.push_back(context.fresh_name("t"));
     for (int i = 0; i < plan.split_count; ++i) names.conds.push_back(context.fresh_name("c"));
+    if (plan.training_cond) {
+      names.true_function = context.fresh_name("true_");
+      names.false_function = context.fresh_name("false_");
+    }
     emit_where(plan, context, names, out);
   }
 
