@@ -98,6 +98,10 @@ def _runtime_note(info) -> str:
             "pending (a print or log earlier in the same compiled region); move that call after "
             "the guard or accept one break"
         )
+    if info.runtime_frame in ("_replay_in_order", "defer", "defer_format"):
+        return ("a deferred print/log call whose arguments cannot be recorded (an object that "
+                "formats through its own code) runs at once, after the records before it; it "
+                "breaks where the original did")
     if info.runtime_frame == "call_now":
         return ("a declined print/log call runs through graphmend.runtime.call_now to keep the "
                 "order of output; it breaks where the original did")

@@ -177,8 +177,12 @@ def defer(site, callee, /, *args, **kwargs):
     ``_snapshot_safe``); otherwise the callee is called at once, which is exactly the
     original behaviour (Dynamo then breaks the graph there, as it did before).
     """
-    if not is_compiling() or not _recordable(args, kwargs):
+    if not is_compiling():
+        flush()  # records of compiled code earlier in this call come first
         _replay(site, callee, args, kwargs, sys._getframe(1).f_globals)
+        return None
+    if not _recordable(args, kwargs):
+        _replay_in_order(site, callee, args, kwargs, sys._getframe(1).f_globals)
         return None
     _records.append((site, callee, _snapshot(args), _snapshot(kwargs), ()))
     return None
@@ -198,11 +202,13 @@ def defer_format(site, callee, formats, /, *args, **kwargs):
     tensors and converted when formatted, so no ``.item()`` runs in the traced region. ``print(f"loss {loss:.3f}", end="")`` becomes
     ``defer_format(site, print, ((0, "loss {0:.3f}"),), (loss,), end="")``.
     """
-    if not is_compiling() or not _recordable(args, kwargs) or not _items_convertible(
-        formats, args, kwargs
-    ):
+    if not is_compiling():
+        flush()  # records of compiled code earlier in this call come first
         args, kwargs = _apply_formats(formats, args, kwargs)
         _replay(site, callee, args, kwargs, sys._getframe(1).f_globals)
+        return None
+    if not _recordable(args, kwargs) or not _items_convertible(formats, args, kwargs):
+        _replay_in_order(site, callee, args, kwargs, sys._getframe(1).f_globals, formats)
         return None
     _records.append((site, callee, _snapshot(args), _snapshot(kwargs), formats))
     return None
@@ -234,6 +240,19 @@ def _items_convertible(formats, args, kwargs) -> bool:
     return True
 
 
+def _flush_and_replay(site, callee, args, kwargs, module_globals, formats=()):
+    flush()
+    args, kwargs = _apply_formats(formats, args, kwargs)
+    _replay(site, callee, args, kwargs, module_globals)
+
+
+def _replay_in_order(site, callee, args, kwargs, module_globals, formats=()):
+    """A call made at once while compiling (its arguments cannot be recorded): the records
+    made before it in the region are replayed first, so the output keeps its order.
+    TorchDynamo never traces into it (a graph break there, where the original broke)."""
+    _flush_and_replay_impl(site, callee, args, kwargs, module_globals, formats)
+
+
 def _call_now(callee, /, *args, **kwargs):
     flush()
     return callee(*args, **kwargs)
@@ -259,6 +278,7 @@ def _disabled(fn):
 
 
 _call_now_impl = _disabled(_call_now)
+_flush_and_replay_impl = _disabled(_flush_and_replay)
 
 
 def pending() -> List[Record]:

@@ -744,3 +744,29 @@ def test_defer_format_of_a_multi_element_item_raises_at_the_call():
     with pytest.raises(RuntimeError, match="cannot be converted to Scalar|only one element"):
         torch.compile(f, backend="eager")(torch.ones(2))
     assert rt.pending() == []
+
+
+class _Box:
+    """Formats through its own code: never recorded."""
+
+    def __str__(self):
+        return "box"
+
+
+@pytest.mark.parametrize("bounded", [True, False])
+def test_a_call_that_cannot_be_recorded_comes_after_the_records_before_it(capsys, bounded):
+    from graphmend.boundary import boundary
+
+    site = ("f.py", 1, "f")
+
+    def f(x):
+        rt.defer(site, print, "first", x.sum())
+        rt.defer(site, print, _Box())
+        rt.defer(site, print, "last")
+        return x * 2
+
+    compiled = torch.compile(f, backend="eager")
+    call = boundary(compiled) if bounded else compiled
+    call(torch.ones(2))
+    rt.flush()
+    assert capsys.readouterr().out == "first tensor(2.)\nbox\nlast\n"
