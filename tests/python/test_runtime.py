@@ -12,6 +12,7 @@ import logging
 import re
 import sys
 import types
+from pathlib import Path
 import warnings
 
 import pytest
@@ -616,24 +617,8 @@ def test_tensors_is_resolved_while_tracing():
     assert ops == [__import__("operator").mul]  # the checks left nothing in the graph
 
 
-FIGURE_1 = '''
-import torch
-from torch import nn
-
-
-class Figure1(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.lin = nn.Linear(4, 4)
-
-    def forward(self, x):
-        h = self.lin(x)
-        if h.sum() > 0:
-            y = h * 2
-        else:
-            y = h - 1
-        return y.relu()
-'''
+# The paper's Figure 1, unannotated (a case of the rewrite suite).
+FIGURE_1 = (Path(__file__).resolve().parents[1] / "cases/where/checked_figure1.py").read_text()
 
 
 def _module_from(text, name):
@@ -649,8 +634,8 @@ def test_a_value_that_fails_the_check_runs_the_original_statement():
 
     mended_text = graphmend.mend_source(FIGURE_1, filename="figure1.py").source
     assert "__graphmend_rt__.tensors(h)" in mended_text
-    original = _module_from(FIGURE_1, "figure1_original").Figure1
-    mended = _module_from(mended_text, "figure1_mended").Figure1
+    original = _module_from(FIGURE_1, "figure1_original").ENTRY
+    mended = _module_from(mended_text, "figure1_mended").ENTRY
     for sign in (1.0, -1.0):
         torch.manual_seed(0)
         first = original()
