@@ -38,7 +38,8 @@ The only state is the module-global record list (``pending()`` shows it, ``disca
 drops it). Dynamo applies a traced region's appends only when its graph completes: records
 of the graphs that ran before a failure are replayed by the boundary's ``flush`` before the
 exception propagates, as the original printed them before raising; a ``guard`` that has
-records pending in its own region keeps its Python branch (one graph break) so they are
+records pending in its own region is recorded after them behind a boundary (``flush`` then
+raises in order), and keeps its Python branch (one graph break) without one, so they are
 not lost.
 
 Known limits: the record list is shared by all threads (concurrent compiled calls may
