@@ -572,14 +572,40 @@ class FlowBuilder {
     }
   }
 
+  // The names a nested function binds itself (parameters, assignments), less those it
+  // declares nonlocal: they are its own variables, not the enclosing function's.
+  std::vector<std::string_view> own_names(const ast::arguments* args,
+                                          const ast::Seq<ast::stmt*>& body) const {
+    std::vector<std::string_view> own = a_.assigned_names(body);
+    for (const auto* list : {&args->posonlyargs, &args->args, &args->kwonlyargs})
+      for (const ast::arg* p : *list) own.push_back(p->arg);
+    if (args->vararg) own.push_back(args->vararg->arg);
+    if (args->kwarg) own.push_back(args->kwarg->arg);
+    std::vector<const ast::Node*> stack(body.begin(), body.end());
+    while (!stack.empty()) {
+      const ast::Node* n = stack.back();
+      stack.pop_back();
+      if (const auto* declared = as<ast::Nonlocal>(n)) {
+        for (std::string_view name : declared->names)
+          own.erase(std::remove(own.begin(), own.end(), name), own.end());
+      }
+      if (is<ast::FunctionDef>(n) || is<ast::AsyncFunctionDef>(n) || is<ast::ClassDef>(n)) continue;
+      ast::for_each_child(n, [&](const ast::Node* c) { stack.push_back(c); });
+    }
+    return own;
+  }
+
   // Names a nested def or class reads are captured by it.
   void capture_body(const ast::stmt* s, uint32_t node) {
     std::vector<const ast::Node*> stack;
     auto push_body = [&](const ast::Seq<ast::stmt*>& body) {
       for (const ast::stmt* b : body) stack.push_back(b);
     };
-    if (const auto* f = as<ast::FunctionDef>(s)) push_body(f->body);
-    if (const auto* f = as<ast::AsyncFunctionDef>(s)) push_body(f->body);
+    std::vector<std::string_view> own;
+    if (const auto* f = as<ast::FunctionDef>(s))
+      push_body(f->body), own = own_names(f->args, f->body);
+    if (const auto* f = as<ast::AsyncFunctionDef>(s))
+      push_body(f->body), own = own_names(f->args, f->body);
     bool is_class = false;
     if (const auto* k = as<ast::ClassDef>(s)) push_body(k->body), is_class = true;
     while (!stack.empty()) {
@@ -587,7 +613,7 @@ class FlowBuilder {
       stack.pop_back();
       if (const auto* name = as<ast::Name>(n)) {
         int v = var_of(name->id);
-        if (v >= 0) {
+        if (v >= 0 && std::find(own.begin(), own.end(), name->id) == own.end()) {
           f_.captured[v] = true;
           if (is_class) f_.nodes[node].uses.push_back(static_cast<uint32_t>(v));
         }

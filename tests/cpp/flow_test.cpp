@@ -68,6 +68,23 @@ TEST(SemaFlow, LivenessTryAndClosures) {
   EXPECT_EQ(p.live("k = 6"), "k,g");  // k is captured by g
 }
 
+TEST(SemaFlow, ANestedFunctionsOwnVariableIsNotCaptured) {
+  Program p(
+      "def f(x):\n"
+      "    u = x\n"
+      "    def g(x):\n"
+      "        u = x + 1\n"
+      "        return u\n"
+      "    v = x\n"
+      "    def h():\n"
+      "        nonlocal v\n"
+      "        v = 2\n"
+      "    u = g(x)\n"
+      "    return u, h\n");
+  EXPECT_EQ(p.live("u = x"), "x");      // g assigns its own u: the first u is dead
+  EXPECT_EQ(p.live("v = x"), "x,g,v");  // h reads f's v (nonlocal): v stays live
+}
+
 TEST(SemaFlow, LivenessElifChainAndReturn) {
   Program p(
       "def f(a, b):\n"
