@@ -140,8 +140,23 @@ def test_mended_inductor(name):
     module = MODULES[name]
     compiled = graphmend.compile(build(module))
     # Inductor fuses float arithmetic differently from eager: tensors compare within rounding.
-    assert_behaves_like_original(name, [compiled], indices=sorted({0, len(module.INPUTS) - 1}),
-                                 close=True)
+    try:
+        assert_behaves_like_original(name, [compiled], indices=sorted({0, len(module.INPUTS) - 1}),
+                                     close=True)
+    except AssertionError:
+        if name in INDUCTOR_MISCOMPILES:  # only this failure is expected; others still fail
+            pytest.xfail(INDUCTOR_MISCOMPILES[name])
+        raise
+
+
+# Programs the mender leaves unchanged that Inductor itself computes wrongly, some runs, with
+# the option graphmend.compile passes (emulate_precision_casts): plain
+# torch.compile(fn, options={"emulate_precision_casts": True}) gives the same wrong value.
+INDUCTOR_MISCOMPILES = {
+    "torchvision/make_grid_norm_range": "Inductor with emulate_precision_casts (torch 2.13) "
+    "sometimes returns a wrong last pixel for in-place normalisation over the batch's views; "
+    "the text is not mended, and plain torch.compile with that option does the same",
+}
 
 
 @pytest.mark.parametrize("name", params(GRAD_PROGRAMS, "mended_gradients"))
