@@ -35,14 +35,6 @@ bool needs_parentheses_as_argument(const ast::expr& e) {
 std::optional<std::string> condition_operand(const Context& context, const ast::expr& e,
                                              bool must_be_pure);
 
-// `X.item()` with no arguments: the tensor X, else null.
-const ast::expr* item_receiver(const ast::expr* e) {
-  const auto* call = ast::as<ast::Call>(e);
-  if (call == nullptr || !call->args.empty() || !call->keywords.empty()) return nullptr;
-  const auto* attr = ast::as<ast::Attribute>(call->func);
-  return attr != nullptr && attr->attr == "item" ? attr->value : nullptr;
-}
-
 const char* comparison_text(ast::CmpOpKind op, bool reversed) {
   switch (op) {
     case ast::CmpOpKind::Lt:
@@ -142,6 +134,13 @@ std::optional<std::string> condition_operand(const Context& context, const ast::
 }
 
 }  // namespace
+
+const ast::expr* item_receiver(const ast::expr* e) {
+  const auto* call = ast::as<ast::Call>(e);
+  if (call == nullptr || !call->args.empty() || !call->keywords.empty()) return nullptr;
+  const auto* attr = ast::as<ast::Attribute>(call->func);
+  return attr != nullptr && attr->attr == "item" ? attr->value : nullptr;
+}
 
 std::string_view node_text(const Context& context, const ast::Node& node) {
   std::string_view text = context.source.text();

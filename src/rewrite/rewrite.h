@@ -68,6 +68,8 @@ std::string_view node_text(const Context& context, const ast::Node& node);
 // torch.logical_and/or/not over the operands, comparisons and tensor calls stay as
 // written. Returns std::nullopt when an operand is not a tensor.
 std::optional<std::string> tensor_condition(const Context& context, const ast::expr& condition);
+// `X.item()` with no arguments: X, else null.
+const ast::expr* item_receiver(const ast::expr* e);
 // Whether `e` is `X.item() <op> y` (or reversed) on a tensor X and a pure y that is not a
 // tensor: tensor_condition lowers it to `runtime.item_compare(X, "<op>", y)` where Python
 // always evaluates it.

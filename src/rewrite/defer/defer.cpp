@@ -289,15 +289,6 @@ std::optional<std::string> field_text(const Context& context, const ast::expr& v
   return text;
 }
 
-// `X.item()` with no arguments: X (a one-element tensor, checked when the call records),
-// else null.
-const ast::expr* item_of(const ast::expr* e) {
-  const auto* call = ast::as<ast::Call>(e);
-  if (call == nullptr || !call->args.empty() || !call->keywords.empty()) return nullptr;
-  const auto* attr = ast::as<ast::Attribute>(call->func);
-  return attr != nullptr && attr->attr == "item" ? attr->value : nullptr;
-}
-
 // `"...".format(a, b)` with positional arguments only: the literal, else null.
 const ast::Constant* format_literal(const ast::expr& e) {
   const auto* call = ast::as<ast::Call>(&e);
@@ -599,7 +590,7 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
     std::string items;
     for (size_t i = 0; i < format.values.size(); ++i) {
       const ast::expr* field = format.values[i];
-      if (const ast::expr* tensor = item_of(field)) {
+      if (const ast::expr* tensor = item_receiver(field)) {
         items += std::to_string(i) + ", ";
         outcome.absorbed.push_back(field);
         field = tensor;
@@ -632,7 +623,7 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
       for (const ast::expr* arg : ast::as<ast::Call>(&value)->args) format.values.push_back(arg);
       return defer_formatting(value, key, format, true);
     }
-    if (is_print && item_of(&value) != nullptr) {  // print(x.item()) prints str(x.item())
+    if (is_print && item_receiver(&value) != nullptr) {  // print(x.item()) prints str(x.item())
       FormatTemplate format;
       format.text = "{0!s}";
       format.values.push_back(&value);
