@@ -293,10 +293,15 @@ def warm(options: argparse.Namespace, settings) -> int:
 
     _check_importable(options.packages)
     cache_dir = options.cache_dir or settings.hook_cache_dir or ""
+    counter = _ProgressCounter(sys.stderr) if not options.quiet else None
     try:
-        stats = prepare(options.packages, cache_dir=cache_dir, jobs=options.jobs, **settings.rewrites)
+        stats = prepare(options.packages, cache_dir=cache_dir, jobs=options.jobs, progress=counter,
+                        **settings.rewrites)
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    finally:
+        if counter is not None:
+            counter.finish()
     if stats.mended + stats.cache_hits + stats.failed == 0:
         raise UserError(f"no source files found for {', '.join(options.packages)}")
     where = cache_dir or default_cache_dir()
@@ -304,3 +309,24 @@ def warm(options: argparse.Namespace, settings) -> int:
         print(f"graphmend warm: {stats.mended} file(s) mended, {stats.cache_hits} already cached, "
               f"{stats.failed} failed, in {stats.seconds:.1f} s ({where})")
     return 0
+
+
+class _ProgressCounter:
+    """``done/total files``, rewritten in place on ``stream`` when it is a terminal (nothing
+    otherwise: a log file or a pipe gets the summary line only)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.on_terminal = bool(getattr(stream, "isatty", lambda: False)())
+        self.written = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.on_terminal:
+            self.stream.write(f"\r{done}/{total} files")
+            self.stream.flush()
+            self.written = True
+
+    def finish(self) -> None:
+        if self.written:
+            self.stream.write("\n")
+            self.stream.flush()

@@ -33,6 +33,7 @@ A module that fails to mend is imported unchanged with a ``GraphMendWarning`` sa
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import importlib.machinery
@@ -42,7 +43,7 @@ import sys
 import threading
 import time
 import warnings
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from . import cache, registry
 from .cache import default_cache_dir
@@ -331,7 +332,8 @@ def _source_files(folders: Iterable[str]) -> Iterable[str]:
 
 
 def _prepare_files(job) -> Tuple[int, int, int]:
-    """Fills the cache for some files (one worker's share of ``prepare``)."""
+    """Fills the cache for some files (one unit of ``prepare``'s work): the modules mended,
+    found in the cache and failed."""
     packages, options, cache_dir, paths = job
     hook = ImportHook(packages, options, cache_dir)
     for path in paths:
@@ -343,17 +345,24 @@ def _prepare_files(job) -> Tuple[int, int, int]:
     return hook.stats.mended, hook.stats.cache_hits, hook.stats.failed
 
 
+# Files per unit of work of ``prepare``: small enough that the workers stay balanced and the
+# progress counter moves, large enough that handing out units costs nothing.
+_PREPARE_CHUNK = 32
+
+
 def prepare(
     packages: Iterable[str],
     *,
     cache_dir: Optional[str] = "",
     jobs: Optional[int] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
     **rewrites: bool,
 ) -> HookStats:
     """Mends every source file of ``packages`` into the cache ahead of time, as
     ``compileall`` writes ``.pyc`` files, so that the first start of a program with the hook
     does no mending work. The options must be those the hook will be installed with.
-    ``jobs`` processes share the work (default: one per CPU)."""
+    ``jobs`` processes share the work (default: one per CPU). ``progress(done, total)``, if
+    given, is called with the number of files done so far, after each unit of work."""
     names = _check_packages(packages)
     options, cache_dir = _settings(rewrites, cache_dir, "prepare")
     if cache_dir is None:
@@ -361,14 +370,23 @@ def prepare(
     started = time.perf_counter()
     paths = list(_source_files(_package_folders(names)))
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(paths) or 1))
-    shares = [(names, options, cache_dir, paths[i::jobs]) for i in range(jobs)]
-    if jobs == 1:
-        results = [_prepare_files(shares[0])]
-    else:
-        import multiprocessing
+    chunks = [paths[i : i + _PREPARE_CHUNK] for i in range(0, len(paths), _PREPARE_CHUNK)]
+    shares = [(names, options, cache_dir, chunk) for chunk in chunks]
+    results: List[Tuple[int, int, int]] = []
+    done = 0
+    with contextlib.ExitStack() as stack:
+        if jobs == 1:
+            done_units = map(_prepare_files, shares)
+        else:
+            import multiprocessing
 
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            results = pool.map(_prepare_files, shares)
+            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(jobs))
+            done_units = pool.imap_unordered(_prepare_files, shares)
+        for result in done_units:
+            results.append(result)
+            done += sum(result)  # each file is mended, found in the cache or failed
+            if progress is not None:
+                progress(done, len(paths))
     stats = HookStats(*(sum(column) for column in zip(*results)))
     stats.seconds = time.perf_counter() - started
     return stats

@@ -81,6 +81,38 @@ def test_warm_an_unknown_package_exits_2(tmp_path):
     assert proc.stderr == "graphmend warm: no importable package named 'nosuchpkg_xyz'\n"
 
 
+def test_warm_counts_files_in_place_on_a_terminal_only(tmp_path, monkeypatch):
+    import io
+
+    from graphmend import hook
+    from graphmend.cmd_run import _ProgressCounter
+
+    package = tmp_path / "warm_progress_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for i in range(40):
+        (package / f"m{i}.py").write_text(f"def f{i}(x):\n    return x + {i}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    calls = []
+    stats = hook.prepare(["warm_progress_pkg"], cache_dir=str(tmp_path / "c"), jobs=1,
+                         progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(32, 41), (41, 41)]  # one call per unit of 32 files
+    assert (stats.mended, stats.cache_hits, stats.failed) == (41, 0, 0)
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal, pipe = Terminal(), io.StringIO()
+    for stream in (terminal, pipe):
+        counter = _ProgressCounter(stream)
+        for done, total in calls:
+            counter(done, total)
+        counter.finish()
+    assert terminal.getvalue() == "\r32/41 files\r41/41 files\n"
+    assert pipe.getvalue() == ""
+
+
 def test_explain_the_example_before_and_after(tmp_path):
     jsonschema = pytest.importorskip("jsonschema")
     copy_example(tmp_path)
