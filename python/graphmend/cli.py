@@ -155,6 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--max-breaks", type=int, metavar="N", help="breaks allowed after mending (default 0)")
     explain.add_argument("--no-mend", action="store_true", help="measure the original only")
     explain.add_argument("--grad", action="store_true", help="run with autograd on (default: torch.no_grad())")
+    explain.add_argument("--backend", metavar="B",
+                         help="also compile with backend B (inductor, eager, ...) and check it returns "
+                         "what the original returns eagerly (exit 1 when not)")
     explain.add_argument("--output-format", choices=("text", "json"), default="text")
     run = command("run", "run a script with its model packages mended at import",
                   "Run SCRIPT as __main__ with the GraphMend import hook installed.",

@@ -152,9 +152,51 @@ def explain(options: argparse.Namespace, settings) -> int:
             "graphs": after.graph_count, "breaks": [_break_json(b) for b in after.breaks]
         },
     }
+    if options.backend:
+        _phase(options, f"running the original eagerly, then compiled with {options.backend}")
+        result["backend"] = _backend_check(obj, args, kwargs, options)
     _print(options, target, result)
     remaining = len((after or before).breaks)
-    return 0 if remaining <= max_breaks else 1
+    same = result.get("backend", {}).get("same", True)
+    return 0 if remaining <= max_breaks and same else 1
+
+
+def _backend_check(obj, args, kwargs, options) -> Dict[str, Any]:
+    """The original run eagerly against ``graphmend.compile(obj, backend=...)`` (plain
+    ``torch.compile`` with ``--no-mend``) on the entry's inputs, each run from the same seed
+    and buffers: whether they return (or raise) the same."""
+    import torch
+
+    from . import runtime_aware
+    from .compiling import compile as graphmend_compile
+
+    context = torch.enable_grad() if options.grad else torch.no_grad()
+    compiler = torch.compile if options.no_mend else graphmend_compile
+    with runtime_aware._Profiler(obj, args, kwargs) as profiler, context, \
+            contextlib.redirect_stdout(sys.stderr):
+        expected = _outcome(profiler.eager)
+        try:
+            compiled = compiler(obj, backend=options.backend)
+        except Exception as exc:  # noqa: BLE001 (an unknown backend, say: reported, exit 1)
+            return {"name": options.backend, "same": False, "error": _exception_text(exc)}
+        got = _outcome(lambda: profiler.call(compiled))
+    if got[0] == "raise" or expected[0] == "raise":
+        same = got == expected
+    else:
+        same = runtime_aware._same_output(got[1], expected[1], compiled=True)
+    error = got[1] if got[0] == "raise" else None
+    return {"name": options.backend, "same": bool(same), "error": error}
+
+
+def _outcome(call) -> Tuple[str, Any]:
+    try:
+        return "return", call()
+    except Exception as exc:  # noqa: BLE001 (compared with the other run's exception)
+        return "raise", _exception_text(exc)
+
+
+def _exception_text(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _print(options, target: str, result: Dict[str, Any]) -> None:
@@ -171,6 +213,11 @@ def _print(options, target: str, result: Dict[str, Any]) -> None:
     if result["after"] is not None:
         header.append(f"after: {len(result['after']['breaks'])} breaks in {result['after']['graphs']} graphs")
     print("    ".join(header) + f"    ({mode})")
+    checked = result.get("backend")
+    if checked is not None:
+        verdict = "the same as the original eagerly" if checked["same"] else "NOT the same as the original eagerly"
+        raised = f" (raised {checked['error']})" if checked["error"] else ""
+        print(f"compiled with {checked['name']}: {verdict}{raised}")
     for phase in ("before", "after"):
         if result[phase] is None:
             continue

@@ -131,6 +131,23 @@ def test_explain_the_example_before_and_after(tmp_path):
     assert re.match(r"before: 3 breaks in \d+ graphs    after: 0 breaks in \d+ graphs", quiet.stdout)
 
 
+@pytest.mark.inductor
+def test_explain_checks_the_outputs_compiled_with_a_backend(tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    copy_example(tmp_path)
+    proc = graphmend("explain", "model.py:example", "--backend", "inductor", "--output-format", "json",
+                     cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    jsonschema.validate(report, json.loads((REPO_ROOT / "python/graphmend/schema/report-v1.json").read_text()))
+    assert report["backend"] == {"name": "inductor", "same": True, "error": None}
+    text = graphmend("explain", "model.py:example", "--backend", "eager", "-q", cwd=tmp_path)
+    assert "compiled with eager: the same as the original eagerly" in text.stdout
+    bad = graphmend("explain", "model.py:example", "--backend", "no_such_backend", "-q", cwd=tmp_path)
+    assert bad.returncode == 1
+    assert "compiled with no_such_backend: NOT the same as the original eagerly (raised " in bad.stdout
+
+
 DECLINED_PRINT = """
 import torch
 
