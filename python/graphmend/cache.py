@@ -56,7 +56,7 @@ __all__ = [
     "StatIndex",
 ]
 
-_FORMAT = 4
+_FORMAT = 5
 
 
 def default_cache_dir() -> str:
@@ -182,7 +182,8 @@ class ObjectsEntry(NamedTuple):
     alone needs, and ``mended_text`` gives again."""
 
     # (qualname, first line) -> code, of each function a rewrite touched, as the mended
-    # module compiles it
+    # module compiles it; read from the disk, each code is still marshalled bytes (``code``
+    # loads it), since a model reaches few of the touched functions of a library file
     codes: Dict[Tuple[str, int], Any]
     diagnostics: tuple
     # (qualname, first line) -> Definition fields as a tuple, None where two share both
@@ -194,7 +195,20 @@ class ObjectsEntry(NamedTuple):
     STORED = ("codes", "diagnostics", "definitions", "error")
 
     def stored(self) -> tuple:
-        return (self.codes, self.diagnostics, self.definitions, self.error)
+        codes = {key: code if type(code) is bytes else marshal.dumps(code)
+                 for key, code in self.codes.items()}
+        return (codes, self.diagnostics, self.definitions, self.error)
+
+    def code(self, key: Tuple[str, int]) -> Any:
+        """The code of a touched function (None when there is none)."""
+        code = self.codes.get(key)
+        if type(code) is bytes:
+            try:
+                code = marshal.loads(code)
+            except (EOFError, ValueError, TypeError):
+                code = None
+            self.codes[key] = code
+        return code
 
     @classmethod
     def from_stored(cls, stored: tuple) -> Optional["ObjectsEntry"]:

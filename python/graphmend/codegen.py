@@ -327,6 +327,14 @@ def global_loads(code: CodeType) -> List[str]:
     return list(names)
 
 
+def may_load_any(code: CodeType, names: Dict[str, Any]) -> bool:
+    """Whether ``code`` (or the code nested in it) may load one of ``names`` as a global: a
+    cheap test on the names it uses at all (attributes too), before ``global_loads``."""
+    if not names.keys().isdisjoint(code.co_names):
+        return True
+    return any(type(const) is CodeType and may_load_any(const, names) for const in code.co_consts)
+
+
 _LOAD_GLOBAL_BYTE = bytes((_LOAD_GLOBAL,))
 
 

@@ -28,6 +28,7 @@ are the same tensors, so ``state_dict()`` is identical.
 
 from __future__ import annotations
 
+import bisect
 import copy
 import functools
 import hashlib
@@ -81,6 +82,7 @@ class _MendedFile:
         self._entry = entry
         self._options = options
         self._diagnostics: Optional[List[Diagnostic]] = None
+        self._diagnostic_lines: Optional[Tuple[List[int], List[Diagnostic]]] = None
         # Functions compiled alone, kept on disk under `key` (not at all when it is "").
         self._store, self._rebound_key = store, key
         self._rebound: Optional[Dict[tuple, types.CodeType]] = None
@@ -101,10 +103,15 @@ class _MendedFile:
 
     def diagnostics_in(self, first: int, last: int) -> List[Diagnostic]:
         """The diagnostics starting on lines first..last, in order."""
-        if self._diagnostics is not None:
-            return [d for d in self._diagnostics if first <= d.line <= last]
-        return [diagnostic_of(self.filename, d) for d in self._entry.diagnostics
-                if first <= d[1] <= last]
+        if not self._entry.diagnostics:
+            return []
+        if self._diagnostic_lines is None:
+            # Stably sorted by line, so the ones of one range keep their order.
+            ordered = sorted(self.diagnostics, key=lambda d: d.line)
+            self._diagnostic_lines = ([d.line for d in ordered], ordered)
+        lines, ordered = self._diagnostic_lines
+        found = ordered[bisect.bisect_left(lines, first) : bisect.bisect_right(lines, last)]
+        return sorted(found, key=self._diagnostics.index) if len(found) > 1 else found
 
     def definition(self, qualname: str, first_line: int) -> Optional[Definition]:
         """The function or class of that name whose text starts on that line (None when
@@ -114,7 +121,7 @@ class _MendedFile:
 
     def module_code(self, definition: Definition) -> Optional[types.CodeType]:
         """The function's code in the compiled mended module (None when it is not there)."""
-        return self._entry.codes.get((definition.qualname, definition.first_line))
+        return self._entry.code((definition.qualname, definition.first_line))
 
     def compile_alone(
         self, definition: Definition, scope_names: Sequence[str], flags: int
@@ -368,6 +375,8 @@ class _Mender:
         self.building: set = set()  # ids of functions being built (recursion)
         self.places: Dict[tuple, Optional[str]] = {}  # (module, file) -> why never mended
         self.sources: Dict[str, Any] = {}  # file name -> its _Source (None: no source)
+        self.mended_files: Dict[str, _MendedFile] = {}  # file name -> as mended
+        self.global_functions: Dict[int, Dict[str, Any]] = {}  # id(module globals) -> functions
 
     # -- functions ------------------------------------------------------------------------
 
@@ -447,7 +456,9 @@ class _Mender:
             source = self.sources[code.co_filename] = _source_file(code, fn.__globals__)
         if source is None:
             return None, None, "no source"
-        mended = _mend_source_file(source, self.options)
+        mended = self.mended_files.get(code.co_filename)
+        if mended is None:
+            mended = self.mended_files[code.co_filename] = _mend_source_file(source, self.options)
         if mended.error is not None:
             return None, None, mended.error
         definition = mended.definition(code.co_qualname, code.co_firstlineno)
@@ -505,6 +516,9 @@ class _Mender:
         """The user functions ``code`` calls by a global name that mending rebuilt (or that
         are being built: recursion), each mended in turn: name -> the original."""
         helpers: Dict[str, Any] = {}
+        functions = self._global_functions(fn.__globals__)
+        if not codegen.may_load_any(code, functions):
+            return helpers
         for name in codegen.global_loads(code):
             value = fn.__globals__.get(name)
             if name in freevars or not isinstance(value, types.FunctionType):
@@ -515,6 +529,16 @@ class _Mender:
             if mended_helper is not value or id(value) in self.building:
                 helpers[name] = value
         return helpers
+
+    def _global_functions(self, globals_: dict) -> Dict[str, Any]:
+        """The Python functions among a module's globals, the candidate helpers of its
+        functions (taken once per module within one ``mend``)."""
+        found = self.global_functions.get(id(globals_))
+        if found is None:
+            found = {n: v for n, v in globals_.items() if isinstance(v, types.FunctionType)}
+            self.global_functions[id(globals_)] = found
+            self.keep_alive.append(globals_)
+        return found
 
     def _closure(
         self,
