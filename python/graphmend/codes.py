@@ -143,7 +143,8 @@ HINTS: Dict[str, str] = {
     "on a new tensor",
     "torch-not-imported": "import torch under its own name (`import torch`)",
     "not-tensor": "neither the source nor a run-time check shows it is a tensor (a global, a value "
-    "assigned in only some paths); annotate it as torch.Tensor if it is one",
+    "assigned in only some paths, a Python scalar from .item() under and/or); annotate it as "
+    "torch.Tensor if it is one",
     "not-pure": "a call or operation in it may have side effects or raise when its branch is not "
     "taken; compute it before the if",
     "maybe-unbound": "bind the variable on every path before the if",

@@ -232,6 +232,7 @@ class AnalysisImpl final : public Analysis {
   // speculation.cpp: the kind of a Name or Attribute leaf under the active Speculation.
   ValueKind speculated_kind(const ast::expr* e, ScopeId scope, int depth) const;
   bool may_assume_name(const ast::Name& name, ScopeId scope) const;
+  bool bound_to_boolean_operator_over_tensor(const ast::Name& name, ScopeId scope) const;
   bool may_assume_self_attribute(const ast::Attribute& a, ScopeId scope) const;
   void assume(const ast::expr* e) const;
   ValueKind attribute_kind(const ast::Attribute& a, ScopeId scope, int depth) const;

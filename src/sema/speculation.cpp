@@ -66,6 +66,33 @@ bool AnalysisImpl::may_assume_self_attribute(const ast::Attribute& a, ScopeId sc
   return klass.has_value() && find_method(klass, first->attr) == nullptr;
 }
 
+// Whether every definition of `name` reaching it is `a or b` / `a and b` with an operand the
+// text shows to be a tensor (`has_pads = flag or mask.any()`): Python's `or`/`and` return one
+// of their operands, so the name holds a Python value or that tensor, as run time decides.
+// The check `runtime.tensors(name)` tells which; the DataScalar kind the text gives such a
+// name (it is data-dependent) says nothing against its being a tensor.
+bool AnalysisImpl::bound_to_boolean_operator_over_tensor(const ast::Name& name,
+                                                         ScopeId scope) const {
+  Flow* flow = flow_for_scope(scope);
+  if (flow == nullptr) return false;
+  auto var = flow->var_ids.find(name.id);
+  int node = flow->node_at(name.begin);
+  if (var == flow->var_ids.end() || node < 0) return false;
+  bool any = false;
+  for (uint32_t d : flow->defs_of_var[var->second]) {
+    if (!flow->reaches(d, static_cast<uint32_t>(node))) continue;
+    const Def& def = flow->defs[d];
+    const auto* op = def.source == Def::Source::Value ? as<ast::BoolOp>(def.value) : nullptr;
+    if (op == nullptr) return false;
+    bool tensor_operand = std::any_of(op->values.begin(), op->values.end(), [&](auto* value) {
+      return is_tensor_kind(kind_rec(value, scope, 1));
+    });
+    if (!tensor_operand) return false;
+    any = true;
+  }
+  return any;
+}
+
 // The kind of a Name or Attribute when a speculation is active: what the text shows, else
 // a tensor when the value may be assumed one (recorded), else what its parts show under
 // the same speculation (`h.T` with `h` assumed).
@@ -76,9 +103,12 @@ ValueKind AnalysisImpl::speculated_kind(const ast::expr* e, ScopeId scope, int d
   }
   speculation_ = nullptr;
   ValueKind shown = kind_rec(e, scope, depth);
+  const auto* name = as<ast::Name>(e);
+  bool flag_or_tensor = shown == ValueKind::DataScalar && name != nullptr &&
+                        bound_to_boolean_operator_over_tensor(*name, scope);
   speculation_ = active;
-  if (shown != ValueKind::Other) return shown;
-  if (const auto* name = as<ast::Name>(e)) {
+  if (shown != ValueKind::Other && !flag_or_tensor) return shown;
+  if (name != nullptr) {
     if (!may_assume_name(*name, scope)) return shown;
     assume(e);
     return ValueKind::Tensor;

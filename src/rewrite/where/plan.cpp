@@ -659,7 +659,7 @@ std::string check_statement(const Context& context, const ast::stmt& statement,
 
 // The enclosing data-dependent if whose branch ends with `path`'s statement and that is
 // predicated with torch.where (and so predicates this one too), or null.
-const ast::If* covering_if(const Context& context, const std::vector<BlockRef>& path) {
+const ast::If* covering_break_site(const Context& context, const std::vector<BlockRef>& path) {
   std::vector<const ast::If*> enclosing;
   for (size_t k = path.size(); k-- > 1;) {
     const BlockRef& ref = path[k];
@@ -674,6 +674,16 @@ const ast::If* covering_if(const Context& context, const std::vector<BlockRef>& 
     if (outer.plan && !outer.plan->use_cond) return enclosing[k];
   }
   return nullptr;
+}
+
+// covering_break_site as the text shows it: only a break site covers, and an enclosing
+// test that is data-dependent only under the active speculation (`if self.training:` with
+// `self.training` assumed a tensor) is no break site, so nothing rewrites it.
+const ast::If* covering_if(const Context& context, const std::vector<BlockRef>& path) {
+  sema::Speculation* active = context.analysis.speculate(nullptr);
+  const ast::If* cover = covering_break_site(context, path);
+  context.analysis.speculate(active);
+  return cover;
 }
 
 // The condition split into a static prefix of an `and` chain, which stays a Python `if`,
