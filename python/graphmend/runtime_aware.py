@@ -143,6 +143,12 @@ def _jump_breaks(run: _Run) -> List[BreakInfo]:
     return [info for info, text in zip(run.breaks, run.reasons) if any(s in text for s in _JUMP_SIGNS)]
 
 
+def _broken(run: _Run) -> int:
+    """The breaks of ``run``; a run of which Dynamo compiled no graph (it gave up on the frame,
+    after a break in a loop) counts as broken once."""
+    return max(len(run.breaks), 1 if run.report.graph_count == 0 else 0)
+
+
 def _merge_lines(into: Dict[str, set], lines: Dict[str, Tuple[int, ...]]) -> bool:
     """Adds ``lines`` to ``into``; whether any was new."""
     new = False
@@ -197,8 +203,8 @@ class _MendRounds:
             run = self.profiler.explain(mended)
         except Exception as exc:  # torch.cond over a branch Dynamo cannot trace, say
             return self.drop(f"Dynamo raised {_exception_line(exc)}")
-        if len(run.breaks) > len(self.last.breaks):
-            return self.drop(f"{len(run.breaks)} break(s) after it, {len(self.last.breaks)} before")
+        if _broken(run) > _broken(self.last):
+            return self.drop(f"{_broken(run)} break(s) after it, {_broken(self.last)} before")
         self.mended, self.report, self.last = mended, report, run
         return True
 
