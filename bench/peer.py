@@ -6,16 +6,21 @@ whether the mended program behaves as the original on every input.
 
 (`make peer`.) Per program, on INPUTS[0] and with every logging level enabled:
 ``torch._dynamo.explain`` break reasons and graph count of the original and of
-``graphmend.mend(program)``, and the sites GraphMend declined with its reasons; then, on
-every input, the original (eager) against the mended program eagerly and compiled with
-``graphmend.compile(..., backend="eager")``: returned value or exception, printed text, log
-records, warnings (tests/python/behaviour.py). Writes the JSON and docs/PEER.md (the whole
+``graphmend.mend(program)``, the breaks left by runtime-aware
+``graphmend.compile(program, example_inputs=INPUTS[0], backend="eager")`` (its report's
+``breaks_after``: the same explain measure, of what the compiled program runs), and the sites
+GraphMend declined with its reasons; then, on every input, the original (eager) against the
+mended program eagerly, compiled with ``graphmend.compile(..., backend="eager")`` and
+compiled runtime-aware: returned value or exception, printed text, log records, warnings
+(tests/python/behaviour.py). Writes the JSON and docs/PEER.md (the whole
 file is generated; docs/RESULTS.md links to it).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import logging
 import os
@@ -55,6 +60,25 @@ def explain(module, obj):
     return report
 
 
+def runtime_aware(module, entry):
+    """Runtime-aware ``graphmend.compile`` on INPUTS[0] (its runs' output is not shown):
+    the compiled program, with its breaks and rounds in ``entry``; None when it raised."""
+    torch._dynamo.reset()
+    try:
+        with grad_mode(module), contextlib.redirect_stdout(io.StringIO()):
+            compiled = graphmend.compile(build(module), example_inputs=fresh_inputs(module, 0),
+                                         backend="eager")
+    except Exception as exc:  # recorded: the column says it failed
+        entry["breaks_runtime_aware"] = None
+        entry["runtime_aware_error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}"
+        return None
+    report = graphmend.compile_report(compiled)
+    entry["breaks_runtime_aware"] = len(report.breaks_after)
+    entry["rounds_runtime_aware"] = report.rounds
+    entry["fixed_runtime_aware"] = sorted({f"{d.code} {d.rewrite}" for d in report.mended})
+    return compiled
+
+
 def measure(name):
     module = load(name, PEER_DIR, PEER_PREFIX)
     entry = {"name": name, "project": name.split("/")[0], "origin": module.ORIGIN,
@@ -71,6 +95,7 @@ def measure(name):
     entry["fixed"] = sorted({f"{d.code} {d.rewrite}" for d in report.fixed})
     entry["declined"] = [f"{d.code}: {d.message}" for d in
                          sorted(report.declined, key=lambda d: (d.filename, d.line))]
+    aware = runtime_aware(module, entry)
     differences, inherited = [], []
     torch._dynamo.reset()
     original = build(module)
@@ -80,13 +105,15 @@ def measure(name):
     for index in range(len(module.INPUTS)):
         expected = observe(module, original, index)
         plain_differ = behaviour_differences(expected, observe(module, plain, index))
-        for label, candidate in (("eager", mended_eager), ("compiled", compiled)):
+        candidates = [("eager", mended_eager), ("compiled", compiled)]
+        candidates += [("runtime-aware", aware)] if aware is not None else []
+        for label, candidate in candidates:
             differ = behaviour_differences(expected, observe(module, candidate, index))
             if not differ:
                 continue
             text = f"input {index}, {label}: {', '.join(differ)}"
             # A compiled difference plain torch.compile makes too is Dynamo's, not the mender's.
-            if label == "compiled" and set(differ) <= set(plain_differ):
+            if label != "eager" and set(differ) <= set(plain_differ):
                 inherited.append(text + " (plain torch.compile too)")
             else:
                 differences.append(text)
@@ -105,6 +132,12 @@ def _cell(text):
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def _aware_cell(entry):
+    if entry.get("breaks_runtime_aware") is None:
+        return "error: " + _cell(entry.get("runtime_aware_error", ""))
+    return f"{entry['breaks_runtime_aware']} ({entry['rounds_runtime_aware']})"
+
+
 def markdown(entries, meta):
     lines = [
         "# Peer corpus results",
@@ -116,8 +149,13 @@ def markdown(entries, meta):
         "- **breaks**: the break reasons `torch._dynamo.explain` reports on the program's first "
         "input (every logging level enabled), for plain `torch.compile` (before) and for "
         "`graphmend.mend(program)` (after);",
-        "- **same behaviour**: on every input, the mended program eagerly and compiled with "
-        "`graphmend.compile(..., backend=\"eager\")` returns (or raises), prints, logs and warns "
+        "- **runtime-aware**: the breaks left by runtime-aware `graphmend.compile(program, "
+        "example_inputs=INPUTS[0], backend=\"eager\")` (the same measure, of what the compiled "
+        "program runs: mended where Dynamo broke, in up to 3 rounds, with the capture options "
+        "it enabled), and its rounds in brackets (\"error\": compiling raised);",
+        "- **same behaviour**: on every input, the mended program eagerly, compiled with "
+        "`graphmend.compile(..., backend=\"eager\")` and compiled runtime-aware returns (or "
+        "raises), prints, logs and warns "
         "exactly what the original does eagerly. A difference is a semantic change: a bug. "
         "`tests/python/test_peer.py` checks the same, and with Inductor, in `make test`.",
         "",
@@ -163,12 +201,14 @@ def markdown(entries, meta):
         "## Per program",
         "",
         "Breaks as before → after (graphs in brackets; 0 graphs: Dynamo ran the whole frame "
-        "eagerly, counted as broken). For a program left with breaks: the "
+        "eagerly, counted as broken), then the breaks runtime-aware compile leaves (its "
+        "rounds in brackets). For a program left with breaks after mending: the "
         "sites GraphMend declined, with its reason, or, where it reported none, the break "
         "reasons Dynamo gives.",
         "",
-        "| program | category | origin | breaks | same behaviour | left, and why |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| program | category | origin | breaks | runtime-aware | same behaviour "
+        "| left, and why |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for e in entries:
         if _broken(e, "after"):
@@ -182,7 +222,7 @@ def markdown(entries, meta):
         lines.append(
             f"| `{e['name']}` | {e['category']} | {_cell(e['origin'])} | "
             f"{e['breaks_before']} ({e['graphs_before']}) → {e['breaks_after']} "
-            f"({e['graphs_after']}) | {_cell(same)} | {_cell(why[:600])} |")
+            f"({e['graphs_after']}) | {_aware_cell(e)} | {_cell(same)} | {_cell(why[:600])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -205,7 +245,8 @@ def main(argv=None):
         entry = measure(name)
         entries.append(entry)
         print(f"{name:48} {entry['category']:12} {entry['breaks_before']:2} -> "
-              f"{entry['breaks_after']:2}  same={entry['same_behaviour']}  "
+              f"{entry['breaks_after']:2}  runtime-aware {entry['breaks_runtime_aware']}  "
+              f"same={entry['same_behaviour']}  "
               f"({time.time() - t0:.1f} s)", file=sys.stderr, flush=True)
     meta = {"date": time.strftime("%Y-%m-%d"), "torch": torch.__version__,
             "python": platform.python_version(),

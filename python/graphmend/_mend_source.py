@@ -127,6 +127,7 @@ def mend_source(
     version: Optional[Tuple[int, int]] = None,
     trace_all: bool = False,
     only_lines: Optional[Sequence[int]] = None,
+    observed_lines: Optional[Sequence[int]] = None,
     suppressed_codes: Sequence[str] = (),
     skeleton: bool = False,
     definitions: bool = False,
@@ -143,6 +144,10 @@ def mend_source(
     points found in the text and what they reach are mended. ``only_lines`` (runtime-aware
     mode) rewrites only the breaks whose source range contains one of these 1-based lines
     (where Dynamo broke when the program ran); the others are reported as declined.
+    ``observed_lines`` (runtime-aware mode) are the lines where Dynamo broke on a branch on a
+    tensor: an ``if``/``elif``/``while`` condition or a conditional expression there is taken
+    as a tensor condition even when the text does not show it, its unknown operands assumed
+    tensors and checked at run time (``runtime.tensors``).
     ``suppressed_codes`` leaves the sites of those codes as written, as a
     ``# graphmend: ignore[...]`` comment on their line would (a linter's ignore list).
     ``skeleton`` also returns the result's skeleton and ``definitions`` its table of functions
@@ -157,6 +162,7 @@ def mend_source(
         rewrites=options.enabled(options.switches(rewrites, "mend_source")),
         trace_all=trace_all,
         only_lines=sorted({int(line) for line in only_lines or ()}),
+        observed_lines=sorted({int(line) for line in observed_lines or ()}),
         suppressed_codes=list(suppressed_codes),
         skeleton=skeleton,
         definitions=definitions,

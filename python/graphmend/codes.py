@@ -147,6 +147,10 @@ HINTS: Dict[str, str] = {
     "torch.Tensor if it is one",
     "not-pure": "a call or operation in it may have side effects or raise when its branch is not "
     "taken; compute it before the if",
+    "indexes-by-value": "a 0-d tensor index is read with .item(); index with a Python int, or "
+    "gather/index_select with a tensor of indices that are in range on both sides",
+    "python-number": "keep the value a tensor on both sides (torch.tensor(0.0) where the other "
+    "side is a tensor), if float32 arithmetic is what the program means",
     "maybe-unbound": "bind the variable on every path before the if",
     "conditional-calls-code": "write it as an if statement: branches that call submodules become "
     "torch.cond there",

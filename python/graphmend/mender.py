@@ -229,11 +229,15 @@ def _file_options(filename: str, options: Dict[str, Any]) -> Dict[str, Any]:
     """The mender's options for one file. Runtime-aware mode passes ``only_lines`` as a map
     from file name to the lines Dynamo broke on there; a file it never broke in gets line 0,
     which no break site contains, so nothing in it is rewritten (an empty filter would mean
-    no filter)."""
+    no filter). ``observed_lines`` (the lines it broke on a tensor branch) is such a map too."""
     lines_by_file = options.get("only_lines")
     if lines_by_file is None:
         return options
-    return {**options, "only_lines": tuple(sorted(lines_by_file.get(filename, ()))) or (0,)}
+    options = {**options, "only_lines": tuple(sorted(lines_by_file.get(filename, ()))) or (0,)}
+    observed = options.get("observed_lines")
+    if observed is not None:
+        options["observed_lines"] = tuple(sorted(observed.get(filename, ())))
+    return options
 
 
 def _digest(text: str) -> str:

@@ -156,7 +156,11 @@ class CompileReport:
     options enabled). ``mend`` is the ``MendReport`` of the line-filtered mending (``mended``
     lists the sites rewritten; sites Dynamo did not break on are declined). ``capture_options``
     maps each enabled Dynamo option to True, ``capture_reasons`` maps it to the breaks that
-    called for it, and ``rejected`` maps each option called for but not enabled to why."""
+    called for it, and ``rejected`` maps each option called for but not enabled to why.
+    ``rounds`` is how many times it mended (each round with the break lines of every run
+    before it; another round when the last run broke on a new line, at most 3),
+    ``dropped_rounds`` says why a round's program was not kept, and ``model_calls`` is how
+    many times the model was called while compiling (profiling runs, option trials)."""
 
     breaks_before: List[BreakInfo]
     breaks_after: List[BreakInfo]
@@ -164,6 +168,9 @@ class CompileReport:
     capture_options: Dict[str, bool] = dataclasses.field(default_factory=dict)
     capture_reasons: Dict[str, List[BreakInfo]] = dataclasses.field(default_factory=dict)
     rejected: Dict[str, str] = dataclasses.field(default_factory=dict)
+    rounds: int = 0
+    dropped_rounds: List[str] = dataclasses.field(default_factory=list)
+    model_calls: int = 0
 
     @property
     def mended(self) -> List[Diagnostic]:
@@ -172,9 +179,11 @@ class CompileReport:
     def __str__(self) -> str:
         lines = [
             f"graphmend.compile: {len(self.breaks_before)} break(s) in the profiling run, "
-            f"{len(self.breaks_after)} left; {len(self.mended)} site(s) mended"
+            f"{len(self.breaks_after)} left; {len(self.mended)} site(s) mended in "
+            f"{self.rounds} round(s), {self.model_calls} call(s) of the model"
         ]
         lines += [f"  mended {d.filename}:{d.line} {d.code}" for d in self.mended]
+        lines += [f"  dropped {why}" for why in self.dropped_rounds]
         for option, breaks in self.capture_reasons.items():
             sites = ", ".join(str(b) for b in breaks)
             lines.append(f"  enabled torch._dynamo.config.{option} for: {sites}")

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from . import boundary, explainer, mender
 from .options import all_on as all_rewrites
-from .reports import BreakInfo, CompileReport, ExplainReport
+from .reports import BreakInfo, CompileReport, ExplainReport, MendReport
 
 __all__ = ["CaptureOptionsEnabled", "compile_report"]
 
@@ -45,6 +45,13 @@ _CAPTURE_SIGNS: Dict[str, Tuple[str, ...]] = {
 _NESTED_OPTION = "nested_graph_breaks"
 
 _NO_FEWER = ": no fewer"
+
+# Signs, in Dynamo's reason text, of a break on a branch on a tensor: GB0170 "Data-dependent
+# branching" (reported as "generic_jump TensorVariable()") and GB0035 (a tensor's __bool__).
+_JUMP_SIGNS = ("generic_jump", "Data-dependent branching")
+
+# Mend rounds: each mends with the break lines of every run so far and runs the result.
+_MAX_ROUNDS = 3
 
 _PROFILE_SEED = 0
 
@@ -84,6 +91,7 @@ class _Profiler:
         self.buffers = list(owner.buffers()) if mender._looks_like_torch_module(owner) else []
         self.saved: List[Any] = []
         self.rng = contextlib.ExitStack()
+        self.calls = 0  # how many times the model was called
 
     def __enter__(self) -> "_Profiler":
         import torch
@@ -106,6 +114,7 @@ class _Profiler:
 
     def explain(self, target: Any, *, keep_result: bool = False) -> _Run:
         self._fresh()
+        self.calls += 1
         output, result = explainer._run_explain(target, self.args, self.kwargs, keep_result=keep_result)
         report, reasons = explainer._explain_report(output)
         depths = [len(getattr(r, "user_stack", None) or ()) for r in output.break_reasons]
@@ -116,6 +125,7 @@ class _Profiler:
 
     def call(self, target: Any, config: Optional[Dict[str, bool]] = None) -> Any:
         self._fresh()
+        self.calls += 1
         return boundary.boundary(target, config)(*self.args, **self.kwargs)
 
 
@@ -128,6 +138,83 @@ def _break_lines(breaks: List[BreakInfo]) -> Dict[str, Tuple[int, ...]]:
     return {filename: tuple(sorted(found)) for filename, found in lines.items()}
 
 
+def _jump_breaks(run: _Run) -> List[BreakInfo]:
+    """The breaks of ``run`` on a branch on a tensor (a data-dependent jump)."""
+    return [info for info, text in zip(run.breaks, run.reasons) if any(s in text for s in _JUMP_SIGNS)]
+
+
+def _broken(run: _Run) -> int:
+    """The breaks of ``run``; a run of which Dynamo compiled no graph (it gave up on the frame,
+    after a break in a loop) counts as broken once."""
+    return max(len(run.breaks), 1 if run.report.graph_count == 0 else 0)
+
+
+def _merge_lines(into: Dict[str, set], lines: Dict[str, Tuple[int, ...]]) -> bool:
+    """Adds ``lines`` to ``into``; whether any was new."""
+    new = False
+    for filename, found in lines.items():
+        known = into.setdefault(filename, set())
+        new = new or not known.issuperset(found)
+        known.update(found)
+    return new
+
+
+class _MendRounds:
+    """Mends where Dynamo broke, runs the result under ``explain`` and, while that run breaks
+    on a line no round had, mends again (the original, with the lines of every run so far):
+    a branch whose condition only becomes a tensor once an earlier branch is predicated is
+    mended in the next round. At most ``_MAX_ROUNDS`` rounds. A round's program is kept only
+    when it mends more sites than the last one kept, its run raises nothing and it has no
+    more breaks; otherwise the last one kept stays, and ``dropped`` says why."""
+
+    def __init__(self, profiler: _Profiler, obj: Any, before: _Run):
+        self.profiler, self.obj = profiler, obj
+        self.mended, self.report, self.last = obj, MendReport(), before
+        self.lines: Dict[str, set] = {}
+        self.jumps: Dict[str, set] = {}
+        self.rounds = 0
+        self.dropped: List[str] = []
+
+    def run(self) -> "_MendRounds":
+        while self.rounds < _MAX_ROUNDS:
+            new_lines = _merge_lines(self.lines, _break_lines(self.last.breaks))
+            _merge_lines(self.jumps, _break_lines(_jump_breaks(self.last)))
+            if self.rounds > 0 and not new_lines:
+                break
+            if not self.round():
+                break
+        return self
+
+    def round(self) -> bool:
+        """One round; whether its program was kept."""
+        self.rounds += 1
+        options = {
+            **all_rewrites(),
+            "only_lines": {f: tuple(sorted(lines)) for f, lines in self.lines.items()},
+            "observed_lines": {f: tuple(sorted(lines)) for f, lines in self.jumps.items()},
+        }
+        mended, report = mender._mend_for_compile(self.obj, options)
+        if self.rounds == 1 and not report.fixed:
+            self.mended, self.report = mended, report
+            return False
+        if len(report.fixed) <= len(self.report.fixed):
+            return False
+        try:
+            run = self.profiler.explain(mended)
+        except Exception as exc:  # torch.cond over a branch Dynamo cannot trace, say
+            return self.drop(f"Dynamo raised {_exception_line(exc)}")
+        if _broken(run) > _broken(self.last):
+            return self.drop(f"{_broken(run)} break(s) after it, {_broken(self.last)} before")
+        self.mended, self.report, self.last = mended, report, run
+        return True
+
+    def drop(self, why: str) -> bool:
+        self.dropped.append(f"round {self.rounds}: {why}")
+        if self.rounds == 1:
+            self.mended = self.obj
+        return False
+
+
 def _runtime_aware(
     obj: Any, args: tuple, kwargs: dict, capture: Any, torch_compile_kwargs: Dict[str, Any]
 ) -> Tuple[Any, CompileReport, Any]:
@@ -135,12 +222,13 @@ def _runtime_aware(
     ``torch.compile`` of the mended object that was run under them (None otherwise)."""
     with _Profiler(obj, args, kwargs) as profiler:
         before = profiler.explain(obj)
-        options = {**all_rewrites(), "only_lines": _break_lines(before.breaks)}
-        mended, mend_rep = mender._mend_for_compile(obj, options)
-        after = profiler.explain(mended) if mend_rep.fixed else before
-        report = CompileReport(before.breaks, after.breaks, mend_rep)
-        trial = _choose_capture(profiler, mended, after, capture, report, torch_compile_kwargs)
-    return mended, report, trial
+        rounds = _MendRounds(profiler, obj, before).run()
+        report = CompileReport(before.breaks, rounds.last.breaks, rounds.report)
+        report.rounds, report.dropped_rounds = rounds.rounds, rounds.dropped
+        trial = _choose_capture(profiler, rounds.mended, rounds.last, capture, report,
+                                torch_compile_kwargs)
+        report.model_calls = profiler.calls
+    return rounds.mended, report, trial
 
 
 def _capture_calls(run: _Run) -> Dict[str, List[BreakInfo]]:

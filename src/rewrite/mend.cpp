@@ -212,7 +212,10 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
   std::unique_ptr<sema::Analysis> analysis =
       sema::Analysis::run(*parsed.parse.module, parsed.source, analysis_options);
   if (!analysis) return results;
-  std::vector<sema::BreakTag> tags = sema::tag_breaks(*parsed.parse.module, *analysis, only_within);
+  sema::TagOptions tag_options;
+  tag_options.only_within = only_within;
+  tag_options.observed_lines = &options.observed_lines;
+  std::vector<sema::BreakTag> tags = sema::tag_breaks(*parsed.parse.module, *analysis, tag_options);
   rewrite::Context context{parsed.source, *parsed.parse.module, *analysis, options};
   std::vector<TextEdit> accepted;
   for (const sema::BreakTag& tag : tags) {
@@ -336,6 +339,17 @@ std::vector<sema::ByteRange> mended_ranges(uint32_t original_size,
   return ranges;
 }
 
+// The lines of the mended text that map to one of the original `lines`.
+std::vector<uint32_t> mended_lines(const std::vector<uint32_t>& lines,
+                                   const std::vector<uint32_t>& line_map) {
+  std::vector<uint32_t> out;
+  if (lines.empty()) return out;
+  for (uint32_t i = 0; i < line_map.size(); ++i) {
+    if (std::find(lines.begin(), lines.end(), line_map[i]) != lines.end()) out.push_back(i + 1);
+  }
+  return out;
+}
+
 // The original lines the mender would rewrite again in `mended` (empty: a fixed point).
 // Only the functions the edits touched are looked at: the others are the original text,
 // and no fix's edits lie in them, so a second rewrite there could decline nothing.
@@ -344,17 +358,10 @@ std::vector<std::pair<uint32_t, std::string>> rewritten_again(
     const std::vector<TextEdit>& edits, const std::vector<uint32_t>& line_map) {
   std::vector<std::pair<uint32_t, std::string>> lines;
   MendOptions second_options = options;
-  if (!options.only_lines.empty()) {
-    // The filter names original lines; the second pass sees mended ones.
-    second_options.only_lines.clear();
-    for (uint32_t i = 0; i < line_map.size(); ++i) {
-      if (std::find(options.only_lines.begin(), options.only_lines.end(), line_map[i]) !=
-          options.only_lines.end()) {
-        second_options.only_lines.push_back(i + 1);
-      }
-    }
-    if (second_options.only_lines.empty()) return lines;
-  }
+  // The filters name original lines; the second pass sees mended ones.
+  second_options.only_lines = mended_lines(options.only_lines, line_map);
+  second_options.observed_lines = mended_lines(options.observed_lines, line_map);
+  if (!options.only_lines.empty() && second_options.only_lines.empty()) return lines;
   std::vector<sema::ByteRange> touched = mended_ranges(original_size, edits);
   std::vector<Pragma> pragmas;
   for (const TagResult& second : run_rewrites(again, second_options, pragmas, &touched)) {

@@ -24,6 +24,10 @@ struct MendOptions {
   // these 1-based lines (where Dynamo broke in a profiling run) are rewritten; the others
   // are reported as declined.
   std::vector<uint32_t> only_lines;
+  // Runtime-aware mode: 1-based lines where Dynamo broke on a data-dependent jump. A
+  // condition there is a tensor condition even when the text does not show it (its unknown
+  // operands are assumed tensors and checked at run time; sema::TagOptions).
+  std::vector<uint32_t> observed_lines;
   // Codes whose sites are left as written and reported as suppressed, as if a pragma named
   // them (a linter's configured ignore list).
   std::vector<std::string> suppressed_codes;

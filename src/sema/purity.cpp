@@ -194,14 +194,21 @@ class PurityCheck {
     return child_tensor(left, depth) || child_tensor(right, depth);
   }
 
+  // An index that is a tensor, or that the active speculation may assume one (its run-time
+  // check then makes it one, as for `t` in `self.table[t] if t >= 0 else ...`).
+  bool tensor_index_part(const ast::expr* part, int depth) const {
+    if (is<ast::Slice>(part)) return false;
+    return shown_tensor(part, depth) || (a_.speculation_ != nullptr && child_tensor(part, depth));
+  }
+
   bool has_tensor_index(const ast::expr* index, int depth) const {
     if (const auto* parts = as<ast::Tuple>(index)) {
       for (const ast::expr* part : parts->elts) {
-        if (!is<ast::Slice>(part) && shown_tensor(part, depth)) return true;
+        if (tensor_index_part(part, depth)) return true;
       }
       return false;
     }
-    return !is<ast::Slice>(index) && shown_tensor(index, depth);
+    return tensor_index_part(index, depth);
   }
 
   bool subscript(const ast::Subscript& s, int depth) const {

@@ -41,8 +41,9 @@ bool in_list(std::string_view name, std::initializer_list<std::string_view> list
 
 class Tagger {
  public:
-  Tagger(const AnalysisImpl& a, const FunctionInfo& f, std::vector<BreakTag>& out)
-      : a_(a), f_(f), out_(out) {}
+  Tagger(const AnalysisImpl& a, const FunctionInfo& f, const std::vector<uint32_t>* observed,
+         std::vector<BreakTag>& out)
+      : a_(a), f_(f), observed_(observed), out_(out) {}
 
   void run() {
     const ast::Seq<ast::stmt*>* body = nullptr;
@@ -87,15 +88,41 @@ class Tagger {
 
   std::string quote(const ast::Node& n) const { return "`" + quote_source(a_.source(), n) + "`"; }
 
+  // Whether Dynamo broke on a jump on a line of `n` (TagOptions::observed_lines).
+  bool observed_at(const ast::Node& n) const {
+    if (observed_ == nullptr || observed_->empty()) return false;
+    uint32_t first = a_.source().line_col(n.begin).line;
+    uint32_t last = a_.source().line_col(n.end).line;
+    return std::any_of(observed_->begin(), observed_->end(),
+                       [&](uint32_t line) { return first <= line && line <= last; });
+  }
+
+  // A condition that branches on tensor data: shown by the text, or observed by Dynamo
+  // (then the tag says so and its operands are assumed tensors, checked at run time).
+  bool tensor_condition(const ast::expr& test, const ast::Node& observed_range, bool* observed) {
+    *observed = false;
+    if (a_.is_data_dependent(test)) return true;
+    *observed = observed_at(observed_range);
+    return *observed;
+  }
+
+  void add_condition(BreakKind kind, const ast::stmt* s, const ast::Node* site, std::string what,
+                     const ast::expr& test, bool observed) {
+    std::string message = what + " on tensor value " + quote(test);
+    if (observed) message += " (Dynamo broke on it when the program ran)";
+    add(kind, s, site, std::move(message));
+    out_.back().observed = observed;
+  }
+
   void statement(const ast::stmt* s) {
+    bool observed = false;
     if (const auto* i = as<ast::If>(s)) {
-      if (!a_.is_data_dependent(*i->test)) return;
+      if (!tensor_condition(*i->test, *i->test, &observed)) return;
       if (!i->body.empty() && is<ast::Raise>(i->body[i->body.size - 1])) {
-        add(BreakKind::ValidationGuard, s, i->test,
-            "validation guard on tensor value " + quote(*i->test));
+        add_condition(BreakKind::ValidationGuard, s, i->test, "validation guard", *i->test,
+                      observed);
       } else {
-        add(BreakKind::DataDependentBranch, s, i->test,
-            "branch on tensor value " + quote(*i->test));
+        add_condition(BreakKind::DataDependentBranch, s, i->test, "branch", *i->test, observed);
       }
     } else if (const auto* assertion = as<ast::Assert>(s)) {
       // Not a break: Dynamo lowers it to an in-graph assert, whose failure is a RuntimeError
@@ -105,9 +132,9 @@ class Tagger {
             "assert on tensor value " + quote(*assertion->test));
       }
     } else if (const auto* w = as<ast::While>(s)) {
-      if (a_.is_data_dependent(*w->test)) {
-        add(BreakKind::DataDependentBranch, s, w->test,
-            "loop condition on tensor value " + quote(*w->test));
+      if (tensor_condition(*w->test, *w->test, &observed)) {
+        add_condition(BreakKind::DataDependentBranch, s, w->test, "loop condition", *w->test,
+                      observed);
       }
     }
   }
@@ -119,9 +146,10 @@ class Tagger {
         break;
       case ast::Kind::IfExp: {
         const auto* e = as<ast::IfExp>(n);
-        if (a_.is_data_dependent(*e->test)) {
-          add(BreakKind::DataDependentBranch, owner, e,
-              "conditional expression on tensor value " + quote(*e->test));
+        bool observed = false;
+        if (tensor_condition(*e->test, *e, &observed)) {
+          add_condition(BreakKind::DataDependentBranch, owner, e, "conditional expression",
+                        *e->test, observed);
         }
         break;
       }
@@ -219,6 +247,7 @@ class Tagger {
 
   const AnalysisImpl& a_;
   const FunctionInfo& f_;
+  const std::vector<uint32_t>* observed_;
   std::vector<BreakTag>& out_;
 };
 
@@ -236,15 +265,15 @@ bool meets_any(const ast::Node& node, const std::vector<ByteRange>& ranges) {
 }  // namespace
 
 std::vector<BreakTag> tag_breaks(const ast::Module& module, const Analysis& analysis,
-                                 const std::vector<ByteRange>* only_within) {
+                                 const TagOptions& options) {
   (void)module;
   std::vector<BreakTag> tags;
   const auto& impl = static_cast<const AnalysisImpl&>(analysis);
   for (const FunctionInfo& f : impl.functions()) {
     if (!impl.is_traced(f)) continue;
-    if (only_within != nullptr && !meets_any(*f.node, *only_within)) continue;
+    if (options.only_within != nullptr && !meets_any(*f.node, *options.only_within)) continue;
     size_t first = tags.size();
-    Tagger(impl, f, tags).run();
+    Tagger(impl, f, options.observed_lines, tags).run();
     std::stable_sort(
         tags.begin() + static_cast<long>(first), tags.end(),
         [](const BreakTag& x, const BreakTag& y) { return x.site->begin < y.site->begin; });

@@ -25,6 +25,9 @@ struct BreakTag {
   const ast::Node* site = nullptr;       // the precise node: the condition, the Call
   const FunctionInfo* function = nullptr;
   std::string message;  // e.g. "branch on tensor value `x.sum() > 0`"
+  // Tagged because Dynamo broke on this condition when the program ran (TagOptions), not
+  // because the text shows a tensor: its operands are assumed tensors and checked at run time.
+  bool observed = false;
 };
 
 // A byte range of the source, both ends inclusive (an empty range is one position).
@@ -33,9 +36,17 @@ struct ByteRange {
   uint32_t end = 0;
 };
 
-// Tags of every traced function, in source order. With `only_within`, only the functions
-// whose text meets one of those ranges are tagged.
+struct TagOptions {
+  // With ranges, only the functions whose text meets one of them are tagged.
+  const std::vector<ByteRange>* only_within = nullptr;
+  // 1-based lines where Dynamo broke on a data-dependent jump in a profiling run: an `if`,
+  // `elif` or `while` condition or a conditional expression there is a tensor condition
+  // even when the text does not show it (BreakTag::observed).
+  const std::vector<uint32_t>* observed_lines = nullptr;
+};
+
+// Tags of every traced function, in source order.
 std::vector<BreakTag> tag_breaks(const ast::Module& module, const Analysis& analysis,
-                                 const std::vector<ByteRange>* only_within = nullptr);
+                                 const TagOptions& options = {});
 
 }  // namespace graphmend::sema

@@ -21,7 +21,9 @@ std::string tags_of(const std::string& text, const std::vector<ByteRange>* only_
   if (r.module == nullptr) return "PARSE ERROR";
   auto analysis = Analysis::run(*r.module, source);
   std::string out;
-  for (const BreakTag& tag : tag_breaks(*r.module, *analysis, only_within)) {
+  TagOptions options;
+  options.only_within = only_within;
+  for (const BreakTag& tag : tag_breaks(*r.module, *analysis, options)) {
     if (!out.empty()) out += "\n";
     out += break_code(tag.kind);
     out += "@" + std::to_string(source.line_col(tag.site->begin).line) + " " + tag.message;

@@ -8,7 +8,9 @@ found by ``# SITE:`` markers.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import logging
+import os
 import warnings
 
 import pytest
@@ -18,7 +20,7 @@ from torch._dynamo.testing import CompileCounter
 
 import graphmend
 from graphmend import api, explainer, mender, runtime_aware
-from programs_runtime import helpers, nested, no_gain, scalars, two_branches
+from programs_runtime import helpers, nested, no_gain, observed, scalars, two_branches
 
 CAPTURE_OPTIONS = ("capture_scalar_outputs", "capture_dynamic_output_shape_ops", "nested_graph_breaks")
 
@@ -108,7 +110,7 @@ def test_one_info_record_and_no_output(capsys, caplog):
         compile_quietly(two_branches.run, example_inputs=(torch.ones(4),), backend="eager")
     records = [r for r in caplog.records if r.name == "graphmend"]
     assert len(records) == 1 and records[0].levelno == logging.INFO
-    assert "2 site(s) mended" in records[0].getMessage()
+    assert "2 site(s) mended in 1 round(s), 2 call(s) of the model" in records[0].getMessage()
     assert capsys.readouterr().out == "y0 tensor(2.)\n" * 2  # the program's own, per run
 
 
@@ -349,3 +351,129 @@ def test_same_output():
     assert not api._same_output(t, t * (1 + 1e-3), compiled=True)
     half = t.half()
     assert api._same_output(half, half * (1 + 5e-3), compiled=True)
+
+
+# -- conditions Dynamo observed on tensors the text does not show -------------------------------
+
+TIMESTEPS = [torch.tensor(4), torch.tensor(3), torch.tensor(1), torch.tensor(0), torch.tensor(-1), 4, 0]
+
+
+def test_observed_conditions_are_mended_behind_a_check():
+    x = torch.randn(3)
+    model = observed.Blend()
+    compiled = compile_quietly(model, example_inputs=(x, torch.tensor(4)), backend="eager")
+    report = graphmend.compile_report(compiled)
+    marked = {site(observed, "conditional"), site(observed, "if")}
+    assert sites(report.breaks_before) == marked
+    assert sites(report.mended) == marked and report.breaks_after == []
+    for d in report.mended:
+        assert "(Dynamo broke on it when the program ran)" in d.message
+    assert (report.rounds, report.model_calls, report.dropped_rounds) == (1, 2, [])
+    for t in TIMESTEPS:  # a Python int fails the check: the original statement runs
+        assert torch.equal(compiled(x, t), model(x, t)), t
+
+
+def test_static_mending_observes_nothing():
+    _, report = graphmend.mend(observed.Blend(), report=True)
+    lines = {site(observed, "conditional")[1], site(observed, "if")[1]}
+    assert not [d for d in report.diagnostics if d.line in lines]
+
+
+def test_an_observed_guard_is_trapped():
+    model = observed.Guard()
+    x = torch.randn(3)
+    compiled = compile_quietly(model, example_inputs=(x, torch.tensor(2)), backend="eager")
+    report = graphmend.compile_report(compiled)
+    assert [(d.line, d.code) for d in report.mended] == [(site(observed, "guard")[1], "GM105")]
+    assert report.breaks_after == []
+    assert torch.equal(compiled(x, torch.tensor(5)), model(x, torch.tensor(5)))
+    with pytest.raises(ValueError, match="timestep must not be negative"):
+        compiled(x, torch.tensor(-1))
+
+
+@pytest.mark.inductor
+def test_observed_conditions_under_inductor():
+    x = torch.randn(3)
+    model = observed.Blend()
+    compiled = compile_quietly(model, example_inputs=(x, torch.tensor(4)))
+    for t in TIMESTEPS:
+        assert torch.allclose(compiled(x, t), model(x, t), rtol=1e-5, atol=1e-6), t
+
+
+# -- rounds --------------------------------------------------------------------------------------
+
+
+def test_a_second_round_mends_what_the_first_uncovered():
+    x, timesteps = torch.randn(3), torch.tensor([3, 1])
+    model = observed.Denoise()
+    compiled = compile_quietly(model, example_inputs=(x, timesteps), backend="eager")
+    report = graphmend.compile_report(compiled)
+    # Dynamo gave up on the loop's frame: only the step's break shows at first
+    assert sites(report.breaks_before) == {site(observed, "step")}
+    assert sites(report.mended) == {site(observed, "step"), site(observed, "after")}
+    assert report.breaks_after == []
+    assert (report.rounds, report.model_calls) == (2, 3)
+    assert "in 2 round(s), 3 call(s) of the model" in str(report)
+    for ts in (timesteps, torch.tensor([2, 0]), torch.tensor([0, -1])):
+        assert torch.equal(compiled(x, ts), model(x, ts))
+
+
+def test_a_round_whose_run_raises_is_dropped(monkeypatch):
+    real = explainer._run_explain
+    runs = []
+
+    def second_raises(obj, args, kwargs, **options):
+        runs.append(obj)
+        if len(runs) == 2:
+            raise RuntimeError("torch.cond could not trace a branch")
+        return real(obj, args, kwargs, **options)
+
+    monkeypatch.setattr(explainer, "_run_explain", second_raises)
+    x = torch.randn(3)
+    model = observed.Blend()
+    compiled = compile_quietly(model, example_inputs=(x, torch.tensor(4)), backend="eager")
+    report = graphmend.compile_report(compiled)
+    assert report.dropped_rounds == [
+        "round 1: Dynamo raised RuntimeError: torch.cond could not trace a branch"
+    ]
+    assert report.mended == [] and report.breaks_after == report.breaks_before
+    assert "dropped round 1" in str(report)
+    assert torch.equal(compiled(x, torch.tensor(1)), model(x, torch.tensor(1)))
+
+
+# -- the diffusers schedulers of the peer corpus ---------------------------------------------------
+
+PEER = os.path.join(os.path.dirname(__file__), "..", "peer", "diffusers")
+
+# Each observed site and why it stays: a value indexed by the timestep (Dynamo reads a 0-d
+# tensor index with .item(), and torch.where would index where the original does not), a
+# conditional expression over Python numbers, a torch.cond branch keeping a Python number.
+SCHEDULERS = {
+    "ddim_prev_alpha": {28: "indexes-by-value"},
+    "ddpm_variance_noise": {27: "indexes-by-value", 39: "indexes-by-value", 57: "not-tensor"},
+    "euler_churn_chained": {22: "python-number"},
+}
+
+
+def peer_program(name):
+    spec = importlib.util.spec_from_file_location(f"peer_{name}", os.path.join(PEER, f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", sorted(SCHEDULERS))
+def test_scheduler_sites_are_observed_and_declined_with_why(name):
+    program = peer_program(name)
+    torch.manual_seed(0)
+    model = program.ENTRY()
+    with torch.no_grad():
+        compiled = compile_quietly(model, example_inputs=program.INPUTS[0], backend="eager")
+        report = graphmend.compile_report(compiled)
+        why = {d.line: d.reason_id for d in report.mend.declined if d.line in SCHEDULERS[name]}
+        assert why == SCHEDULERS[name]
+        assert report.mended == [] and report.dropped_rounds == []
+        for args in program.INPUTS:
+            expected, got = model(*args), compiled(*args)
+            assert all(torch.equal(a, b) for a, b in zip(torch.utils._pytree.tree_leaves(expected),
+                                                         torch.utils._pytree.tree_leaves(got)))

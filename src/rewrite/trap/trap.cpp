@@ -410,7 +410,7 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
       !problem.empty()) {
     return Outcome::declined(problem);
   }
-  if (!context.analysis.is_data_dependent(*guard->test)) {
+  if (!tag.observed && !context.analysis.is_data_dependent(*guard->test)) {
     return Outcome::declined("the condition is not data-dependent");
   }
   // A formatted message is built only when the guard fails, as the original builds it: the

@@ -121,6 +121,35 @@ std::vector<const ast::expr*> condition_leaves(const ast::expr& e) {
   return {&e};
 }
 
+// A subscript of `node` whose index is computed (not a constant, not a slice): it raises
+// IndexError out of range, and Dynamo reads a 0-d tensor index with .item() (a break, and
+// inside torch.cond a failed compile). Null when there is none.
+const ast::Subscript* computed_index(const ast::Node* node) {
+  const ast::Subscript* found = nullptr;
+  auto visit = [&](const ast::Node* n) {
+    if (auto* sub = ast::as<ast::Subscript>(n); sub && sub->ctx == ast::ExprContext::Load &&
+                                                !ast::is<ast::Slice>(sub->slice) &&
+                                                !ast::is<ast::Constant>(sub->slice))
+      found = sub;
+    return found == nullptr;
+  };
+  walk(node, visit);
+  return found;
+}
+
+// A value that is a Python number literal (`0.0`, `-1`), or null.
+const ast::expr* number_literal(const ast::expr* e) {
+  const ast::expr* inner = e;
+  if (auto* unary = ast::as<ast::UnaryOp>(e);
+      unary && (unary->op == ast::UnaryOpKind::USub || unary->op == ast::UnaryOpKind::UAdd))
+    inner = unary->operand;
+  auto* constant = ast::as<ast::Constant>(inner);
+  if (constant == nullptr) return nullptr;
+  using Type = ast::ConstantValue::Type;
+  Type type = constant->value.type;
+  return type == Type::Int || type == Type::Float ? e : nullptr;
+}
+
 std::string short_text(std::string_view text) {
   std::string out(text.substr(0, std::min<size_t>(text.size(), 60)));
   std::replace(out.begin(), out.end(), '\n', ' ');
@@ -333,6 +362,11 @@ class Planner {
       expensive = true;
       return true;
     }
+    if (const ast::Subscript* index = computed_index(&value))
+      return fail("branch value `" + short_text(node_text(context_, *index)) +
+                  "` indexes by a computed index: torch.where evaluates it where the original "
+                  "does not, which may raise IndexError, and torch.cond cannot trace a tensor "
+                  "index (Dynamo reads it with .item())");
     return fail("branch value `" + short_text(node_text(context_, value)) +
                 "` is not pure (side effects or may raise)");
   }
@@ -835,6 +869,23 @@ std::string cond_operands(const Context& context, const std::vector<BlockRef>& p
   return {};
 }
 
+// A merged variable a branch does not assign is returned as it was before the if, which
+// torch.cond needs to be a tensor (the torch.where form checks it at run time: where_ok).
+std::string kept_values_are_tensors(const Context& context, const std::vector<BlockRef>& path,
+                                    const std::vector<Tree*>& leaves, const Plan& plan) {
+  const BlockRef& here = path.back();
+  const ast::stmt& statement = *(*here.block)[here.index];
+  for (const Tree* leaf : leaves) {
+    for (std::string_view var : plan.returns ? std::vector<std::string_view>{} : plan.merge) {
+      if (leaf->env.count(var) == 0 && !context.analysis.is_tensor_before(statement, var))
+        return "`" + std::string(var) +
+               "` keeps its value in a torch.cond branch, and that value is not shown to be a "
+               "tensor before the if";
+    }
+  }
+  return {};
+}
+
 // torch.cond (a branch calls code): exactly two branches, tensor operands, nothing
 // returned aliased.
 std::string plan_cond(const Context& context, const std::vector<BlockRef>& path,
@@ -842,6 +893,8 @@ std::string plan_cond(const Context& context, const std::vector<BlockRef>& path,
   if (leaves.size() != 2 || plan.root->on_true->is_split() || plan.root->on_false->is_split())
     return "a branch calls a submodule/function inside a nested branch "
            "(torch.cond needs exactly two branches)";
+  if (std::string why = kept_values_are_tensors(context, path, leaves, plan); !why.empty())
+    return why;
   if (std::string why = cond_operands(context, path, leaves, plan); !why.empty()) return why;
   plan.use_cond = true;
   return {};
@@ -963,6 +1016,11 @@ PlanResult plan_conditional_once(const Context& context, const ast::stmt& statem
   if (torch.empty()) return decline("torch is not imported under a known name");
   if (condition_uses_scalar(e.test))
     return decline("condition uses .item()/.tolist() (GM106, out of scope)");
+  for (const ast::expr* value : {e.body, e.orelse})
+    if (const ast::expr* number = number_literal(value))
+      return decline("the value `" + short_text(node_text(context, *number)) +
+                     "` is a Python number: torch.where needs tensors on both sides, and a "
+                     "tensor in its place computes in float32 where Python computes in float64");
   Planner planner(context);
   planner.torch_ = torch;
   planner.speculation = speculation;
