@@ -790,6 +790,53 @@ def cond_ok(condition, *values):
     return is_compiling() and torch.is_grad_enabled() and _selectable(condition, values)
 
 
+# torch.nn classes whose forward torch.cond traces whole, in any mode: no Python scalar, no
+# state written, no randomness.
+_COND_SAFE = frozenset((
+    "Identity", "Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d",
+    "ConvTranspose2d", "ConvTranspose3d", "LayerNorm", "GroupNorm", "RMSNorm",
+    "LocalResponseNorm", "ReLU", "ReLU6", "GELU", "SiLU", "Mish", "Tanh", "Sigmoid", "Hardtanh",
+    "Hardswish", "Hardsigmoid", "LeakyReLU", "ELU", "SELU", "CELU", "Softplus", "Softsign",
+    "Tanhshrink", "Softmax", "LogSoftmax", "GLU", "PReLU", "Threshold", "Flatten", "Unflatten",
+    "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool3d",
+))
+# ... and those only in eval mode (in training they draw random numbers or update buffers).
+_COND_SAFE_IN_EVAL = frozenset((
+    "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "BatchNorm1d",
+    "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+))
+
+
+def cond_safe(*modules) -> bool:
+    """Whether ``torch.cond`` can trace a branch calling ``modules`` (the submodules a mended
+    ``torch.cond`` branch calls): while compiling, each is a torch.nn layer of a class whose
+    forward Dynamo traces whole (``_COND_SAFE``; dropout and batch norm in eval mode only), or
+    an ``nn.Sequential`` of such layers, with no hooks. ``torch.cond`` fails the compile on a
+    branch it cannot trace whole (an ``.item()``, a print, a buffer update), where the
+    original only breaks the graph; so anything else (a user's own module, a method) takes
+    the original path. Not compiling, it is False. Resolved while tracing: no graph break."""
+    if not is_compiling():
+        return False
+    return all(_cond_safe_module(module, 0) for module in modules)
+
+
+def _cond_safe_module(module, depth: int) -> bool:
+    torch = sys.modules["torch"]
+    kind = type(module)
+    if not isinstance(module, torch.nn.Module) or depth > 8:
+        return False
+    if not kind.__module__.startswith("torch.nn.modules."):
+        return False
+    if module._forward_hooks or module._forward_pre_hooks or module._backward_hooks:
+        return False
+    if kind is torch.nn.Sequential:
+        return all(_cond_safe_module(child, depth + 1) for child in module._modules.values())
+    if kind.__name__ in _COND_SAFE:
+        return True
+    return kind.__name__ in _COND_SAFE_IN_EVAL and not module.training
+
+
 def cond(pred, true_fn, false_fn, operands):
     """``torch.cond`` for mended code: one branch runs.
 

@@ -386,13 +386,42 @@ class Planner {
     return found;
   }
 
-  // A helper of this module whose body writes no state outside its locals (no mutating
-  // calls, attribute/subscript stores, global/nonlocal).
-  bool local_function_is_side_effect_free(const sema::Callee& callee) const {
+  // A helper of this module that torch.cond can trace whole: torch.cond fails the compile
+  // (it does not break the graph) on anything Dynamo cannot trace inside a branch. So its
+  // body is straight-line code writing no state outside its locals, whose calls are torch
+  // functions, tensor methods other than Python-scalar conversions, and helpers of the same
+  // kind; no control flow, raise, assert or nested definition.
+  bool local_function_is_cond_traceable(const sema::Callee& callee, int depth = 0) const {
     const auto* def = ast::as<ast::FunctionDef>(callee.definition);
-    if (def == nullptr) return false;
-    if (contains_kind(def, {Kind::Global, Kind::Nonlocal})) return false;
-    return !analysis_.mutates_state(def->body);
+    if (def == nullptr || depth > 4) return false;
+    if (contains_kind(def, {Kind::Global, Kind::Nonlocal, Kind::If, Kind::For, Kind::While,
+                            Kind::Try, Kind::With, Kind::Raise, Kind::Assert, Kind::IfExp,
+                            Kind::Yield, Kind::YieldFrom, Kind::Await, Kind::Lambda, Kind::ListComp,
+                            Kind::SetComp, Kind::DictComp, Kind::GeneratorExp}))
+      return false;
+    if (analysis_.mutates_state(def->body) || uses_scalar(def)) return false;
+    bool traceable = true;
+    auto visit = [&](const ast::Node* n) {
+      if (n != def && (n->kind == Kind::FunctionDef || n->kind == Kind::AsyncFunctionDef ||
+                       n->kind == Kind::ClassDef))
+        traceable = false;
+      if (const auto* call = ast::as<ast::Call>(n)) {
+        sema::Callee inner = analysis_.resolve_call(*call);
+        switch (inner.kind) {
+          case sema::CalleeKind::TorchFunction:
+          case sema::CalleeKind::TensorMethod:
+            break;
+          case sema::CalleeKind::LocalFunction:
+            traceable = local_function_is_cond_traceable(inner, depth + 1);
+            break;
+          default:
+            traceable = false;
+        }
+      }
+      return traceable;
+    };
+    walk(def, visit);
+    return traceable;
   }
 
   // Pure apart from calls of submodules / local functions: a torch.cond candidate.
@@ -404,8 +433,8 @@ class Planner {
         sema::Callee callee = analysis_.resolve_call(call);
         switch (callee.kind) {
           case sema::CalleeKind::LocalFunction:
-            // torch.cond traces both branch functions: a helper with side effects fails it.
-            if (!local_function_is_side_effect_free(callee)) return false;
+            // torch.cond traces both branch functions: a helper it cannot trace fails it.
+            if (!local_function_is_cond_traceable(callee)) return false;
             break;
           case sema::CalleeKind::SelfSubmodule:
           case sema::CalleeKind::TorchFunction:
@@ -647,7 +676,8 @@ bool is_where_ok_test(const Context& context, const ast::expr* test) {
     if (auto* call = ast::as<ast::Call>(n))
       if (auto* attr = ast::as<ast::Attribute>(call->func))
         if (auto* base = ast::as<ast::Name>(attr->value))
-          if (base->id == context.runtime && (attr->attr == "where_ok" || attr->attr == "tensors"))
+          if (base->id == context.runtime &&
+              (attr->attr == "where_ok" || attr->attr == "tensors" || attr->attr == "cond_safe"))
             found = true;
     return !found;
   };

@@ -13,6 +13,7 @@
 // boolean element, and that autograd cannot see the unselected branch. When it says no,
 // the original branch runs on the already computed values.
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -209,15 +210,47 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
   emit_fallback_chain(plan, *plan.root, names, 0, "elif", out);
 }
 
+// The submodules a torch.cond branch calls, as written (`self.expert`), first call first.
+// torch.cond fails the compile (it does not break the graph) on a branch Dynamo cannot
+// trace whole, and a submodule's class is only known at run time: runtime.cond_safe checks
+// each while tracing.
+std::vector<std::string> cond_submodules(const Context& context, const Plan& plan) {
+  std::vector<std::string> found;
+  std::function<void(ast::Node*)> visit = [&](ast::Node* node) {
+    if (const auto* call = ast::as<ast::Call>(node)) {
+      if (context.analysis.resolve_call(*call).kind == sema::CalleeKind::SelfSubmodule) {
+        std::string text(node_text(context, *call->func));
+        if (std::find(found.begin(), found.end(), text) == found.end()) found.push_back(text);
+      }
+    }
+    ast::for_each_child(node, visit);
+  };
+  visit(const_cast<ast::stmt*>(plan.statement));
+  if (plan.tail != nullptr) visit(const_cast<ast::Return*>(plan.tail));
+  return found;
+}
+
 // `if <checks>: <rewritten> el<the original statement>`: the rewrite runs only where every
-// value assumed to be a tensor is one (and the static prefix holds); anywhere else the
-// original statement runs, as written.
-void emit_checked(const Plan& plan, const Context& context, Emitter& out) {
-  std::string check = context.runtime + ".tensors(";
-  for (size_t i = 0; i < plan.checks.size(); ++i) check += (i ? ", " : "") + plan.checks[i];
-  check += ")";
+// value assumed to be a tensor is one, every submodule a torch.cond branch calls is one
+// torch.cond traces (and the static prefix holds); anywhere else the original statement
+// runs, as written.
+void emit_checked(const Plan& plan, const Context& context,
+                  const std::vector<std::string>& submodules, Emitter& out) {
+  std::vector<std::string> parts;
+  if (!plan.checks.empty() || !plan.floating_checks.empty()) {
+    std::string tensors = context.runtime + ".tensors(";
+    for (size_t i = 0; i < plan.checks.size(); ++i) tensors += (i ? ", " : "") + plan.checks[i];
+    parts.push_back(tensors + ")");
+  }
   for (const std::string& tensor : plan.floating_checks)
-    check += " and " + tensor + ".is_floating_point()";
+    parts.push_back(tensor + ".is_floating_point()");
+  if (!submodules.empty()) {
+    std::string safe = context.runtime + ".cond_safe(";
+    for (size_t i = 0; i < submodules.size(); ++i) safe += (i ? ", " : "") + submodules[i];
+    parts.push_back(safe + ")");
+  }
+  std::string check;
+  for (size_t i = 0; i < parts.size(); ++i) check += (i ? " and " : "") + parts[i];
   if (!plan.static_prefix.empty()) {
     bool bare =
         plan.static_operands.size() == 1 && (ast::is<ast::Name>(plan.static_operands[0]) ||
@@ -292,8 +325,10 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
     emit_where(plan, context, names, out);
   }
 
-  if (!plan.checks.empty() || !plan.floating_checks.empty()) {
-    emit_checked(plan, context, out);
+  std::vector<std::string> submodules =
+      plan.use_cond ? cond_submodules(context, plan) : std::vector<std::string>{};
+  if (!plan.checks.empty() || !plan.floating_checks.empty() || !submodules.empty()) {
+    emit_checked(plan, context, submodules, out);
   } else if (!plan.static_prefix.empty()) {
     // `if <static> and <tensor>:` keeps a Python `if` on the static part around the
     // predicated code; the original else branch runs when the static part is false.
