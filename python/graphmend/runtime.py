@@ -229,8 +229,9 @@ def defer_format(site, callee, formats, /, *args, **kwargs):
 #         ...
 #         rt.defer_when(__gm_c0, site, logger.warning, message)
 
-# The values a deferred branch may read: on them ``==``, ``is``, ``bool``, ``str.format``
-# and string concatenation have no side effect and cannot raise.
+# The values a deferred branch may read (with torch dtypes and devices): on them ``==``,
+# ``is``, ``bool``, ``str.format`` and string concatenation have no side effect and cannot
+# raise.
 _STATIC_TYPES = (type(None), bool, int, float, str)
 
 
@@ -243,7 +244,7 @@ def defer_branch(condition, read) -> bool:
 
     True only while compiling, when ``condition`` is a one-element tensor and every value
     ``read()`` returns (what the body reads from outside itself) is None, a bool, an int, a
-    float or a str. The body then has no side effect but its deferred calls, which
+    float, a str, a torch dtype or a torch device. The body then has no side effect but its deferred calls, which
     ``defer_when`` records with the condition. Otherwise, and always eagerly, False: the
     ``if`` tests the condition as written (``... or condition``).
     """
@@ -253,7 +254,9 @@ def defer_branch(condition, read) -> bool:
         values = read()
     except Exception:  # the original reads them only when the condition holds
         return False
-    return all(type(value) in _STATIC_TYPES for value in values)
+    torch = sys.modules["torch"]
+    static = (*_STATIC_TYPES, torch.dtype, torch.device)
+    return all(type(value) in static for value in values)
 
 
 def contains(element, container):

@@ -12,7 +12,8 @@
 // clang-format on
 //
 // While compiling, when the condition is a one-element tensor and every value the body
-// reads from outside it (the lambda) is None, a bool, an int, a float or a str,
+// reads from outside it (the lambda) is None, a bool, an int, a float, a str, a torch
+// dtype or device,
 // runtime.defer_branch is true: the body runs whatever the condition, which it may since
 // on such values it has no side effect and cannot raise, and each call is recorded with the
 // condition, to be replayed only if it holds. Otherwise (and always eagerly) the `if` tests
@@ -266,10 +267,13 @@ class BodyCheck {
       root = attribute->value;
     }
     const auto* name = ast::as<ast::Name>(root);
+    bool torch_constant = name && hops > 0 && name->id == context_.analysis.torch_name();
     if (name == nullptr || contains_name(assigned_, name->id) ||
-        !context_.analysis.is_definitely_bound_before(branch_, name->id))
+        (!torch_constant && !context_.analysis.is_definitely_bound_before(branch_, name->id)))
       return fail("the branch reads " + quoted(e) +
                   ", which is not a local bound before the if or an attribute of one");
+    if (context_.analysis.is_tensor(e))
+      return fail("the branch formats the tensor " + quoted(e) + " outside a deferred call");
     add_leaf(e);
     return true;
   }
