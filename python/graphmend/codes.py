@@ -167,6 +167,12 @@ HINTS: Dict[str, str] = {
     "cond-reassigned": "use a new name for the value the branch reassigns",
     "nested-call": "compute the submodule call before the if",
     "unsupported-statement": "keep the branches to assignments of expressions (and nested ifs)",
+    "branch-has-else": "a branch that only prints, logs or warns is deferred whole when it has no "
+    "else branch",
+    "branch-live-after": "a deferred branch runs its assignments whatever the condition: use "
+    "those names only inside the branch, or keep the break",
+    "branch-not-static": "build the message from constants and config values (f-strings without "
+    "format specs, ==, is, and/or/not, +) before the print/log/warn, or keep the break",
     "has-else": "the shape [Trap] accepts is `if cond: raise E(\"literal\")`, with no else or elif",
     "not-single-raise": "the shape [Trap] accepts is `if cond: raise E(\"literal\")`",
     "bare-raise": "raise a new exception with a string-literal message",

@@ -55,6 +55,7 @@ from __future__ import annotations
 import builtins
 import importlib
 import logging
+import numbers
 import operator
 import re
 import sys
@@ -64,6 +65,11 @@ from typing import Any, Callable, List, Optional, Tuple
 __all__ = [
     "defer",
     "defer_format",
+    "defer_branch",
+    "defer_when",
+    "defer_format_when",
+    "contains",
+    "not_contains",
     "call_now",
     "flush",
     "discard",
@@ -213,6 +219,104 @@ def defer_format(site, callee, formats, /, *args, **kwargs):
         return None
     _records.append((site, callee, _snapshot(args), _snapshot(kwargs), formats))
     return None
+
+
+# [Defer] of a whole branch (src/rewrite/defer/branch.cpp): the body of a data-dependent
+# ``if`` that only builds strings from static values and prints, logs or warns runs while
+# tracing whatever the condition, and its calls are recorded with the condition:
+#
+#     if rt.defer_branch(__gm_c0 := <condition>, lambda: (<values the body reads>,)) or __gm_c0:
+#         ...
+#         rt.defer_when(__gm_c0, site, logger.warning, message)
+
+# The values a deferred branch may read (with torch dtypes and devices): on them ``==``,
+# ``is``, ``bool``, ``str.format`` and string concatenation have no side effect and cannot
+# raise.
+_STATIC_TYPES = (type(None), bool, int, float, str)
+
+
+def _one_element(condition) -> bool:
+    return _is_tensor(condition) and condition.numel() == 1
+
+
+def defer_branch(condition, read) -> bool:
+    """Whether the body of the branch on ``condition`` may run whatever the condition.
+
+    True only while compiling, when ``condition`` is a one-element tensor and every value
+    ``read()`` returns (what the body reads from outside itself) is None, a bool, an int, a
+    float, a str, a torch dtype or a torch device. The body then has no side effect but its deferred calls, which
+    ``defer_when`` records with the condition. Otherwise, and always eagerly, False: the
+    ``if`` tests the condition as written (``... or condition``).
+    """
+    if not (is_compiling() and _one_element(condition)):
+        return False
+    try:
+        values = read()
+    except Exception:  # the original reads them only when the condition holds
+        return False
+    torch = sys.modules["torch"]
+    static = (*_STATIC_TYPES, torch.dtype, torch.device)
+    return all(type(value) in static for value in values)
+
+
+def contains(element, container):
+    """``element in container``; while compiling, for a plain tensor ``container`` and a
+    number or tensor ``element``, the bool tensor ``(element == container).any()``, which is
+    what ``Tensor.__contains__`` converts with ``.item()`` (a graph break)."""
+    if is_compiling() and _plain_membership(element, container):
+        return (element == container).any()
+    return element in container
+
+
+def not_contains(element, container):
+    """``element not in container``, as ``contains`` (``logical_not`` of its tensor)."""
+    if is_compiling() and _plain_membership(element, container):
+        return sys.modules["torch"].logical_not((element == container).any())
+    return element not in container
+
+
+def _plain_membership(element, container) -> bool:
+    torch = sys.modules.get("torch")
+    if torch is None or type(container) not in (torch.Tensor, torch.nn.Parameter):
+        return False
+    return isinstance(element, (torch.Tensor, numbers.Number, torch.SymInt, torch.SymFloat, torch.SymBool))
+
+
+def defer_when(condition, site, callee, /, *args, **kwargs):
+    """``defer`` inside a deferred branch: while compiling, with ``condition`` a one-element
+    tensor, the record is replayed only if ``condition`` holds then. Eagerly (the ``if``
+    tested the condition) it is ``defer``."""
+    _defer_when(condition, site, callee, (), args, kwargs)
+
+
+def defer_format_when(condition, site, callee, formats, /, *args, **kwargs):
+    """``defer_format`` inside a deferred branch (see ``defer_when``)."""
+    _defer_when(condition, site, callee, formats, args, kwargs)
+
+
+def _defer_when(condition, site, callee, formats, args, kwargs):
+    if not is_compiling():
+        flush()  # records of compiled code earlier in this call come first
+        args, kwargs = _apply_formats(formats, args, kwargs)
+        _replay(site, callee, args, kwargs, sys._getframe(2).f_globals)
+        return
+    if not _recordable(args, kwargs) or not _items_convertible(formats, args, kwargs):
+        # Made now, as the original made it, if the condition holds (a graph break there);
+        # one that is not a single element was tested by the if as written.
+        if not _one_element(condition) or condition:
+            _replay_in_order(site, callee, args, kwargs, sys._getframe(2).f_globals, formats)
+        return
+    if not _one_element(condition):  # the if tested the condition as written
+        _records.append((site, callee, _snapshot(args), _snapshot(kwargs), formats))
+        return
+    record = (condition.reshape(()).clone(), site, callee, _snapshot(args), _snapshot(kwargs), formats)
+    _records.append((None, _replay_when, record, {}, ()))
+
+
+def _replay_when(condition, site, callee, args, kwargs, formats):
+    if condition:
+        args, kwargs = _apply_formats(formats, args, kwargs)
+        _replay(site, callee, args, kwargs)
 
 
 def _apply_formats(formats, args, kwargs):

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -198,6 +199,26 @@ void mark_lowered_scalars(const std::vector<sema::BreakTag>& tags,
   }
 }
 
+// A tag whose site an accepted fix removed with its own (a call [Defer] records with the
+// branch around it): fixed with that fix, which made its edits.
+std::optional<TagResult> absorbed_by(const sema::BreakTag& tag, const SourceText& source,
+                                     const std::vector<const TagResult*>& fixes) {
+  if (tag.site == nullptr || tag.kind == sema::BreakKind::ScalarUse) return std::nullopt;
+  for (const TagResult* fix : fixes) {
+    const auto& absorbed = fix->absorbed;
+    if (std::find(absorbed.begin(), absorbed.end(), tag.site) == absorbed.end()) continue;
+    TagResult result;
+    result.diagnostic = diagnostic_at(source, *tag.site, sema::break_code(tag.kind));
+    result.diagnostic.fixed = true;
+    result.diagnostic.rewrite = fix->diagnostic.rewrite;
+    result.diagnostic.message =
+        (tag.message.empty() ? sema::break_summary(tag.kind) : tag.message) +
+        " (deferred with the branch at line " + std::to_string(fix->diagnostic.line) + ")";
+    return result;
+  }
+  return std::nullopt;
+}
+
 // Every tag of the module through its rewrite. Fixes whose edits would overlap an
 // earlier fix are declined (the outer statement, earlier in source order, wins).
 // With `only_within`, only the functions meeting those ranges are tagged. The text's
@@ -218,7 +239,13 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
   std::vector<sema::BreakTag> tags = sema::tag_breaks(*parsed.parse.module, *analysis, tag_options);
   rewrite::Context context{parsed.source, *parsed.parse.module, *analysis, options};
   std::vector<TextEdit> accepted;
+  std::vector<const TagResult*> fixes;  // accepted fixes, for the sites they absorb
+  results.reserve(tags.size());
   for (const sema::BreakTag& tag : tags) {
+    if (std::optional<TagResult> covered = absorbed_by(tag, context.source, fixes)) {
+      results.push_back(std::move(*covered));
+      continue;
+    }
     TagResult result = handle_tag(tag, context, pragmas);
     if (!result.edits.empty()) {
       std::string error;
@@ -240,6 +267,8 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
       }
     }
     results.push_back(std::move(result));
+    if (results.back().diagnostic.fixed && !results.back().absorbed.empty())
+      fixes.push_back(&results.back());
   }
   mark_lowered_scalars(tags, results);
   return results;

@@ -134,7 +134,33 @@ ValueKind AnalysisImpl::unaryop_kind(const ast::UnaryOp& u, ScopeId scope, int d
   return k == ValueKind::TensorTuple ? ValueKind::Other : k;
 }
 
+namespace {
+
+// `x[:, i]`, `x[..., [0, -1]]`: a subscript whose index is a tuple holding a slice or an
+// ellipsis, which only arrays and tensors take.
+bool is_array_subscript(const ast::expr* e) {
+  const auto* subscript = as<ast::Subscript>(e);
+  const auto* index = subscript ? as<ast::Tuple>(subscript->slice) : nullptr;
+  if (index == nullptr) return false;
+  for (const ast::expr* part : index->elts) {
+    if (is<ast::Slice>(part)) return true;
+    if (const auto* c = as<ast::Constant>(part);
+        c && c->value.type == ast::ConstantValue::Type::Ellipsis)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 ValueKind AnalysisImpl::compare_kind(const ast::Compare& c, ScopeId scope, int depth) const {
+  // `v in t` on a tensor is `bool((v == t).any().item())`: a Python bool from tensor data
+  if (c.ops.size == 1 && (c.ops[0] == ast::CmpOpKind::In || c.ops[0] == ast::CmpOpKind::NotIn)) {
+    const ast::expr* container = c.comparators[0];
+    bool tensor = is_tensor_kind(kind_rec(container, scope, depth + 1)) ||
+                  (is_array_subscript(container) && !known_non_tensor(container, scope, 0));
+    return tensor ? ValueKind::DataScalar : ValueKind::Other;
+  }
   for (ast::CmpOpKind op : c.ops) {
     if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot || op == ast::CmpOpKind::In ||
         op == ast::CmpOpKind::NotIn) {

@@ -755,3 +755,103 @@ def test_a_call_that_cannot_be_recorded_comes_after_the_records_before_it(capsys
     call(torch.ones(2))
     rt.flush()
     assert capsys.readouterr().out == "first tensor(2.)\nbox\nlast\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# [Defer] of a whole branch: contains, defer_branch, defer_when.
+
+
+@pytest.mark.parametrize(
+    "element, container",
+    [
+        (0, torch.tensor([[1, 0], [2, 3]])),
+        (5, torch.tensor([[1, 0], [2, 3]])),
+        (float("nan"), torch.tensor([float("nan"), 1.0])),
+        (True, torch.tensor([False, True])),
+        (1, torch.tensor([False, True])),
+        (0.5, torch.tensor([0, 1])),
+        (torch.tensor(2), torch.tensor([1, 2])),
+        (torch.tensor([1, 9]), torch.tensor([[1, 2], [3, 4]])),
+    ],
+)
+def test_contains_is_tensor_membership(element, container):
+    assert rt.contains(element, container) == (element in container)
+    assert rt.not_contains(element, container) == (element not in container)
+
+    def traced(c):
+        return rt.contains(element, c), rt.not_contains(element, c)
+
+    inside, outside = compiled(traced)(container)
+    assert bool(inside) == (element in container) and bool(outside) == (element not in container)
+
+
+def test_contains_of_other_containers_is_python_membership():
+    assert rt.contains(2, [1, 2]) is True and rt.not_contains(2, (1, 3)) is True
+    with pytest.raises(RuntimeError, match="only supports Tensor or scalar"):
+        rt.contains("a", torch.tensor([1]))
+
+    def traced(x):
+        return x + 1, rt.contains(2, [1, 2])
+
+    assert compiled(traced)(torch.ones(1))[1] is True
+
+
+def padding_warning(ids, pad, bos):
+    ids = ids * 1
+    if rt.defer_branch(c := rt.contains(pad, ids[:, [-1, 0]]), lambda: (pad, bos)) or c:
+        message = "padded"
+        if bos == pad:
+            message += f" (pad {pad} is bos)"
+        rt.defer_when(c, ("model.py", 5, "padding_warning"), logger.warning, message)
+    return ids.sum()
+
+
+@pytest.mark.parametrize("ids, records", [([[1, 0]], 1), ([[1, 2]], 0)])
+def test_deferred_branch_replays_only_if_its_condition_held(caplog, ids, records):
+    caplog.set_level(logging.WARNING, logger=logger.name)
+    padding_warning(torch.tensor(ids), 0, 0)
+    eager = [(r.lineno, r.getMessage()) for r in caplog.records]
+    assert len(eager) == records
+    caplog.clear()
+    run_at_boundary(compiled(padding_warning), torch.tensor(ids), 0, 0)
+    assert [(r.lineno, r.getMessage()) for r in caplog.records] == eager
+    assert eager == [] or eager == [(5, "padded (pad 0 is bos)")]
+
+
+def test_deferred_branch_has_no_graph_break():
+    explained = torch._dynamo.explain(padding_warning)(torch.tensor([[1, 0]]), 0, 0)
+    assert explained.graph_break_count == 0 and explained.graph_count == 1
+
+
+def test_deferred_branch_keeps_the_branch_for_values_that_are_not_static(caplog):
+    caplog.set_level(logging.WARNING, logger=logger.name)
+    pad = torch.tensor(0)  # a tensor read by the body: formatting it is not static
+    explained = torch._dynamo.explain(padding_warning)(torch.tensor([[1, 0]]), pad, 0)
+    assert explained.graph_break_count >= 1
+    rt.discard()
+    caplog.clear()
+    padding_warning(torch.tensor([[1, 0]]), pad, 0)
+    eager = [r.getMessage() for r in caplog.records]
+    caplog.clear()
+    run_at_boundary(torch.compile(padding_warning, backend="eager"), torch.tensor([[1, 0]]), pad, 0)
+    assert [r.getMessage() for r in caplog.records] == eager == ["padded (pad 0 is bos)"]
+
+
+def test_defer_branch_is_false_eagerly_and_for_conditions_of_many_elements():
+    assert rt.defer_branch(torch.tensor(True), lambda: ()) is False
+
+    def traced(x):
+        return x + 1, rt.defer_branch(x > 0, lambda: ()), rt.defer_branch(x.sum() > 0, lambda: (1, "a"))
+
+    _, many, one = compiled(traced)(torch.ones(2))
+    assert many is False and one is True
+
+
+def test_defer_branch_is_false_when_reading_raises():
+    class Config:
+        pad = None
+
+    def traced(x):
+        return x + 1, rt.defer_branch(x.sum() > 0, lambda: (Config.pad.missing,))
+
+    assert torch.compile(traced, backend="eager")(torch.ones(2))[1] is False

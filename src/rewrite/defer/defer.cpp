@@ -12,6 +12,8 @@
 // Only the call's own bytes change: the callee and the opening parenthesis become the
 // runtime call's head, and each f-string argument becomes the tuple of its field values
 // (its template moves into the head, so formatting happens at replay, on snapshots).
+#include "rewrite/defer/defer.h"
+
 #include <string>
 #include <vector>
 
@@ -514,9 +516,20 @@ std::string check_callee(const sema::BreakTag& tag, const Context& context, cons
 
 }  // namespace
 
-namespace {
+std::optional<sema::BreakKind> deferrable_kind(const Context& context, const ast::Call& call) {
+  switch (context.analysis.resolve_call(call).kind) {
+    case sema::CalleeKind::Print:
+      return sema::BreakKind::PrintCall;
+    case sema::CalleeKind::LoggerMethod:
+      return sema::BreakKind::LoggingCall;
+    case sema::CalleeKind::WarningsWarn:
+      return sema::BreakKind::WarningsCall;
+    default:
+      return std::nullopt;
+  }
+}
 
-Outcome defer_call(const sema::BreakTag& tag, Context& context);
+namespace {
 
 // A declined print stays in place, and Dynamo runs it at a graph break, while calls
 // deferred earlier in the same compiled region are still pending: they would come out
@@ -553,9 +566,7 @@ std::optional<Outcome> rewrite_defer(const sema::BreakTag& tag, Context& context
   return outcome;
 }
 
-namespace {
-
-Outcome defer_call(const sema::BreakTag& tag, Context& context) {
+Outcome defer_call(const sema::BreakTag& tag, Context& context, std::string_view condition) {
   const auto* call = ast::as<ast::Call>(tag.site);
   if (call == nullptr) return Outcome::declined("the break site is not a call");
   const auto* statement = ast::as<ast::Expr>(tag.statement);
@@ -677,7 +688,8 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
   std::string site = "(" + python_string(context.source.filename()) + ", " +
                      std::to_string(reported_line(context, *call)) + ", " +
                      python_string(function_name(context, call)) + ")";
-  std::string head = context.runtime + (specs.empty() ? ".defer(" : ".defer_format(") + site +
+  std::string head = context.runtime + (specs.empty() ? ".defer" : ".defer_format") +
+                     (condition.empty() ? "(" : "_when(" + std::string(condition) + ", ") + site +
                      ", " + std::string(node_text(context, *call->func));
   if (!specs.empty()) {
     head += ", (";
@@ -695,5 +707,4 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context) {
   return outcome;
 }
 
-}  // namespace
 }  // namespace graphmend::rewrite

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "rewrite/cond/cond.h"
+#include "rewrite/defer/defer.h"
 #include "rewrite/rewrite.h"
 #include "rewrite/where/emitter.h"
 #include "rewrite/where/plan.h"
@@ -291,6 +292,10 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
       conditional != nullptr ? where_detail::plan_conditional(context, *tag.statement, *conditional)
                              : where_detail::plan_statement(context, *tag.statement);
   if (!result.plan) {
+    // a branch that only prints, logs or warns is deferred whole ([Defer], branch.cpp)
+    if (conditional == nullptr) {
+      if (std::optional<Outcome> deferred = defer_branch(tag, context)) return deferred;
+    }
     outcome.reason = result.reason;
     return outcome;
   }

@@ -1,0 +1,423 @@
+// [Defer] of a whole branch: a data-dependent `if` whose body only builds strings from
+// static values and then prints, logs or warns (transformers'
+// `warn_if_padding_and_no_attention_mask`):
+//
+// clang-format off
+//   if pad in ids[:, [-1, 0]]:            if rt.defer_branch(__gm_c0 := rt.contains(pad, ids[:, [-1, 0]]),
+//       msg = "padded"                                        lambda: (self.cfg.bos,)) or __gm_c0:
+//       if self.cfg.bos == pad:               msg = "padded"
+//           msg += f" ({pad})"                if self.cfg.bos == pad:
+//       logger.warning(msg)                       msg += f" ({pad})"
+//                                             rt.defer_when(__gm_c0, site, logger.warning, msg)
+// clang-format on
+//
+// While compiling, when the condition is a one-element tensor and every value the body
+// reads from outside it (the lambda) is None, a bool, an int, a float, a str, a torch
+// dtype or device,
+// runtime.defer_branch is true: the body runs whatever the condition, which it may since
+// on such values it has no side effect and cannot raise, and each call is recorded with the
+// condition, to be replayed only if it holds. Otherwise (and always eagerly) the `if` tests
+// the condition as written. Statically: the body holds only assignments to names nobody
+// reads after the `if`, static `if`s, and deferrable calls; every expression outside the
+// calls is built from constants, f-strings without format specs, `==`/`!=`/`is`, `and`/
+// `or`/`not`, string concatenation, names, attribute chains and `getattr(x, "name", c)`.
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rewrite/defer/defer.h"
+#include "rewrite/rewrite.h"
+
+namespace graphmend::rewrite {
+namespace {
+
+bool contains_name(const std::vector<std::string_view>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// Whether `e` is built only from string operations: a str literal, an f-string, `+` of
+// such values, or a name of `strings`.
+bool is_string(const ast::expr* e, const std::vector<std::string_view>& strings) {
+  if (const auto* constant = ast::as<ast::Constant>(e))
+    return constant->value.type == ast::ConstantValue::Type::Str;
+  if (ast::is<ast::JoinedStr>(e)) return true;
+  if (const auto* name = ast::as<ast::Name>(e)) return contains_name(strings, name->id);
+  const auto* sum = ast::as<ast::BinOp>(e);
+  return sum && sum->op == ast::OperatorKind::Add && is_string(sum->left, strings) &&
+         is_string(sum->right, strings);
+}
+
+// Calls visit(name, value) for every assignment to a name in `body` (augmented ones
+// included), nested static ifs too.
+template <class Visit>
+void for_each_name_assignment(const ast::Seq<ast::stmt*>& body, Visit&& visit) {
+  for (const ast::stmt* statement : body) {
+    if (const auto* assign = ast::as<ast::Assign>(statement)) {
+      for (const ast::expr* target : assign->targets)
+        if (const auto* name = ast::as<ast::Name>(target)) visit(name->id, assign->value);
+    } else if (const auto* update = ast::as<ast::AugAssign>(statement)) {
+      if (const auto* name = ast::as<ast::Name>(update->target)) visit(name->id, update->value);
+    } else if (const auto* nested = ast::as<ast::If>(statement)) {
+      for_each_name_assignment(nested->body, visit);
+      for_each_name_assignment(nested->orelse, visit);
+    }
+  }
+}
+
+// The names `body` assigns only strings to (a fixpoint: `s += t` is a string when t is).
+std::vector<std::string_view> string_names(const ast::Seq<ast::stmt*>& body) {
+  std::vector<std::string_view> strings;
+  for_each_name_assignment(body, [&](std::string_view name, const ast::expr*) {
+    if (!contains_name(strings, name)) strings.push_back(name);
+  });
+  for (bool changed = true; changed;) {
+    changed = false;
+    for_each_name_assignment(body, [&](std::string_view name, const ast::expr* value) {
+      if (contains_name(strings, name) && !is_string(value, strings)) {
+        strings.erase(std::find(strings.begin(), strings.end(), name));
+        changed = true;
+      }
+    });
+  }
+  return strings;
+}
+
+// Walks the body of the `if`: what it reads from outside (the leaves, checked at run time),
+// the calls it defers, or the first reason it cannot run whatever the condition.
+class BodyCheck {
+ public:
+  BodyCheck(Context& context, const ast::If& branch)
+      : context_(context),
+        branch_(branch),
+        assigned_(context.analysis.assigned_names(branch.body)),
+        strings_(string_names(branch.body)) {}
+
+  bool run() {
+    for (std::string_view name : context_.analysis.live_after(branch_)) {
+      if (contains_name(assigned_, name))
+        return fail("variable `" + std::string(name) + "` assigned in the branch is used after it");
+    }
+    std::vector<std::string_view> bound;
+    if (!block(branch_.body, bound)) return false;
+    if (calls_.empty()) return fail("the branch calls no print, logger method or warnings.warn");
+    return true;
+  }
+
+  const std::vector<const ast::expr*>& leaves() const { return leaves_; }
+  const std::vector<const ast::Call*>& calls() const { return calls_; }
+  const std::vector<sema::BreakKind>& kinds() const { return kinds_; }
+  const std::vector<const ast::stmt*>& statements() const { return statements_; }
+  const std::string& problem() const { return problem_; }
+
+ private:
+  bool fail(std::string why) {
+    if (problem_.empty()) problem_ = std::move(why);
+    return false;
+  }
+
+  std::string quoted(const ast::Node& node) const {
+    std::string text(node_text(context_, node));
+    text = text.substr(0, text.find_first_of("\r\n"));
+    return "`" + (text.size() > 60 ? text.substr(0, 60) + "..." : text) + "`";
+  }
+
+  // Names assigned earlier in the same or an enclosing block of the body stay bound; one a
+  // nested if assigns is bound only inside it.
+  bool block(const ast::Seq<ast::stmt*>& body, std::vector<std::string_view> bound) {
+    for (const ast::stmt* statement : body)
+      if (!this->statement(*statement, bound)) return false;
+    return true;
+  }
+
+  bool statement(const ast::stmt& s, std::vector<std::string_view>& bound) {
+    if (ast::is<ast::Pass>(&s)) return true;
+    if (const auto* assign = ast::as<ast::Assign>(&s)) {
+      const auto* target =
+          assign->targets.size == 1 ? ast::as<ast::Name>(assign->targets[0]) : nullptr;
+      if (target == nullptr)
+        return fail("an assignment to a target that is not one name: " + quoted(s));
+      if (!value(*assign->value, bound)) return false;
+      bound.push_back(target->id);
+      return true;
+    }
+    if (const auto* update = ast::as<ast::AugAssign>(&s)) {
+      const auto* target = ast::as<ast::Name>(update->target);
+      if (target == nullptr || update->op != ast::OperatorKind::Add ||
+          !contains_name(strings_, target->id) || !contains_name(bound, target->id))
+        return fail("an augmented assignment other than `+=` of strings to a name: " + quoted(s));
+      return value(*update->value, bound);
+    }
+    if (const auto* nested = ast::as<ast::If>(&s)) {
+      if (context_.analysis.is_data_dependent(*nested->test))
+        return fail("a data-dependent if nested in the branch: " + quoted(*nested->test));
+      return value(*nested->test, bound) && block(nested->body, bound) &&
+             block(nested->orelse, bound);
+    }
+    const auto* expression = ast::as<ast::Expr>(&s);
+    const auto* call = expression ? ast::as<ast::Call>(expression->value) : nullptr;
+    std::optional<sema::BreakKind> kind = call ? deferrable_kind(context_, *call) : std::nullopt;
+    if (!kind)
+      return fail("the branch holds " + quoted(s) +
+                  ", neither a print, logging or warnings call nor an assignment of a name");
+    calls_.push_back(call);
+    statements_.push_back(&s);
+    kinds_.push_back(*kind);
+    for (const ast::expr* arg : call->args)
+      if (!argument(*arg, bound)) return false;
+    for (const ast::keyword* keyword : call->keywords)
+      if (!argument(*keyword->value, bound)) return false;
+    return true;
+  }
+
+  // What a deferred call is handed: recorded (tensors snapshotted) and formatted at replay,
+  // so any pure value will do; an f-string's fields are recorded one by one.
+  bool argument(const ast::expr& e, const std::vector<std::string_view>& bound) {
+    if (const auto* joined = ast::as<ast::JoinedStr>(&e)) {
+      for (const ast::expr* part : joined->values) {
+        const auto* field = ast::as<ast::FormattedValue>(part);
+        if (field && !argument(*field->value, bound)) return false;
+      }
+      return true;
+    }
+    if (const auto* starred = ast::as<ast::Starred>(&e)) return argument(*starred->value, bound);
+    if (context_.analysis.is_pure(e) && reads_bound_names(e, bound)) return true;
+    return value(e, bound);
+  }
+
+  // Whether every name of the body that `e` reads is bound where it stands.
+  bool reads_bound_names(const ast::Node& e, const std::vector<std::string_view>& bound) {
+    bool ok = true;
+    if (const auto* name = ast::as<ast::Name>(&e))
+      ok = !contains_name(assigned_, name->id) || contains_name(bound, name->id);
+    ast::for_each_child(
+        &e, [&](const ast::Node* child) { ok = ok && reads_bound_names(*child, bound); });
+    if (!ok) fail("the branch reads " + quoted(e) + " before assigning it");
+    return ok;
+  }
+
+  // A value computed while tracing whatever the condition: free of side effects and unable
+  // to raise once every leaf is a plain value (runtime.defer_branch checks that).
+  bool value(const ast::expr& e, const std::vector<std::string_view>& bound) {
+    switch (e.kind) {
+      case ast::Kind::Constant:
+        return true;
+      case ast::Kind::JoinedStr:
+        for (const ast::expr* part : ast::as<ast::JoinedStr>(&e)->values) {
+          const auto* field = ast::as<ast::FormattedValue>(part);
+          if (field == nullptr) continue;
+          if (field->format_spec != nullptr)
+            return fail("an f-string field with a format spec: " + quoted(*field));
+          if (!value(*field->value, bound)) return false;
+        }
+        return true;
+      case ast::Kind::Name: {
+        std::string_view id = ast::as<ast::Name>(&e)->id;
+        if (contains_name(assigned_, id)) return reads_bound_names(e, bound);
+        return leaf(e);
+      }
+      case ast::Kind::Attribute:
+        return leaf(e);
+      case ast::Kind::Call:
+        return getattr_leaf(*ast::as<ast::Call>(&e));
+      case ast::Kind::Compare: {
+        const auto* compare = ast::as<ast::Compare>(&e);
+        for (ast::CmpOpKind op : compare->ops)
+          if (op != ast::CmpOpKind::Eq && op != ast::CmpOpKind::NotEq && op != ast::CmpOpKind::Is &&
+              op != ast::CmpOpKind::IsNot)
+            return fail("a comparison other than ==, !=, is, is not: " + quoted(e));
+        if (!value(*compare->left, bound)) return false;
+        for (const ast::expr* other : compare->comparators)
+          if (!value(*other, bound)) return false;
+        return true;
+      }
+      case ast::Kind::BoolOp:
+        for (const ast::expr* operand : ast::as<ast::BoolOp>(&e)->values)
+          if (!value(*operand, bound)) return false;
+        return true;
+      case ast::Kind::UnaryOp: {
+        const auto* unary = ast::as<ast::UnaryOp>(&e);
+        if (unary->op != ast::UnaryOpKind::Not) break;
+        return value(*unary->operand, bound);
+      }
+      case ast::Kind::BinOp: {
+        const auto* sum = ast::as<ast::BinOp>(&e);
+        if (!is_string(&e, strings_)) break;
+        return value(*sum->left, bound) && value(*sum->right, bound);
+      }
+      case ast::Kind::IfExp: {
+        const auto* choice = ast::as<ast::IfExp>(&e);
+        return value(*choice->test, bound) && value(*choice->body, bound) &&
+               value(*choice->orelse, bound);
+      }
+      default:
+        break;
+    }
+    return fail("the branch computes " + quoted(e) +
+                ", which is not built from static values only");
+  }
+
+  // A name, or an attribute chain on a name, bound before the `if` and read unchanged in
+  // the body: its value is checked at run time.
+  bool leaf(const ast::expr& e) {
+    const ast::expr* root = &e;
+    int hops = 0;
+    while (const auto* attribute = ast::as<ast::Attribute>(root)) {
+      if (attribute->ctx != ast::ExprContext::Load || ++hops > 4) break;
+      root = attribute->value;
+    }
+    const auto* name = ast::as<ast::Name>(root);
+    bool torch_constant = name && hops > 0 && name->id == context_.analysis.torch_name();
+    if (name == nullptr || contains_name(assigned_, name->id) ||
+        (!torch_constant && !context_.analysis.is_definitely_bound_before(branch_, name->id)))
+      return fail("the branch reads " + quoted(e) +
+                  ", which is not a local bound before the if or an attribute of one");
+    if (context_.analysis.is_tensor(e))
+      return fail("the branch formats the tensor " + quoted(e) + " outside a deferred call");
+    add_leaf(e);
+    return true;
+  }
+
+  // `getattr(x, "name", default)` over a leaf chain with a constant default.
+  bool getattr_leaf(const ast::Call& call) {
+    sema::Callee callee = context_.analysis.resolve_call(call);
+    bool shape = callee.kind == sema::CalleeKind::Builtin && callee.qualified_name == "getattr" &&
+                 call.args.size == 3 && call.keywords.empty() &&
+                 ast::is<ast::Constant>(call.args[1]) && ast::is<ast::Constant>(call.args[2]);
+    if (!shape) return fail("the branch calls " + quoted(call));
+    size_t count = leaves_.size();
+    if (!leaf(*call.args[0])) return false;
+    leaves_.resize(count);  // the object itself is not a plain value: the result is
+    add_leaf(call);
+    return true;
+  }
+
+  void add_leaf(const ast::expr& e) {
+    std::string_view text = node_text(context_, e);
+    for (const ast::expr* other : leaves_)
+      if (node_text(context_, *other) == text) return;
+    leaves_.push_back(&e);
+  }
+
+  Context& context_;
+  const ast::If& branch_;
+  std::vector<std::string_view> assigned_;
+  std::vector<std::string_view> strings_;
+  std::vector<const ast::expr*> leaves_;
+  std::vector<const ast::Call*> calls_;
+  std::vector<sema::BreakKind> kinds_;
+  std::vector<const ast::stmt*> statements_;
+  std::string problem_;
+};
+
+// Whether the body calls a deferrable function anywhere (the rule is meant for it).
+bool calls_deferrable(const Context& context, const ast::Seq<ast::stmt*>& body) {
+  for (const ast::stmt* statement : body) {
+    const auto* expression = ast::as<ast::Expr>(statement);
+    const auto* call = expression ? ast::as<ast::Call>(expression->value) : nullptr;
+    if (call && deferrable_kind(context, *call)) return true;
+    bool found = false;
+    ast::for_each_block(statement, [&](const ast::Seq<ast::stmt*>& inner) {
+      found = found || calls_deferrable(context, inner);
+    });
+    if (found) return true;
+  }
+  return false;
+}
+
+// The condition, as `__gm_c := <value>` (the value the body's calls are recorded with)
+// followed by the fallback the `if` tests when the branch is not deferred, or a reason.
+struct Condition {
+  std::string value;     // evaluated once, where the original test was
+  std::string fallback;  // `__gm_c` itself, or the original test
+  std::string problem;
+};
+
+Condition lower_condition(Context& context, const ast::expr& test, const std::string& name) {
+  Condition out;
+  std::string original(node_text(context, test));
+  const auto* compare = ast::as<ast::Compare>(&test);
+  if (compare && compare->ops.size == 1 &&
+      (compare->ops[0] == ast::CmpOpKind::In || compare->ops[0] == ast::CmpOpKind::NotIn)) {
+    // `v in t` is `bool((v == t).any().item())` (Tensor.__contains__): runtime.contains
+    // keeps the tensor, evaluating both operands once, in order
+    const char* helper = compare->ops[0] == ast::CmpOpKind::In ? ".contains(" : ".not_contains(";
+    out.value = context.runtime + helper + std::string(node_text(context, *compare->left)) + ", " +
+                std::string(node_text(context, *compare->comparators[0])) + ")";
+    out.fallback = name;
+    return out;
+  }
+  if (!ast::is<ast::BoolOp>(&test) && !ast::is<ast::UnaryOp>(&test)) {
+    out.value = "(" + original + ")";
+    out.fallback = name;
+    return out;
+  }
+  // and/or/not: torch.logical_* while compiling (every operand pure: the fallback evaluates
+  // the test as written again), nothing eagerly
+  std::optional<std::string> lowered = tensor_condition(context, test);
+  bool pure = true;
+  auto check = [&](const ast::expr& operand, auto& self) -> void {
+    if (const auto* boolean = ast::as<ast::BoolOp>(&operand)) {
+      for (const ast::expr* value : boolean->values) self(*value, self);
+    } else if (const auto* unary = ast::as<ast::UnaryOp>(&operand);
+               unary && unary->op == ast::UnaryOpKind::Not) {
+      self(*unary->operand, self);
+    } else {
+      pure = pure && context.analysis.is_pure(operand);
+    }
+  };
+  check(test, check);
+  if (!lowered || !pure) {
+    out.problem = "the condition `" + original + "` is not a combination of pure tensor conditions";
+    return out;
+  }
+  out.value = "(" + *lowered + " if " + context.runtime + ".is_compiling() else None)";
+  out.fallback = "(" + original + ")";
+  return out;
+}
+
+}  // namespace
+
+std::optional<Outcome> defer_branch(const sema::BreakTag& tag, Context& context) {
+  const auto* branch = ast::as<ast::If>(tag.statement);
+  if (branch == nullptr || tag.site != branch->test || !calls_deferrable(context, branch->body))
+    return std::nullopt;
+  if (!branch->orelse.empty())
+    return Outcome::declined("a branch that prints, logs or warns has an else branch");
+  BodyCheck body(context, *branch);
+  if (!body.run()) return Outcome::declined(body.problem());
+  std::string name = context.fresh_name("c");
+  Condition condition = lower_condition(context, *branch->test, name);
+  if (!condition.problem.empty()) return Outcome::declined(condition.problem);
+
+  Outcome outcome;
+  for (size_t i = 0; i < body.calls().size(); ++i) {
+    const ast::Call* call = body.calls()[i];
+    sema::BreakTag inner = tag;
+    inner.kind = body.kinds()[i];
+    inner.site = call;
+    inner.statement = body.statements()[i];
+    Outcome deferred = defer_call(inner, context, name);
+    if (!deferred.fixed)
+      return Outcome::declined("its call " + std::string(node_text(context, *call)).substr(0, 60) +
+                               " cannot be deferred: " + deferred.reason);
+    outcome.edits.insert(outcome.edits.end(), deferred.edits.begin(), deferred.edits.end());
+    outcome.absorbed.insert(outcome.absorbed.end(), deferred.absorbed.begin(),
+                            deferred.absorbed.end());
+    outcome.absorbed.push_back(call);
+  }
+  std::string leaves = "lambda: (";
+  for (const ast::expr* leaf : body.leaves())
+    leaves += std::string(node_text(context, *leaf)) + ", ";
+  if (!body.leaves().empty()) leaves.resize(leaves.size() - (body.leaves().size() > 1 ? 2 : 1));
+  leaves += ")";
+  std::string test = context.runtime + ".defer_branch(" + name + " := " + condition.value + ", " +
+                     leaves + ") or " + condition.fallback;
+  outcome.edits.push_back({branch->test->begin, branch->test->end, test});
+  outcome.fixed = true;
+  outcome.form = "defer";
+  outcome.needs_runtime = true;
+  return outcome;
+}
+
+}  // namespace graphmend::rewrite
