@@ -471,13 +471,18 @@ TEST(Where, CondForSubmoduleCalls) {
             "class M:\n"
             "    def forward(self, x):\n"
             "        k = 3\n"
-            "        def __gm_true_0(x):\n"
+            "        if __graphmend_rt__.cond_safe(self.layer):\n"
+            "            def __gm_true_0(x):\n"
+            "                y = self.layer(x) * k\n"
+            "                return y\n"
+            "            def __gm_false_1(x):\n"
+            "                y = x\n"
+            "                return y.clone()\n"
+            "            y = __graphmend_rt__.cond(x.sum() > 0, __gm_true_0, __gm_false_1, (x,))\n"
+            "        elif x.sum() > 0:\n"
             "            y = self.layer(x) * k\n"
-            "            return y\n"
-            "        def __gm_false_1(x):\n"
+            "        else:\n"
             "            y = x\n"
-            "            return y.clone()\n"
-            "        y = __graphmend_rt__.cond(x.sum() > 0, __gm_true_0, __gm_false_1, (x,))\n"
             "        return y\n");
 
   // The stub knows no definition of `helper`, so nothing shows it free of side effects;

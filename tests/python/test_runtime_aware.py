@@ -447,10 +447,11 @@ PEER = os.path.join(os.path.dirname(__file__), "..", "peer", "diffusers")
 
 # Each observed site and why it stays: a value indexed by the timestep (Dynamo reads a 0-d
 # tensor index with .item(), and torch.where would index where the original does not), a
-# conditional expression over Python numbers, a torch.cond branch keeping a Python number.
+# conditional expression over Python numbers, a branch calling a method torch.cond cannot
+# trace whole (`_get_variance` holds a conditional expression on the timestep).
 SCHEDULERS = {
     "ddim_prev_alpha": {28: "indexes-by-value"},
-    "ddpm_variance_noise": {27: "indexes-by-value", 39: "indexes-by-value", 57: "not-tensor"},
+    "ddpm_variance_noise": {27: "indexes-by-value", 39: "indexes-by-value", 57: "not-pure"},
     "euler_churn_chained": {22: "python-number"},
 }
 
