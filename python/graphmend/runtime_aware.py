@@ -81,15 +81,19 @@ class _Run:
 
 
 class _Profiler:
-    """Runs the example call as if each run were the first: the RNG is seeded and the
-    module's buffers (BatchNorm statistics, counters) are restored before each run, and the
-    caller's RNG state and buffers are restored at the end."""
+    """Runs the example call as if each run were the first, and leaves the model as it found
+    it: before each run the RNG is seeded, and before and after each run the module's buffers
+    (BatchNorm statistics, counters) and the plain attributes of it and its submodules
+    (numbers, strings, None, tuples: `self.best = current`, `self.steps += 1`) are put back;
+    the caller's RNG state is restored at the end. A container the model changes in place
+    (a list it appends to) is not put back."""
 
     def __init__(self, obj: Any, args: tuple, kwargs: dict):
         self.obj, self.args, self.kwargs = obj, args, kwargs
         owner = obj.__self__ if isinstance(obj, types.MethodType) else obj
         self.buffers = list(owner.buffers()) if mender._looks_like_torch_module(owner) else []
         self.saved: List[Any] = []
+        self.attributes: Dict[int, List[Tuple[Any, Dict[str, Any]]]] = {}
         self.rng = contextlib.ExitStack()
         self.calls = 0  # how many times the model was called
 
@@ -98,11 +102,22 @@ class _Profiler:
 
         self.rng.enter_context(torch.random.fork_rng())
         self.saved = [b.detach().clone() for b in self.buffers]
+        self._remember(self.obj)
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self._fresh()
         self.rng.close()
+
+    def _remember(self, target: Any) -> None:
+        """Keeps the plain attributes of ``target``'s module tree (once per module)."""
+        owner = target.__self__ if isinstance(target, types.MethodType) else target
+        if id(owner) in self.attributes or not mender._looks_like_torch_module(owner):
+            return
+        self.attributes[id(owner)] = [
+            (module, {k: v for k, v in vars(module).items() if type(v) in _PLAIN})
+            for module in owner.modules()
+        ]
 
     def _fresh(self) -> None:
         import torch
@@ -110,12 +125,19 @@ class _Profiler:
         with torch.no_grad():
             for buffer, saved in zip(self.buffers, self.saved):
                 buffer.copy_(saved)
+        for states in self.attributes.values():
+            for module, saved in states:
+                vars(module).update(saved)
         torch.manual_seed(_PROFILE_SEED)
 
     def explain(self, target: Any, *, keep_result: bool = False) -> _Run:
+        self._remember(target)
         self._fresh()
         self.calls += 1
-        output, result = explainer._run_explain(target, self.args, self.kwargs, keep_result=keep_result)
+        try:
+            output, result = explainer._run_explain(target, self.args, self.kwargs, keep_result=keep_result)
+        finally:
+            self._fresh()
         report, reasons = explainer._explain_report(output)
         depths = [len(getattr(r, "user_stack", None) or ()) for r in output.break_reasons]
         return _Run(report, reasons, depths, result)
@@ -124,9 +146,17 @@ class _Profiler:
         return self.call(self.obj)
 
     def call(self, target: Any, config: Optional[Dict[str, bool]] = None) -> Any:
+        self._remember(target)
         self._fresh()
         self.calls += 1
-        return boundary.boundary(target, config)(*self.args, **self.kwargs)
+        try:
+            return boundary.boundary(target, config)(*self.args, **self.kwargs)
+        finally:
+            self._fresh()
+
+
+# The attribute values the profiler puts back (what `self.x = ...` usually assigns).
+_PLAIN = (bool, int, float, complex, str, bytes, type(None), tuple)
 
 
 def _break_lines(breaks: List[BreakInfo]) -> Dict[str, Tuple[int, ...]]:

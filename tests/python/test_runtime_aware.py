@@ -156,6 +156,42 @@ def test_mask_module_enables_dynamic_shapes_and_keeps_state():
     assert torch.allclose(got, model(x))
 
 
+class _Plateau(torch.nn.Module):
+    """PyTorch's ReduceLROnPlateau.step as a module (tests/peer/pytorch/reduce_lr_on_plateau.py):
+    its state is plain Python attributes, changed on every call."""
+
+    def __init__(self):
+        super().__init__()
+        self.best = float("inf")
+        self.bad_steps = 0
+        self.lr = 0.1
+        self.history = ()
+
+    def forward(self, loss):
+        current = float(loss * 1.0)
+        if current < self.best:
+            self.best, self.bad_steps = current, 0
+        else:
+            self.bad_steps += 1
+        if self.bad_steps > 1:
+            self.lr, self.bad_steps = self.lr * 0.5, 0
+        self.history = self.history + (current,)
+        return torch.tensor(self.lr)
+
+
+def test_profiling_runs_leave_plain_attributes_as_they_were():
+    model, reference = _Plateau(), _Plateau()
+    losses = [torch.tensor(v) for v in (1.0, 0.5, 0.7, 0.6, 0.65)]
+    compiled = graphmend.compile(model, example_inputs=(losses[0],), backend="eager")
+    report = graphmend.compile_report(compiled)
+    assert report.model_calls >= 2  # the model ran while compiling...
+    assert (model.best, model.bad_steps, model.lr, model.history) == (float("inf"), 0, 0.1, ())
+    for loss in losses:  # ...and the compiled model starts from the original's state
+        assert torch.equal(compiled(loss), reference(loss))
+    assert (model.best, model.bad_steps, model.lr, model.history) == (
+        reference.best, reference.bad_steps, reference.lr, reference.history)
+
+
 def test_a_backend_failing_under_the_option_is_rejected():
     # explain's own backend captures it in one graph; Inductor cannot lower it. The options
     # must not be enabled, and the compiled object must run as torch.compile's would.
