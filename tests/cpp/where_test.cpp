@@ -137,6 +137,7 @@ class StubAnalysis : public sema::Analysis {
   bool is_tensor_before(const ast::stmt&, std::string_view) const override { return false; }
   std::vector<std::string_view> live_before(const ast::stmt&) const override { return {}; }
   sema::Speculation* speculate(sema::Speculation*) const override { return nullptr; }
+  std::string why_not_fresh(const ast::expr&) const override { return "not known here"; }
 
  private:
   std::vector<sema::FunctionInfo> functions_;
@@ -513,7 +514,8 @@ TEST(Where, Declines) {
       {"yield", head + "        yield x\n", "yield"},
       {"await", "async def f(x):\n    y = x\n    if x.sum() > 0:\n        y = await x\n",
        "yield/await"},
-      {"item", "def f(x):\n    y = x\n    if x.sum().item() + 1 > 0:\n        y = x * 2\n", ".item()"},
+      {"item", "def f(x):\n    y = x\n    if x.sum().item() + 1 > 0:\n        y = x * 2\n",
+       ".item()"},
       {"augassign", head + "        y += 1\n", "augmented"},
       {"expression", head + "        x.sum()\n", "expression statement"},
       {"tuple", head + "        y, z = x, x\n", "single name"},
