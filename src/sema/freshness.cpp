@@ -45,12 +45,12 @@ class FreshnessCheck {
         return name(*as<ast::Name>(e), scope, depth);
       case ast::Kind::BinOp: {
         const auto* b = as<ast::BinOp>(e);
-        return new_tensor_of(*e, {b->left, b->right}, scope, depth);
+        return new_tensor_of(*e, {b->left, b->right}, scope);
       }
       case ast::Kind::UnaryOp: {
         const auto* u = as<ast::UnaryOp>(e);
         if (u->op == ast::UnaryOpKind::USub || u->op == ast::UnaryOpKind::Invert)
-          return new_tensor_of(*e, {u->operand}, scope, depth);
+          return new_tensor_of(*e, {u->operand}, scope);
         return fail(*e, "may return its operand");  // `+x` is x for a tensor
       }
       case ast::Kind::Compare:
@@ -108,16 +108,14 @@ class FreshnessCheck {
     return false;
   }
 
-  // Arithmetic: a new tensor when an operand is a tensor (shown, or made here).
+  // Arithmetic makes a new tensor whenever it makes a tensor at all (the run-time check
+  // asks that the updated value is one); only operands all known not to be tensors (numbers,
+  // numpy) are refused, like a method of a known non-tensor.
   bool new_tensor_of(const ast::expr& e, std::initializer_list<const ast::expr*> operands,
-                     ScopeId scope, int depth) {
-    if (is_tensor_kind(a_.kind_of(e))) return true;
-    for (const ast::expr* operand : operands) {
-      std::string before = why;
-      if (value(operand, scope, depth + 1)) return true;
-      why = before;
-    }
-    return fail(e, "is not shown to be a tensor");
+                     ScopeId scope) {
+    for (const ast::expr* operand : operands)
+      if (!a_.known_non_tensor(operand, scope)) return true;
+    return fail(e, "is arithmetic on values known not to be tensors");
   }
 
   bool name(const ast::Name& n, ScopeId scope, int depth) {

@@ -79,6 +79,13 @@ TEST(Freshness, Declines) {
   EXPECT_NE(why(p, "ll", 0).find("not nested"), std::string::npos) << why(p, "ll", 0);
   EXPECT_NE(why(p, "ll", 1).find("direct calls"), std::string::npos) << why(p, "ll", 1);
   EXPECT_NE(why(p, "y", 1).find("changes grad mode"), std::string::npos) << why(p, "y", 1);
+  Program numbers(
+      "def f(x):\n"
+      "    n = 3 * 2\n"
+      "    y = x * 2\n"
+      "    return n, y\n");
+  EXPECT_NE(why(numbers, "n", 1).find("known not to be tensors"), std::string::npos);
+  EXPECT_EQ(why(numbers, "y", 1), "");  // x unknown: the run-time check asks for a tensor
 }
 
 }  // namespace
