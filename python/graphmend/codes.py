@@ -139,6 +139,18 @@ HINTS: Dict[str, str] = {
     "no-location": "",
     "mended-does-not-parse": "please report this with the input that produced it",
     "uses-item": "see GM106: Dynamo captures it with capture_scalar_outputs = True",
+    "masked-target-not-fresh": "the tensor may come from the caller (a parameter, an attribute, a "
+    "global) or be saved for backward; update a new tensor (x = x.masked_fill(mask, v)) instead",
+    "masked-other-mask": "update under the very mask the condition tests (`if m.any(): "
+    "x.masked_fill_(m, v)`)",
+    "masked-mask-not-name": "bind the mask to a local name and test `name.any()`",
+    "masked-value-not-number": "fill with a Python number; for a tensor value use torch.where on a "
+    "new tensor",
+    "masked-has-else": "an if with an else branch keeps its break; write the else as an if of "
+    "its own",
+    "masked-other-statement": "move the other statements out of the if",
+    "masked-update-form": "write the update as `x.masked_fill_(mask, v)` or `x[mask] = v` on a "
+    "local name (or an integer slice of one, `x[1:][mask] = v`)",
     "mutates-state": "move the attribute or buffer update out of the branch, or use torch.where "
     "on a new tensor",
     "torch-not-imported": "import torch under its own name (`import torch`)",

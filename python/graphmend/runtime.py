@@ -55,6 +55,7 @@ from __future__ import annotations
 import builtins
 import importlib
 import logging
+import math
 import numbers
 import operator
 import re
@@ -81,6 +82,8 @@ __all__ = [
     "translate",
     "where_ok",
     "cond_ok",
+    "masked_fill_ok",
+    "masked_index_ok",
     "item_compare",
     "cond",
     "is_compiling",
@@ -878,6 +881,79 @@ def _selectable(condition, values) -> bool:
         if cond.device != first.device or cond.dim() > first.dim() or cond.numel() != 1:
             return False
     return True
+
+
+def masked_fill_ok(mask, value, target, *slices) -> bool:
+    """Whether ``target[slices].masked_fill_(mask, value)`` may run where the original ran
+    it only under ``if mask.any():``, that is, whether it behaves exactly as the original
+    for every mask value, all False included.
+
+    With an all-False mask the fill changes no value; what else it does must not show:
+
+    * while compiling only (eagerly False: the original ``if`` runs as written);
+    * grad mode off (``torch.is_grad_enabled()``): an in-place update bumps the version
+      counter that a backward of a graph which saved ``target`` checks. The mender asks
+      this only for tensors the traced code created itself, with no grad-mode change in
+      the functions involved, so with grad off nothing saved them;
+    * ``mask`` a plain bool tensor on ``target``'s device and ``target`` a plain floating
+      tensor: another mask dtype or device raises even when all False;
+    * ``value`` a Python number ``target``'s dtype holds (out of range raises even when
+      all False: ``1e6`` in float16);
+    * ``target`` has at least one dimension per slice (slicing a 0-d tensor raises), and
+      ``mask`` broadcasts to ``target[slices]`` without growing it.
+
+    Under Dynamo each test is resolved while tracing: no graph break.
+    """
+    view = _masked_target(mask, value, target, slices)
+    if view is None:
+        return False
+    mask_shape, shape = tuple(mask.shape), tuple(view.shape)
+    if len(mask_shape) > len(shape):
+        return False
+    return all(m == 1 or m == t for m, t in zip(reversed(mask_shape), reversed(shape)))
+
+
+def masked_index_ok(mask, value, target, *slices) -> bool:
+    """``masked_fill_ok`` for ``target[slices][mask] = value``: the same conditions, except
+    that a boolean index must match the leading dimensions of ``target[slices]`` exactly
+    (it does not broadcast)."""
+    view = _masked_target(mask, value, target, slices)
+    if view is None:
+        return False
+    rank = mask.dim()
+    return rank <= view.dim() and tuple(mask.shape) == tuple(view.shape[:rank])
+
+
+def _masked_target(mask, value, target, slices):
+    """``target[slices]`` when the conditions masked_fill_ok and masked_index_ok share hold
+    (see masked_fill_ok), else None."""
+    if not is_compiling():
+        return None
+    import torch
+
+    if torch.is_grad_enabled():
+        return None
+    if type(mask) is not torch.Tensor or mask.dtype != torch.bool:
+        return None
+    if type(target) is not torch.Tensor or not target.is_floating_point():
+        return None
+    if mask.device != target.device or not _holds(target.dtype, value):
+        return None
+    if len(slices) > target.dim():
+        return None
+    return target[slices] if slices else target
+
+
+def _holds(dtype, value) -> bool:
+    """Whether a tensor of floating ``dtype`` accepts the Python number ``value`` in place
+    (torch refuses a finite value beyond the dtype's range)."""
+    import torch
+
+    if type(value) not in (bool, int, float):
+        return False
+    if type(value) is float and (math.isinf(value) or math.isnan(value)):
+        return True
+    return abs(value) <= torch.finfo(dtype).max
 
 
 def cond_ok(condition, *values):

@@ -191,6 +191,7 @@ class AnalysisImpl final : public Analysis {
   bool is_tensor_before(const ast::stmt& statement, std::string_view name) const override;
   std::vector<std::string_view> live_before(const ast::stmt& statement) const override;
   Speculation* speculate(Speculation* speculation) const override;
+  std::string why_not_fresh(const ast::expr& e) const override;  // freshness.cpp
 
   // Internal queries shared by the tagger and the flow builder.
   ValueKind kind_of(const ast::expr& e) const;

@@ -146,6 +146,16 @@ class Analysis {
   // Local variables live on entry to `statement`.
   virtual std::vector<std::string_view> live_before(const ast::stmt& statement) const = 0;
 
+  // Why the tensor `e` evaluates to might not have been created by the running call of the
+  // function holding `e`, or empty when it was: on every path `e` is the result of a torch
+  // op that allocates (torch_facts' FreshResult, tensor arithmetic), a view of such a value
+  // whose elements do not overlap (ViewOfReceiver, indexing), a local bound only to such
+  // values, a parameter of a nested function every call of which (in the function defining
+  // it) passes such values, or the call of a module function whose every return is such a
+  // value; and no function involved changes grad mode (no_grad, enable_grad, ...), so
+  // nothing saved the value for backward while grad mode was on.
+  virtual std::string why_not_fresh(const ast::expr& e) const = 0;
+
   // Answers the queries above under `speculation` (see Speculation) from now on, nullptr
   // under none; returns the one active before, for the caller to restore. The caller keeps
   // `speculation` alive while it is active.

@@ -128,6 +128,7 @@ class FakeAnalysis : public sema::Analysis {
   }
   std::vector<std::string_view> live_before(const ast::stmt&) const override { return {}; }
   sema::Speculation* speculate(sema::Speculation*) const override { return nullptr; }
+  std::string why_not_fresh(const ast::expr&) const override { return "not known here"; }
 
  private:
   void collect(const ast::Seq<ast::stmt*>& body) {

@@ -61,6 +61,10 @@ TEST(TorchFacts, SampleLookups) {
       {TorchFact::LoggerMethod, "warning_once", "setLevel"},
       {TorchFact::ModuleChainMethod, "eval", "forward"},
       {TorchFact::MutatingMethod, "append", "copy"},
+      {TorchFact::FreshResult, "gather", "einsum"},
+      {TorchFact::FreshFunctional, "log_softmax", "relu"},
+      {TorchFact::ViewOfReceiver, "squeeze", "expand"},
+      {TorchFact::GradModeChange, "enable_grad", "is_grad_enabled"},
   };
   EXPECT_EQ(std::size(samples), std::size(kCategories));
   for (const Sample& s : samples) {

@@ -137,6 +137,7 @@ class StubAnalysis : public sema::Analysis {
   bool is_tensor_before(const ast::stmt&, std::string_view) const override { return false; }
   std::vector<std::string_view> live_before(const ast::stmt&) const override { return {}; }
   sema::Speculation* speculate(sema::Speculation*) const override { return nullptr; }
+  std::string why_not_fresh(const ast::expr&) const override { return "not known here"; }
 
  private:
   std::vector<sema::FunctionInfo> functions_;

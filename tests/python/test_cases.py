@@ -57,6 +57,9 @@ OLD_FIELDS = {"BREAKS", "REWRITE", "DECLINES"}
 PENDING = {
     ("where/decline_live_sets", "tags"): "mender: a variable bound to None before the if is "
     "merged (where_ok keeps the branch at run time) instead of declined",
+    ("where/masked_fill_half_out_of_range", "mended_inductor_behaves_like_original"): "torch: "
+    "Inductor stores 1e5 into float16 as inf where eager masked_fill_ raises (plain "
+    "torch.compile of the original does the same; the check keeps the original if)",
 }
 
 

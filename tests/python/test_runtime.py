@@ -855,3 +855,90 @@ def test_defer_branch_is_false_when_reading_raises():
         return x + 1, rt.defer_branch(x.sum() > 0, lambda: (Config.pad.missing,))
 
     assert torch.compile(traced, backend="eager")(torch.ones(2))[1] is False
+
+
+# masked_fill_ok / masked_index_ok: the check before an in-place masked update.
+
+
+@pytest.fixture
+def compiling(monkeypatch):
+    """The checks' conditions as they are read while Dynamo traces, without Dynamo."""
+    monkeypatch.setattr(rt, "is_compiling", lambda: True)
+
+
+def test_masked_checks_are_false_eagerly():
+    mask = torch.tensor([True, False])
+    with torch.no_grad():
+        assert not rt.masked_fill_ok(mask, 0.0, torch.zeros(2))
+        assert not rt.masked_index_ok(mask, 0.0, torch.zeros(2))
+
+
+def test_masked_checks_accept(compiling):
+    with torch.no_grad():
+        assert rt.masked_fill_ok(torch.ones(4, 1, dtype=torch.bool), 0.0, torch.zeros(2, 4, 3))
+        assert rt.masked_fill_ok(torch.ones(3, dtype=torch.bool), float("-inf"), torch.zeros(2, 3))
+        assert rt.masked_index_ok(torch.ones(2, 3, dtype=torch.bool), float("-inf"),
+                                  torch.zeros(3, 3, 2), slice(1, None))
+        assert rt.masked_index_ok(torch.ones(3, dtype=torch.bool), 1, torch.zeros(3, 2))
+        assert rt.masked_fill_ok(torch.ones(3, dtype=torch.bool), 6e4, torch.zeros(3).half())
+        assert rt.masked_fill_ok(torch.ones(3, dtype=torch.bool), True, torch.zeros(3))
+
+
+@pytest.mark.parametrize(
+    "mask, value, target, slices",
+    [
+        (torch.ones(3, dtype=torch.long), 0.0, torch.zeros(3), ()),  # not a bool mask
+        (torch.ones(3, dtype=torch.uint8), 0.0, torch.zeros(3), ()),
+        (torch.ones(3, dtype=torch.bool), 0.0, torch.zeros(3, dtype=torch.long), ()),  # integer
+        (torch.ones(3, dtype=torch.bool), torch.tensor(0.0), torch.zeros(3), ()),  # a tensor value
+        (torch.ones(3, dtype=torch.bool), 1e6, torch.zeros(3).half(), ()),  # out of range
+        (torch.ones(3, dtype=torch.bool), 10**40, torch.zeros(3), ()),
+        (torch.ones(2, 3, dtype=torch.bool), 0.0, torch.zeros(3), ()),  # would grow the target
+        (torch.ones(2, dtype=torch.bool), 0.0, torch.zeros(3), ()),  # does not broadcast
+        (torch.ones(3, dtype=torch.bool), 0.0, torch.tensor(1.0), (slice(1, None),)),  # 0-d slice
+        (torch.ones(3, dtype=torch.bool), 0.0, torch.nn.Parameter(torch.zeros(3)), ()),
+        (torch.ones(3, dtype=torch.bool), 0.0, [0.0, 0.0, 0.0], ()),
+    ],
+)
+def test_masked_fill_ok_rejects(compiling, mask, value, target, slices):
+    with torch.no_grad():
+        assert not rt.masked_fill_ok(mask, value, target, *slices)
+
+
+def test_masked_index_ok_needs_the_leading_shape(compiling):
+    with torch.no_grad():
+        assert not rt.masked_index_ok(torch.ones(3, dtype=torch.bool), 0.0, torch.zeros(1, 3))
+        assert not rt.masked_index_ok(torch.ones(1, 3, dtype=torch.bool), 0.0, torch.zeros(2, 3))
+        assert not rt.masked_index_ok(torch.ones(2, dtype=torch.bool), 0.0, torch.zeros(3, 2),
+                                      slice(2, None))
+        assert rt.masked_index_ok(torch.ones(2, dtype=torch.bool), 0.0, torch.zeros(3, 2),
+                                  slice(1, None))
+
+
+def test_masked_checks_need_grad_mode_off(compiling):
+    mask, target = torch.ones(3, dtype=torch.bool), torch.zeros(3)
+    assert not rt.masked_fill_ok(mask, 0.0, target)
+    assert not rt.masked_index_ok(mask, 0.0, target)
+    with torch.inference_mode():
+        assert rt.masked_fill_ok(mask, 0.0, target)
+
+
+def test_masked_fill_ok_traces_without_break():
+    def fn(x, t):
+        y = x * 2
+        mask = t > 0
+        if rt.masked_fill_ok(mask, 0.0, y):
+            y.masked_fill_(mask, 0.0)
+        elif mask.any():
+            y.masked_fill_(mask, 0.0)
+        return y
+
+    for t in (torch.tensor([1.0, -1.0]), torch.tensor([-1.0, -1.0])):
+        torch._dynamo.reset()
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            explained = torch._dynamo.explain(fn)(torch.ones(2), t)
+            assert explained.graph_count == 1 and explained.graph_break_count == 0
+            compiled = torch.compile(fn, backend="eager")
+            assert torch.equal(compiled(torch.ones(2), t), fn(torch.ones(2), t))
+    torch._dynamo.reset()

@@ -677,7 +677,8 @@ bool is_where_ok_test(const Context& context, const ast::expr* test) {
       if (auto* attr = ast::as<ast::Attribute>(call->func))
         if (auto* base = ast::as<ast::Name>(attr->value))
           if (base->id == context.runtime &&
-              (attr->attr == "where_ok" || attr->attr == "tensors" || attr->attr == "cond_safe"))
+              (attr->attr == "where_ok" || attr->attr == "tensors" || attr->attr == "cond_safe" ||
+               attr->attr == "masked_fill_ok" || attr->attr == "masked_index_ok"))
             found = true;
     return !found;
   };
@@ -1101,6 +1102,11 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
   for (const ast::expr* value : speculation.floating)
     assumed.plan->floating_checks.emplace_back(node_text(context, *value));
   return assumed;
+}
+
+std::string check_unpredicated(const Context& context, const ast::stmt& statement) {
+  std::vector<BlockRef> path;
+  return check_statement(context, statement, path);
 }
 
 PlanResult plan_statement(const Context& context, const ast::stmt& statement,

@@ -70,7 +70,7 @@ struct Plan {
   // Values assumed to be tensors (sema::Speculation), as written: the rewrite runs only
   // when runtime.tensors(...) holds for all of them, the original statement otherwise.
   std::vector<std::string> checks;
-  std::vector<std::string> floating_checks;  // tensors whose dtype must be floating
+  std::vector<std::string> floating_checks;       // tensors whose dtype must be floating
   std::vector<const ast::expr*> static_operands;  // the static prefix's operands
 };
 
@@ -78,6 +78,10 @@ struct PlanResult {
   std::optional<Plan> plan;
   std::string reason;  // when plan is empty: why not
 };
+
+// Why `statement` is not an if a rewrite may predicate (a while loop, the fallback branch
+// of an if already predicated, ...), or empty.
+std::string check_unpredicated(const Context& context, const ast::stmt& statement);
 
 PlanResult plan_statement(const Context& context, const ast::stmt& statement,
                           bool check_enclosing = true);

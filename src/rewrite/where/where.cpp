@@ -26,6 +26,7 @@
 #include "rewrite/defer/defer.h"
 #include "rewrite/rewrite.h"
 #include "rewrite/where/emitter.h"
+#include "rewrite/where/masked.h"
 #include "rewrite/where/plan.h"
 
 namespace graphmend::rewrite {
@@ -288,6 +289,9 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
   Outcome outcome;
 
   const auto* conditional = ast::as<ast::IfExp>(tag.site);
+  if (const auto* branch = ast::as<ast::If>(tag.statement); branch && conditional == nullptr) {
+    if (auto masked = where_detail::rewrite_masked_update(context, *branch)) return masked;
+  }
   where_detail::PlanResult result =
       conditional != nullptr ? where_detail::plan_conditional(context, *tag.statement, *conditional)
                              : where_detail::plan_statement(context, *tag.statement);

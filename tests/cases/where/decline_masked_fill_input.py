@@ -23,4 +23,4 @@ INPUTS = [
 EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (2, 2)
 EXPECTED_TAGS = [("GM101", "declined")]
-EXPECTED_DECLINES = [("GM101", "mutates state")]
+EXPECTED_DECLINES = [("GM101", "may not be one the traced code created")]
