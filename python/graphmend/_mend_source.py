@@ -128,6 +128,7 @@ def mend_source(
     trace_all: bool = False,
     only_lines: Optional[Sequence[int]] = None,
     observed_lines: Optional[Sequence[int]] = None,
+    entry_points: Sequence[str] = (),
     suppressed_codes: Sequence[str] = (),
     skeleton: bool = False,
     definitions: bool = False,
@@ -148,6 +149,8 @@ def mend_source(
     tensor: an ``if``/``elif``/``while`` condition or a conditional expression there is taken
     as a tensor condition even when the text does not show it, its unknown operands assumed
     tensors and checked at run time (``runtime.tensors``).
+    ``entry_points`` names more functions Dynamo traces, by qualified name (``"Engine.step"``,
+    ``"helper"``): they and what they reach are mended, as an entry point the text shows.
     ``suppressed_codes`` leaves the sites of those codes as written, as a
     ``# graphmend: ignore[...]`` comment on their line would (a linter's ignore list).
     ``skeleton`` also returns the result's skeleton and ``definitions`` its table of functions
@@ -163,6 +166,7 @@ def mend_source(
         trace_all=trace_all,
         only_lines=sorted({int(line) for line in only_lines or ()}),
         observed_lines=sorted({int(line) for line in observed_lines or ()}),
+        entry_points=[str(name) for name in entry_points],
         suppressed_codes=list(suppressed_codes),
         skeleton=skeleton,
         definitions=definitions,

@@ -102,6 +102,7 @@ def lint_file(path: str, settings: Settings, *, fix: bool = False, data: Optiona
         display,
         version=settings.target_version,
         trace_all=settings.traces_all(relative) if trace_all is None else trace_all,
+        entry_points=settings.entry_points_in(relative),
         suppressed_codes=[code for code in _SUPPRESSIBLE if code not in selected],
         **settings.rewrites,
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Dict, Optional, Tuple, Union
 
 from .codes import CODES, codes_matching
@@ -36,6 +36,7 @@ class Settings:
     output_format: str = "text"
     exclude: Tuple[str, ...] = ()
     trace_all: Union[bool, Tuple[str, ...]] = False
+    entry_points: Tuple[str, ...] = ()  # "path/to/file.py:Qualified.name"
     target_version: Optional[Tuple[int, int]] = None
     rewrites: Dict[str, bool] = dataclasses.field(default_factory=lambda: {r: True for r in REWRITES})
     per_file_ignores: Dict[str, Tuple[str, ...]] = dataclasses.field(default_factory=dict)
@@ -69,6 +70,16 @@ class Settings:
         if isinstance(self.trace_all, bool):
             return self.trace_all
         return bool(relative_path) and glob_matches(relative_path, self.trace_all)
+
+    def entry_points_in(self, relative_path: str) -> Tuple[str, ...]:
+        """The qualified names ``entry-points`` names in this file (its path relative to the
+        configuration's folder, ``/``-separated)."""
+        found = []
+        for entry in self.entry_points:
+            where, _, qualname = entry.rpartition(":")
+            if relative_path and where == relative_path:
+                found.append(qualname)
+        return tuple(found)
 
     def show(self) -> str:
         """The resolved settings and where each came from (``--show-settings``)."""
@@ -181,6 +192,9 @@ def _apply_top(settings: Settings, table: Dict[str, Any], path: Path) -> None:
             settings.set("fail_on", _choice(value, key, FAIL_POLICIES, path), source)
         elif key == "output-format":
             settings.set("output_format", _choice(value, key, OUTPUT_FORMATS, path), source)
+        elif key == "entry-points":
+            settings.set("entry_points", tuple(_entry_point(item, path) for item in _string_list(value, key, path)),
+                         source)
         elif key == "trace-all":
             settings.set("trace_all", value if isinstance(value, bool) else _string_list(value, key, path), source)
         elif key == "target-version":
@@ -235,9 +249,20 @@ def _explain_value(key: str, value: Any, path: Path) -> Tuple[str, Any]:
 _HOOK_KEYS = {"packages": _hook_value, "cache-dir": _hook_value, "ahead": _hook_value}
 _EXPLAIN_KEYS = {"entry": _explain_value, "max-breaks": _explain_value}
 _TOP_KEYS = (
-    "select", "ignore", "fail-on", "output-format", "exclude", "trace-all", "target-version",
+    "select", "ignore", "fail-on", "output-format", "exclude", "trace-all", "entry-points", "target-version",
     "rewrites", "per-file-ignores", "hook", "explain",
 )
+
+
+def _entry_point(item: str, path: Path) -> str:
+    """``path/to/file.py:Qualified.name``, the path as relative paths are compared
+    (``/``-separated, no leading ``./``)."""
+    where, _, qualname = item.rpartition(":")
+    names = qualname.split(".")
+    if not where.endswith(".py") or not all(n.isidentifier() or n == "<locals>" for n in names):
+        raise UserError(f"entry-points: {item!r} is not FILE.py:QUALIFIED.NAME "
+                        "(such as \"src/pkg/engine.py:Engine.step\")", str(path))
+    return PurePosixPath(where.replace("\\", "/")).as_posix() + ":" + qualname
 
 
 def _apply_section(settings: Settings, table: Any, path: Path, name: str, keys) -> None:

@@ -312,6 +312,7 @@ nb::tuple definition_tuple(const Definition& d) {
 nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle version,
                              nb::handle rewrites, bool trace_all, std::vector<uint32_t> only_lines,
                              std::vector<uint32_t> observed_lines,
+                             std::vector<std::string> entry_points,
                              std::vector<std::string> suppressed_codes, bool skeleton,
                              bool definitions) {
   MendOptions options;
@@ -320,6 +321,7 @@ nb::dict mend_source_binding(nb::handle source, nb::handle filename, nb::handle 
   options.trace_all = trace_all;
   options.only_lines = std::move(only_lines);
   options.observed_lines = std::move(observed_lines);
+  options.entry_points = std::move(entry_points);
   options.suppressed_codes = std::move(suppressed_codes);
   options.version = python_version(version);
   options.rewrites = rewrite_set(rewrites);
@@ -444,6 +446,7 @@ NB_MODULE(_core, m) {
         nb::arg("version").none() = nb::none(), nb::arg("rewrites").none() = nb::none(),
         nb::arg("trace_all") = false, nb::arg("only_lines") = std::vector<uint32_t>{},
         nb::arg("observed_lines") = std::vector<uint32_t>{},
+        nb::arg("entry_points") = std::vector<std::string>{},
         nb::arg("suppressed_codes") = std::vector<std::string>{}, nb::arg("skeleton") = false,
         nb::arg("definitions") = false,
         "Mends graph breaks in source with the rewrites named in `rewrites` (default: all of "

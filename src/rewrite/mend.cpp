@@ -230,6 +230,7 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
   pragmas = rewrite::find_pragmas(parsed.source, parsed.parse.tokens);
   sema::AnalysisOptions analysis_options;
   analysis_options.trace_all = options.trace_all;
+  analysis_options.entry_points = options.entry_points;
   std::unique_ptr<sema::Analysis> analysis =
       sema::Analysis::run(*parsed.parse.module, parsed.source, analysis_options);
   if (!analysis) return results;

@@ -20,6 +20,9 @@ struct MendOptions {
   RewriteSet rewrites = RewriteSet::all();  // the rewrites switched on (rewrites.def)
   // Library code (the import hook): every function counts as traced.
   bool trace_all = false;
+  // Qualified names of functions that count as traced besides those the text shows
+  // (sema::AnalysisOptions::entry_points).
+  std::vector<std::string> entry_points;
   // Runtime-aware mode: when not empty, only breaks whose source range contains one of
   // these 1-based lines (where Dynamo broke in a profiling run) are rewritten; the others
   // are reported as declined.

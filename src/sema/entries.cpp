@@ -98,10 +98,12 @@ int priority(EntryReason r) {
       return 3;
     case EntryReason::ModuleForward:
       return 4;
-    case EntryReason::Library:
+    case EntryReason::Configured:
       return 5;
-    case EntryReason::Reached:
+    case EntryReason::Library:
       return 6;
+    case EntryReason::Reached:
+      return 7;
     case EntryReason::None:
       break;
   }
@@ -158,6 +160,11 @@ void AnalysisImpl::find_entries() {
     if (!k.is_module) continue;
     auto it = k.methods.find("forward");
     if (it != k.methods.end()) mark(it->second, EntryReason::ModuleForward);
+  }
+  const std::vector<std::string>& named = options_.entry_points;
+  for (const FunctionInfo& f : functions_) {
+    if (std::find(named.begin(), named.end(), f.qualified_name) != named.end())
+      mark(f.node, EntryReason::Configured);
   }
   if (options_.trace_all) {
     for (const FunctionInfo& f : functions_) mark(f.node, EntryReason::Library);

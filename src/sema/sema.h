@@ -39,6 +39,7 @@ enum class EntryReason : uint8_t {
   CompileCall,       // torch.compile(f) / torch.compile(Model) / torch.compile(model_instance)
   CompileMethod,     // model.compile() where model's class is known
   ModuleForward,     // forward of an nn.Module subclass
+  Configured,        // named by qualified name in AnalysisOptions::entry_points
   Library,           // any function, when the module is library code (AnalysisOptions)
   Reached,           // called, directly or not, from an entry point
 };
@@ -82,6 +83,9 @@ struct AnalysisOptions {
   // Library code: its functions are called from models in other modules, so every function
   // and method counts as traced (no entry point in the module itself need reach it).
   bool trace_all = false;
+  // Qualified names ("Engine.step", "helper") of functions that count as traced: entry
+  // points the text cannot show (a configuration's `entry-points`).
+  std::vector<std::string> entry_points;
 };
 
 class Analysis {

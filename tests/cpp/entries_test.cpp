@@ -106,6 +106,24 @@ TEST(SemaEntries, TraceAllMakesEveryFunctionTraced) {
   EXPECT_TRUE(p.analysis->is_traced(*p.function("Rotary.update.<locals>.inner")));
 }
 
+TEST(SemaEntries, ConfiguredEntryPointsAndWhatTheyReach) {
+  const char* text =
+      "import torch\n"
+      "class Engine:\n"
+      "    def step(self, x):\n"
+      "        return self.scale(x)\n"
+      "    def scale(self, x):\n"
+      "        return x\n"
+      "def unrelated(x):\n"
+      "    return x\n";
+  AnalysisOptions named;
+  named.entry_points = {"Engine.step", "Engine.missing"};
+  Program p(text, named);
+  EXPECT_EQ(p.function("Engine.step")->reason, EntryReason::Configured);
+  EXPECT_EQ(p.function("Engine.scale")->reason, EntryReason::Reached);
+  EXPECT_FALSE(p.analysis->is_traced(*p.function("unrelated")));
+}
+
 TEST(SemaEntries, SelfSubmoduleReachesForward) {
   Program p(
       "import torch.nn as nn\n"

@@ -66,6 +66,7 @@ def test_per_file_ignores_and_explicit_config(tmp_path, monkeypatch, capsys):
         ('fail-on = "sometimes"', "fail-on must be one of fixable, any, never"),
         ('[tool.graphmend.hook]\npackage = ["x"]', "unknown key 'package' in [tool.graphmend.hook]; did you mean 'packages'?"),
         ("select = [", "invalid TOML"),
+        ('entry-points = ["engine.py"]', "entry-points: 'engine.py' is not FILE.py:QUALIFIED.NAME"),
     ],
 )
 def test_a_bad_configuration_exits_2_with_one_line(tmp_path, table, message):
@@ -77,6 +78,47 @@ def test_a_bad_configuration_exits_2_with_one_line(tmp_path, table, message):
     [line] = proc.stderr.splitlines()
     assert line.startswith("graphmend check: ") and message in line and "pyproject.toml" in line
     assert run_graphmend("check", "model.py", "--isolated", cwd=tmp_path).returncode == 1
+
+
+ENGINE = textwrap.dedent(
+    """\
+    import torch
+
+
+    class Engine:
+        def step(self, x: torch.Tensor):
+            if x.sum() > 0:
+                x = x * 2
+            return self.scale(x)
+
+        def scale(self, x: torch.Tensor):
+            print("scaled")
+            return x / 2
+
+
+    def unrelated(x: torch.Tensor):
+        if x.sum() > 0:
+            x = x - 1
+        return x
+    """
+)
+
+
+def test_entry_points_name_what_the_text_cannot_show(tmp_path, monkeypatch, capsys):
+    """A training engine's step, compiled by a caller in another file: nothing in this file
+    shows it is traced until the configuration names it; what it calls is traced too."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "engine.py").write_text(ENGINE)
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = main_in_process(["check", "src/engine.py", "-q"], capsys)
+    assert (status, out) == (0, "")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.graphmend]\nentry-points = ["./src/engine.py:Engine.step"]\n')
+    status, out, _ = main_in_process(["check", "src/engine.py", "-q"], capsys)
+    assert status == 1
+    assert [(line.split(":")[1], line.split()[1]) for line in out.splitlines()] == [("6", "GM101"), ("11", "GM102")]
+    _, shown, _ = main_in_process(["check", "--show-settings"], capsys)
+    assert "entry-points = ('src/engine.py:Engine.step',)" in shown
 
 
 # ---------------------------------------------------------------------------------------------
