@@ -34,7 +34,7 @@ from .files import (
     relative_to,
     write_atomic,
 )
-from .findings import Finding, TextIndex, finding_of, unused_pragma_findings
+from .findings import Finding, TextIndex, finding_of, unused_pragma_findings, without_pragmas
 
 __all__ = ["FileOutcome", "lint_file", "lint_paths", "check", "fix", "rule", "exit_status"]
 
@@ -97,17 +97,28 @@ def lint_file(path: str, settings: Settings, *, fix: bool = False, data: Optiona
         return _error_outcome(display, source, "GM004", f"cannot decode the file: {source.decode_error}")
     relative = relative_to(path if path != "-" else display, settings.root)
     selected = settings.selected_codes(relative)
-    result = _mend_source.mend_source(
-        source.text,
-        display,
-        version=settings.target_version,
-        trace_all=settings.traces_all(relative) if trace_all is None else trace_all,
-        entry_points=settings.entry_points_in(relative),
-        suppressed_codes=[code for code in _SUPPRESSIBLE if code not in selected],
-        **settings.rewrites,
-    )
+    def mend(text: str):
+        return _mend_source.mend_source(
+            text,
+            display,
+            version=settings.target_version,
+            trace_all=settings.traces_all(relative) if trace_all is None else trace_all,
+            entry_points=settings.entry_points_in(relative),
+            suppressed_codes=[code for code in _SUPPRESSIBLE if code not in selected],
+            **settings.rewrites,
+        )
+
+    result = mend(source.text)
+    text = source.text
+    unused = [p for p in result.pragmas if not p.used] if "GM190" in selected else []
+    removed = 0
+    if fix and unused and result.error is None:
+        # fix takes unused suppression comments out (GM190 selected), as Ruff's RUF100 does;
+        # they suppressed nothing, so mending the text without them mends the same sites
+        text = without_pragmas(source.text, unused)
+        result, removed, unused = mend(text), len(unused), []
     outcome = FileOutcome(display, source=source)
-    encoded = source.text.encode("utf-8", "surrogatepass")
+    encoded = text.encode("utf-8", "surrogatepass")
     index = TextIndex(encoded)
     owners = _site_edits(result, index)
     for i, d in enumerate(result.diagnostics):
@@ -116,16 +127,18 @@ def lint_file(path: str, settings: Settings, *, fix: bool = False, data: Optiona
             continue
         if finding.status != "suppressed" or show_suppressed:
             outcome.findings.append(finding)
-    if "GM190" in selected and result.error is None:
-        outcome.findings += unused_pragma_findings(result.pragmas, display)
+    if unused and result.error is None:
+        outcome.findings += unused_pragma_findings(unused, display)
     outcome.fixed = sum(1 for d in result.diagnostics if d.fixed and d.code in selected)
-    if fix and result.changed and result.error is None:
-        problem = _unsafe(result.source, source, settings, display, selected)
+    outcome.fixed += removed
+    mended = result.source if result.changed else text
+    if fix and mended != source.text and result.error is None:
+        problem = _unsafe(mended, source, settings, display, selected)
         if problem:
             outcome.refused = True
             outcome.findings.append(_refused(display, problem))
         else:
-            outcome.mended = result.source
+            outcome.mended = mended
     return outcome
 
 

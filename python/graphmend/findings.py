@@ -12,9 +12,11 @@ import dataclasses
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from . import _core
 from .codes import CODES, hint_for
 
-__all__ = ["Finding", "TextIndex", "STATUSES", "finding_of", "unused_pragma_findings", "status_of"]
+__all__ = ["Finding", "TextIndex", "STATUSES", "finding_of", "unused_pragma_findings", "status_of",
+           "without_pragmas"]
 
 # In the order the summary lists them.
 STATUSES = ("fixable", "declined", "out-of-scope", "error", "internal", "note", "suppressed")
@@ -173,3 +175,50 @@ def unused_pragma_findings(pragmas, path: str) -> List[Finding]:
             )
         )
     return out
+
+
+# The suppression comments as the core reads them (src/rewrite/pragmas.cpp): a
+# `graphmend: ignore[...]` / `ignore-file[...]` / bare form, else the GM codes of `noqa:`.
+_GRAPHMEND_PRAGMA = re.compile(r"(?:#[ \t]*)?graphmend:[ \t]*ignore(?:-file)?(?:\[[^\]]*\])?")
+_NOQA_PRAGMA = re.compile(r"(#[ \t]*)?noqa:([^#]*)")
+_GM_CODE = re.compile(r"^GM[0-9A-Za-z]+$")
+
+
+def without_pragmas(text: str, pragmas) -> str:
+    """``text`` with the suppression comments of ``pragmas`` taken out, as Ruff's RUF100
+    takes out unused ``noqa`` comments: a ``graphmend: ignore`` comment goes whole; of a
+    ``noqa:`` list only the GM codes go (the comment too when nothing is left); a line
+    left blank by it goes."""
+    lines = text.splitlines(keepends=True)
+    comments = {}
+    for kind, (line, column), (_, end_column) in _core.tokenize(text):
+        if kind == "Comment":
+            comments[line] = (column, end_column)
+    for line in sorted({p.line for p in pragmas}, reverse=True):
+        if line not in comments or line > len(lines):
+            continue
+        raw = lines[line - 1].encode("utf-8", "surrogatepass")
+        start, end = comments[line]
+        comment = raw[start:end].decode("utf-8", "surrogatepass")
+        kept = _without_pragma(comment).rstrip()
+        before = raw[:start].decode("utf-8", "surrogatepass")
+        after = raw[end:].decode("utf-8", "surrogatepass")
+        if kept in ("", "#"):
+            kept, before = "", before.rstrip(" \t")
+        new = before + kept + after
+        lines[line - 1] = "" if not new.strip() and lines[line - 1].strip() else new
+    return "".join(lines)
+
+
+def _without_pragma(comment: str) -> str:
+    found = _GRAPHMEND_PRAGMA.search(comment)
+    if found:
+        return comment[: found.start()] + comment[found.end():]
+    found = _NOQA_PRAGMA.search(comment)
+    if not found:
+        return comment
+    codes = [c for c in re.split(r"[\s,]+", found.group(2).strip()) if c]
+    others = [c for c in codes if not _GM_CODE.match(c)]
+    if not others:
+        return comment[: found.start()] + comment[found.end():]
+    return comment[: found.start(2)] + " " + ", ".join(others) + " " * bool(comment[found.end():]) + comment[found.end():]

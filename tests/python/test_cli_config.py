@@ -164,6 +164,29 @@ def test_unused_pragma_is_gm190_when_selected(tmp_path, monkeypatch, capsys):
     ]
 
 
+def test_fix_takes_out_unused_pragmas_when_gm190_is_selected(tmp_path, monkeypatch, capsys):
+    """As Ruff's RUF100: the unused comments go (a noqa keeps its other linters' codes), the
+    used one stays, the suppressed site is left as written and the rest is mended."""
+    path = _with_pragma(tmp_path, "  # graphmend: ignore[GM101]")  # used: the if is GM101
+    text = path.read_text()
+    assert "\nimport torch\n" in text
+    text = text.replace("\nimport torch\n", "\nimport torch  # noqa: E402, GM105\n", 1)
+    text = "# graphmend: ignore-file[GM108]\n" + text
+    path.write_text(text)
+    monkeypatch.chdir(tmp_path)
+    status, _, _ = main_in_process(["fix", "model.py", "-q"], capsys)  # GM190 not selected
+    kept = path.read_text()
+    assert "ignore-file[GM108]" in kept and "# noqa: E402, GM105" in kept
+    path.write_text(text)
+    main_in_process(["fix", "model.py", "-q", "--select", "ALL"], capsys)
+    fixed = path.read_text()
+    assert "ignore-file" not in fixed and "# noqa: E402\n" in fixed
+    assert IF_LINE + "  # graphmend: ignore[GM101]" in fixed  # used: kept, and its site as written
+    assert fixed == graphmend.mend_source(fixed, "model.py").source  # nothing left to fix
+    status, out, _ = main_in_process(["check", "model.py", "-q", "--select", "ALL"], capsys)
+    assert "GM190" not in out
+
+
 SUPPRESSED_MODULE = textwrap.dedent(
     """\
     import torch
