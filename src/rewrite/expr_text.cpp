@@ -101,6 +101,31 @@ std::string torch_call(const Context& context, std::string_view function,
   return out;
 }
 
+// `a < b <= c` with a tensor in every link: `torch.logical_and((a < b), (b <= c))`. Python's
+// chain is `bool(a < b) and bool(b <= c)`, `b` evaluated once: the same truth for the
+// one-element conditions the rewrites select on, provided every operand is pure (`b` is
+// written twice, and every link is evaluated).
+std::optional<std::string> chained_comparison(const Context& context, const ast::Compare& chain) {
+  std::optional<std::string> acc;
+  const ast::expr* left = chain.left;
+  for (uint32_t i = 0; i < chain.ops.size; ++i) {
+    const ast::expr* right = chain.comparators[i];
+    const char* op = comparison_text(chain.ops[i], false);
+    bool tensor_link = context.analysis.is_tensor(*left) || context.analysis.is_tensor(*right);
+    if (op == nullptr || !tensor_link || !context.analysis.is_pure(*left) ||
+        !context.analysis.is_pure(*right))
+      return std::nullopt;
+    auto text = [&](const ast::expr& x) {
+      std::string t(node_text(context, x));
+      return needs_parentheses_as_argument(x) ? "(" + t + ")" : t;
+    };
+    std::string link = "(" + text(*left) + " " + op + " " + text(*right) + ")";
+    acc = acc ? torch_call(context, "logical_and", {*acc, link}) : link;
+    left = right;
+  }
+  return acc;
+}
+
 // `and`/`or`/`not` become torch.logical_*; anything else must itself be a tensor.
 // Operands that Python might not have evaluated (all but the first of an and/or) must be
 // pure, since the logical form evaluates every one of them.
@@ -123,6 +148,8 @@ std::optional<std::string> condition_operand(const Context& context, const ast::
     if (!operand) return std::nullopt;
     return torch_call(context, "logical_not", {*operand});
   }
+  if (const auto* chain = ast::as<ast::Compare>(&e); chain && chain->ops.size > 1)
+    return chained_comparison(context, *chain);
   // only where Python always evaluates it: `.item()` raises for more than one element
   if (!must_be_pure)
     if (std::optional<std::string> lowered = item_comparison(context, e)) return lowered;
