@@ -555,6 +555,35 @@ def _token(exc_type, message) -> str:
     return f"{TRAP_TOKEN_PREFIX}{where}_n" if message is None else f"{TRAP_TOKEN_PREFIX}{where}_m{_hex(message)}"
 
 
+def _region_changed_state() -> bool:
+    """Whether the graph Dynamo is tracing has changed state so far: a tensor it takes as an
+    input (a parameter, a buffer, an argument, or a view of one) mutated in place (its fake
+    tensor's version counter moved: `add_`, BatchNorm's running statistics in training), or a
+    Python side effect pending (an attribute set, a list appended to). Asked while tracing
+    (``assume_constant_result``: it runs then, and nothing of it is in the graph); True when
+    Dynamo's tracer cannot be read, the safe answer."""
+    try:
+        from torch._dynamo.symbolic_convert import InstructionTranslator
+        from torch._dynamo.variables.base import AttributeMutationNew, ValueMutationNew
+
+        output = InstructionTranslator.current_tx().output
+        effects = output.side_effects
+        if effects.tensor_hooks or effects.save_for_backward:
+            return True
+        for variable in effects.id_to_variable.values():
+            created = isinstance(variable.mutation_type, (AttributeMutationNew, ValueMutationNew))
+            if not created and effects.is_modified(variable):  # an object from before the call
+                return True
+        torch = sys.modules["torch"]
+        for node in output.graph.find_nodes(op="placeholder"):
+            value = node.meta.get("example_value")
+            if isinstance(value, torch.Tensor) and value._version > 0:
+                return True
+        return False
+    except Exception:  # noqa: BLE001 (another torch: take the graph break)
+        return True
+
+
 # Traced, the token is computed once at trace time, by Python itself, and kept as a
 # constant (Dynamo cannot trace bytes.hex, and a loop over a long message would slow
 # tracing down); so every trap a compiled graph holds has its class in _TRAP_CLASSES.
@@ -562,6 +591,7 @@ try:
     import torch.compiler as _torch_compiler
 
     _token = _torch_compiler.assume_constant_result(_token)
+    _region_changed_state = _torch_compiler.assume_constant_result(_region_changed_state)
 except ImportError:  # pragma: no cover - the runtime without torch runs eagerly only
     pass
 
@@ -605,6 +635,12 @@ def guard(failed, exc_type, message=None):
                 _records.append((None, _raise_pending, record, {}, ()))
                 return
             _check_now(failed, exc_type, message)  # one graph break, run eagerly
+            return
+        if _region_changed_state():
+            # A failed in-graph assert aborts the graph, and the state it changed so far is
+            # lost (Inductor writes mutated inputs back at the end; Dynamo applies attribute
+            # changes after the graph): break here, so the graph before the guard completes.
+            _check_now(failed, exc_type, message)
             return
         torch = sys.modules["torch"]
         torch._assert_async(torch.logical_not(failed.reshape(())), _token(exc_type, message))
@@ -681,6 +717,7 @@ def check_tensor_all(cond, message=None):
         and not _records
         and _is_tensor(cond)
         and cond.dtype == torch.bool
+        and not _region_changed_state()
     ):
         torch._assert_async(torch.all(cond), _token(_TensorCheck, None))
         return
@@ -804,28 +841,36 @@ _COMPARISONS = {
 }
 
 
-def item_compare(value, op, other):
-    """``value.item() <op> other`` for mended conditions: a bool tensor while compiling where
-    that is exactly Python's comparison, else the original comparison itself.
+# How mended conditions read a Python scalar from a tensor (item_compare's `read`).
+_READS = {"item": lambda value: value.item(), "float": float, "int": int}
 
-    Exact, for a one-element tensor and a Python number: a floating ``value`` compared in
-    float64 (its ``.item()`` is that float64) with a number that float64 holds exactly (a
-    float, an int up to 2**53); an integer or bool ``value``, compared in int64, with an
-    int or bool that int64 holds. Anything
-    else (an integer tensor against a float, which torch would compare in float32)
-    returns ``value.item() <op> other``, a Python bool: a graph break while compiling, as
-    in the original. Every test is resolved while tracing.
+
+def item_compare(value, op, other, read="item"):
+    """``value.item() <op> other`` (``read`` "float": ``float(value) <op> other``; "int":
+    ``int(value) <op> other``) for mended conditions: a bool tensor while compiling where that
+    is exactly Python's comparison, else the original comparison itself.
+
+    Exact, for a one-element tensor and a Python number: a floating ``value`` read with
+    ``.item()`` or ``float()``, or any real ``value`` read with ``float()`` (torch's int64 to
+    float64 conversion rounds as Python's ``float(int)`` does), compared in float64 with a
+    number that float64 holds exactly (a float, an int up to 2**53); an integer or bool
+    ``value`` read with ``.item()`` or ``int()``, compared in int64, with an int or bool that
+    int64 holds. Anything else (an integer tensor against a float, which torch would compare
+    in float32; ``int()`` of a floating tensor, which truncates and raises on NaN) returns
+    the original comparison, a Python bool: a graph break while compiling, as in the
+    original. Every test is resolved while tracing.
     """
     compare = _COMPARISONS[op]
-    if is_compiling() and _is_tensor(value) and value.numel() == 1:
+    if is_compiling() and _is_tensor(value) and value.numel() == 1 and not value.is_complex():
         kind = type(other)
         exact_number = kind is float or (kind in (int, bool) and abs(other) <= 2**53)
-        if value.is_floating_point() and exact_number:
+        floating = value.is_floating_point()
+        if exact_number and (read == "float" or (floating and read == "item")):
             return compare(value.reshape(()).double(), other)
         in_int64 = kind in (int, bool) and -(2**63) <= other < 2**63
-        if not value.is_floating_point() and not value.is_complex() and in_int64:
+        if not floating and read in ("item", "int") and in_int64:
             return compare(value.reshape(()).long(), other)
-    return compare(value.item(), other)
+    return compare(_READS[read](value), other)
 
 
 def where_ok(condition, *values):

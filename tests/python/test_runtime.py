@@ -654,7 +654,8 @@ def test_a_value_that_fails_the_check_runs_the_original_statement():
 
 
 # ---------------------------------------------------------------------------------------------
-# item_compare: `X.item() <op> y` in the graph, exactly as Python compares.
+# item_compare: `X.item() <op> y` (and `float(X)`, `int(X)`) in the graph, exactly as Python
+# compares.
 
 from hypothesis import example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -668,33 +669,51 @@ def _python_compare(op, a, b):
     return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
 
 
-@settings(max_examples=60, deadline=None)
+_READS = {"item": lambda v: v.item(), "float": float, "int": int}
+
+
+@settings(max_examples=80, deadline=None)
 @given(
     dtype=st.sampled_from(_ITEM_DTYPES),
-    number=st.integers(-(2**31), 2**31 - 1),
+    number=st.integers(-(2**62), 2**62),
     fraction=st.floats(allow_nan=True, width=32),
     other=st.one_of(st.integers(-(2**70), 2**70), st.floats(allow_nan=True), st.booleans()),
     op=st.sampled_from(_OPS),
+    read=st.sampled_from(sorted(_READS)),
 )
-@example(dtype=torch.int32, number=5, fraction=0.0, other=2**40, op="<")
-@example(dtype=torch.int8, number=5, fraction=0.0, other=300, op=">")
-@example(dtype=torch.float32, number=0, fraction=2.0**60, other=2**60 + 1, op="<")
-def test_item_compare_is_python_comparison(dtype, number, fraction, other, op):
+@example(dtype=torch.int32, number=5, fraction=0.0, other=2**40, op="<", read="item")
+@example(dtype=torch.int8, number=5, fraction=0.0, other=300, op=">", read="item")
+@example(dtype=torch.float32, number=0, fraction=2.0**60, other=2**60 + 1, op="<", read="item")
+@example(dtype=torch.int64, number=2**53 + 1, fraction=0.0, other=2**53, op="==", read="float")
+@example(dtype=torch.float32, number=0, fraction=2.5, other=2, op="==", read="int")
+@example(dtype=torch.float32, number=0, fraction=float("nan"), other=0, op="<", read="int")
+def test_item_compare_is_python_comparison(dtype, number, fraction, other, op, read):
+    """`X.item() <op> y`, `float(X) <op> y` and `int(X) <op> y`: what Python computes (or
+    raises: int() of NaN), eagerly and compiled."""
     if dtype.is_floating_point:
         value = torch.tensor([fraction]).to(dtype)
     else:
         value = torch.tensor([number if dtype != torch.bool else bool(number)]).to(dtype)
         if value.item() != number and dtype != torch.bool:
             return  # out of the dtype's range
-    expected = _python_compare(op, value.item(), other)
-    assert rt.item_compare(value, op, other) == expected  # eagerly: the comparison itself
+    try:
+        expected = _python_compare(op, _READS[read](value), other)
+    except (ValueError, OverflowError) as exc:
+        expected = type(exc)
 
     def f(v):
-        return rt.item_compare(v, op, other)
+        return rt.item_compare(v, op, other, read)
 
     torch._dynamo.reset()
-    got = torch.compile(f, backend="eager")(value)
-    assert bool(got) == expected, (value, op, other, got)
+    compiled = torch.compile(f, backend="eager")
+    if isinstance(expected, type):
+        for run in (f, compiled):
+            with pytest.raises(expected):
+                run(value)
+        return
+    assert rt.item_compare(value, op, other, read) == expected  # eagerly: the comparison itself
+    got = compiled(value)
+    assert bool(got) == expected, (value, op, other, read, got)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -175,6 +175,45 @@ def test_a_tensor_assert_raises_assertion_error_when_compiled(backend):
     assert outcome(compiled, torch.tensor([60.0]))[:3] == ("raised", "AssertionError", ())
 
 
+class _Accumulator(torch.nn.Module):
+    """A running total kept in a buffer and a step count kept in a Python attribute, both
+    updated before the guard (as metrics and EMA modules do): when the guard fails, the
+    original leaves both updated."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("total", torch.zeros(2))
+        self.steps = 0
+
+    def forward(self, x: torch.Tensor, count: bool):
+        if count:
+            self.steps += 1
+        else:
+            self.total.add_(x)
+        if not torch.isfinite(self.total + x).all():
+            raise ValueError("non-finite total")
+        return self.total * 2
+
+
+@pytest.mark.parametrize("count", [False, True])
+@pytest.mark.parametrize("backend", ["eager", "inductor"])
+def test_a_failed_guard_keeps_the_state_changed_before_it(backend, count):
+    """A failed in-graph assert would abort the graph and lose what it changed before the
+    guard (Inductor writes mutated buffers back at the end; Dynamo sets attributes after the
+    graph), so the guard breaks the graph there instead. (With nothing changed before it the
+    guard stays in the graph: the trap cases, EXPECTED_BREAKS.)"""
+    bad = torch.tensor([1.0, float("inf")])
+    original = _Accumulator()
+    with pytest.raises(ValueError, match="non-finite total"):
+        original(bad, count)
+    torch._dynamo.reset()
+    model = _Accumulator()
+    compiled = graphmend.compile(model, backend=backend)
+    with pytest.raises(ValueError, match="non-finite total"):
+        compiled(bad, count)
+    assert model.total.tolist() == original.total.tolist() and model.steps == original.steps
+
+
 def test_a_mended_tensor_assert_is_removed_by_python_O():
     program = _DIR / "optimized_program.py"
     program.write_text(
