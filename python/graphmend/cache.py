@@ -19,7 +19,12 @@ Two kinds of entries:
   table of functions and classes (``Definition``), from which ``graphmend.mend`` rebuilds
   the functions a live object reaches;
 * ``rebound`` (the object mender's): the code of functions compiled alone to reach mended
-  helpers through closure cells, by (qualname, first line, free variables, flags).
+  helpers through closure cells, by (qualname, first line, free variables, flags);
+* ``walk`` (the object mender's): the ``objects`` and ``rebound`` payloads of every file
+  one ``mend`` used, each with the digest of the file's text it holds for
+  (``mender._Bundle``), so that a mend with a filled cache reads one file.
+
+``build_id`` is kept in ``build-id.gmi`` by the stat of the files it digests.
 
 The object mender's entries are keyed by a digest of the file's text rather than by its
 bytes, and ``StatIndex`` (one file per cache folder) remembers that digest by the file's

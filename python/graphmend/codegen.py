@@ -22,7 +22,7 @@ import builtins
 import opcode
 import sys
 from types import CodeType
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import _core, linetable, splice
 
@@ -319,13 +319,11 @@ def _ops(raw: bytes, op: int):
         at = raw.find(byte, at + 1)
 
 
-def global_loads(code: CodeType, among: Optional[Dict[str, Any]] = None) -> List[str]:
+def global_loads(code: CodeType) -> List[str]:
     """The names ``code`` (and the code nested in it) loads as globals, in order of first
-    load: a search of the bytecode (``dis`` takes far longer). ``among``: only those names,
-    each found by a search for its own instruction (the walk asks for the few names that
-    are functions)."""
+    load: a search of the bytecode (``dis`` takes far longer)."""
     names: Dict[str, None] = {}
-    _loads(code, names, among)
+    _loads(code, names)
     return list(names)
 
 
@@ -340,48 +338,20 @@ def may_load_any(code: CodeType, names: Dict[str, Any]) -> bool:
 _LOAD_GLOBAL_BYTE = bytes((_LOAD_GLOBAL,))
 
 
-def _loads(code: CodeType, names: Dict[str, None], among: Optional[Dict[str, Any]]) -> None:
+def _loads(code: CodeType, names: Dict[str, None]) -> None:
     raw = code.co_code
-    if among is not None and len(code.co_names) <= _ONE_BYTE_NAMES:
-        wanted = among.keys() & code.co_names
-        firsts = sorted((_first_load(raw, code.co_names.index(n)), n) for n in wanted)
-        for at, name in firsts:
-            if at >= 0 and name not in names:
-                names[name] = None
-    else:
-        at = raw.find(_LOAD_GLOBAL_BYTE)
-        while at != -1:
-            if not at & 1:  # an opcode, not an argument
-                arg, back, shift = raw[at + 1], at - 2, 8
-                while back >= 0 and raw[back] == _EXTENDED_ARG:
-                    arg |= raw[back + 1] << shift
-                    back, shift = back - 2, shift + 8
-                name = code.co_names[arg >> 1]
-                if among is None or name in among:
-                    names[name] = None
-            at = raw.find(_LOAD_GLOBAL_BYTE, at + 1)
+    at = raw.find(_LOAD_GLOBAL_BYTE)
+    while at != -1:
+        if not at & 1:  # an opcode, not an argument
+            arg, back, shift = raw[at + 1], at - 2, 8
+            while back >= 0 and raw[back] == _EXTENDED_ARG:
+                arg |= raw[back + 1] << shift
+                back, shift = back - 2, shift + 8
+            names[code.co_names[arg >> 1]] = None
+        at = raw.find(_LOAD_GLOBAL_BYTE, at + 1)
     for const in code.co_consts:
         if type(const) is CodeType:
-            _loads(const, names, among)
-
-
-# LOAD_GLOBAL's argument is the name's index times two (plus one: push NULL): up to this
-# many names, every argument fits the instruction's byte, with no EXTENDED_ARG.
-_ONE_BYTE_NAMES = 128
-
-
-def _first_load(raw: bytes, index: int) -> int:
-    """The offset of the first ``LOAD_GLOBAL`` of name ``index`` (< ``_ONE_BYTE_NAMES``) in
-    ``raw``, -1 when there is none."""
-    first = -1
-    for arg in (2 * index, 2 * index + 1):
-        pattern = bytes((_LOAD_GLOBAL, arg))
-        at = raw.find(pattern)
-        while at != -1 and (at & 1 or (at >= 2 and raw[at - 2] == _EXTENDED_ARG)):
-            at = raw.find(pattern, at + 1)
-        if at != -1 and (first == -1 or at < first):
-            first = at
-    return first
+            _loads(const, names)
 
 
 def _global_names(code: CodeType, out: List[str], all_ops: bool = False) -> None:

@@ -618,7 +618,7 @@ class _Mender:
         functions = self._global_functions(fn.__globals__)
         if not codegen.may_load_any(code, functions):
             return helpers
-        for name in codegen.global_loads(code, functions):
+        for name in codegen.global_loads(code):
             value = fn.__globals__.get(name)
             if name in freevars or not isinstance(value, types.FunctionType):
                 continue
