@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib
 import linecache
-import os
 import sys
 
 import pytest
