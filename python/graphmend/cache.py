@@ -19,7 +19,12 @@ Two kinds of entries:
   table of functions and classes (``Definition``), from which ``graphmend.mend`` rebuilds
   the functions a live object reaches;
 * ``rebound`` (the object mender's): the code of functions compiled alone to reach mended
-  helpers through closure cells, by (qualname, first line, free variables, flags).
+  helpers through closure cells, by (qualname, first line, free variables, flags);
+* ``walk`` (the object mender's): the ``objects`` and ``rebound`` payloads of every file
+  one ``mend`` used, each with the digest of the file's text it holds for
+  (``mender._Bundle``), so that a mend with a filled cache reads one file.
+
+``build_id`` is kept in ``build-id.gmi`` by the stat of the files it digests.
 
 The object mender's entries are keyed by a digest of the file's text rather than by its
 bytes, and ``StatIndex`` (one file per cache folder) remembers that digest by the file's
@@ -74,13 +79,60 @@ _DECIDING = ("runtime.py", "linetable.py", "splice.py", "codegen.py", "cache.py"
 
 @functools.lru_cache(maxsize=None)
 def build_id() -> str:
-    """GraphMend's version and a digest of what decides the mended code (``_DECIDING``)."""
-    digest = hashlib.sha256(__version__.encode())
+    """GraphMend's version and a digest of what decides the mended code (``_DECIDING``).
+    Hashing the compiled core (1.6 MB) costs a fresh process about 2 ms, so the digest is
+    kept in the cache folder by the files' ``stat`` (``StatIndex.signature``), as the
+    object mender keeps the digests of sources."""
     here = os.path.dirname(os.path.abspath(__file__))
-    for path in (_core.__file__, *(os.path.join(here, name) for name in _DECIDING)):
+    paths = (_core.__file__, *(os.path.join(here, name) for name in _DECIDING))
+    signatures = _unchanging_signatures(paths)
+    memo = os.path.join(default_cache_dir(), _BUILD_ID_MEMO)
+    known = (_FORMAT, __version__, paths, signatures)
+    if signatures is not None:
+        stored = _read_marshalled(memo)
+        if isinstance(stored, tuple) and len(stored) == 5 and stored[:4] == known:
+            return stored[4]
+    digest = hashlib.sha256(__version__.encode())
+    for path in paths:
         with open(path, "rb") as handle:
             digest.update(handle.read())
+    if signatures is not None:
+        try:
+            os.makedirs(os.path.dirname(memo), exist_ok=True)
+            write_atomic(memo, marshal.dumps((*known, digest.hexdigest())), durable=False,
+                         keep_mode=False)
+        except OSError:
+            pass
     return digest.hexdigest()
+
+
+_BUILD_ID_MEMO = "build-id.gmi"
+
+
+def _unchanging_signatures(paths) -> Optional[tuple]:
+    """The files' stat signatures, or None when one cannot be trusted to reveal a change:
+    not a regular file, or modified too recently (``StatIndex.RECENT_NS``)."""
+    signatures = []
+    now = time.time_ns()
+    for path in paths:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return None
+        signature = StatIndex.signature(stat)
+        if signature is None or now - max(stat.st_mtime_ns, stat.st_ctime_ns) < StatIndex.RECENT_NS:
+            return None
+        signatures.append(signature)
+    return tuple(signatures)
+
+
+def _read_marshalled(path: str) -> Any:
+    """What ``path`` holds, unmarshalled (None when it is missing or damaged)."""
+    try:
+        with open(path, "rb") as handle:
+            return marshal.loads(handle.read())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
 
 
 class Store:
@@ -116,12 +168,7 @@ class Store:
         """The stored payload of ``key``, or None (no cache, no entry, a damaged one)."""
         if self.cache_dir is None:
             return None
-        try:
-            with open(self.path(key), "rb") as handle:
-                blob = handle.read()
-            stored = marshal.loads(blob)
-        except (OSError, EOFError, ValueError, TypeError):
-            return None
+        stored = _read_marshalled(self.path(key))
         if not isinstance(stored, tuple) or not stored or stored[0] != key:
             return None
         return stored[1:]
@@ -298,14 +345,9 @@ class StatIndex:
     def _load(self) -> Dict[str, tuple]:
         if self._entries is None:
             self._entries = {}
-            if self.cache_dir is not None:
-                try:
-                    with open(self._path(), "rb") as handle:
-                        stored = marshal.loads(handle.read())
-                    if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == _FORMAT:
-                        self._entries = stored[1]
-                except (OSError, EOFError, ValueError, TypeError):
-                    pass
+            stored = _read_marshalled(self._path()) if self.cache_dir is not None else None
+            if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == _FORMAT:
+                self._entries = stored[1]
         return self._entries
 
     def lookup(self, path: str, stat: os.stat_result) -> Optional[str]:

@@ -73,8 +73,8 @@ class _MendedFile:
         source: "_Source",
         entry: cache.ObjectsEntry,
         store: cache.Store,
-        key: str,
         options: Dict[str, Any],
+        rebound: Optional[dict] = None,
     ) -> None:
         self.filename = source.filename
         self.source = source
@@ -82,11 +82,14 @@ class _MendedFile:
         self._entry = entry
         self._options = options
         self._diagnostics: Optional[List[Diagnostic]] = None
-        self._diagnostic_lines: Optional[Tuple[List[int], List[Diagnostic]]] = None
-        # Functions compiled alone, kept on disk under `key` (not at all when it is "").
-        self._store, self._rebound_key = store, key
-        self._rebound: Optional[Dict[tuple, types.CodeType]] = None
+        self._diagnostic_lines: Optional[Tuple[List[int], List[int]]] = None
+        # Functions compiled alone, kept on disk under the "rebound" key (not at all when
+        # `store` has no folder); `rebound`: those a walk bundle had.
+        self._store = store
+        self._rebound: Optional[Dict[tuple, types.CodeType]] = rebound
         self._rebound_dirty = False
+        # The keys of the walk bundles that hold this file as it is now (``_Bundle``).
+        self.bundles: set = set()
         self._lines: Optional[List[str]] = None
         self._mended_lines: Optional[List[str]] = None
         self._line_map: tuple = entry.line_map
@@ -105,13 +108,13 @@ class _MendedFile:
         """The diagnostics starting on lines first..last, in order."""
         if not self._entry.diagnostics:
             return []
+        diagnostics = self.diagnostics
         if self._diagnostic_lines is None:
-            # Stably sorted by line, so the ones of one range keep their order.
-            ordered = sorted(self.diagnostics, key=lambda d: d.line)
-            self._diagnostic_lines = ([d.line for d in ordered], ordered)
-        lines, ordered = self._diagnostic_lines
-        found = ordered[bisect.bisect_left(lines, first) : bisect.bisect_right(lines, last)]
-        return sorted(found, key=self._diagnostics.index) if len(found) > 1 else found
+            by_line = sorted(range(len(diagnostics)), key=lambda i: diagnostics[i].line)
+            self._diagnostic_lines = ([diagnostics[i].line for i in by_line], by_line)
+        lines, by_line = self._diagnostic_lines
+        found = by_line[bisect.bisect_left(lines, first) : bisect.bisect_right(lines, last)]
+        return [diagnostics[i] for i in sorted(found)]
 
     def definition(self, qualname: str, first_line: int) -> Optional[Definition]:
         """The function or class of that name whose text starts on that line (None when
@@ -131,21 +134,32 @@ class _MendedFile:
         and on disk (``save``)."""
         key = (definition.qualname, definition.first_line, tuple(scope_names), flags)
         if self._rebound is None:
-            stored = self._store.load(self._rebound_key) if self._rebound_key else None
+            stored = self._store.load(self._key("rebound")) if self._store.cache_dir else None
             self._rebound = stored[0] if stored and isinstance(stored[0], dict) else {}
         code = self._rebound.get(key)
         if code is None:
             code = self._compile_alone(definition, scope_names, flags)
             self._rebound[key] = code
-            self._rebound_dirty = bool(self._rebound_key)
+            self._rebound_dirty = bool(self._store.cache_dir)
+            self.bundles.clear()
             _UNSAVED.add(self)
         return code
+
+    def _key(self, kind: str) -> str:
+        return self._store.key(
+            self.filename, None, self._options, kind, text_digest=self.source.digest
+        )
 
     def save(self) -> None:
         """Writes the functions compiled alone since the last save to the disk cache."""
         if self._rebound_dirty:
-            self._store.store(self._rebound_key, (self._rebound,))
+            self._store.store(self._key("rebound"), (self._rebound,))
             self._rebound_dirty = False
+
+    def bundled(self) -> tuple:
+        """What a walk bundle keeps of the file: (digest, the objects entry, the functions
+        compiled alone or None when they were never looked up)."""
+        return (self.source.digest, self._entry.stored(), self._rebound)
 
     def _compile_alone(
         self, definition: Definition, scope_names: Sequence[str], flags: int
@@ -259,9 +273,12 @@ def _mend_file(filename: str, text: str, options: Dict[str, Any], digest: str = 
     return _mend_source_file(_Source(filename, digest or _digest(text), None, text), options)
 
 
-def _mend_source_file(source: _Source, options: Dict[str, Any]) -> _MendedFile:
+def _mend_source_file(
+    source: _Source, options: Dict[str, Any], bundle: Optional["_Bundle"] = None
+) -> _MendedFile:
     """The file mended with ``options``: once per process, and from the on-disk cache when
-    another process mended it (runtime-aware mode's line filters are not stored)."""
+    another process mended it (runtime-aware mode's line filters are not stored): from the
+    walk's ``bundle`` when it holds the file with this text, else from the file's entry."""
     filename = source.filename
     options = _file_options(filename, options)
     key = (filename, source.digest, tuple(sorted(options.items())))
@@ -269,23 +286,99 @@ def _mend_source_file(source: _Source, options: Dict[str, Any]) -> _MendedFile:
     if cached is not None:
         return cached
     store = cache.Store(None if "only_lines" in options else _cache_dir())
-    disk_key = ""
-    if store.cache_dir:
-        disk_key = store.key(filename, None, options, "objects", text_digest=source.digest)
-    stored = store.load(disk_key) if disk_key else None
-    entry = cache.ObjectsEntry.from_stored(stored) if stored is not None else None
-    if entry is None:
-        entry = cache.mend_objects(filename, source.text(), options)
-        if disk_key:
-            store.store(disk_key, entry.stored())
-    rebound_key = ""
-    if disk_key:
-        rebound_key = store.key(filename, None, options, "rebound", text_digest=source.digest)
-    mended = _MendedFile(source, entry, store, rebound_key, options)
+    bundled = bundle.lookup(filename, source.digest) if bundle is not None else None
+    if bundled is not None:
+        mended = _MendedFile(source, *bundled[:1], store, options, *bundled[1:])
+        mended.bundles.add(bundle.key)
+    else:
+        mended = _MendedFile(source, _objects_entry(source, store, options), store, options)
     if len(_FILE_CACHE) > 256:
         _FILE_CACHE.clear()
     _FILE_CACHE[key] = mended
     return mended
+
+
+def _objects_entry(
+    source: _Source, store: cache.Store, options: Dict[str, Any]
+) -> cache.ObjectsEntry:
+    """The file's entry in the disk cache, made (and stored) when it has none."""
+    disk_key = ""
+    if store.cache_dir:
+        disk_key = store.key(source.filename, None, options, "objects", text_digest=source.digest)
+    stored = store.load(disk_key) if disk_key else None
+    entry = cache.ObjectsEntry.from_stored(stored) if stored is not None else None
+    if entry is None:
+        entry = cache.mend_objects(source.filename, source.text(), options)
+        if disk_key:
+            store.store(disk_key, entry.stored())
+    return entry
+
+
+class _Bundle:
+    """The cache entries of every file one walk used, in one file keyed by the root (its
+    class or function and, for a module, the classes of its submodules) and the options: a
+    mend with a filled cache reads this one file instead of one entry per file, and
+    computes no key per file. A file's entry is taken from it only when the digest of the
+    file's text is the one recorded there (the per-file entries' own key), so a changed
+    file or option never reaches stale code; the walk itself runs as without the bundle.
+    The bundle is written again after a walk that used a file it did not hold, or compiled
+    a function alone."""
+
+    def __init__(self, store: cache.Store, key: str) -> None:
+        self.store, self.key = store, key
+        self._files: Optional[Dict[str, tuple]] = None
+
+    @classmethod
+    def of_root(cls, obj: Any, options: Dict[str, Any]) -> Optional["_Bundle"]:
+        """The bundle of a walk from ``obj`` (None: no cache folder, or line filters)."""
+        folder = _cache_dir()
+        name = _root_name(obj)
+        if not folder or name is None or "only_lines" in options:
+            return None
+        store = cache.Store(folder)
+        return cls(store, store.key(os.sep, None, options, "walk", text_digest=name))
+
+    def lookup(self, filename: str, digest: str) -> Optional[tuple]:
+        """(the objects entry, the functions compiled alone or None) of the file, when the
+        bundle holds it with that digest."""
+        if self._files is None:
+            stored = self.store.load(self.key)
+            self._files = stored[0] if stored and isinstance(stored[0], dict) else {}
+        found = self._files.get(filename)
+        if not isinstance(found, tuple) or len(found) != 3 or found[0] != digest:
+            return None
+        entry = cache.ObjectsEntry.from_stored(found[1]) if isinstance(found[1], tuple) else None
+        rebound = found[2] if isinstance(found[2], dict) else None
+        return None if entry is None else (entry, rebound)
+
+    def save(self, used: Sequence[_MendedFile]) -> None:
+        """Writes the entries of the files the walk used, unless the bundle has them all."""
+        if all(self.key in mended.bundles for mended in used):
+            return
+        self.store.store(self.key, ({m.filename: m.bundled() for m in used},))
+        for mended in used:
+            mended.bundles.add(self.key)
+        self._files = None
+
+
+def _root_name(obj: Any) -> Optional[str]:
+    """What names a walk's root across processes: a function's or class's module and
+    qualified name; for a module instance, also the classes of its submodules."""
+    if isinstance(obj, types.MethodType):
+        owner = obj.__self__
+        if not _looks_like_torch_module(owner):
+            return _root_name(obj.__func__)
+        return f"{_root_name(owner)}.{obj.__func__.__name__}"
+    if _looks_like_torch_module(obj):
+        classes = sorted({_qualified(type(m)) for m in obj.modules()})
+        return f"{_qualified(type(obj))}[{','.join(classes)}]"
+    if isinstance(obj, (type, types.FunctionType)):
+        return _qualified(obj)
+    return None
+
+
+def _qualified(obj: Any) -> str:
+    return f"{getattr(obj, '__module__', None)}:{getattr(obj, '__qualname__', '?')}"
 
 
 def _stat_index() -> Optional[cache.StatIndex]:
@@ -368,8 +461,9 @@ def _library_reason(module: Optional[str], filename: str) -> Optional[str]:
 
 
 class _Mender:
-    def __init__(self, options: Dict[str, Any]):
+    def __init__(self, options: Dict[str, Any], bundle: Optional[_Bundle] = None):
         self.options = options
+        self.bundle = bundle  # where the walk's files are read from first, and kept
         self.report = MendReport()
         self.functions: Dict[int, Any] = {}  # id(original) -> mended (or original)
         self.cells: Dict[int, types.CellType] = {}  # id(original) -> cell of its mended form
@@ -462,7 +556,8 @@ class _Mender:
             return None, None, "no source"
         mended = self.mended_files.get(code.co_filename)
         if mended is None:
-            mended = self.mended_files[code.co_filename] = _mend_source_file(source, self.options)
+            mended = _mend_source_file(source, self.options, self.bundle)
+            self.mended_files[code.co_filename] = mended
         if mended.error is not None:
             return None, None, mended.error
         definition = mended.definition(code.co_qualname, code.co_firstlineno)
@@ -738,9 +833,11 @@ def mend(obj: Any, *, report: bool = False, **rewrites: bool) -> Any:
 
 
 def _mend_with(obj: Any, options: Dict[str, Any]) -> Tuple[Any, MendReport]:
-    mender = _Mender(options)
+    mender = _Mender(options, _Bundle.of_root(obj, options))
     try:
         result = _mend_object(mender, obj)
+        if mender.bundle is not None:
+            mender.bundle.save(list(mender.mended_files.values()))
     finally:
         _save_compiled()
     if result is not obj:
