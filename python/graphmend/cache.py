@@ -78,15 +78,16 @@ _DECIDING = ("runtime.py", "linetable.py", "splice.py", "codegen.py", "cache.py"
 
 
 @functools.lru_cache(maxsize=None)
-def build_id() -> str:
+def build_id(cache_dir: Optional[str] = None) -> str:
     """GraphMend's version and a digest of what decides the mended code (``_DECIDING``).
-    Hashing the compiled core (1.6 MB) costs a fresh process about 2 ms, so the digest is
-    kept in the cache folder by the files' ``stat`` (``StatIndex.signature``), as the
-    object mender keeps the digests of sources."""
+    Hashing the compiled core (1.6 MB) costs a fresh process about 2 ms, so with the cache
+    folder in use (``cache_dir``) the digest is kept there by the files' ``stat``
+    (``StatIndex.signature``), as the object mender keeps the digests of sources; without
+    one nothing is read or written."""
     here = os.path.dirname(os.path.abspath(__file__))
     paths = (_core.__file__, *(os.path.join(here, name) for name in _DECIDING))
-    signatures = _unchanging_signatures(paths)
-    memo = os.path.join(default_cache_dir(), _BUILD_ID_MEMO)
+    signatures = _unchanging_signatures(paths) if cache_dir else None
+    memo = os.path.join(cache_dir or "", _BUILD_ID_MEMO)
     known = (_FORMAT, __version__, paths, signatures)
     if signatures is not None:
         stored = _read_marshalled(memo)
@@ -154,7 +155,7 @@ class Store:
             os.path.abspath(path),
             importlib.util.MAGIC_NUMBER.hex(),
             sys.implementation.cache_tag or "",
-            build_id(),
+            build_id(self.cache_dir),
             repr(sorted(options.items())),
         ):
             digest.update(part.encode("utf-8", "surrogatepass") + b"\0")

@@ -558,21 +558,25 @@ def _token(exc_type, message) -> str:
 def _region_changed_state() -> bool:
     """Whether the graph Dynamo is tracing has changed state so far: a tensor it takes as an
     input (a parameter, a buffer, an argument, or a view of one) mutated in place (its fake
-    tensor's version counter moved: `add_`, BatchNorm's running statistics in training), or a
-    Python side effect pending (an attribute set, a list appended to). Asked while tracing
+    tensor's version counter moved: `add_`, BatchNorm's running statistics in training), or
+    an attribute of a module set (`self.steps += 1`). Other pending Python side effects are
+    not counted: transformers sets a context variable for each forward and resets it after,
+    and a guard would break on every model (a list a module appends to is such a side effect
+    too, and is lost when the guard fails in the graph). Asked while tracing
     (``assume_constant_result``: it runs then, and nothing of it is in the graph); True when
     Dynamo's tracer cannot be read, the safe answer."""
     try:
         from torch._dynamo.symbolic_convert import InstructionTranslator
         from torch._dynamo.variables.base import AttributeMutationNew, ValueMutationNew
+        from torch._dynamo.variables.nn_module import NNModuleVariable, UnspecializedNNModuleVariable
 
         output = InstructionTranslator.current_tx().output
         effects = output.side_effects
-        if effects.tensor_hooks or effects.save_for_backward:
-            return True
         for variable in effects.id_to_variable.values():
+            if not isinstance(variable, (NNModuleVariable, UnspecializedNNModuleVariable)):
+                continue  # a context variable set for the call and reset after it, say
             created = isinstance(variable.mutation_type, (AttributeMutationNew, ValueMutationNew))
-            if not created and effects.is_modified(variable):  # an object from before the call
+            if not created and effects.is_modified(variable):  # a module from before the call
                 return True
         torch = sys.modules["torch"]
         for node in output.graph.find_nodes(op="placeholder"):

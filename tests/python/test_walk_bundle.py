@@ -140,10 +140,10 @@ def test_options_are_part_of_the_bundle(module, monkeypatch):
 
 
 def test_the_build_id_is_kept_by_the_files_stat(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRAPHMEND_CACHE_DIR", str(tmp_path))
+    folder = str(tmp_path)
     cache.build_id.cache_clear()
     try:
-        computed = cache.build_id()
+        computed = cache.build_id(folder)
         memo = tmp_path / cache._BUILD_ID_MEMO
         stored = cache._read_marshalled(str(memo))
         if stored is None:
@@ -153,11 +153,12 @@ def test_the_build_id_is_kept_by_the_files_stat(tmp_path, monkeypatch):
         cache.write_atomic(str(memo), cache.marshal.dumps((*stored[:-1], "kept")), durable=False,
                            keep_mode=False)
         cache.build_id.cache_clear()
-        assert cache.build_id() == "kept"
+        assert cache.build_id(folder) == "kept"
+        assert cache.build_id() == computed  # without a cache folder: computed, nothing read
         # ...and computed again when it is not.
         changed = ((0,) * 5,) * len(stored[3])
         monkeypatch.setattr(cache, "_unchanging_signatures", lambda paths: changed)
         cache.build_id.cache_clear()
-        assert cache.build_id() == computed
+        assert cache.build_id(folder) == computed
     finally:
         cache.build_id.cache_clear()
