@@ -88,7 +88,36 @@ def _break_json(info) -> Dict[str, Any]:
         "status": None if info.fixed is None else ("fixed" if info.fixed else "declined"),
         "message": info.message or None,
         "runtime_note": note or None,
+        "dynamo_option": _dynamo_option(info.code) or None,
     }
+
+
+# What Dynamo itself offers for a side-effect break, by GraphMend code: the config set and
+# the function to add, and what it changes. Shown only when the installed torch has the set.
+_DYNAMO_OPTIONS = {
+    "GM102": ("reorderable_logging_functions", "print",
+              "keeps it in the graph, printing its arguments as they are at the end of the graph "
+              "(GraphMend's fix prints them as they were at the call)"),
+    "GM104": ("reorderable_logging_functions", "warnings.warn",
+              "keeps it in the graph, warning at the end of the graph with another line named "
+              "(GraphMend's fix replays it with the call's file and line)"),
+    "GM103": ("ignore_logging_functions", "logging.Logger.<method>",
+              "keeps it in the graph by dropping the record in compiled code "
+              "(GraphMend's fix replays it)"),
+}
+
+
+def _dynamo_option(code: str) -> str:
+    """Dynamo's own way out of a GM102-GM104 break, where the installed torch has it."""
+    option = _DYNAMO_OPTIONS.get(code or "")
+    if option is None:
+        return ""
+    import torch._dynamo
+
+    name, function, effect = option
+    if not isinstance(getattr(torch._dynamo.config, name, None), set):
+        return ""
+    return f"Dynamo can also handle it: torch._dynamo.config.{name}.add({function}) {effect}"
 
 
 def _runtime_note(info) -> str:
@@ -226,6 +255,8 @@ def _print(options, target: str, result: Dict[str, Any]) -> None:
             print("  " + _break_line(b))
             if b["runtime_note"]:
                 print(f"      note: {b['runtime_note']}")
+            if b["dynamo_option"]:
+                print(f"      also: {b['dynamo_option']}")
             if b["gb_url"]:
                 print(f"      docs: {b['gb_url']}")
 

@@ -124,6 +124,10 @@ def test_explain_the_example_before_and_after(tmp_path):
     assert [b["gb_id"] for b in before] == ["GB0170", "GB0170", "GB0059"]
     assert [b["code"] for b in before] == ["GM105", "GM101", "GM102"]
     assert before[0]["gb_url"].endswith("/gb/gb0170.html")
+    # Dynamo's own way out of the print break, named beside GraphMend's fix
+    assert before[2]["dynamo_option"].startswith(
+        "Dynamo can also handle it: torch._dynamo.config.reorderable_logging_functions.add(print)")
+    assert before[0]["dynamo_option"] is None
     assert report["after"]["breaks"] == []  # one graph
     assert "graphmend explain: running Dynamo on the original" in proc.stderr  # phases on stderr
     quiet = graphmend("explain", "model.py:example", "-q", cwd=tmp_path)
