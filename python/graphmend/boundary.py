@@ -16,12 +16,14 @@ __all__ = ["behind_boundary", "boundary", "dynamo_config", "with_eager_precision
 
 
 def boundary(
-    call: Callable[..., Any], config: Optional[Dict[str, bool]] = None
+    call: Callable[..., Any], config: Optional[Dict[str, bool]] = None, entry: Any = None
 ) -> Callable[..., Any]:
     """``call`` behind the compile boundary: run (under the Dynamo ``config`` options
     runtime-aware mode chose), then replay the side effects deferred inside it; a trap's
     RuntimeError becomes the exception the original program raises. It runs on every call
-    of a compiled object, so everything it needs is bound once, here."""
+    of a compiled object, so everything it needs is bound once, here. ``entry``: the
+    function ``call`` compiles, when it is one (a warning whose stacklevel reaches past it
+    names the caller of the boundary, as it named the function's caller)."""
     runtime = mender._runtime()
     pending, flush, translate = runtime._records, runtime.flush, runtime.translate
 
@@ -42,6 +44,7 @@ def boundary(
             if pending:  # most calls defer nothing
                 flush()
 
+    runtime.register_boundary(bounded.__code__, entry)
     return bounded
 
 
@@ -54,7 +57,7 @@ def behind_boundary(compiled: Any, config: Optional[Dict[str, bool]] = None, lik
     if isinstance(compiled, torch.nn.Module):
         compiled.forward = functools.wraps(compiled.forward)(boundary(compiled.forward, config))
         return compiled
-    bounded = boundary(compiled, config)
+    bounded = boundary(compiled, config, getattr(compiled, "_torchdynamo_orig_callable", None))
     try:
         functools.update_wrapper(bounded, like if like is not None else compiled)
     except (AttributeError, TypeError):

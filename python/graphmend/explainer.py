@@ -97,7 +97,7 @@ def _run_explain(
             return result
 
     torch._dynamo.reset()
-    output = boundary.boundary(torch._dynamo.explain(target))(*args, **kwargs)
+    output = boundary.boundary(torch._dynamo.explain(target), entry=target)(*args, **kwargs)
     return output, (results[0] if results else None)
 
 

@@ -60,8 +60,11 @@ import numbers
 import operator
 import re
 import sys
+import types
 import warnings
 from typing import Any, Callable, List, Optional, Tuple
+
+from ._core import RUNTIME_NAME as _RUNTIME_NAME
 
 __all__ = [
     "defer",
@@ -69,6 +72,8 @@ __all__ = [
     "defer_branch",
     "defer_when",
     "defer_format_when",
+    "push_condition",
+    "pop_condition",
     "contains",
     "not_contains",
     "call_now",
@@ -192,9 +197,16 @@ def defer(site, callee, /, *args, **kwargs):
         _replay(site, callee, args, kwargs, sys._getframe(1).f_globals)
         return None
     if not _recordable(args, kwargs):
-        _replay_in_order(site, callee, args, kwargs, sys._getframe(1).f_globals)
+        _replay_in_order(site, callee, args, kwargs)
         return None
-    _records.append((site, callee, _snapshot(args), _snapshot(kwargs), ()))
+    if _conditions and _conditions[-1] is not None:  # a deferred branch's helper
+        _defer_when(_conditions[-1], site, callee, (), args, kwargs)
+        return None
+    traced, args, kwargs = _traced_site(site, callee, args, kwargs)
+    if traced is None:  # a frame the traced code cannot name: made now, as the original did
+        _replay_in_order(site, callee, args, kwargs)
+        return None
+    _records.append((traced, callee, _snapshot(args), _snapshot(kwargs), ()))
     return None
 
 
@@ -218,9 +230,16 @@ def defer_format(site, callee, formats, /, *args, **kwargs):
         _replay(site, callee, args, kwargs, sys._getframe(1).f_globals)
         return None
     if not _recordable(args, kwargs) or not _items_convertible(formats, args, kwargs):
-        _replay_in_order(site, callee, args, kwargs, sys._getframe(1).f_globals, formats)
+        _replay_in_order(site, callee, args, kwargs, formats)
         return None
-    _records.append((site, callee, _snapshot(args), _snapshot(kwargs), formats))
+    if _conditions and _conditions[-1] is not None:  # a deferred branch's helper
+        _defer_when(_conditions[-1], site, callee, formats, args, kwargs)
+        return None
+    traced, args, kwargs = _traced_site(site, callee, args, kwargs)
+    if traced is None:
+        _replay_in_order(site, callee, args, kwargs, formats)
+        return None
+    _records.append((traced, callee, _snapshot(args), _snapshot(kwargs), formats))
     return None
 
 
@@ -242,16 +261,21 @@ def _one_element(condition) -> bool:
     return _is_tensor(condition) and condition.numel() == 1
 
 
-def defer_branch(condition, read) -> bool:
+def defer_branch(condition, read, helpers=()) -> bool:
     """Whether the body of the branch on ``condition`` may run whatever the condition.
 
     True only while compiling, when ``condition`` is a one-element tensor and every value
     ``read()`` returns (what the body reads from outside itself) is None, a bool, an int, a
-    float, a str, a torch dtype or a torch device. The body then has no side effect but its deferred calls, which
-    ``defer_when`` records with the condition. Otherwise, and always eagerly, False: the
-    ``if`` tests the condition as written (``... or condition``).
+    float, a str, a torch dtype, a torch device or a builtin warning class, and every helper
+    of ``helpers`` (``(function, line of its def)`` pairs: the functions of the module the
+    body calls, which the mender found to make only deferrable calls) is that mended
+    function. The body then has no side effect but its deferred calls, which ``defer_when``
+    (``push_condition`` for a helper's) records with the condition. Otherwise, and always
+    eagerly, False: the ``if`` tests the condition as written (``... or condition``).
     """
     if not (is_compiling() and _one_element(condition)):
+        return False
+    if not all(_defers_only(helper, line) for helper, line in helpers):
         return False
     try:
         values = read()
@@ -259,7 +283,12 @@ def defer_branch(condition, read) -> bool:
         return False
     torch = sys.modules["torch"]
     static = (*_STATIC_TYPES, torch.dtype, torch.device)
-    return all(type(value) in static for value in values)
+    return all(type(value) in static or _warning_category(value) for value in values)
+
+
+def _warning_category(value) -> bool:
+    # A builtin warning class: its equality and its name's formatting run no user code.
+    return isinstance(value, type) and issubclass(value, Warning) and value.__module__ == "builtins"
 
 
 def contains(element, container):
@@ -303,17 +332,73 @@ def _defer_when(condition, site, callee, formats, args, kwargs):
         args, kwargs = _apply_formats(formats, args, kwargs)
         _replay(site, callee, args, kwargs, sys._getframe(2).f_globals)
         return
-    if not _recordable(args, kwargs) or not _items_convertible(formats, args, kwargs):
+    if _conditions and _conditions[-1] is not None and _conditions[-1] is not condition and (
+        _one_element(condition)
+    ):
+        condition = sys.modules["torch"].logical_and(_conditions[-1], condition.reshape(()))
+    traced, args, kwargs = _traced_site(site, callee, args, kwargs)
+    if traced is None or not _recordable(args, kwargs) or not _items_convertible(formats, args, kwargs):
         # Made now, as the original made it, if the condition holds (a graph break there);
         # one that is not a single element was tested by the if as written.
         if not _one_element(condition) or condition:
-            _replay_in_order(site, callee, args, kwargs, sys._getframe(2).f_globals, formats)
+            _replay_in_order(site, callee, args, kwargs, formats)
         return
     if not _one_element(condition):  # the if tested the condition as written
-        _records.append((site, callee, _snapshot(args), _snapshot(kwargs), formats))
+        _records.append((traced, callee, _snapshot(args), _snapshot(kwargs), formats))
         return
-    record = (condition.reshape(()).clone(), site, callee, _snapshot(args), _snapshot(kwargs), formats)
+    record = (condition.reshape(()).clone(), traced, callee, _snapshot(args), _snapshot(kwargs), formats)
     _records.append((None, _replay_when, record, {}, ()))
+
+
+# The conditions of the deferred branches whose helper calls are being traced
+# (push_condition; None for a branch whose if tested its condition as written).
+_conditions: list = []
+
+
+def push_condition(condition) -> None:
+    """Before a helper call in the body of a deferred branch (see ``defer_branch``):
+    ``pop_condition(push_condition(c) or helper(...))``. While compiling, the helper's
+    deferred calls are recorded with ``condition`` (and the conditions of the branches
+    around it), to be replayed only if it holds; eagerly nothing. The helper is called by
+    the mended function itself, so its frames are the original's."""
+    if not is_compiling():
+        return
+    if not _one_element(condition):  # the if tested it as written
+        _conditions.append(None)
+        return
+    condition = condition.reshape(())
+    if _conditions and _conditions[-1] is not None:
+        condition = sys.modules["torch"].logical_and(_conditions[-1], condition)
+    _conditions.append(condition)
+
+
+def pop_condition(result=None):
+    """After the helper call ``push_condition`` prepared: returns its result."""
+    if is_compiling():
+        _conditions.pop()
+    return result
+
+
+def _defers_only(helper, line) -> bool:
+    """Asked while tracing: whether ``helper`` is the mended function defined on ``line`` of
+    the file of the traced code that asks (the function holding the deferred branch)."""
+    try:
+        from torch._dynamo.symbolic_convert import InstructionTranslator
+
+        code = getattr(helper, "__code__", None)
+        if not isinstance(helper, types.FunctionType) or code is None:
+            return False
+        tx = InstructionTranslator.current_tx().output.current_tx
+        while tx is not None and tx.f_code.co_filename == __file__:
+            tx = tx.parent
+        return (
+            tx is not None
+            and code.co_filename == tx.f_code.co_filename
+            and code.co_firstlineno == line
+            and _RUNTIME_NAME in code.co_names
+        )
+    except Exception:  # noqa: BLE001 (another torch: the helper runs if the condition holds)
+        return False
 
 
 def _replay_when(condition, site, callee, args, kwargs, formats):
@@ -348,17 +433,18 @@ def _items_convertible(formats, args, kwargs) -> bool:
     return True
 
 
-def _flush_and_replay(site, callee, args, kwargs, module_globals, formats=()):
+def _flush_and_replay(site, callee, args, kwargs, formats=()):
     flush()
     args, kwargs = _apply_formats(formats, args, kwargs)
-    _replay(site, callee, args, kwargs, module_globals)
+    frame = _caller_frame()  # the mended function: its module's warning registry
+    _replay(site, callee, args, kwargs, None if frame is None else frame.f_globals)
 
 
-def _replay_in_order(site, callee, args, kwargs, module_globals, formats=()):
+def _replay_in_order(site, callee, args, kwargs, formats=()):
     """A call made at once while compiling (its arguments cannot be recorded): the records
     made before it in the region are replayed first, so the output keeps its order.
     TorchDynamo never traces into it (a graph break there, where the original broke)."""
-    _flush_and_replay_impl(site, callee, args, kwargs, module_globals, formats)
+    _flush_and_replay_impl(site, callee, args, kwargs, formats)
 
 
 def _call_now(callee, /, *args, **kwargs):
@@ -433,6 +519,13 @@ def _replay(site, callee, args, kwargs, module_globals=None) -> None:
     warnings carry the site's file, line and function (``module_globals``, when known, are
     those of the calling module: its ``__name__`` and ``__warningregistry__``)."""
     if callee is warnings.warn:
+        level = _warning_level(args, kwargs)
+        if level is None:  # not an int: warnings.warn raises its own TypeError
+            callee(*args, **kwargs)
+            return
+        if level > 1:  # made now: the frame is on the stack
+            site, module_globals = _frame_site(_caller_frame(), level)
+            args, kwargs = _at_level_one(args, kwargs)
         _replay_warning(site, module_globals, *args, **kwargs)
         return
     logger, method = _logger_method(callee)
@@ -502,6 +595,8 @@ def _module_globals_for(filename: str) -> Optional[dict]:
 
 def _replay_warning(site, module_globals, message, category=None, stacklevel=1, source=None):
     """warnings.warn(message, category) as issued from ``site`` (stacklevel 1)."""
+    if site[0] == _BOUNDARY_CALLER:
+        site, module_globals = _frame_site(_boundary_caller(), site[1])
     filename, lineno, _ = site
     if isinstance(message, Warning):
         category = message.__class__
@@ -522,6 +617,169 @@ def _replay_warning(site, module_globals, message, category=None, stacklevel=1, 
     # No module_globals, as warnings.warn passes none: with them, warn_explicit reads the
     # module's source through its loader on every call, before the registry says "seen".
     warnings.warn_explicit(message, category, filename, lineno, module, registry, None, source)
+
+
+# A warning's stacklevel names a frame above the call (``warnings.warn(..., stacklevel=2)`` in
+# a helper: the helper's caller). Eagerly that frame is on the stack. While tracing, the
+# frames between the call and the compiled frame are Dynamo's inlined calls, the same for
+# every run of the graph, so the site is found then and recorded as a constant; a level past
+# the compiled frame names the caller of the compile boundary (``_BOUNDARY_CALLER``), found
+# at replay. A site neither shows (a module's forward, whose ``Module.__call__`` frames
+# Dynamo does not trace) makes the call at once, a graph break, as the original did.
+
+_BOUNDARY_CALLER = "<graphmend: the caller of the compiled call>"
+# The code of the compile boundary's wrapper, and of the functions it compiles, by id.
+_BOUNDARY_CODES: dict = {}
+_ENTRY_CODES: dict = {}
+
+
+def _warning_level(args, kwargs) -> Optional[int]:
+    """The stacklevel of a ``warnings.warn`` call's arguments: 1 when not given, at least 1
+    (``warnings`` takes lower levels as 1), None when not an int (``warn`` raises)."""
+    level = args[2] if len(args) >= 3 else kwargs.get("stacklevel", 1)
+    if not isinstance(level, int):
+        return None
+    return max(level, 1)
+
+
+def _at_level_one(args, kwargs):
+    """The arguments with the stacklevel 1: the site already names the frame."""
+    if len(args) >= 3:
+        return (*args[:2], 1, *args[3:]), kwargs
+    if "stacklevel" in kwargs:
+        return args, {**kwargs, "stacklevel": 1}
+    return args, kwargs
+
+
+def _internal_frame(frame) -> bool:
+    filename = frame.f_code.co_filename
+    return filename == __file__ or f"{_SEP}torch{_SEP}_dynamo{_SEP}" in filename or (
+        f"{_SEP}torch{_SEP}compiler{_SEP}" in filename
+    )
+
+
+_SEP = "\\" if sys.platform == "win32" else "/"
+
+
+def _caller_frame():
+    """The frame of the mended function that made the call: the first outside this module
+    and Dynamo's own (a call made at once from traced code runs behind ``disable``)."""
+    frame = sys._getframe(1)
+    while frame is not None and _internal_frame(frame):
+        frame = frame.f_back
+    return frame
+
+
+def _next_external(frame):
+    """``frame.f_back``, skipping importlib's bootstrap frames, as ``warnings`` does, and the
+    frames the original did not have: this module's and Dynamo's (its wrapper stands between
+    a compiled function and its caller)."""
+    resumed = _resumed_name(frame.f_code.co_name)
+    frame = frame.f_back
+    while frame is not None and (
+        _internal_frame(frame)
+        or ("importlib" in frame.f_code.co_filename and "_bootstrap" in frame.f_code.co_filename)
+    ):
+        frame = frame.f_back
+    # A function Dynamo resumed after a graph break runs in two frames (or more): the
+    # resume function's, called from the original's; the original had one.
+    while resumed is not None and frame is not None and resumed in (
+        frame.f_code.co_name,
+        _resumed_name(frame.f_code.co_name),
+    ):
+        frame = _next_external(frame)
+    return frame
+
+
+_RESUME_PREFIX = "torch_dynamo_resume_in_"
+
+
+def _resumed_name(name: str) -> Optional[str]:
+    """The function a Dynamo resume function (``torch_dynamo_resume_in_<name>_at_<line>``)
+    resumes, else None."""
+    if not name.startswith(_RESUME_PREFIX):
+        return None
+    return name[len(_RESUME_PREFIX) :].rsplit("_at_", 1)[0]
+
+
+def _frame_site(frame, level: int):
+    """The site and globals ``warnings`` gives a warning issued at ``frame`` with
+    ``stacklevel=level``: the frame ``level - 1`` calls up, or ``sys`` line 1 past the top."""
+    for _ in range(level - 1):
+        if frame is None:
+            break
+        frame = _next_external(frame)
+    if frame is None:
+        return ("sys", 1, "<module>"), sys.__dict__
+    return (frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name), frame.f_globals
+
+
+_caller_frame = _disabled(_caller_frame)
+
+
+def _boundary_caller():
+    """The frame that called the innermost running compile boundary (None: none runs)."""
+    frame = sys._getframe(1)
+    while frame is not None and id(frame.f_code) not in _BOUNDARY_CODES:
+        frame = frame.f_back
+    return None if frame is None else frame.f_back
+
+
+def _traced_site(site, callee, args, kwargs):
+    """``(site, args, kwargs)`` for a record made while tracing: for a ``warnings.warn`` with a
+    stacklevel above 1, the site of the frame it names and the arguments with stacklevel 1;
+    ``(None, args, kwargs)`` when the traced frames cannot name it."""
+    if callee is not warnings.warn:
+        return site, args, kwargs
+    level = _warning_level(args, kwargs)
+    if level is None:
+        return None, args, kwargs
+    if level == 1:
+        return site, args, kwargs
+    traced = _inlined_site(level, _bounded > 0)
+    if traced is None:
+        return None, args, kwargs
+    args, kwargs = _at_level_one(args, kwargs)
+    return traced, args, kwargs
+
+
+def _inlined_site(level: int, bounded: bool):
+    """Asked while tracing: the site ``level - 1`` calls above the mended function that calls
+    a runtime helper, from Dynamo's inlined frames; ``(_BOUNDARY_CALLER, n, "")`` for the
+    n-th frame above the compiled frame when that frame is a function a compile boundary
+    compiled (``bounded``); None when the frames cannot tell: a step out of a ``forward``
+    (``Module.__call__``'s frames are not traced), past another compiled frame (a resumed
+    frame's caller is the original's), or Dynamo's tracer cannot be read."""
+    try:
+        from torch._dynamo.symbolic_convert import InstructionTranslator
+
+        tx = InstructionTranslator.current_tx().output.current_tx
+        while tx is not None and tx.f_code.co_filename == __file__:
+            tx = tx.parent
+        for step in range(level - 1):
+            if tx is None or tx.f_code.co_name == "forward":
+                return None
+            if tx.parent is None:
+                if not bounded or id(tx.f_code) not in _ENTRY_CODES:
+                    return None
+                return (_BOUNDARY_CALLER, level - 1 - step, "")
+            tx = tx.parent
+        if tx is None:
+            return None
+        positions = getattr(tx.current_instruction, "positions", None)
+        lineno = getattr(positions, "lineno", None) or tx.lineno
+        return (tx.f_code.co_filename, lineno, tx.f_code.co_name)
+    except Exception:  # noqa: BLE001 (another torch: make the call at once)
+        return None
+
+
+def register_boundary(wrapper_code, entry=None) -> None:
+    """Names the compile boundary's wrapper code and the function it compiles (``entry``,
+    None for a module) for warnings whose stacklevel reaches past the compiled frame."""
+    _BOUNDARY_CODES[id(wrapper_code)] = wrapper_code
+    code = getattr(getattr(entry, "__func__", entry), "__code__", None)
+    if code is not None:
+        _ENTRY_CODES[id(code)] = code
 
 
 # ---------------------------------------------------------------------------------------------
@@ -595,6 +853,8 @@ try:
     import torch.compiler as _torch_compiler
 
     _token = _torch_compiler.assume_constant_result(_token)
+    _inlined_site = _torch_compiler.assume_constant_result(_inlined_site)
+    _defers_only = _torch_compiler.assume_constant_result(_defers_only)
     _region_changed_state = _torch_compiler.assume_constant_result(_region_changed_state)
 except ImportError:  # pragma: no cover - the runtime without torch runs eagerly only
     pass

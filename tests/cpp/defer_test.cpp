@@ -176,9 +176,21 @@ TEST(Defer, DeclinesExcInfoStackInfoStacklevel) {
             "DECLINED: stack_info records the stack at the call");
   Fixture c(body("    logger.info(\"m\", stacklevel=2)\n"), {"x"});
   EXPECT_EQ(c.run(sema::BreakKind::LoggingCall), "DECLINED: stacklevel names a caller's frame");
-  Fixture d(body("    warnings.warn(\"m\", stacklevel=2)\n"), {"x"});
+  Fixture d(body("    warnings.warn(\"m\", skip_file_prefixes=(\"lib/\",))\n"), {"x"});
   EXPECT_EQ(d.run(sema::BreakKind::WarningsCall),
-            "DECLINED: warnings.warn with a stacklevel other than 1 names a caller's frame");
+            "DECLINED: warnings.warn with skip_file_prefixes names a caller's frame");
+}
+
+// The runtime finds the frame a warning's stacklevel names (runtime._inlined_site).
+TEST(Defer, DefersWarningsWithAStacklevel) {
+  Fixture a(body("    warnings.warn(\"m\", stacklevel=n + 1)\n"), {"x"});
+  EXPECT_EQ(a.run(sema::BreakKind::WarningsCall),
+            "import torch\nimport warnings\n\ndef forward(x, n):\n    "
+            "__graphmend_rt__.defer(('model.py', 5, 'forward'), warnings.warn, \"m\", "
+            "stacklevel=n + 1)\n");
+  Fixture b(body("    warnings.warn(\"m\", UserWarning, 2)\n"), {"x"});
+  EXPECT_EQ(b.run(sema::BreakKind::WarningsCall).substr(0, 60),
+            "import torch\nimport warnings\n\ndef forward(x, n):\n    __graph");
 }
 
 TEST(Defer, DeclinesFStringAfterStarArgs) {

@@ -405,8 +405,8 @@ class Model(torch.nn.Module):
          "exc_info refers to the exception being handled at the call"),
         ("logger.info('m', stack_info=True)", "GM103", "stack_info records the stack at the call"),
         ("logger.info('m', stacklevel=2)", "GM103", "stacklevel names a caller's frame"),
-        ("warnings.warn('m', stacklevel=2)", "GM104",
-         "warnings.warn with a stacklevel other than 1 names a caller's frame"),
+        ("warnings.warn('m', skip_file_prefixes=('lib/',))", "GM104",
+         "warnings.warn with skip_file_prefixes names a caller's frame"),
         ("if x.sum() < 0:\n            raise ValueError(f'bad {x}')", "GM105",
          "the exception message is neither a string literal nor formatted from values other "
          "than tensors"),

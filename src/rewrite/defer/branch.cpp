@@ -22,8 +22,11 @@
 // calls is built from constants, f-strings without format specs, `==`/`!=`/`is`, `and`/
 // `or`/`not`, string concatenation, names, attribute chains and `getattr(x, "name", c)`.
 #include <algorithm>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rewrite/defer/defer.h"
@@ -83,6 +86,29 @@ std::vector<std::string_view> string_names(const ast::Seq<ast::stmt*>& body) {
   return strings;
 }
 
+bool is_warning_category(std::string_view name) {
+  static constexpr std::string_view kCategories[] = {
+      "Warning",        "UserWarning",    "DeprecationWarning", "PendingDeprecationWarning",
+      "SyntaxWarning",  "RuntimeWarning", "FutureWarning",      "ImportWarning",
+      "UnicodeWarning", "BytesWarning",   "ResourceWarning",    "EncodingWarning"};
+  return std::find(std::begin(kCategories), std::end(kCategories), name) != std::end(kCategories);
+}
+
+// The definition of the function of this module `call` calls when its body makes a
+// deferrable call (a candidate deferring helper), else null.
+const ast::FunctionDef* deferring_helper_of(const Context& context, const ast::Call& call) {
+  sema::Callee callee = context.analysis.resolve_call(call);
+  if (callee.kind != sema::CalleeKind::LocalFunction) return nullptr;
+  const auto* def = ast::as<ast::FunctionDef>(callee.definition);
+  if (def == nullptr) return nullptr;
+  for (const ast::stmt* statement : def->body) {
+    const auto* expression = ast::as<ast::Expr>(statement);
+    const auto* inner = expression ? ast::as<ast::Call>(expression->value) : nullptr;
+    if (inner && deferrable_kind(context, *inner)) return def;
+  }
+  return nullptr;
+}
+
 // Walks the body of the `if`: what it reads from outside (the leaves, checked at run time),
 // the calls it defers, or the first reason it cannot run whatever the condition.
 class BodyCheck {
@@ -100,7 +126,8 @@ class BodyCheck {
     }
     std::vector<std::string_view> bound;
     if (!block(branch_.body, bound)) return false;
-    if (calls_.empty()) return fail("the branch calls no print, logger method or warnings.warn");
+    if (calls_.empty() && helpers_.empty())
+      return fail("the branch calls no print, logger method or warnings.warn");
     return true;
   }
 
@@ -108,6 +135,8 @@ class BodyCheck {
   const std::vector<const ast::Call*>& calls() const { return calls_; }
   const std::vector<sema::BreakKind>& kinds() const { return kinds_; }
   const std::vector<const ast::stmt*>& statements() const { return statements_; }
+  // The calls of deferring helpers, each with the line of the helper's `def`.
+  const std::vector<std::pair<const ast::Call*, uint32_t>>& helpers() const { return helpers_; }
   const std::string& problem() const { return problem_; }
 
  private:
@@ -157,6 +186,7 @@ class BodyCheck {
     const auto* expression = ast::as<ast::Expr>(&s);
     const auto* call = expression ? ast::as<ast::Call>(expression->value) : nullptr;
     std::optional<sema::BreakKind> kind = call ? deferrable_kind(context_, *call) : std::nullopt;
+    if (!kind && call && deferring_helper_of(context_, *call)) return helper_call(*call, bound);
     if (!kind)
       return fail("the branch holds " + quoted(s) +
                   ", neither a print, logging or warnings call nor an assignment of a name");
@@ -168,6 +198,109 @@ class BodyCheck {
     for (const ast::keyword* keyword : call->keywords)
       if (!argument(*keyword->value, bound)) return false;
     return true;
+  }
+
+  // `helper(...)`: a function of this module that only makes deferrable calls from its
+  // parameters. It runs whatever the condition with its calls recorded with the condition
+  // (runtime.push_condition), so it is handed static values only, as the body computes them.
+  bool helper_call(const ast::Call& call, const std::vector<std::string_view>& bound) {
+    const auto& def = *deferring_helper_of(context_, call);
+    if (std::string why = helper_problem(def, call); !why.empty())
+      return fail("the branch calls " + quoted(call) + ": " + why);
+    for (const ast::expr* arg : call.args)
+      if (!value(*arg, bound)) return false;
+    for (const ast::keyword* keyword : call.keywords)
+      if (!value(*keyword->value, bound)) return false;
+    helpers_.push_back({&call, context_.source.line_col(def.begin).line});
+    return true;
+  }
+
+  // Why `def`, called as `call`, may do more than record its deferrable calls, or empty.
+  std::string helper_problem(const ast::FunctionDef& def, const ast::Call& call) {
+    if (!def.decorator_list.empty()) return "the function is decorated";
+    const ast::arguments& params = *def.args;
+    if (params.vararg || params.kwarg || !params.kwonlyargs.empty())
+      return "the function takes *args, **kwargs or keyword-only parameters";
+    std::vector<const ast::arg*> all(params.posonlyargs.begin(), params.posonlyargs.end());
+    all.insert(all.end(), params.args.begin(), params.args.end());
+    if (call.args.size > all.size()) return "the call passes more arguments than it takes";
+    // What each parameter is: the expression passed, else its default (null: neither).
+    std::vector<const ast::expr*> given(all.size(), nullptr);
+    size_t first_default = all.size() - params.defaults.size;
+    for (size_t i = 0; i < all.size(); ++i)
+      if (i >= first_default) given[i] = params.defaults[i - first_default];
+    for (size_t i = 0; i < call.args.size; ++i) {
+      if (ast::is<ast::Starred>(call.args[i])) return "the call unpacks arguments";
+      given[i] = call.args[i];
+    }
+    for (const ast::keyword* keyword : call.keywords) {
+      auto named = std::find_if(all.begin(), all.end(),
+                                [&](const ast::arg* a) { return a->arg == keyword->arg; });
+      if (named == all.end()) return "the call passes an argument the function does not name";
+      given[named - all.begin()] = keyword->value;
+    }
+    if (std::find(given.begin(), given.end(), nullptr) != given.end())
+      return "the call leaves a parameter without a value";
+    auto int_parameter = [&](const ast::expr* e) {
+      const auto* name = ast::as<ast::Name>(e);
+      for (size_t i = 0; name && i < all.size(); ++i) {
+        const auto* constant = ast::as<ast::Constant>(given[i]);
+        if (all[i]->arg == name->id)
+          return constant && constant->value.type == ast::ConstantValue::Type::Int;
+      }
+      return false;
+    };
+    auto parameter = [&](const ast::expr* e) {
+      const auto* name = ast::as<ast::Name>(e);
+      return name && std::any_of(all.begin(), all.end(),
+                                 [&](const ast::arg* a) { return a->arg == name->id; });
+    };
+    // What the helper hands its calls: parameters, constants, builtin warning classes,
+    // f-strings of parameters, and an int parameter plus or minus a constant
+    // (`stacklevel + 1`).
+    auto passed = [&](const ast::expr* e) {
+      if (parameter(e) || ast::is<ast::Constant>(e)) return true;
+      if (const auto* name = ast::as<ast::Name>(e); name && is_warning_category(name->id))
+        return true;
+      if (const auto* joined = ast::as<ast::JoinedStr>(e)) {
+        return std::all_of(joined->values.begin(), joined->values.end(), [&](const ast::expr* p) {
+          const auto* field = ast::as<ast::FormattedValue>(p);
+          return field == nullptr || (parameter(field->value) && field->format_spec == nullptr);
+        });
+      }
+      const auto* sum = ast::as<ast::BinOp>(e);
+      return sum && (sum->op == ast::OperatorKind::Add || sum->op == ast::OperatorKind::Sub) &&
+             int_parameter(sum->left) && ast::is<ast::Constant>(sum->right) &&
+             ast::as<ast::Constant>(sum->right)->value.type == ast::ConstantValue::Type::Int;
+    };
+    for (size_t i = 0; i < def.body.size; ++i) {
+      const ast::stmt* statement = def.body[i];
+      if (i == 0 && is_docstring(*statement)) continue;
+      const auto* expression = ast::as<ast::Expr>(statement);
+      const auto* inner = expression ? ast::as<ast::Call>(expression->value) : nullptr;
+      std::optional<sema::BreakKind> kind =
+          inner ? deferrable_kind(context_, *inner) : std::nullopt;
+      if (!kind) return "the function holds " + quoted(*statement) + ", not only deferrable calls";
+      sema::BreakTag tag;
+      tag.kind = *kind;
+      tag.site = inner;
+      tag.statement = statement;
+      tag.function = context_.analysis.function_of(statement);
+      if (Outcome deferred = defer_call(tag, context_); !deferred.fixed)
+        return "its call " + quoted(*inner) + " cannot be deferred: " + deferred.reason;
+      for (const ast::expr* arg : inner->args)
+        if (!passed(arg)) return "its call " + quoted(*inner) + " computes " + quoted(*arg);
+      for (const ast::keyword* keyword : inner->keywords)
+        if (keyword->arg.empty() || !passed(keyword->value))
+          return "its call " + quoted(*inner) + " computes " + quoted(*keyword->value);
+    }
+    return {};
+  }
+
+  static bool is_docstring(const ast::stmt& statement) {
+    const auto* expression = ast::as<ast::Expr>(&statement);
+    const auto* text = expression ? ast::as<ast::Constant>(expression->value) : nullptr;
+    return text && text->value.type == ast::ConstantValue::Type::Str;
   }
 
   // What a deferred call is handed: recorded (tensors snapshotted) and formatted at replay,
@@ -268,8 +401,12 @@ class BodyCheck {
     }
     const auto* name = ast::as<ast::Name>(root);
     bool torch_constant = name && hops > 0 && name->id == context_.analysis.torch_name();
+    // A warning category by its builtin name (a global of that name too: its value is
+    // checked at run time to be a Warning class).
+    bool category = name && hops == 0 && is_warning_category(name->id);
     if (name == nullptr || contains_name(assigned_, name->id) ||
-        (!torch_constant && !context_.analysis.is_definitely_bound_before(branch_, name->id)))
+        (!torch_constant && !category &&
+         !context_.analysis.is_definitely_bound_before(branch_, name->id)))
       return fail("the branch reads " + quoted(e) +
                   ", which is not a local bound before the if or an attribute of one");
     if (context_.analysis.is_tensor(e))
@@ -307,6 +444,7 @@ class BodyCheck {
   std::vector<const ast::Call*> calls_;
   std::vector<sema::BreakKind> kinds_;
   std::vector<const ast::stmt*> statements_;
+  std::vector<std::pair<const ast::Call*, uint32_t>> helpers_;
   std::string problem_;
 };
 
@@ -315,7 +453,8 @@ bool calls_deferrable(const Context& context, const ast::Seq<ast::stmt*>& body) 
   for (const ast::stmt* statement : body) {
     const auto* expression = ast::as<ast::Expr>(statement);
     const auto* call = expression ? ast::as<ast::Call>(expression->value) : nullptr;
-    if (call && deferrable_kind(context, *call)) return true;
+    if (call && (deferrable_kind(context, *call) || deferring_helper_of(context, *call)))
+      return true;
     bool found = false;
     ast::for_each_block(statement, [&](const ast::Seq<ast::stmt*>& inner) {
       found = found || calls_deferrable(context, inner);
@@ -376,6 +515,30 @@ Condition lower_condition(Context& context, const ast::expr& test, const std::st
   return out;
 }
 
+// lower_condition, with the operands the text does not show to be tensors assumed to be,
+// checked at run time (`runtime.tensors`, true only while compiling): the condition's value
+// is the lowered one only when they are; otherwise None, and the `if` tests the original.
+Condition lower_condition_speculating(Context& context, const ast::If& branch,
+                                      const std::string& name) {
+  Condition shown = lower_condition(context, *branch.test, name);
+  if (shown.problem.empty()) return shown;
+  sema::Speculation speculation;
+  speculation.site = &branch;
+  sema::Speculation* before = context.analysis.speculate(&speculation);
+  Condition assumed = lower_condition(context, *branch.test, name);
+  context.analysis.speculate(before);
+  if (!assumed.problem.empty() || speculation.assumed.empty() || !speculation.floating.empty())
+    return shown;
+  std::string checks;
+  for (const ast::expr* value : speculation.assumed)
+    checks += (checks.empty() ? "" : ", ") + std::string(node_text(context, *value));
+  std::string compiling = context.runtime + ".is_compiling()";
+  size_t at = assumed.value.rfind(compiling);
+  if (at == std::string::npos) return shown;
+  assumed.value.replace(at, compiling.size(), context.runtime + ".tensors(" + checks + ")");
+  return assumed;
+}
+
 }  // namespace
 
 std::optional<Outcome> defer_branch(const sema::BreakTag& tag, Context& context) {
@@ -387,7 +550,7 @@ std::optional<Outcome> defer_branch(const sema::BreakTag& tag, Context& context)
   BodyCheck body(context, *branch);
   if (!body.run()) return Outcome::declined(body.problem());
   std::string name = context.fresh_name("c");
-  Condition condition = lower_condition(context, *branch->test, name);
+  Condition condition = lower_condition_speculating(context, *branch, name);
   if (!condition.problem.empty()) return Outcome::declined(condition.problem);
 
   Outcome outcome;
@@ -406,11 +569,23 @@ std::optional<Outcome> defer_branch(const sema::BreakTag& tag, Context& context)
                             deferred.absorbed.end());
     outcome.absorbed.push_back(call);
   }
+  // A helper is called by the mended function itself (its frames stay the original's),
+  // its records made under the condition: `pop_condition(push_condition(c) or helper(...))`.
+  std::string helpers;
+  for (const auto& [call, line] : body.helpers()) {
+    outcome.edits.push_back({call->begin, call->begin,
+                             context.runtime + ".pop_condition(" + context.runtime +
+                                 ".push_condition(" + name + ") or "});
+    outcome.edits.push_back({call->end, call->end, ")"});
+    helpers +=
+        "(" + std::string(node_text(context, *call->func)) + ", " + std::to_string(line) + "),";
+  }
   std::string leaves = "lambda: (";
   for (const ast::expr* leaf : body.leaves())
     leaves += std::string(node_text(context, *leaf)) + ", ";
   if (!body.leaves().empty()) leaves.resize(leaves.size() - (body.leaves().size() > 1 ? 2 : 1));
   leaves += ")";
+  if (!helpers.empty()) leaves += ", (" + helpers + ")";
   std::string test = context.runtime + ".defer_branch(" + name + " := " + condition.value + ", " +
                      leaves + ") or " + condition.fallback;
   outcome.edits.push_back({branch->test->begin, branch->test->end, test});

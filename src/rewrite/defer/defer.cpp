@@ -396,19 +396,12 @@ std::string check_print(const sema::Callee& callee) {
 std::string check_warning(const sema::Callee& callee, const ast::Call& call) {
   if (callee.kind != sema::CalleeKind::WarningsWarn)
     return "the callee is not shown to be warnings.warn";
+  // A stacklevel is resolved by the runtime: from the traced frames, or at once where they
+  // cannot name the frame (runtime.py, _inlined_site).
   for (const ast::keyword* keyword : call.keywords) {
-    if (keyword->arg == "stacklevel") {
-      const auto* level = ast::as<ast::Constant>(keyword->value);
-      if (!level || level->value.type != ast::ConstantValue::Type::Int ||
-          level->value.text != "1") {
-        return "warnings.warn with a stacklevel other than 1 names a caller's frame";
-      }
-    } else if (keyword->arg == "skip_file_prefixes") {
+    if (keyword->arg == "skip_file_prefixes")
       return "warnings.warn with skip_file_prefixes names a caller's frame";
-    }
   }
-  if (call.args.size >= 3)
-    return "warnings.warn with a positional stacklevel names a caller's frame";
   return {};
 }
 
@@ -546,13 +539,20 @@ void keep_order(const sema::BreakTag& tag, Context& context, Outcome& outcome) {
     const auto* body = function_body(info->node);
     if (body && enclosing_foreign_with(context, *body, *call)) return;
   }
-  std::string head = context.runtime + ".call_now(" + std::string(node_text(context, *call->func));
-  if (call->args.size > 0 || call->keywords.size > 0) head += separator_before(context, *open);
-  outcome.edits = {{call->begin, *open, head}};
+  outcome.edits = {*call_through(context, *call, context.runtime + ".call_now(")};
   outcome.needs_runtime = true;
 }
 
 }  // namespace
+
+std::optional<TextEdit> call_through(const Context& context, const ast::Call& call,
+                                     const std::string& head) {
+  std::optional<uint32_t> open = after_open_paren(context, call);
+  if (!open) return std::nullopt;
+  std::string text = head + std::string(node_text(context, *call.func));
+  if (call.args.size > 0 || call.keywords.size > 0) text += separator_before(context, *open);
+  return TextEdit{call.begin, *open, text};
+}
 
 std::optional<Outcome> rewrite_defer(const sema::BreakTag& tag, Context& context) {
   if (tag.kind != sema::BreakKind::PrintCall && tag.kind != sema::BreakKind::LoggingCall &&

@@ -80,7 +80,7 @@ def call_not_deferred(x: torch.Tensor):
 @torch.compile
 def warn_caller_frame(x: torch.Tensor):
     if (x < 0).any():
-        warnings.warn("negative values", UserWarning, stacklevel=2)
+        warnings.warn("negative values", UserWarning, skip_file_prefixes=("lib/",))
     return x
 
 
@@ -142,8 +142,8 @@ EXPECTED_DECLINES = [
     ("GM101", "neither a print, logging or warnings call nor an assignment of a name"),
     ("GM101", "neither a print, logging or warnings call nor an assignment of a name"),
     ("GM101", "the branch calls `Status()`"),
-    ("GM101", "cannot be deferred: warnings.warn with a stacklevel other than 1"),
-    ("GM104", "warnings.warn with a stacklevel other than 1"),
+    ("GM101", "cannot be deferred: warnings.warn with skip_file_prefixes"),
+    ("GM104", "warnings.warn with skip_file_prefixes"),
     ("GM101", "is not a combination of pure tensor conditions"),
     ("GM101", "an assignment to a target that is not one name"),
     ("GM101", "the branch reads `message` before assigning it"),
