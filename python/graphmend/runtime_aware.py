@@ -10,7 +10,7 @@ import logging
 import os
 import types
 import warnings
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from . import boundary, explainer, mender
 from .options import all_on as all_rewrites
@@ -130,14 +130,21 @@ class _Profiler:
                 vars(module).update(saved)
         torch.manual_seed(_PROFILE_SEED)
 
-    def explain(self, target: Any, *, keep_result: bool = False) -> _Run:
+    @contextlib.contextmanager
+    def _fresh_call(self, target: Any) -> Iterator[None]:
+        """One call of the model through ``target``: the state is put back before it and
+        after it, whether it returns or raises."""
         self._remember(target)
         self._fresh()
         self.calls += 1
         try:
-            output, result = explainer._run_explain(target, self.args, self.kwargs, keep_result=keep_result)
+            yield
         finally:
             self._fresh()
+
+    def explain(self, target: Any, *, keep_result: bool = False) -> _Run:
+        with self._fresh_call(target):
+            output, result = explainer._run_explain(target, self.args, self.kwargs, keep_result=keep_result)
         report, reasons = explainer._explain_report(output)
         depths = [len(getattr(r, "user_stack", None) or ()) for r in output.break_reasons]
         return _Run(report, reasons, depths, result)
@@ -146,13 +153,8 @@ class _Profiler:
         return self.call(self.obj)
 
     def call(self, target: Any, config: Optional[Dict[str, bool]] = None) -> Any:
-        self._remember(target)
-        self._fresh()
-        self.calls += 1
-        try:
+        with self._fresh_call(target):
             return boundary.boundary(target, config)(*self.args, **self.kwargs)
-        finally:
-            self._fresh()
 
 
 # The attribute values the profiler puts back (what `self.x = ...` usually assigns).
