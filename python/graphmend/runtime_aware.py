@@ -14,7 +14,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from . import boundary, explainer, mender
 from .options import all_on as all_rewrites
-from .reports import BreakInfo, CompileReport, ExplainReport, MendReport
+from .reports import JUMP_SIGNS, BreakInfo, CompileReport, ExplainReport, MendReport
 
 __all__ = ["CaptureOptionsEnabled", "compile_report"]
 
@@ -45,10 +45,6 @@ _CAPTURE_SIGNS: Dict[str, Tuple[str, ...]] = {
 _NESTED_OPTION = "nested_graph_breaks"
 
 _NO_FEWER = ": no fewer"
-
-# Signs, in Dynamo's reason text, of a break on a branch on a tensor: GB0170 "Data-dependent
-# branching" (reported as "generic_jump TensorVariable()") and GB0035 (a tensor's __bool__).
-_JUMP_SIGNS = ("generic_jump", "Data-dependent branching")
 
 # Mend rounds: each mends with the break lines of every run so far and runs the result.
 _MAX_ROUNDS = 3
@@ -172,7 +168,7 @@ def _break_lines(breaks: List[BreakInfo]) -> Dict[str, Tuple[int, ...]]:
 
 def _jump_breaks(run: _Run) -> List[BreakInfo]:
     """The breaks of ``run`` on a branch on a tensor (a data-dependent jump)."""
-    return [info for info, text in zip(run.breaks, run.reasons) if any(s in text for s in _JUMP_SIGNS)]
+    return [info for info, text in zip(run.breaks, run.reasons) if any(s in text for s in JUMP_SIGNS)]
 
 
 def _broken(run: _Run) -> int:
