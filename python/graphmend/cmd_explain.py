@@ -16,11 +16,10 @@ from typing import Any, Dict, Tuple
 
 from .files import UserError
 from .files import display_path
+from .reports import GENERIC_JUMP, GENERIC_JUMP_ID
 
 __all__ = ["explain", "gb_id_of", "load_target"]
 
-# Dynamo's first reason line for a jump on a tensor, which carries no registered type.
-_GENERIC_JUMP = ("generic_jump", "GB0170")
 _GB_URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb{}.html"
 
 
@@ -42,8 +41,8 @@ def _gb_registry() -> Dict[str, str]:
 
 def gb_id_of(reason: str) -> str:
     """The GB id of a break from the first line of Dynamo's reason ("" when unknown)."""
-    if reason.startswith(_GENERIC_JUMP[0]):
-        return _GENERIC_JUMP[1]
+    if reason.startswith(GENERIC_JUMP):
+        return GENERIC_JUMP_ID
     return _gb_registry().get(reason.strip(), "")
 
 

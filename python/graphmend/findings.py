@@ -177,30 +177,22 @@ def unused_pragma_findings(pragmas, path: str) -> List[Finding]:
     return out
 
 
-# The suppression comments as the core reads them (src/rewrite/pragmas.cpp): a
-# `graphmend: ignore[...]` / `ignore-file[...]` / bare form, else the GM codes of `noqa:`.
-_GRAPHMEND_PRAGMA = re.compile(r"(?:#[ \t]*)?graphmend:[ \t]*ignore(?:-file)?(?:\[[^\]]*\])?")
-_NOQA_PRAGMA = re.compile(r"(#[ \t]*)?noqa:([^#]*)")
-_GM_CODE = re.compile(r"^GM[0-9A-Za-z]+$")
-
-
 def without_pragmas(text: str, pragmas) -> str:
     """``text`` with the suppression comments of ``pragmas`` taken out, as Ruff's RUF100
     takes out unused ``noqa`` comments: a ``graphmend: ignore`` comment goes whole; of a
     ``noqa:`` list only the GM codes go (the comment too when nothing is left); a line
-    left blank by it goes."""
+    left blank by it goes. The core says where each comment, its suppression and each GM
+    code of a ``noqa:`` list are written (``_core.pragmas``); here they are only cut."""
     lines = text.splitlines(keepends=True)
-    comments = {}
-    for kind, (line, column), (_, end_column) in _core.tokenize(text):
-        if kind == "Comment":
-            comments[line] = (column, end_column)
-    for line in sorted({p.line for p in pragmas}, reverse=True):
-        if line not in comments or line > len(lines):
+    wanted = {p.line for p in pragmas}
+    written = {found[0]: found[1:] for found in _core.pragmas(text) if found[0] in wanted}
+    for line in sorted(written, reverse=True):
+        if line > len(lines):
             continue
         raw = lines[line - 1].encode("utf-8", "surrogatepass")
-        start, end = comments[line]
-        comment = raw[start:end].decode("utf-8", "surrogatepass")
-        kept = _without_pragma(comment).rstrip()
+        noqa, comment, suppression, listed, codes = written[line]
+        kept = _without_pragma(raw, comment, suppression, listed[0] if noqa else None, codes).rstrip()
+        start, end = comment
         before = raw[:start].decode("utf-8", "surrogatepass")
         after = raw[end:].decode("utf-8", "surrogatepass")
         if kept in ("", "#"):
@@ -210,15 +202,18 @@ def without_pragmas(text: str, pragmas) -> str:
     return "".join(lines)
 
 
-def _without_pragma(comment: str) -> str:
-    found = _GRAPHMEND_PRAGMA.search(comment)
-    if found:
-        return comment[: found.start()] + comment[found.end():]
-    found = _NOQA_PRAGMA.search(comment)
-    if not found:
-        return comment
-    codes = [c for c in re.split(r"[\s,]+", found.group(2).strip()) if c]
-    others = [c for c in codes if not _GM_CODE.match(c)]
-    if not others:
-        return comment[: found.start()] + comment[found.end():]
-    return comment[: found.start(2)] + " " + ", ".join(others) + " " * bool(comment[found.end():]) + comment[found.end():]
+def _without_pragma(raw: bytes, comment, suppression, listed: Optional[int], codes) -> str:
+    """The comment at ``comment`` of the line ``raw`` without the ``suppression`` in it (byte
+    columns): all of it; of a ``noqa:`` list that starts at ``listed`` and names other
+    linters' codes too, only its GM ``codes``, the codes left joined as Ruff writes them."""
+
+    def cut(begin: int, end: int) -> str:
+        return raw[begin:end].decode("utf-8", "surrogatepass")
+
+    (start, end), (begin, stop) = comment, suppression
+    if listed is not None:
+        bounds = [listed, *(column for code in codes for column in code), stop]
+        others = " ".join(cut(*pair) for pair in zip(bounds[::2], bounds[1::2])).replace(",", " ").split()
+        if others:
+            return cut(start, listed) + " " + ", ".join(others) + " " * (stop < end) + cut(stop, end)
+    return cut(start, begin) + cut(stop, end)

@@ -288,7 +288,8 @@ def _mend_source_file(
     store = cache.Store(None if "only_lines" in options else _cache_dir())
     bundled = bundle.lookup(filename, source.digest) if bundle is not None else None
     if bundled is not None:
-        mended = _MendedFile(source, *bundled[:1], store, options, *bundled[1:])
+        entry, rebound = bundled
+        mended = _MendedFile(source, entry, store, options, rebound)
         mended.bundles.add(bundle.key)
     else:
         mended = _MendedFile(source, _objects_entry(source, store, options), store, options)

@@ -127,6 +127,15 @@ class BreakInfo:
         return f"{where}{tag} {self.reason}"
 
 
+# Dynamo's reason for a break on a branch on a tensor (a data-dependent jump): GB0170
+# "Data-dependent branching", whose first reason line ("generic_jump TensorVariable()")
+# carries no registered graph-break type, and GB0035 (a tensor's __bool__), whose type
+# starts with the same words.
+GENERIC_JUMP = "generic_jump"
+GENERIC_JUMP_ID = "GB0170"
+JUMP_SIGNS = (GENERIC_JUMP, "Data-dependent branching")
+
+
 @dataclasses.dataclass
 class ExplainReport:
     """What ``explain`` measured: graphs, breaks and one ``BreakInfo`` per break."""

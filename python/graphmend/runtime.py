@@ -90,6 +90,8 @@ __all__ = [
     "masked_fill_ok",
     "masked_index_ok",
     "item_compare",
+    "tensors",
+    "cond_safe",
     "cond",
     "is_compiling",
     "TRAP_TOKEN_PREFIX",
@@ -129,6 +131,22 @@ _PLAIN_TYPES = (type(None), bool, int, float, complex, str, bytes)
 def _is_tensor(value: Any) -> bool:
     torch = sys.modules.get("torch")
     return torch is not None and isinstance(value, torch.Tensor)
+
+
+def _one_element(value: Any) -> bool:
+    """Whether ``value`` is a tensor with a single element (what ``bool()`` and ``.item()``
+    accept)."""
+    return _is_tensor(value) and value.numel() == 1
+
+
+def _plain_tensor(value: Any) -> bool:
+    """Whether ``value``'s type is exactly ``torch.Tensor`` or ``torch.nn.Parameter`` (not a
+    subclass, which may bring its own ``__torch_function__``)."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    kind = type(value)
+    return kind is torch.Tensor or kind is torch.nn.Parameter
 
 
 def _snapshot_safe(value: Any) -> bool:
@@ -257,10 +275,6 @@ def defer_format(site, callee, formats, /, *args, **kwargs):
 _STATIC_TYPES = (type(None), bool, int, float, str)
 
 
-def _one_element(condition) -> bool:
-    return _is_tensor(condition) and condition.numel() == 1
-
-
 def defer_branch(condition, read, helpers=()) -> bool:
     """Whether the body of the branch on ``condition`` may run whatever the condition.
 
@@ -308,9 +322,9 @@ def not_contains(element, container):
 
 
 def _plain_membership(element, container) -> bool:
-    torch = sys.modules.get("torch")
-    if torch is None or type(container) not in (torch.Tensor, torch.nn.Parameter):
+    if not _plain_tensor(container):
         return False
+    torch = sys.modules["torch"]
     return isinstance(element, (torch.Tensor, numbers.Number, torch.SymInt, torch.SymFloat, torch.SymBool))
 
 
@@ -428,7 +442,7 @@ def _items_convertible(formats, args, kwargs) -> bool:
         values = args[key] if isinstance(key, int) else kwargs[key]
         for index in items[0] if items else ():
             value = values[index]
-            if not _is_tensor(value) or value.numel() != 1:
+            if not _one_element(value):
                 return False
     return True
 
@@ -890,7 +904,7 @@ def guard(failed, exc_type, message=None):
     graph break. Without a boundary (plain ``torch.compile`` of hook-mended code, which
     nothing flushes at the call) it takes the original path, at the cost of a graph break.
     """
-    if is_compiling() and _is_tensor(failed) and failed.numel() == 1 and _traceable_message(message):
+    if is_compiling() and _one_element(failed) and _traceable_message(message):
         if _records:
             if _bounded:
                 # Behind a compile boundary: the guard becomes a record of its own, so
@@ -923,7 +937,7 @@ def guard_formatted(failed, exc_type, make_message):
     the in-graph assert ``guard`` emits. A message Dynamo cannot fold breaks the graph inside
     this function, which then runs as it does eagerly.
     """
-    if is_compiling() and _is_tensor(failed) and failed.numel() == 1:
+    if is_compiling() and _one_element(failed):
         guard(failed, exc_type, make_message())
         return
     if failed:
@@ -949,7 +963,7 @@ def check_assert(ok, message=None) -> bool:
     ``assert`` raises RuntimeError instead). The enclosing ``assert`` keeps ``python -O``
     removing the whole statement, as it removed the original.
     """
-    if is_compiling() and _is_tensor(ok) and ok.numel() == 1 and _traceable_message(message):
+    if is_compiling() and _one_element(ok) and _traceable_message(message):
         failed = sys.modules["torch"].logical_not(ok.reshape(()))
         guard(failed, AssertionError, message)
         return True
@@ -1086,13 +1100,7 @@ def tensors(*values) -> bool:
     """
     if not is_compiling():
         return False
-    import torch
-
-    for value in values:
-        kind = type(value)
-        if kind is not torch.Tensor and kind is not torch.nn.Parameter:
-            return False
-    return True
+    return all(_plain_tensor(value) for value in values)
 
 
 _COMPARISONS = {
@@ -1125,7 +1133,7 @@ def item_compare(value, op, other, read="item"):
     original. Every test is resolved while tracing.
     """
     compare = _COMPARISONS[op]
-    if is_compiling() and _is_tensor(value) and value.numel() == 1 and not value.is_complex():
+    if is_compiling() and _one_element(value) and not value.is_complex():
         kind = type(other)
         exact_number = kind is float or (kind in (int, bool) and abs(other) <= 2**53)
         floating = value.is_floating_point()

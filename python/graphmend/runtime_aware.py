@@ -10,11 +10,11 @@ import logging
 import os
 import types
 import warnings
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from . import boundary, explainer, mender
 from .options import all_on as all_rewrites
-from .reports import BreakInfo, CompileReport, ExplainReport, MendReport
+from .reports import JUMP_SIGNS, BreakInfo, CompileReport, ExplainReport, MendReport
 
 __all__ = ["CaptureOptionsEnabled", "compile_report"]
 
@@ -45,10 +45,6 @@ _CAPTURE_SIGNS: Dict[str, Tuple[str, ...]] = {
 _NESTED_OPTION = "nested_graph_breaks"
 
 _NO_FEWER = ": no fewer"
-
-# Signs, in Dynamo's reason text, of a break on a branch on a tensor: GB0170 "Data-dependent
-# branching" (reported as "generic_jump TensorVariable()") and GB0035 (a tensor's __bool__).
-_JUMP_SIGNS = ("generic_jump", "Data-dependent branching")
 
 # Mend rounds: each mends with the break lines of every run so far and runs the result.
 _MAX_ROUNDS = 3
@@ -130,14 +126,21 @@ class _Profiler:
                 vars(module).update(saved)
         torch.manual_seed(_PROFILE_SEED)
 
-    def explain(self, target: Any, *, keep_result: bool = False) -> _Run:
+    @contextlib.contextmanager
+    def _fresh_call(self, target: Any) -> Iterator[None]:
+        """One call of the model through ``target``: the state is put back before it and
+        after it, whether it returns or raises."""
         self._remember(target)
         self._fresh()
         self.calls += 1
         try:
-            output, result = explainer._run_explain(target, self.args, self.kwargs, keep_result=keep_result)
+            yield
         finally:
             self._fresh()
+
+    def explain(self, target: Any, *, keep_result: bool = False) -> _Run:
+        with self._fresh_call(target):
+            output, result = explainer._run_explain(target, self.args, self.kwargs, keep_result=keep_result)
         report, reasons = explainer._explain_report(output)
         depths = [len(getattr(r, "user_stack", None) or ()) for r in output.break_reasons]
         return _Run(report, reasons, depths, result)
@@ -146,13 +149,8 @@ class _Profiler:
         return self.call(self.obj)
 
     def call(self, target: Any, config: Optional[Dict[str, bool]] = None) -> Any:
-        self._remember(target)
-        self._fresh()
-        self.calls += 1
-        try:
+        with self._fresh_call(target):
             return boundary.boundary(target, config)(*self.args, **self.kwargs)
-        finally:
-            self._fresh()
 
 
 # The attribute values the profiler puts back (what `self.x = ...` usually assigns).
@@ -170,7 +168,7 @@ def _break_lines(breaks: List[BreakInfo]) -> Dict[str, Tuple[int, ...]]:
 
 def _jump_breaks(run: _Run) -> List[BreakInfo]:
     """The breaks of ``run`` on a branch on a tensor (a data-dependent jump)."""
-    return [info for info, text in zip(run.breaks, run.reasons) if any(s in text for s in _JUMP_SIGNS)]
+    return [info for info, text in zip(run.breaks, run.reasons) if any(s in text for s in JUMP_SIGNS)]
 
 
 def _broken(run: _Run) -> int:

@@ -29,6 +29,7 @@
 #include "lex/token.h"
 #include "parse/parser.h"
 #include "rewrite/mend.h"
+#include "rewrite/pragmas.h"
 
 namespace nb = nanobind;
 
@@ -223,6 +224,31 @@ std::vector<TokenTuple> tokenize_binding(nb::handle source, nb::handle version) 
                      Position{stop.line, stop.column});
   }
   if (lexed.error) raise_syntax_error(text, *lexed.error, "<unknown>");
+  return out;
+}
+
+// The suppression comments of a source (rewrite/pragmas.h) and where each is written:
+// (line, noqa, comment, text, list, codes), every range a (begin, end) pair of UTF-8 byte
+// columns of its line: the comment token, the suppression in it, a noqa list (empty for
+// `graphmend: ignore`) and each GM code.
+nb::list pragmas_binding(nb::handle source, nb::handle version) {
+  PythonVersion target = python_version(version);
+  SourceText text(source_bytes(source));
+  LexResult lexed;
+  {
+    nb::gil_scoped_release release;
+    lexed = lex(text, LexOptions{target});
+  }
+  if (lexed.error) raise_syntax_error(text, *lexed.error, "<unknown>");
+  nb::list out;
+  for (const Pragma& p : rewrite::find_pragmas(text, lexed.tokens)) {
+    uint32_t start = text.line_start(p.line);
+    auto columns = [&](Span span) { return Position{span.begin - start, span.end - start}; };
+    nb::list codes;
+    for (Span span : p.code_spans) codes.append(columns(span));
+    out.append(nb::make_tuple(p.line, p.noqa, columns(p.comment), columns(p.text), columns(p.list),
+                              nb::tuple(codes)));
+  }
   return out;
 }
 
@@ -433,6 +459,11 @@ NB_MODULE(_core, m) {
   m.def("tokenize", &tokenize_binding, nb::arg("source"), nb::kw_only(),
         nb::arg("version").none() = nb::none(),
         "Returns [(kind, (line, col), (end_line, end_col))], columns in UTF-8 bytes.");
+  m.def("pragmas", &pragmas_binding, nb::arg("source"), nb::kw_only(),
+        nb::arg("version").none() = nb::none(),
+        "Returns the suppression comments as [(line, noqa, comment, text, list, codes)]: where "
+        "each is written, as (begin, end) UTF-8 byte columns of its line (the comment, the "
+        "suppression in it, a noqa: list, each GM code); raises SyntaxError.");
   m.def("imports", &imports_binding, nb::arg("source"), nb::arg("filename") = "<unknown>",
         nb::kw_only(), nb::arg("version").none() = nb::none(),
         "Returns (module, level) of every import statement, nested ones included, in source "

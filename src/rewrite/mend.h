@@ -62,6 +62,16 @@ struct Pragma {
   bool file_level = false;         // ignore-file
   std::vector<std::string> codes;  // empty: every code
   bool used = false;               // it suppressed at least one site
+  // Where it is written (byte ranges of the source, all on `line`), for a tool that takes it
+  // out: the comment token; the suppression in it, from the `#` that opens it (when only
+  // blanks come between) to the end of `ignore`, `ignore-file` or `]`, or of a `noqa:` list;
+  // a `noqa:` list (after the colon, up to a further `#`); and each GM code of the list or
+  // the brackets, in the order of `codes`.
+  bool noqa = false;  // a `noqa:` comment (else `graphmend: ignore`)
+  Span comment;
+  Span text;
+  Span list;  // noqa only
+  std::vector<Span> code_spans;
 };
 
 struct TextEdit {

@@ -17,7 +17,7 @@
 
 namespace graphmend::rewrite {
 
-// The pragmas of the comment tokens, in source order.
+// The pragmas of the comment tokens, in source order, with where each is written.
 std::vector<Pragma> find_pragmas(const SourceText& source, const std::vector<Token>& tokens);
 
 // The pragma that suppresses `code` on `line` (line-level first, then file-level), marked

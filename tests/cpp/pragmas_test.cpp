@@ -1,10 +1,15 @@
 // Suppression comments (rewrite/pragmas.h) and decline reason ids (diag/reasons.h) through
 // the mend pipeline: a suppressed site is left exactly as written.
+#include "rewrite/pragmas.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "diag/reasons.h"
+#include "lex/lexer.h"
 #include "rewrite/mend.h"
 
 namespace graphmend {
@@ -74,6 +79,62 @@ TEST(Pragmas, FileLevelAndConfiguredSuppression) {
   EXPECT_FALSE(configured.changed);
   EXPECT_EQ(configured.diagnostics[0].reason_id, "suppressed");
   EXPECT_EQ(configured.diagnostics[0].suppressed_by, 0u);
+}
+
+std::vector<Pragma> pragmas_of(const SourceText& source) {
+  return rewrite::find_pragmas(source, lex(source).tokens);
+}
+
+std::string_view written(const SourceText& source, Span span) {
+  return source.text().substr(span.begin, span.end - span.begin);
+}
+
+std::vector<std::string_view> written_codes(const SourceText& source, const Pragma& pragma) {
+  std::vector<std::string_view> out;
+  for (Span span : pragma.code_spans) out.push_back(written(source, span));
+  return out;
+}
+
+TEST(Pragmas, RangesOfTheCommentTheSuppressionAndEachCode) {
+  SourceText source(
+      "x = 1  # graphmend: ignore[GM101, E501]\n"
+      "y = 2  # type: ignore  #\tgraphmend: ignore -file\n"
+      "s = \"\xc3\xa9\"  # noqa: E402, GM105,GM101  # why\n"
+      "# TODO graphmend:ignore\n"
+      "z = 3  # noqa:GM102\n");
+  std::vector<Pragma> pragmas = pragmas_of(source);
+  ASSERT_EQ(pragmas.size(), 5u);
+
+  const Pragma& bracketed = pragmas[0];
+  EXPECT_EQ(bracketed.line, 1u);
+  EXPECT_FALSE(bracketed.noqa);
+  EXPECT_EQ(written(source, bracketed.comment), "# graphmend: ignore[GM101, E501]");
+  EXPECT_EQ(written(source, bracketed.text), "# graphmend: ignore[GM101, E501]");
+  EXPECT_EQ(written_codes(source, bracketed), std::vector<std::string_view>{"GM101"});
+
+  const Pragma& behind = pragmas[1];  // after another tool's comment; blanks before -file
+  EXPECT_TRUE(behind.file_level);
+  EXPECT_EQ(written(source, behind.comment), "# type: ignore  #\tgraphmend: ignore -file");
+  EXPECT_EQ(written(source, behind.text), "#\tgraphmend: ignore -file");
+  EXPECT_TRUE(behind.code_spans.empty());
+
+  const Pragma& noqa = pragmas[2];  // after a two-byte character
+  EXPECT_EQ(noqa.line, 3u);
+  EXPECT_TRUE(noqa.noqa);
+  EXPECT_EQ(written(source, noqa.comment), "# noqa: E402, GM105,GM101  # why");
+  EXPECT_EQ(written(source, noqa.text), "# noqa: E402, GM105,GM101  ");
+  EXPECT_EQ(written(source, noqa.list), " E402, GM105,GM101  ");
+  EXPECT_EQ(noqa.codes, (std::vector<std::string>{"GM105", "GM101"}));
+  EXPECT_EQ(written_codes(source, noqa), (std::vector<std::string_view>{"GM105", "GM101"}));
+
+  const Pragma& inside = pragmas[3];  // not opened by its own `#`
+  EXPECT_EQ(written(source, inside.text), "graphmend:ignore");
+  EXPECT_EQ(inside.text.end, inside.comment.end);
+
+  const Pragma& tight = pragmas[4];
+  EXPECT_EQ(written(source, tight.text), "# noqa:GM102");
+  EXPECT_EQ(written(source, tight.list), "GM102");
+  EXPECT_EQ(written_codes(source, tight), std::vector<std::string_view>{"GM102"});
 }
 
 TEST(Reasons, IdsComeFromThePhrasesInOrder) {

@@ -9,11 +9,11 @@
 // `assert __graphmend_rt__.check_assert(<cond>, "literal")` the same way (GM110), and
 // `torch._check_tensor_all(cond)` goes to the runtime's check_tensor_all (GM109).
 #include <algorithm>
-#include <functional>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
+#include "ast/walk.h"
 #include "rewrite/rewrite.h"
 
 namespace graphmend::rewrite {
@@ -121,17 +121,15 @@ void module_binding(const ast::Seq<ast::stmt*>& body, std::string_view name, Bin
     } else {
       // Any other statement that mentions the name as a target rebinds it.
       bool assigns = false;
-      std::function<void(ast::Node*)> visit = [&](ast::Node* node) {
+      // A nested function, class or lambda binds its names in a scope of its own.
+      auto visit = [&](const ast::Node* node) {
         if (const auto* n = ast::as<ast::Name>(node)) {
           if (n->id == name && n->ctx != ast::ExprContext::Load) assigns = true;
         }
-        if (ast::is<ast::FunctionDef>(node) || ast::is<ast::AsyncFunctionDef>(node) ||
-            ast::is<ast::ClassDef>(node) || ast::is<ast::Lambda>(node)) {
-          return;
-        }
-        ast::for_each_child(node, visit);
+        return !(ast::is<ast::FunctionDef>(node) || ast::is<ast::AsyncFunctionDef>(node) ||
+                 ast::is<ast::ClassDef>(node) || ast::is<ast::Lambda>(node));
       };
-      visit(const_cast<ast::stmt*>(statement));
+      ast::walk(statement, visit);
       if (assigns) bind(Binding::Other);
     }
   }

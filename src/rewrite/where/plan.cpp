@@ -2,8 +2,9 @@
 #include "rewrite/where/plan.h"
 
 #include <algorithm>
-#include <functional>
 #include <set>
+
+#include "ast/walk.h"
 
 namespace graphmend::rewrite::where_detail {
 namespace {
@@ -42,20 +43,13 @@ bool find_path(const ast::Seq<ast::stmt*>& block, const ast::stmt* owner, const 
 // ---------------------------------------------------------------------------------------
 // Expression scans.
 
-template <class Visit>
-void walk(const ast::Node* node, Visit& visit) {
-  if (node == nullptr) return;
-  if (!visit(node)) return;
-  ast::for_each_child(const_cast<ast::Node*>(node), [&](ast::Node* child) { walk(child, visit); });
-}
-
 bool contains_kind(const ast::Node* node, std::initializer_list<Kind> kinds) {
   bool found = false;
   auto visit = [&](const ast::Node* n) {
     if (std::find(kinds.begin(), kinds.end(), n->kind) != kinds.end()) found = true;
     return !found;
   };
-  walk(node, visit);
+  ast::walk(node, visit);
   return found;
 }
 
@@ -68,7 +62,7 @@ bool uses_scalar(const ast::Node* node) {
         if (attr->attr == "item" || attr->attr == "tolist") found = true;
     return !found;
   };
-  walk(node, visit);
+  ast::walk(node, visit);
   return found;
 }
 
@@ -90,7 +84,7 @@ bool condition_uses_scalar(const ast::Node* node) {
           found = true;
     return !found;
   };
-  walk(node, visit);
+  ast::walk(node, visit);
   return found;
 }
 
@@ -102,7 +96,7 @@ std::vector<const ast::Name*> loads(const ast::Node* node) {
       if (name->ctx == ast::ExprContext::Load) out.push_back(name);
     return true;
   };
-  walk(node, visit);
+  ast::walk(node, visit);
   return out;
 }
 
@@ -133,7 +127,7 @@ const ast::Subscript* computed_index(const ast::Node* node) {
       found = sub;
     return found == nullptr;
   };
-  walk(node, visit);
+  ast::walk(node, visit);
   return found;
 }
 
@@ -384,7 +378,7 @@ class Planner {
       }
       return !found;
     };
-    walk(&e, visit);
+    ast::walk(&e, visit);
     return found;
   }
 
@@ -422,7 +416,7 @@ class Planner {
       }
       return traceable;
     };
-    walk(def, visit);
+    ast::walk(def, visit);
     return traceable;
   }
 
@@ -503,7 +497,7 @@ class Planner {
       }
       return true;
     };
-    walk(&value, visit);
+    ast::walk(&value, visit);
     if (!hits.empty() && scoped) return std::nullopt;
     std::string_view all = context_.source.text();
     std::string out;
@@ -684,7 +678,7 @@ bool is_where_ok_test(const Context& context, const ast::expr* test) {
             found = true;
     return !found;
   };
-  walk(test, visit);
+  ast::walk(test, visit);
   return found;
 }
 

@@ -13,7 +13,6 @@
 // boolean element, and that autograd cannot see the unselected branch. When it says no,
 // the original branch runs on the already computed values.
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -22,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ast/walk.h"
 #include "rewrite/cond/cond.h"
 #include "rewrite/defer/defer.h"
 #include "rewrite/rewrite.h"
@@ -218,17 +218,17 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
 // each while tracing.
 std::vector<std::string> cond_submodules(const Context& context, const Plan& plan) {
   std::vector<std::string> found;
-  std::function<void(ast::Node*)> visit = [&](ast::Node* node) {
+  auto visit = [&](const ast::Node* node) {
     if (const auto* call = ast::as<ast::Call>(node)) {
       if (context.analysis.resolve_call(*call).kind == sema::CalleeKind::SelfSubmodule) {
         std::string text(node_text(context, *call->func));
         if (std::find(found.begin(), found.end(), text) == found.end()) found.push_back(text);
       }
     }
-    ast::for_each_child(node, visit);
+    return true;
   };
-  visit(const_cast<ast::stmt*>(plan.statement));
-  if (plan.tail != nullptr) visit(const_cast<ast::Return*>(plan.tail));
+  ast::walk(plan.statement, visit);
+  ast::walk(plan.tail, visit);
   return found;
 }
 

@@ -1,0 +1,17 @@
+// ast::walk: a pre-order walk over a subtree that the visitor can prune.
+#pragma once
+
+#include "ast/ast.h"
+
+namespace graphmend::ast {
+
+// Calls visit(const Node*) on `node`, then, when it returns true, walks each child in field
+// order; a false return skips that node's subtree. A null `node` is skipped.
+template <class Visit>
+void walk(const Node* node, Visit&& visit) {
+  if (node == nullptr) return;
+  if (!visit(node)) return;
+  for_each_child(node, [&](const Node* child) { walk(child, visit); });
+}
+
+}  // namespace graphmend::ast
