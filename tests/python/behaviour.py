@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+import math
 import re
 import warnings
 from pathlib import Path
@@ -43,8 +44,9 @@ def _normalise(value):
 
 
 def _same(a, b, close=False):
-    """Equal values; ``close``: tensors within float32 rounding (a compiler that fuses
-    differently, Inductor, changes the last bits alike for the original and the mended)."""
+    """Equal values; ``close``: tensors and floats within float32 rounding (a compiler that
+    fuses differently, Inductor, changes the last bits alike for the original and the mended,
+    by how much depends on the processor's vector instructions)."""
     if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
         if a.dtype != b.dtype or a.shape != b.shape:
             return False
@@ -55,6 +57,8 @@ def _same(a, b, close=False):
         )
     if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(_same(x, y, close) for x, y in zip(a, b))
+    if close and type(a) is float and type(b) is float:  # a tensor's value read with .item()
+        return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-4, abs_tol=1e-5)
     return a == b
 
 

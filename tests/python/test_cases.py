@@ -274,14 +274,14 @@ def test_mended_eager_behaves_like_original(case):
         assert_same_behaviour(expected, actual)
 
 
-def _compiled_behaves_like_original(case, **compile_kwargs):
+def _compiled_behaves_like_original(case, close=False, **compile_kwargs):
     module = MODULES[case]
     original = build(module)
     compiled = graphmend.compile(build(module), **compile_kwargs)
     for index in range(len(module.INPUTS)):
         expected = observe(module, original, index)
         actual = observe(module, compiled, index)
-        assert_same_behaviour(expected, actual)
+        assert_same_behaviour(expected, actual, close=close)
 
 
 @pytest.mark.parametrize("case", params(RUNNING, "mended_compiled_behaves_like_original"))
@@ -292,8 +292,9 @@ def test_mended_compiled_behaves_like_original(case):
 @pytest.mark.inductor
 @pytest.mark.parametrize("case", params(RUNNING, "mended_inductor_behaves_like_original"))
 def test_mended_inductor_behaves_like_original(case):
-    """What users run: graphmend.compile with its default backend, Inductor."""
-    _compiled_behaves_like_original(case)
+    """What users run: graphmend.compile with its default backend, Inductor (which fuses
+    float arithmetic differently from eager: tensors compare within rounding)."""
+    _compiled_behaves_like_original(case, close=True)
 
 
 @pytest.mark.parametrize("case", params(MODULE_CASES, "mended_module_keeps_state"))
