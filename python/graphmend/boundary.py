@@ -26,26 +26,39 @@ def boundary(
     names the caller of the boundary, as it named the function's caller)."""
     runtime = mender._runtime()
     pending, flush, translate = runtime._records, runtime.flush, runtime.translate
+    eager = _eager_callable(entry)
 
     def bounded(*args: Any, **kwargs: Any) -> Any:
         runtime._bounded += 1
+        # Kept only once a rerun_if was traced: a rerun starts from the call's state.
+        random = runtime.random_state() if runtime._rerun_guards else None
         try:
             if not config:
                 return call(*args, **kwargs)
             with dynamo_config(config):
                 return call(*args, **kwargs)
         except RuntimeError as exc:
-            original = translate(exc)
-            if original is None:
-                raise
-            raise original from None
+            if eager is None or not runtime.is_rerun(exc):
+                original = translate(exc)
+                if original is None:
+                    raise
+                raise original from None
         finally:
             runtime._bounded -= 1
             if pending:  # most calls defer nothing
                 flush()
+        # A rerun_if failed: the call again, eagerly, outside the handler (what it raises is
+        # the original's exception, with no context of ours).
+        return runtime.rerun(eager, random, args, kwargs)
 
     runtime.register_boundary(bounded.__code__, entry)
     return bounded
+
+
+def _eager_callable(entry: Any) -> Optional[Callable[..., Any]]:
+    """What a rerun calls: the entry itself (a module: its __call__, hooks included, as the
+    compiled module calls it), not compiled."""
+    return entry if callable(entry) else None
 
 
 def behind_boundary(compiled: Any, config: Optional[Dict[str, bool]] = None, like: Any = None) -> Any:
@@ -55,7 +68,10 @@ def behind_boundary(compiled: Any, config: Optional[Dict[str, bool]] = None, lik
     import torch
 
     if isinstance(compiled, torch.nn.Module):
-        compiled.forward = functools.wraps(compiled.forward)(boundary(compiled.forward, config))
+        entry = getattr(compiled, "_orig_mod", None)
+        compiled.forward = functools.wraps(compiled.forward)(
+            boundary(compiled.forward, config, entry)
+        )
         return compiled
     bounded = boundary(compiled, config, getattr(compiled, "_torchdynamo_orig_callable", None))
     try:

@@ -62,6 +62,7 @@ import re
 import sys
 import types
 import warnings
+import weakref
 from typing import Any, Callable, List, Optional, Tuple
 
 from ._core import RUNTIME_NAME as _RUNTIME_NAME
@@ -82,6 +83,7 @@ __all__ = [
     "pending",
     "guard",
     "guard_formatted",
+    "rerun_if",
     "check_assert",
     "check_tensor_all",
     "translate",
@@ -645,6 +647,8 @@ _BOUNDARY_CALLER = "<graphmend: the caller of the compiled call>"
 # The code of the compile boundary's wrapper, and of the functions it compiles, by id.
 _BOUNDARY_CODES: dict = {}
 _ENTRY_CODES: dict = {}
+# The modules whose forward code is in _ENTRY_CODES, by the same key (weak references).
+_ENTRY_MODULES: dict = {}
 
 
 def _warning_level(args, kwargs) -> Optional[int]:
@@ -788,9 +792,19 @@ def _inlined_site(level: int, bounded: bool):
 
 
 def register_boundary(wrapper_code, entry=None) -> None:
-    """Names the compile boundary's wrapper code and the function it compiles (``entry``,
-    None for a module) for warnings whose stacklevel reaches past the compiled frame."""
+    """Names the compile boundary's wrapper code and what it compiles (``entry``: a
+    function, or a module, whose forward Dynamo compiles): a warning whose stacklevel reaches
+    past the compiled frame names the boundary's caller, and a failed ``rerun_if`` in the
+    call's first graph runs the call again."""
     _BOUNDARY_CODES[id(wrapper_code)] = wrapper_code
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(entry, torch.nn.Module):
+        forward = getattr(type(entry), "forward", None)
+        code = getattr(forward, "__code__", None)
+        if code is not None:
+            _ENTRY_CODES[id(code)] = code
+            _ENTRY_MODULES[id(code)] = weakref.ref(entry)
+        return
     code = getattr(getattr(entry, "__func__", entry), "__code__", None)
     if code is not None:
         _ENTRY_CODES[id(code)] = code
@@ -942,6 +956,120 @@ def guard_formatted(failed, exc_type, make_message):
         return
     if failed:
         raise exc_type(make_message())
+
+
+def rerun_if(condition):
+    """The test of a guard the other forms cannot lower (a message formatted from tensor
+    data, DETR's ``f"... {boxes1}"``; statements before the raise): ``if rerun_if(c): <the
+    original body>``.
+
+    Not compiling: ``condition`` itself, so the ``if`` is the original's. Compiling, with a
+    one-element tensor, where nothing the program could see has changed yet in the call
+    (``_rerun_safe``): False, with an in-graph assert that the condition does not hold; its
+    failure makes the compile boundary run the whole call again, eagerly, from the same
+    arguments and random state (``rerun``), so the original's body runs, its output and its
+    exception (message and all) exactly the original's. Otherwise (and for a condition on
+    an accelerator, whose assert is asynchronous: a later call would see the failure and run
+    again instead) ``condition``: the ``if`` tests it (a graph break, as the original's).
+    """
+    if (
+        is_compiling()
+        and _one_element(condition)
+        and condition.device.type == "cpu"  # an accelerator's assert would surface later
+        and _rerun_safe(_bounded > 0)
+    ):
+        torch = sys.modules["torch"]
+        torch._assert_async(torch.logical_not(condition.reshape(())), RERUN_TOKEN)
+        return False
+    return condition
+
+
+# A failed rerun_if: the compile boundary runs the call again eagerly (see ``rerun``).
+RERUN_TOKEN = TRAP_TOKEN_PREFIX + "rerun"
+# Whether a rerun_if was traced in this process (the boundary then keeps the random
+# state of each call), and the random state when the first was traced (the state of the
+# call during which it was: nothing ran before the trace, ``_rerun_safe``).
+_rerun_guards = False
+_traced_random_state = None
+
+
+def _rerun_safe(bounded: bool) -> bool:
+    """Asked while tracing: whether a failure at this point may be answered by running the
+    call again eagerly. True behind a compile boundary (``bounded``) whose entry is the
+    compiled frame (so this graph is the call's first: no earlier graph or eager code of the
+    call ran), for a module entry without hooks, when the graph has changed no state so far
+    (``_region_changed_state``)."""
+    global _rerun_guards, _traced_random_state
+    try:
+        from torch._dynamo.symbolic_convert import InstructionTranslator
+
+        root = InstructionTranslator.current_tx().output.root_tx
+        if not bounded or id(root.f_code) not in _ENTRY_CODES or _region_changed_state():
+            return False
+        module = _ENTRY_MODULES.get(id(root.f_code))
+        if module is not None and _has_hooks(module()):
+            return False
+        if not _rerun_guards:
+            _traced_random_state = random_state()
+            _rerun_guards = True
+        return True
+    except Exception:  # noqa: BLE001 (another torch: take the graph break)
+        return False
+
+
+try:
+    import torch.compiler as _torch_compiler
+
+    _rerun_safe = _torch_compiler.assume_constant_result(_rerun_safe)
+except ImportError:  # pragma: no cover - the runtime without torch runs eagerly only
+    pass
+
+
+def _has_hooks(module) -> bool:
+    """Whether calling ``module`` runs code besides its forward (hooks of its own or global
+    ones); True for a module no longer alive."""
+    if module is None:
+        return True
+    torch = sys.modules["torch"]
+    hooks = torch.nn.modules.module
+    own = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
+    shared = ("_global_forward_hooks", "_global_forward_pre_hooks", "_global_backward_hooks",
+              "_global_backward_pre_hooks")
+    return any(getattr(module, name, None) for name in own) or any(
+        getattr(hooks, name, None) for name in shared
+    )
+
+
+def random_state():
+    """The default generators' states (CPU, and each CUDA device's once CUDA is in use)."""
+    torch = sys.modules["torch"]
+    cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_initialized() else None
+    return torch.get_rng_state(), cuda
+
+
+def set_random_state(state) -> None:
+    torch = sys.modules["torch"]
+    cpu, cuda = state
+    torch.set_rng_state(cpu)
+    if cuda is not None:
+        torch.cuda.set_rng_state_all(cuda)
+
+
+def is_rerun(exc: BaseException) -> bool:
+    """Whether ``exc`` is the failure of a compiled ``rerun_if``."""
+    return type(exc) is RuntimeError and exc.args == (RERUN_TOKEN,)
+
+
+def rerun(call, random, args, kwargs):
+    """The call again, eagerly, after a compiled ``rerun_if`` failed: the records the
+    aborted graph made are dropped (it applied none), the random state is put back to the
+    call's start (``random``, or the one kept when the guard was traced during this call),
+    and ``call`` (the entry, not compiled) runs as the original did."""
+    _records.clear()
+    state = random if random is not None else _traced_random_state
+    if state is not None:
+        set_random_state(state)
+    return call(*args, **kwargs)
 
 
 def _raise_pending(failed, exc_type, message):

@@ -174,8 +174,12 @@ void mark_lowered_scalars(const std::vector<sema::BreakTag>& tags,
           std::find(absorbed.begin(), absorbed.end(), tags[i].site) != absorbed.end()) {
         results[i].diagnostic.fixed = true;
         results[i].diagnostic.rewrite = results[j].diagnostic.rewrite;
-        results[i].diagnostic.message = tags[i].message + " (converted when the call at line " +
-                                        std::to_string(results[j].diagnostic.line) + " replays)";
+        std::string line = std::to_string(results[j].diagnostic.line);
+        results[i].diagnostic.message =
+            tags[i].message +
+            (results[j].diagnostic.rewrite == "trap"
+                 ? " (run eagerly, only when the guard at line " + line + " fails)"
+                 : " (converted when the call at line " + line + " replays)");
         break;
       }
       const ast::Node* condition = tags[j].site;
@@ -211,9 +215,13 @@ std::optional<TagResult> absorbed_by(const sema::BreakTag& tag, const SourceText
     result.diagnostic = diagnostic_at(source, *tag.site, sema::break_code(tag.kind));
     result.diagnostic.fixed = true;
     result.diagnostic.rewrite = fix->diagnostic.rewrite;
+    // [Trap]'s rerun_if absorbs the guard's body; [Defer] the calls of a deferred branch.
+    std::string line = std::to_string(fix->diagnostic.line);
+    std::string how = fix->diagnostic.rewrite == "trap"
+                          ? " (run eagerly, only when the guard at line " + line + " fails)"
+                          : " (deferred with the branch at line " + line + ")";
     result.diagnostic.message =
-        (tag.message.empty() ? sema::break_summary(tag.kind) : tag.message) +
-        " (deferred with the branch at line " + std::to_string(fix->diagnostic.line) + ")";
+        (tag.message.empty() ? sema::break_summary(tag.kind) : tag.message) + how;
     return result;
   }
   return std::nullopt;

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "base/runtime_name.h"
+
 namespace graphmend {
 
 enum class RewriteKind : uint8_t {
@@ -18,9 +20,6 @@ inline constexpr int kRewriteCount = 0
 #define REWRITE(kind, name, entry) +1
 #include "rewrite/rewrites.def"
     ;
-
-// The name mended code gives the runtime module (`import graphmend.runtime as <this>`).
-inline constexpr const char* kRuntimeName = "__graphmend_rt__";
 
 const char* rewrite_name(RewriteKind kind);  // "where", "defer", "trap"
 std::optional<RewriteKind> rewrite_named(std::string_view name);

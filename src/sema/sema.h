@@ -88,6 +88,11 @@ struct AnalysisOptions {
   std::vector<std::string> entry_points;
 };
 
+// Whether the statement list always ends by raising: its last statement is a `raise`, or
+// `<torch_name>._assert(False, ...)` (torchvision's GeneralizedRCNN), which raises
+// AssertionError.
+bool ends_in_raise(const ast::Seq<ast::stmt*>& body, std::string_view torch_name);
+
 class Analysis {
  public:
   // Analyses `module`; the tree and source must outlive the Analysis.

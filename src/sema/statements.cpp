@@ -197,6 +197,21 @@ std::vector<std::string_view> AnalysisImpl::assigned_names(const ast::Seq<ast::s
   return out;
 }
 
+bool ends_in_raise(const ast::Seq<ast::stmt*>& body, std::string_view torch_name) {
+  if (body.empty()) return false;
+  const ast::stmt* last = body[body.size - 1];
+  if (ast::is<ast::Raise>(last)) return true;
+  const auto* expression = ast::as<ast::Expr>(last);
+  const auto* call = expression ? ast::as<ast::Call>(expression->value) : nullptr;
+  const auto* method = call ? ast::as<ast::Attribute>(call->func) : nullptr;
+  const auto* module = method ? ast::as<ast::Name>(method->value) : nullptr;
+  if (module == nullptr || torch_name.empty() || module->id != torch_name ||
+      method->attr != "_assert" || call->args.size < 1)
+    return false;
+  const auto* flag = ast::as<ast::Constant>(call->args[0]);
+  return flag && flag->value.type == ast::ConstantValue::Type::False;
+}
+
 bool AnalysisImpl::mutates_state(const ast::Seq<ast::stmt*>& body) const {
   std::vector<const ast::Node*> stack;
   for (uint32_t i = body.size; i-- > 0;) stack.push_back(body[i]);

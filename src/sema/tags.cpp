@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "base/runtime_name.h"
 #include "sema/analysis_impl.h"
 
 namespace graphmend::sema {
@@ -39,6 +40,27 @@ bool in_list(std::string_view name, std::initializer_list<std::string_view> list
   return std::find(list.begin(), list.end(), name) != list.end();
 }
 
+bool is_rerun_call(const ast::expr* e) {
+  const auto* call = as<ast::Call>(e);
+  const auto* method = call ? as<ast::Attribute>(call->func) : nullptr;
+  const auto* module = method ? as<ast::Name>(method->value) : nullptr;
+  return module != nullptr && module->id == kRuntimeName && method->attr == "rerun_if";
+}
+
+// The test of a guard [Trap] mended into `if <runtime>.rerun_if(...):` (also after a static
+// prefix, `p and <runtime>.rerun_if(...)`, or checked, `<runtime>.rerun_if(...) if ... else
+// ...`), whose body only ever runs eagerly; or null.
+const ast::expr* rerun_guard_test(const ast::stmt& s) {
+  const auto* guard = as<ast::If>(&s);
+  if (guard == nullptr) return nullptr;
+  const ast::expr* test = guard->test;
+  if (const auto* conjunction = as<ast::BoolOp>(test);
+      conjunction && conjunction->op == ast::BoolOpKind::And && conjunction->values.size > 0)
+    test = conjunction->values[conjunction->values.size - 1];
+  if (const auto* choice = as<ast::IfExp>(test)) test = choice->body;
+  return is_rerun_call(test) ? guard->test : nullptr;
+}
+
 class Tagger {
  public:
   Tagger(const AnalysisImpl& a, const FunctionInfo& f, const std::vector<uint32_t>* observed,
@@ -61,6 +83,10 @@ class Tagger {
         if (n->kind == ast::Kind::FunctionDef || n->kind == ast::Kind::AsyncFunctionDef ||
             n->kind == ast::Kind::ClassDef) {
           continue;  // separate functions, tagged when traced themselves
+        }
+        if (const ast::expr* test = rerun_guard_test(*owner)) {
+          stack.push_back({test, owner});  // its body runs eagerly only: never traced
+          continue;
         }
         statement(owner);
       } else {
@@ -118,7 +144,7 @@ class Tagger {
     bool observed = false;
     if (const auto* i = as<ast::If>(s)) {
       if (!tensor_condition(*i->test, *i->test, &observed)) return;
-      if (!i->body.empty() && is<ast::Raise>(i->body[i->body.size - 1])) {
+      if (ends_in_raise(i->body, a_.torch_name())) {
         add_condition(BreakKind::ValidationGuard, s, i->test, "validation guard", *i->test,
                       observed);
       } else {

@@ -144,12 +144,11 @@ TEST(Reasons, IdsComeFromThePhrasesInOrder) {
   EXPECT_STREQ(reasons::id_of("something new"), "other");
   MendResult declined = mend(
       "import torch\n\n@torch.compile\ndef f(x: torch.Tensor):\n"
-      "    if x.sum() < 0:\n        raise ValueError(f\"bad {x}\")\n    return x\n");
+      "    if x.sum() < 0:\n        raise ValueError(f\"bad {x}\")\n    else:\n        x = x + 1\n"
+      "    return x\n");
   ASSERT_EQ(declined.diagnostics.size(), 1u);
-  EXPECT_EQ(declined.diagnostics[0].reason_id, "message-formats-tensor");
-  EXPECT_EQ(declined.diagnostics[0].reason,
-            "the exception message is neither a string literal nor formatted from values other "
-            "than tensors");
+  EXPECT_EQ(declined.diagnostics[0].reason_id, "has-else");
+  EXPECT_EQ(declined.diagnostics[0].reason, "the if statement has an else branch");
 }
 
 }  // namespace

@@ -71,6 +71,13 @@ class FakeRuntime:
         self.events = []
         self._records = ["pending"]  # the boundary flushes only when a record is pending
         self._bounded = 0  # how many boundaries are running a call
+        self._rerun_guards = False  # no rerun_if traced: no random state kept
+
+    def register_boundary(self, wrapper_code, entry=None):
+        pass
+
+    def is_rerun(self, exc):
+        return False
 
     def flush(self):
         self.flushes += 1

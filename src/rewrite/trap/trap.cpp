@@ -354,6 +354,51 @@ Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
   return outcome;
 }
 
+// `if <tensor condition>: <statements ending in a raise>` that the in-graph forms cannot
+// lower (a message formatted from tensor data, statements before the raise): its test
+// becomes `runtime.rerun_if(<condition>)`. While compiling, where the call has changed
+// nothing yet, that is an in-graph assert, and a failure runs the whole call again eagerly
+// (the original body with it); otherwise the `if` tests the condition as written.
+Outcome rerun_guard(const sema::BreakTag& tag, Context& context, const ast::If& guard) {
+  if (!tag.observed && !context.analysis.is_data_dependent(*guard.test))
+    return Outcome::declined("the condition is not data-dependent");
+  std::string rerun = context.runtime + ".rerun_if(";
+  Outcome outcome;
+  outcome.needs_runtime = true;
+  outcome.fixed = true;
+  // The body is never traced (a failure runs it eagerly): the breaks in it are gone too.
+  for (const ast::stmt* statement : guard.body)
+    ast::walk(statement, [&](const ast::Node* node) {
+      outcome.absorbed.push_back(node);
+      return true;
+    });
+  if (std::optional<std::string> condition = tensor_condition(context, *guard.test)) {
+    outcome.edits.push_back({guard.test->begin, guard.test->end, rerun + *condition + ")"});
+    return outcome;
+  }
+  if (std::optional<StaticSplit> split = split_static_prefix(context, *guard.test)) {
+    outcome.edits.push_back({guard.test->begin, guard.test->end,
+                             split->prefix + " and " + rerun + split->tensor_part + ")"});
+    return outcome;
+  }
+  sema::Speculation speculation;
+  std::optional<std::string> speculated = speculated_condition(context, guard, speculation);
+  if (!speculated || speculation.assumed.empty())
+    return Outcome::declined(
+        "the condition is not a tensor expression (an operand is not shown to be a tensor, or "
+        "an and/or operand Python may skip is not pure)");
+  std::string check;
+  for (const ast::expr* value : speculation.assumed)
+    check += (check.empty() ? "" : ", ") + std::string(node_text(context, *value));
+  outcome.edits.push_back({guard.test->begin, guard.test->end,
+                           "(" + rerun + *speculated + ") if " + context.runtime + ".tensors(" +
+                               check + ") else (" + std::string(node_text(context, *guard.test)) +
+                               "))"});
+  return outcome;
+}
+
+Outcome lower_guard(const sema::BreakTag& tag, Context& context, const ast::If& guard);
+
 }  // namespace
 
 std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context) {
@@ -366,6 +411,19 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
     return Outcome::declined("the guard is an elif branch of a larger if statement");
   }
   if (!guard->orelse.empty()) return Outcome::declined("the if statement has an else branch");
+  Outcome lowered = lower_guard(tag, context, *guard);
+  if (lowered.fixed || !sema::ends_in_raise(guard->body, context.analysis.torch_name()))
+    return lowered;
+  Outcome rerun = rerun_guard(tag, context, *guard);
+  return rerun.fixed ? rerun : lowered;
+}
+
+namespace {
+
+// The in-graph forms of `if <tensor condition>: raise E(message)`: runtime.guard (a string
+// message) and guard_formatted (one formatted from values other than tensors).
+Outcome lower_guard(const sema::BreakTag& tag, Context& context, const ast::If& guard_node) {
+  const ast::If* guard = &guard_node;
   if (guard->body.size != 1 || !ast::is<ast::Raise>(guard->body[0])) {
     return Outcome::declined("the if body is not exactly one raise statement");
   }
@@ -452,5 +510,7 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   outcome.fixed = true;
   return outcome;
 }
+
+}  // namespace
 
 }  // namespace graphmend::rewrite
