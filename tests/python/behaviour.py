@@ -289,3 +289,25 @@ def _fixtures():
 
 # Autouse fixtures for a driver module: `from behaviour import log_everything, fresh_dynamo`.
 log_everything, fresh_dynamo = _fixtures()
+
+
+@contextlib.contextmanager
+def program_module(directory, name, source):
+    """The module ``name`` imported from ``source`` written to ``directory`` (a real file, as
+    the mender reads it), with Dynamo's caches and the runtime's records fresh around it."""
+    import importlib.util
+    import sys
+
+    path = Path(directory) / f"{name}.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+        torch._dynamo.reset()
+        runtime.discard()
+        yield module
+    finally:
+        runtime.discard()
+        sys.modules.pop(name, None)

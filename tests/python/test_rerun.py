@@ -6,10 +6,8 @@ change of state, keep the original `if` (a graph break)."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import contextlib
-import sys
 
 import pytest
 
@@ -17,6 +15,7 @@ torch = pytest.importorskip("torch")
 
 import graphmend  # noqa: E402
 import graphmend.runtime as rt  # noqa: E402
+from behaviour import program_module  # noqa: E402
 
 PROGRAM = '''
 import torch
@@ -42,17 +41,8 @@ class Checked(nn.Module):
 
 @pytest.fixture()
 def program(tmp_path):
-    path = tmp_path / "rerun_program.py"
-    path.write_text(PROGRAM, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("rerun_program", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    torch._dynamo.reset()
-    rt.discard()
-    yield module
-    rt.discard()
-    sys.modules.pop(spec.name, None)
+    with program_module(tmp_path, "rerun_program", PROGRAM) as module:
+        yield module
 
 
 def outcome(call, *args):

@@ -8,8 +8,6 @@ the condition holds."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import warnings
 
 import pytest
@@ -18,6 +16,7 @@ torch = pytest.importorskip("torch")
 
 import graphmend  # noqa: E402
 import graphmend.runtime as rt  # noqa: E402
+from behaviour import program_module  # noqa: E402
 
 PROGRAM = '''
 import warnings
@@ -51,17 +50,8 @@ def branch(x):
 
 @pytest.fixture()
 def program(tmp_path):
-    path = tmp_path / "levels_program.py"
-    path.write_text(PROGRAM, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("levels_program", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    torch._dynamo.reset()
-    rt.discard()
-    yield module
-    rt.discard()
-    sys.modules.pop(spec.name, None)
+    with program_module(tmp_path, "levels_program", PROGRAM) as module:
+        yield module
 
 
 def caught(call, *args):
