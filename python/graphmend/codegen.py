@@ -7,7 +7,8 @@ disk. Three entry points:
 * ``compile_text``: a whole text, renumbered afterwards where lines moved (``linetable``);
 * ``compile_mended``: a mended module, compiling only its skeleton when the original's
   ``.pyc`` can give the untouched functions (``splice``);
-* ``compile_touched``: only the functions a rewrite touched (the object mender);
+* ``compile_touched`` and ``TouchedCode``: only the functions a rewrite touched (the object
+  mender), compiled when first asked for;
 * ``compile_function``: one function on its own (the object mender), nested in a scope
   whose parameters become its free variables, and in a class of its enclosing class's name
   (private names mangle, ``super()`` finds ``__class__``, as before);
@@ -30,6 +31,7 @@ __all__ = [
     "compile_text",
     "compile_mended",
     "compile_touched",
+    "TouchedCode",
     "compile_function",
     "bind_globals",
     "global_loads",
@@ -87,37 +89,71 @@ def compile_touched(
 ) -> Dict[Tuple[str, int], Optional[CodeType]]:
     """The code of the functions ``wanted`` (qualname, original first line) of a mended
     module (a ``MendResult``) with the original's line numbers, as ``compile_mended`` would
-    compile them (None where two share both), for the object mender, which needs no module
-    code: only the skeleton is compiled (it holds every touched function whole: the core
-    stubs only bodies at module or class scope no edit touches), and only the wanted code is
-    renumbered; nothing is read from the original's ``.pyc``."""
-    line_map = list(result.line_map)
-    code = None
-    if result.skeleton is not None:
-        try:
-            code = builtins.compile(result.skeleton, path, "exec", dont_inherit=True)
-        except (SyntaxError, ValueError):
-            code = None
-    if code is None:
-        code = builtins.compile(result.source, path, "exec", dont_inherit=True)
-    identity = line_map == list(range(1, len(line_map) + 1))
-    if not identity and not linetable.SUPPORTED:
-        raise ValueError(f"no line renumbering on Python {'.'.join(map(str, _version()))}")
-    wanted = set(wanted)
+    compile them (None where two share both; absent where the module has none): all of
+    ``TouchedCode`` at once."""
+    touched = TouchedCode(result, path)
     found: Dict[Tuple[str, int], Optional[CodeType]] = {}
-    for mended_code in splice.code_by_name_and_line(code).values():
-        if mended_code is None:
-            continue
-        line = mended_code.co_firstlineno
-        original_line = line if identity or not 1 <= line <= len(line_map) else line_map[line - 1]
-        key = (mended_code.co_qualname, original_line or line)
-        if key not in wanted:
-            continue
-        if key in found:
-            found[key] = None
-            continue
-        found[key] = mended_code if identity else linetable.remap_lines(mended_code, line_map)
+    for key in wanted:
+        if touched.has(key):
+            found[key] = touched.get(key)
     return found
+
+
+class TouchedCode:
+    """The code of the functions a rewrite touched in a mended module (a ``MendResult``),
+    for the object mender, which needs no module code and reaches few of a library file's
+    touched functions: the skeleton (it holds every touched function whole: the core stubs
+    only bodies at module or class scope no edit touches) is compiled when the first one is
+    asked for, and each function is renumbered to the original's lines when it is asked for;
+    nothing is read from the original's ``.pyc``. The code is the one ``compile_mended``
+    gives (``tests/python/test_splice.py``). ``SyntaxError`` or ``ValueError`` from ``has``
+    or ``get``: the mended text does not compile."""
+
+    def __init__(self, result, path: str) -> None:
+        self._result, self._path = result, path
+        self._line_map: List[int] = []
+        self._identity = True
+        # (qualname, original first line) -> code as compiled, None where two share both
+        self._index: Optional[Dict[Tuple[str, int], Optional[CodeType]]] = None
+
+    def _compiled(self) -> Dict[Tuple[str, int], Optional[CodeType]]:
+        if self._index is not None:
+            return self._index
+        result, path = self._result, self._path
+        line_map = list(result.line_map)
+        code = None
+        if result.skeleton is not None:
+            try:
+                code = builtins.compile(result.skeleton, path, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError):
+                code = None
+        if code is None:
+            code = builtins.compile(result.source, path, "exec", dont_inherit=True)
+        identity = line_map == list(range(1, len(line_map) + 1))
+        if not identity and not linetable.SUPPORTED:
+            raise ValueError(f"no line renumbering on Python {'.'.join(map(str, _version()))}")
+        index: Dict[Tuple[str, int], Optional[CodeType]] = {}
+        for mended_code in splice.code_by_name_and_line(code).values():
+            if mended_code is None:
+                continue
+            line = mended_code.co_firstlineno
+            original_line = line if identity or not 1 <= line <= len(line_map) else line_map[line - 1]
+            key = (mended_code.co_qualname, original_line or line)
+            index[key] = None if key in index else mended_code
+        self._line_map, self._identity, self._index = line_map, identity, index
+        self._result = None
+        return index
+
+    def has(self, key: Tuple[str, int]) -> bool:
+        """Whether the compiled module has code of that name and original first line."""
+        return key in self._compiled()
+
+    def get(self, key: Tuple[str, int]) -> Optional[CodeType]:
+        """The code of that name and original first line, renumbered (None: none, or two)."""
+        code = self._compiled().get(key)
+        if code is None or self._identity:
+            return code
+        return linetable.remap_lines(code, self._line_map)
 
 
 def compile_function(

@@ -6,9 +6,9 @@ it asks the core about the whole file that defines it (one parse and one mend pe
 process, and the shared on-disk cache across processes, ``graphmend.cache``), and rebuilds
 only what the mend changed:
 
-* a function whose text a rewrite touched gets the code the mended module compiles to (the
-  mended module is compiled once, its untouched functions taken from the original's
-  ``.pyc``: ``codegen.compile_mended``), with the original's line numbers;
+* a function whose text a rewrite touched gets the code the mended module compiles to, with
+  the original's line numbers (the file's skeleton is compiled when the walk first reaches
+  one of its touched functions, and each one reached is renumbered: ``codegen.TouchedCode``);
 * a function that calls a mended helper by a global name gets the helper bound to it
   through a closure cell, so the module's globals stay exactly as they were: its code with
   those loads turned into loads of free variables (``codegen.bind_globals``), or, where that
@@ -75,6 +75,8 @@ class _MendedFile:
         store: cache.Store,
         options: Dict[str, Any],
         rebound: Optional[dict] = None,
+        *,
+        fresh: bool = False,
     ) -> None:
         self.filename = source.filename
         self.source = source
@@ -88,11 +90,16 @@ class _MendedFile:
         self._store = store
         self._rebound: Optional[Dict[tuple, types.CodeType]] = rebound
         self._rebound_dirty = False
+        # The objects entry differs from the disk's (``fresh``: just made; or a touched
+        # function was compiled since it was read): written by ``save``.
+        self._entry_dirty = False
         # The keys of the walk bundles that hold this file as it is now (``_Bundle``).
         self.bundles: set = set()
         self._lines: Optional[List[str]] = None
         self._mended_lines: Optional[List[str]] = None
         self._line_map: tuple = entry.line_map
+        if fresh:
+            self._changed()
 
     @property
     def text(self) -> str:
@@ -123,8 +130,39 @@ class _MendedFile:
         return None if fields is None else Definition._make(fields)
 
     def module_code(self, definition: Definition) -> Optional[types.CodeType]:
-        """The function's code in the compiled mended module (None when it is not there)."""
-        return self._entry.code((definition.qualname, definition.first_line))
+        """The function's code in the compiled mended module (None when it is not there),
+        compiled when it is first asked for (``cache.ObjectsEntry.compile``). A mended text
+        that does not compile makes the file unmendable, as it is when compiled whole: the
+        walk starts again (``_Restart``)."""
+        key = (definition.qualname, definition.first_line)
+        code = self._entry.code(key)
+        if code is not cache.PENDING:
+            return code
+        if self._entry.touched is None:  # read from the disk: mend the text again
+            self._remend()
+        try:
+            code = self._entry.compile(key)
+        except (SyntaxError, ValueError) as exc:
+            self.error = f"the mended source does not compile: {exc}"
+            self._entry = cache.ObjectsEntry({}, self._entry.diagnostics, {}, (), None, self.error)
+            self._diagnostics = self._diagnostic_lines = None
+            self._changed()
+            raise _Restart from None
+        self._changed()
+        return code
+
+    def _remend(self) -> None:
+        """Fills what the disk entry does not keep (``cache.touched_code``)."""
+        line_map, mended_text, touched = cache.touched_code(self.filename, self.text, self._options)
+        self._line_map = line_map
+        self._entry = self._entry._replace(line_map=line_map, mended_text=mended_text,
+                                           touched=touched)
+
+    def _changed(self) -> None:
+        """The objects entry changed: written again by ``save``, and with the bundles."""
+        self._entry_dirty = bool(self._store.cache_dir)
+        self.bundles.clear()
+        _UNSAVED.add(self)
 
     def compile_alone(
         self, definition: Definition, scope_names: Sequence[str], flags: int
@@ -151,7 +189,11 @@ class _MendedFile:
         )
 
     def save(self) -> None:
-        """Writes the functions compiled alone since the last save to the disk cache."""
+        """Writes the objects entry, when it changed, and the functions compiled alone
+        since the last save to the disk cache."""
+        if self._entry_dirty:
+            self._store.store(self._key("objects"), self._entry.stored())
+            self._entry_dirty = False
         if self._rebound_dirty:
             self._store.store(self._key("rebound"), (self._rebound,))
             self._rebound_dirty = False
@@ -166,12 +208,9 @@ class _MendedFile:
     ) -> types.CodeType:
         if definition.touched:
             if self._mended_lines is None:
-                mended_text = self._entry.mended_text
-                if mended_text is None:  # read from the disk, which does not keep it
-                    self._line_map, mended_text = cache.mended_text(
-                        self.filename, self.text, self._options
-                    )
-                self._mended_lines = mended_text.splitlines(keepends=True)
+                if self._entry.mended_text is None:  # read from the disk, which does not keep it
+                    self._remend()
+                self._mended_lines = self._entry.mended_text.splitlines(keepends=True)
             first, last = definition.mended_first_line, definition.mended_last_line
             lines = self._mended_lines[first - 1 : last]
             original_lines = [self._line_map[i - 1] or i for i in range(first, last + 1)]
@@ -212,6 +251,12 @@ _TEXTS: Dict[str, Tuple[List[str], str, str]] = {}
 _DIGESTS: Dict[str, Tuple[tuple, str]] = {}
 # cache folder -> its StatIndex
 _STAT_INDEXES: Dict[str, cache.StatIndex] = {}
+
+
+class _Restart(Exception):
+    """A file turned out unmendable during a walk (its mended text does not compile, found
+    when a touched function was first compiled): the walk starts again, and finds the file
+    unmendable from the start."""
 
 
 class _SourceChanged(Exception):
@@ -269,8 +314,11 @@ def _text_of(filename: str, lines: List[str]) -> Tuple[str, str]:
 
 
 def _mend_file(filename: str, text: str, options: Dict[str, Any], digest: str = "") -> _MendedFile:
-    """The file of that text mended with ``options`` (``_mend_source_file``)."""
-    return _mend_source_file(_Source(filename, digest or _digest(text), None, text), options)
+    """The file of that text mended with ``options`` (``_mend_source_file``), its entry
+    written to the disk cache."""
+    mended = _mend_source_file(_Source(filename, digest or _digest(text), None, text), options)
+    mended.save()
+    return mended
 
 
 def _mend_source_file(
@@ -291,7 +339,8 @@ def _mend_source_file(
         mended = _MendedFile(source, *bundled[:1], store, options, *bundled[1:])
         mended.bundles.add(bundle.key)
     else:
-        mended = _MendedFile(source, _objects_entry(source, store, options), store, options)
+        entry, fresh = _objects_entry(source, store, options)
+        mended = _MendedFile(source, entry, store, options, fresh=fresh)
     if len(_FILE_CACHE) > 256:
         _FILE_CACHE.clear()
     _FILE_CACHE[key] = mended
@@ -300,18 +349,16 @@ def _mend_source_file(
 
 def _objects_entry(
     source: _Source, store: cache.Store, options: Dict[str, Any]
-) -> cache.ObjectsEntry:
-    """The file's entry in the disk cache, made (and stored) when it has none."""
-    disk_key = ""
+) -> Tuple[cache.ObjectsEntry, bool]:
+    """The file's entry in the disk cache, or made when it has none (then True: it is
+    written with the touched functions the walk compiled, ``_MendedFile.save``)."""
     if store.cache_dir:
         disk_key = store.key(source.filename, None, options, "objects", text_digest=source.digest)
-    stored = store.load(disk_key) if disk_key else None
-    entry = cache.ObjectsEntry.from_stored(stored) if stored is not None else None
-    if entry is None:
-        entry = cache.mend_objects(source.filename, source.text(), options)
-        if disk_key:
-            store.store(disk_key, entry.stored())
-    return entry
+        stored = store.load(disk_key)
+        entry = cache.ObjectsEntry.from_stored(stored) if stored is not None else None
+        if entry is not None:
+            return entry, False
+    return cache.mend_objects(source.filename, source.text(), options), True
 
 
 class _Bundle:
@@ -507,6 +554,8 @@ class _Mender:
         self.building.add(key)
         try:
             built = self._build(fn, force_new)
+        except _Restart:
+            raise
         except Exception as exc:  # never let mending break the program: keep the original
             self.note(fn.__qualname__, fn.__code__.co_filename, fn.__code__.co_firstlineno,
                       "skipped", f"could not rebuild: {type(exc).__name__}: {exc}")
@@ -833,9 +882,14 @@ def mend(obj: Any, *, report: bool = False, **rewrites: bool) -> Any:
 
 
 def _mend_with(obj: Any, options: Dict[str, Any]) -> Tuple[Any, MendReport]:
-    mender = _Mender(options, _Bundle.of_root(obj, options))
     try:
-        result = _mend_object(mender, obj)
+        while True:
+            mender = _Mender(options, _Bundle.of_root(obj, options))
+            try:
+                result = _mend_object(mender, obj)
+                break
+            except _Restart:
+                continue
         if mender.bundle is not None:
             mender.bundle.save(list(mender.mended_files.values()))
     finally:
@@ -896,14 +950,20 @@ def _mended_module_class(mender: _Mender, klass: type) -> type:
         for value in list(args) + list(kwargs.values()):
             if isinstance(value, _nn_module()):
                 passed_in.update(id(m) for m in value.modules())
-        inner = _Mender(options)
-        for sub in self.modules():
-            if sub is self or id(sub) in passed_in:
-                continue
-            klass_of_sub = inner.cls(type(sub))
+        subs = [sub for sub in self.modules() if sub is not self and id(sub) not in passed_in]
+        try:
+            while True:
+                inner = _Mender(options)
+                try:
+                    classes = [inner.cls(type(sub)) for sub in subs]
+                    break
+                except _Restart:
+                    continue
+        finally:
+            _save_compiled()
+        for sub, klass_of_sub in zip(subs, classes):
             if klass_of_sub is not type(sub):
                 sub.__class__ = klass_of_sub
-        _save_compiled()
 
     __init__.__qualname__ = f"{klass.__qualname__}.__init__"
     __init__.__doc__ = getattr(klass.__init__, "__doc__", None)
