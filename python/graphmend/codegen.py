@@ -111,8 +111,7 @@ class TouchedCode:
 
     def __init__(self, result, path: str) -> None:
         self._result, self._path = result, path
-        self._line_map: List[int] = []
-        self._identity = True
+        self._lines: Optional[linetable.LineMap] = None  # None: the lines did not move
         # (qualname, original first line) -> code as compiled, None where two share both
         self._index: Optional[Dict[Tuple[str, int], Optional[CodeType]]] = None
 
@@ -140,7 +139,8 @@ class TouchedCode:
             original_line = line if identity or not 1 <= line <= len(line_map) else line_map[line - 1]
             key = (mended_code.co_qualname, original_line or line)
             index[key] = None if key in index else mended_code
-        self._line_map, self._identity, self._index = line_map, identity, index
+        self._lines = None if identity else linetable.LineMap(line_map)
+        self._index = index
         self._result = None
         return index
 
@@ -151,9 +151,9 @@ class TouchedCode:
     def get(self, key: Tuple[str, int]) -> Optional[CodeType]:
         """The code of that name and original first line, renumbered (None: none, or two)."""
         code = self._compiled().get(key)
-        if code is None or self._identity:
+        if code is None or self._lines is None:
             return code
-        return linetable.remap_lines(code, self._line_map)
+        return linetable.remap_lines(code, self._lines)
 
 
 def compile_function(
