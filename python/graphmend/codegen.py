@@ -270,6 +270,8 @@ _GLOBAL_WRITES = frozenset((_OP["STORE_GLOBAL"], _OP["DELETE_GLOBAL"]))
 _EXTENDED_ARG = _OP["EXTENDED_ARG"]
 _CACHE_UNITS = opcode._inline_cache_entries  # per opcode: the cache units that follow it
 _NO_LOCATION_UNIT = 0x80 | (15 << 3)  # a location table entry: one code unit, no position
+_PUSH_NULL_UNIT = bytes((_OP["PUSH_NULL"], 0))
+_NOP_UNIT = bytes((_OP["NOP"], 0))
 
 
 def bind_globals(code: CodeType, names: Sequence[str]) -> Optional[CodeType]:
@@ -317,11 +319,9 @@ def bind_globals(code: CodeType, names: Sequence[str]) -> Optional[CodeType]:
     for start, at, name, push_null in sites:
         if index[name] > 255:
             return None
-        units = [(_OP["PUSH_NULL"], 0)] if push_null else []
-        units.append((_OP["LOAD_DEREF"], index[name]))
+        units = (_PUSH_NULL_UNIT if push_null else b"") + bytes((_OP["LOAD_DEREF"], index[name]))
         end = at + 2 * (1 + _CACHE_UNITS[_LOAD_GLOBAL])
-        units += [(_OP["NOP"], 0)] * ((end - start) // 2 - len(units))
-        raw[start:end] = bytes(byte for unit in units for byte in unit)
+        raw[start:end] = units + _NOP_UNIT * ((end - start - len(units)) // 2)
     linetable, exceptiontable = code.co_linetable, code.co_exceptiontable
     if prefix:
         raw[0:0] = bytes((_OP["COPY_FREE_VARS"], len(freevars)))
@@ -406,25 +406,25 @@ def _global_names(code: CodeType, out: List[str], all_ops: bool = False) -> None
 
 def _shifted_exception_table(table: bytes, units: int) -> bytes:
     """An exception table (``Objects/exception_handling_notes.txt``) whose instructions all
-    moved by ``units`` code units: each entry's start and target move."""
-    if not table:
-        return table
-    values = []
-    at = 0
-    while at < len(table):
-        byte = table[at]
-        value = byte & 63
-        while byte & 64:
-            at += 1
-            byte = table[at]
-            value = (value << 6) | (byte & 63)
-        values.append(value)
-        at += 1
+    moved by ``units`` code units: each entry's start and target move. An entry is four
+    varints (start, size, target, depth and lasti), 6 bits a byte, most significant first,
+    bit 6 set on all but the last byte, bit 7 on the first byte of an entry."""
     out = bytearray()
-    for entry in range(0, len(values), 4):
-        start, size, target, depth_lasti = values[entry : entry + 4]
-        for position, value in enumerate((start + units, size, target + units, depth_lasti)):
-            _write_exception_varint(out, value, first=position == 0)
+    value = field = 0
+    for byte in table:
+        value = (value << 6) | (byte & 63)
+        if byte & 64:
+            continue
+        if field != 1 and field != 3:  # start, target
+            value += units
+        if value < 64:
+            out.append(value | 128 if field == 0 else value)
+        elif value < 4096:
+            out.append(value >> 6 | 192 if field == 0 else value >> 6 | 64)
+            out.append(value & 63)
+        else:
+            _write_exception_varint(out, value, first=field == 0)
+        value, field = 0, (field + 1) & 3
     return bytes(out)
 
 
