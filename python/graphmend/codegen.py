@@ -136,7 +136,8 @@ class TouchedCode:
             if mended_code is None:
                 continue
             line = mended_code.co_firstlineno
-            original_line = line if identity or not 1 <= line <= len(line_map) else line_map[line - 1]
+            moved = not identity and 1 <= line <= len(line_map)
+            original_line = line_map[line - 1] if moved else line
             key = (mended_code.co_qualname, original_line or line)
             index[key] = None if key in index else mended_code
         self._lines = None if identity else linetable.LineMap(line_map)
