@@ -247,6 +247,10 @@ class ObjectsEntry(NamedTuple):
     # what compiles the touched functions on demand (None: read from the disk, or nothing
     # changed)
     touched: Optional[codegen.TouchedCode] = None
+    # Only what one walk used (a walk bundle's, ``partial``): ``definitions`` holds the
+    # functions it looked up (False: not in the file), ``codes`` theirs, ``diagnostics``
+    # those inside them; anything else is in the file's whole entry.
+    partial: bool = False
 
     STORED = ("codes", "diagnostics", "definitions", "error")
 
@@ -276,14 +280,32 @@ class ObjectsEntry(NamedTuple):
         self.codes[key] = code
         return code
 
+    def part(self, keys) -> tuple:
+        """What ``stored`` gives of a ``partial`` entry holding the functions ``keys``."""
+        definitions = {key: self.definitions.get(key, False) for key in keys}
+        codes = {key: self.codes[key] for key in keys if key in self.codes}
+        ranges = sorted((fields[3], fields[4]) for fields in definitions.values() if fields)
+        diagnostics = tuple(d for d in self.diagnostics if _within(d[1], ranges))
+        return ObjectsEntry(codes, diagnostics, definitions, (), None, self.error).stored()
+
     @classmethod
-    def from_stored(cls, stored: tuple) -> Optional["ObjectsEntry"]:
+    def from_stored(cls, stored: tuple, partial: bool = False) -> Optional["ObjectsEntry"]:
         if len(stored) != len(cls.STORED):
             return None
         codes, diagnostics, definitions, error = stored
         if not isinstance(codes, dict) or not isinstance(definitions, dict):
             return None
-        return cls(codes, diagnostics, definitions, (), None, error)
+        return cls(codes, diagnostics, definitions, (), None, error, None, partial)
+
+
+def _within(line: int, ranges: list) -> bool:
+    """Whether ``line`` lies in one of ``ranges`` ((first, last) pairs, sorted)."""
+    for first, last in ranges:
+        if first > line:
+            return False
+        if line <= last:
+            return True
+    return False
 
 
 # What ``ObjectsEntry.code`` returns for a touched function not compiled yet.

@@ -95,6 +95,8 @@ class _MendedFile:
         self._entry_dirty = False
         # The keys of the walk bundles that hold this file as it is now (``_Bundle``).
         self.bundles: set = set()
+        # (qualname, first line) of each function or class looked up (``definition``).
+        self._looked_up: set = set()
         self._lines: Optional[List[str]] = None
         self._mended_lines: Optional[List[str]] = None
         self._line_map: tuple = entry.line_map
@@ -107,15 +109,21 @@ class _MendedFile:
 
     @property
     def diagnostics(self) -> List[Diagnostic]:
+        if self._entry.partial:
+            self._whole()
+        return self._held_diagnostics()
+
+    def _held_diagnostics(self) -> List[Diagnostic]:
         if self._diagnostics is None:
             self._diagnostics = [diagnostic_of(self.filename, d) for d in self._entry.diagnostics]
         return self._diagnostics
 
     def diagnostics_in(self, first: int, last: int) -> List[Diagnostic]:
-        """The diagnostics starting on lines first..last, in order."""
+        """The diagnostics starting on lines first..last, in order (of a function
+        ``definition`` gave: a partial entry holds those)."""
         if not self._entry.diagnostics:
             return []
-        diagnostics = self.diagnostics
+        diagnostics = self._held_diagnostics()
         if self._diagnostic_lines is None:
             by_line = sorted(range(len(diagnostics)), key=lambda i: diagnostics[i].line)
             self._diagnostic_lines = ([diagnostics[i].line for i in by_line], by_line)
@@ -126,8 +134,28 @@ class _MendedFile:
     def definition(self, qualname: str, first_line: int) -> Optional[Definition]:
         """The function or class of that name whose text starts on that line (None when
         there is none, or more than one)."""
-        fields = self._entry.definitions.get((qualname, first_line))
-        return None if fields is None else Definition._make(fields)
+        key = (qualname, first_line)
+        self._looked_up.add(key)
+        fields = self._entry.definitions.get(key, False)
+        if fields is False and self._entry.partial and key not in self._entry.definitions:
+            self._whole()
+            fields = self._entry.definitions.get(key)
+        return Definition._make(fields) if fields else None
+
+    def _whole(self) -> None:
+        """Replaces a walk bundle's part of the entry (``ObjectsEntry.partial``) by the
+        file's whole entry, read from the disk (or made again), with the code the part
+        held."""
+        part = self._entry
+        entry, fresh = _objects_entry(self.source, self._store, self._options)
+        added = {key: code for key, code in part.codes.items() if key not in entry.codes}
+        entry.codes.update(added)
+        self._entry, self.error = entry, entry.error
+        self._diagnostics = self._diagnostic_lines = None
+        if fresh or added:
+            self._changed()
+        else:
+            self.bundles.clear()  # the bundle is written again with what this walk used
 
     def module_code(self, definition: Definition) -> Optional[types.CodeType]:
         """The function's code in the compiled mended module (None when it is not there),
@@ -136,6 +164,9 @@ class _MendedFile:
         walk starts again (``_Restart``)."""
         key = (definition.qualname, definition.first_line)
         code = self._entry.code(key)
+        if code is cache.PENDING and self._entry.partial:
+            self._whole()
+            code = self._entry.code(key)
         if code is not cache.PENDING:
             return code
         if self._entry.touched is None:  # read from the disk: mend the text again
@@ -199,9 +230,10 @@ class _MendedFile:
             self._rebound_dirty = False
 
     def bundled(self) -> tuple:
-        """What a walk bundle keeps of the file: (digest, the objects entry, the functions
+        """What a walk bundle keeps of the file: (digest, the part of the objects entry
+        that holds the functions the walks of this process looked up, the functions
         compiled alone or None when they were never looked up)."""
-        return (self.source.digest, self._entry.stored(), self._rebound)
+        return (self.source.digest, self._entry.part(self._looked_up), self._rebound)
 
     def _compile_alone(
         self, definition: Definition, scope_names: Sequence[str], flags: int
@@ -362,14 +394,16 @@ def _objects_entry(
 
 
 class _Bundle:
-    """The cache entries of every file one walk used, in one file keyed by the root (its
-    class or function and, for a module, the classes of its submodules) and the options: a
-    mend with a filled cache reads this one file instead of one entry per file, and
-    computes no key per file. A file's entry is taken from it only when the digest of the
-    file's text is the one recorded there (the per-file entries' own key), so a changed
-    file or option never reaches stale code; the walk itself runs as without the bundle.
-    The bundle is written again after a walk that used a file it did not hold, or compiled
-    a function alone."""
+    """What one walk used of the cache entries of every file it used (the functions and
+    classes it looked up, their code and diagnostics: ``cache.ObjectsEntry.part``), in one
+    file keyed by the root (its class or function and, for a module, the classes of its
+    submodules) and the options: a mend with a filled cache reads this one file instead of
+    one entry per file, and computes no key per file. A file's part is taken from it only
+    when the digest of the file's text is the one recorded there (the per-file entries' own
+    key), so a changed file or option never reaches stale code; the walk itself runs as
+    without the bundle, and a walk that looks up anything else in a file reads the file's
+    whole entry (``_MendedFile._whole``). The bundle is written again after a walk that
+    used a file or a function it did not hold, or compiled a function."""
 
     def __init__(self, store: cache.Store, key: str) -> None:
         self.store, self.key = store, key
@@ -394,7 +428,10 @@ class _Bundle:
         found = self._files.get(filename)
         if not isinstance(found, tuple) or len(found) != 3 or found[0] != digest:
             return None
-        entry = cache.ObjectsEntry.from_stored(found[1]) if isinstance(found[1], tuple) else None
+        part = found[1]
+        entry = None
+        if isinstance(part, tuple):
+            entry = cache.ObjectsEntry.from_stored(part, partial=True)
         rebound = found[2] if isinstance(found[2], dict) else None
         return None if entry is None else (entry, rebound)
 

@@ -225,3 +225,27 @@ def test_a_mended_text_that_does_not_compile_leaves_the_whole_file(module, monke
     assert [(n.qualname, n.status, n.reason) for n in report.notes] == [
         ("calls_both", "skipped", "the mended source does not compile: broken")
     ]
+
+
+def test_a_walk_that_looks_up_more_reads_the_files_own_entry(module, monkeypatch):
+    """The bundle holds what the walk looked up in each file: a later walk from the same
+    root that reaches another function of the file (a global rebound since) reads the
+    file's own entry, gives what an empty cache gives, and writes the bundle again."""
+    graphmend.mend(module.calls_both)
+    monkeypatch.setattr(module, "pick", module.Model.forward)
+    _new_process()
+    read = _loads(monkeypatch)
+    mended, report = graphmend.mend(module.calls_both, report=True)
+    assert len(read) == 2  # the bundle, then the file's own entry
+    assert any(n.qualname == "Model.forward" for n in report.notes)
+    _new_process()
+    del read[:]
+    again, again_report = graphmend.mend(module.calls_both, report=True)
+    assert len(read) == 1
+    monkeypatch.setattr(mender, "_cache_dir", lambda: None)
+    _new_process()
+    fresh, fresh_report = graphmend.mend(module.calls_both, report=True)
+    for got in (report, again_report):
+        assert got.notes == fresh_report.notes and got.diagnostics == fresh_report.diagnostics
+    for got in (mended, again):
+        assert got.__code__.co_code == fresh.__code__.co_code
