@@ -19,7 +19,7 @@ tree (``tests/python/test_linetable.py`` checks it on real mended modules).
 from __future__ import annotations
 
 import sys
-from itertools import accumulate
+from itertools import accumulate, groupby
 from operator import itemgetter, ne, sub
 from types import CodeType
 from typing import FrozenSet, List, Optional, Sequence, Tuple, Union
@@ -90,11 +90,17 @@ def _remap(
     if shift is not None and dedent is None:
         return code.replace(co_firstlineno=code.co_firstlineno + shift, co_consts=consts)
     first_line = lines(code.co_firstlineno)
-    if dedent is not None:
-        positions = [_dedent(position, *dedent) for position in positions]
-    mapped = [_map_position(position, lines) for position in positions]
+    runs = []  # (position, how many code units in a row have it), mapped
+    for position, run in groupby(positions):
+        if dedent is not None:
+            position = _dedent(position, *dedent)
+        position = _map_position(position, lines)
+        count = len(list(run))
+        if runs and runs[-1][0] == position:
+            count += runs.pop()[1]
+        runs.append((position, count))
     return code.replace(
-        co_firstlineno=first_line, co_linetable=_encode(mapped, first_line), co_consts=consts
+        co_firstlineno=first_line, co_linetable=_encode_runs(runs, first_line), co_consts=consts
     )
 
 
@@ -122,20 +128,20 @@ def _map_position(position: Position, lines: LineMap) -> Position:
 
 def _encode(positions: List[Position], first_line: int) -> bytes:
     """A location table for one position per code unit."""
+    return _encode_runs([(p, len(list(run))) for p, run in groupby(positions)], first_line)
+
+
+def _encode_runs(runs: List[Tuple[Position, int]], first_line: int) -> bytes:
+    """A location table for runs of code units that share a position, each run after the
+    first at another position than the one before (a run longer than an entry holds takes
+    several entries)."""
     out = bytearray()
     previous_line = first_line
-    index = 0
-    while index < len(positions):
-        position = positions[index]
-        units = 1
-        while (
-            units < _MAX_ENTRY_UNITS
-            and index + units < len(positions)
-            and positions[index + units] == position
-        ):
-            units += 1
-        previous_line = _encode_entry(out, position, units, previous_line)
-        index += units
+    for position, count in runs:
+        while count > 0:
+            units = min(count, _MAX_ENTRY_UNITS)
+            previous_line = _encode_entry(out, position, units, previous_line)
+            count -= units
     return bytes(out)
 
 
