@@ -325,7 +325,13 @@ def mend_objects(path: str, text: str, options: Dict[str, Any]) -> ObjectsEntry:
     if not result.changed:
         return ObjectsEntry({}, diagnostics, definitions, (), None, None)
     return ObjectsEntry({}, diagnostics, definitions, tuple(result.line_map), result.source,
-                        None, codegen.TouchedCode(result, path))
+                        None, _touched_code(result, path))
+
+
+def _touched_code(result, path: str) -> codegen.TouchedCode:
+    wanted = [(d.qualname, d.first_line) for d in result.definitions
+              if d.touched and not d.is_class]
+    return codegen.TouchedCode(result, path, wanted)
 
 
 def _mend_for_objects(path: str, text: str, options: Dict[str, Any]):
@@ -339,7 +345,7 @@ def touched_code(path: str, text: str, options: Dict[str, Any]) -> Tuple[tuple, 
     result = _mend_for_objects(path, text, options)
     if result.error is not None or not result.changed:
         return (), None, None
-    return tuple(result.line_map), result.source, codegen.TouchedCode(result, path)
+    return tuple(result.line_map), result.source, _touched_code(result, path)
 
 
 def definition_table(definitions) -> Dict[Tuple[str, int], Optional[tuple]]:

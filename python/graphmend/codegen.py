@@ -91,7 +91,8 @@ def compile_touched(
     module (a ``MendResult``) with the original's line numbers, as ``compile_mended`` would
     compile them (None where two share both; absent where the module has none): all of
     ``TouchedCode`` at once."""
-    touched = TouchedCode(result, path)
+    wanted = set(wanted)
+    touched = TouchedCode(result, path, wanted)
     found: Dict[Tuple[str, int], Optional[CodeType]] = {}
     for key in wanted:
         if touched.has(key):
@@ -100,17 +101,21 @@ def compile_touched(
 
 
 class TouchedCode:
-    """The code of the functions a rewrite touched in a mended module (a ``MendResult``),
-    for the object mender, which needs no module code and reaches few of a library file's
-    touched functions: the skeleton (it holds every touched function whole: the core stubs
-    only bodies at module or class scope no edit touches) is compiled when the first one is
-    asked for, and each function is renumbered to the original's lines when it is asked for;
-    nothing is read from the original's ``.pyc``. The code is the one ``compile_mended``
+    """The code of the functions a rewrite touched in a mended module (a ``MendResult``;
+    ``wanted``: their (qualname, original first line)), for the object mender, which needs
+    no module code and reaches few of a library file's touched functions: the skeleton (it
+    holds every touched function whole: the core stubs only bodies at module or class scope
+    no edit touches) is compiled when the first one is asked for, and each function is
+    renumbered to the original's lines when it is asked for; nothing is read from the
+    original's ``.pyc``. The code is the one ``compile_mended``
     gives (``tests/python/test_splice.py``). ``SyntaxError`` or ``ValueError`` from ``has``
     or ``get``: the mended text does not compile."""
 
-    def __init__(self, result, path: str) -> None:
-        self._result, self._path = result, path
+    def __init__(self, result, path: str, wanted: Iterable[Tuple[str, int]]) -> None:
+        # only what compiling needs: not the result's table, diagnostics and edits
+        self._texts = (result.skeleton, result.source, result.line_map)
+        self._path = path
+        self._wanted = frozenset(wanted)
         self._lines: Optional[linetable.LineMap] = None  # None: the lines did not move
         # (qualname, original first line) -> code as compiled, None where two share both
         self._index: Optional[Dict[Tuple[str, int], Optional[CodeType]]] = None
@@ -118,16 +123,16 @@ class TouchedCode:
     def _compiled(self) -> Dict[Tuple[str, int], Optional[CodeType]]:
         if self._index is not None:
             return self._index
-        result, path = self._result, self._path
-        line_map = list(result.line_map)
+        (skeleton, source, line_map), path = self._texts, self._path
+        line_map = list(line_map)
         code = None
-        if result.skeleton is not None:
+        if skeleton is not None:
             try:
-                code = builtins.compile(result.skeleton, path, "exec", dont_inherit=True)
+                code = builtins.compile(skeleton, path, "exec", dont_inherit=True)
             except (SyntaxError, ValueError):
                 code = None
         if code is None:
-            code = builtins.compile(result.source, path, "exec", dont_inherit=True)
+            code = builtins.compile(source, path, "exec", dont_inherit=True)
         identity = line_map == list(range(1, len(line_map) + 1))
         if not identity and not linetable.SUPPORTED:
             raise ValueError(f"no line renumbering on Python {'.'.join(map(str, _version()))}")
@@ -139,14 +144,16 @@ class TouchedCode:
             moved = not identity and 1 <= line <= len(line_map)
             original_line = line_map[line - 1] if moved else line
             key = (mended_code.co_qualname, original_line or line)
-            index[key] = None if key in index else mended_code
+            if key in self._wanted:
+                index[key] = None if key in index else mended_code
         self._lines = None if identity else linetable.LineMap(line_map)
         self._index = index
-        self._result = None
+        self._texts = None
         return index
 
     def has(self, key: Tuple[str, int]) -> bool:
-        """Whether the compiled module has code of that name and original first line."""
+        """Whether the compiled module has code of that name and original first line (one
+        of ``wanted``)."""
         return key in self._compiled()
 
     def get(self, key: Tuple[str, int]) -> Optional[CodeType]:
