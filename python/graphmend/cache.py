@@ -14,10 +14,11 @@ Two kinds of entries:
 
 * ``module`` (the hook's): the mended module's code object (None when nothing changed) and
   its diagnostics;
-* ``objects`` (the object mender's): the code of each function a rewrite touched (as the
-  mended module compiles it: ``codegen.compile_touched``), the diagnostics and the core's
-  table of functions and classes (``Definition``), from which ``graphmend.mend`` rebuilds
-  the functions a live object reaches;
+* ``objects`` (the object mender's): the code of each function a rewrite touched that a
+  walk reached (as the mended module compiles it: ``codegen.TouchedCode``; the others are
+  compiled when a later walk reaches them, and the entry written again), the diagnostics
+  and the core's table of functions and classes (``Definition``), from which
+  ``graphmend.mend`` rebuilds the functions a live object reaches;
 * ``rebound`` (the object mender's): the code of functions compiled alone to reach mended
   helpers through closure cells, by (qualname, first line, free variables, flags);
 * ``walk`` (the object mender's): the ``objects`` and ``rebound`` payloads of every file
@@ -57,11 +58,12 @@ __all__ = [
     "mend_module",
     "ObjectsEntry",
     "mend_objects",
-    "mended_text",
+    "touched_code",
+    "PENDING",
     "StatIndex",
 ]
 
-_FORMAT = 5
+_FORMAT = 6
 
 
 def default_cache_dir() -> str:
@@ -226,12 +228,15 @@ def mend_module(path: str, data: bytes, options: Dict[str, bool]) -> Tuple[Any, 
 class ObjectsEntry(NamedTuple):
     """What the object mender keeps of one source file (see the module's docstring).
     ``error``: why the file cannot be mended (the rest is then empty). The disk entry holds
-    all but ``line_map`` and ``mended_text`` (``STORED``), which only a function compiled
-    alone needs, and ``mended_text`` gives again."""
+    all but ``line_map``, ``mended_text`` and ``touched`` (``STORED``), which only a
+    function compiled alone or one not compiled yet needs, and ``touched_code`` gives
+    again."""
 
-    # (qualname, first line) -> code, of each function a rewrite touched, as the mended
-    # module compiles it; read from the disk, each code is still marshalled bytes (``code``
-    # loads it), since a model reaches few of the touched functions of a library file
+    # (qualname, first line) -> code, of each touched function compiled so far, as the
+    # mended module compiles it (None: the module has none, or two); a touched function
+    # that is not there is compiled when first asked for (``compile``). Read from the disk,
+    # each code is still marshalled bytes (``code`` loads it), since a model reaches few of
+    # the touched functions of a library file.
     codes: Dict[Tuple[str, int], Any]
     diagnostics: tuple
     # (qualname, first line) -> Definition fields as a tuple, None where two share both
@@ -239,56 +244,108 @@ class ObjectsEntry(NamedTuple):
     line_map: tuple  # empty when nothing changed
     mended_text: Optional[str]  # None when nothing changed
     error: Optional[str]
+    # what compiles the touched functions on demand (None: read from the disk, or nothing
+    # changed)
+    touched: Optional[codegen.TouchedCode] = None
+    # Only what one walk used (a walk bundle's, ``partial``): ``definitions`` holds the
+    # functions it looked up (False: not in the file), ``codes`` theirs, ``diagnostics``
+    # those inside them; anything else is in the file's whole entry.
+    partial: bool = False
 
     STORED = ("codes", "diagnostics", "definitions", "error")
 
     def stored(self) -> tuple:
-        codes = {key: code if type(code) is bytes else marshal.dumps(code)
+        codes = {key: code if code is None or type(code) is bytes else marshal.dumps(code)
                  for key, code in self.codes.items()}
         return (codes, self.diagnostics, self.definitions, self.error)
 
     def code(self, key: Tuple[str, int]) -> Any:
-        """The code of a touched function (None when there is none)."""
-        code = self.codes.get(key)
+        """The code of a touched function (None when the compiled module has none, or two;
+        ``PENDING`` when it was not compiled yet: ``compile``)."""
+        code = self.codes.get(key, PENDING)
         if type(code) is bytes:
             try:
                 code = marshal.loads(code)
             except (EOFError, ValueError, TypeError):
-                code = None
-            self.codes[key] = code
+                code = PENDING
+                del self.codes[key]
+            else:
+                self.codes[key] = code
         return code
 
+    def compile(self, key: Tuple[str, int]) -> Any:
+        """Compiles the touched function (``touched`` must be set) and keeps its code.
+        ``SyntaxError`` or ``ValueError``: the mended text does not compile."""
+        code = self.touched.get(key) if self.touched.has(key) else None
+        self.codes[key] = code
+        return code
+
+    def part(self, keys) -> tuple:
+        """What ``stored`` gives of a ``partial`` entry holding the functions ``keys``."""
+        definitions = {key: self.definitions.get(key, False) for key in keys}
+        codes = {key: self.codes[key] for key in keys if key in self.codes}
+        ranges = sorted((fields[3], fields[4]) for fields in definitions.values() if fields)
+        diagnostics = tuple(d for d in self.diagnostics if _within(d[1], ranges))
+        return ObjectsEntry(codes, diagnostics, definitions, (), None, self.error).stored()
+
     @classmethod
-    def from_stored(cls, stored: tuple) -> Optional["ObjectsEntry"]:
+    def from_stored(cls, stored: tuple, partial: bool = False) -> Optional["ObjectsEntry"]:
         if len(stored) != len(cls.STORED):
             return None
         codes, diagnostics, definitions, error = stored
         if not isinstance(codes, dict) or not isinstance(definitions, dict):
             return None
-        return cls(codes, diagnostics, definitions, (), None, error)
+        return cls(codes, diagnostics, definitions, (), None, error, None, partial)
+
+
+def _within(line: int, ranges: list) -> bool:
+    """Whether ``line`` lies in one of ``ranges`` ((first, last) pairs, sorted)."""
+    for first, last in ranges:
+        if first > line:
+            return False
+        if line <= last:
+            return True
+    return False
+
+
+# What ``ObjectsEntry.code`` returns for a touched function not compiled yet.
+PENDING = object()
 
 
 def mend_objects(path: str, text: str, options: Dict[str, Any]) -> ObjectsEntry:
     """The object mender's entry for a file whose text is ``text``: mended with every
     function traced (whatever ``mend`` rebuilds goes to ``torch.compile``, however its file
-    spells it), and compiled as a whole when something changed."""
-    result = mend_source(text, path, trace_all=True, skeleton=splice.SUPPORTED, definitions=True,
-                         **options)
+    spells it); its touched functions are compiled when first asked for
+    (``ObjectsEntry.compile``)."""
+    result = _mend_for_objects(path, text, options)
     if result.error is not None:
         return ObjectsEntry({}, (), {}, (), None, f"the source does not parse: {result.error}")
     diagnostics = _diagnostic_fields(result)
     definitions = definition_table(result.definitions)
     if not result.changed:
         return ObjectsEntry({}, diagnostics, definitions, (), None, None)
-    touched = [(d.qualname, d.first_line) for d in result.definitions
-               if d.touched and not d.is_class]
-    try:
-        compiled = codegen.compile_touched(result, path, touched)
-    except (SyntaxError, ValueError) as exc:
-        return ObjectsEntry({}, diagnostics, {}, (), None,
-                            f"the mended source does not compile: {exc}")
-    codes = {key: code for key, code in compiled.items() if code is not None}
-    return ObjectsEntry(codes, diagnostics, definitions, tuple(result.line_map), result.source, None)
+    return ObjectsEntry({}, diagnostics, definitions, tuple(result.line_map), result.source,
+                        None, _touched_code(result, path))
+
+
+def _touched_code(result, path: str) -> codegen.TouchedCode:
+    wanted = [(d.qualname, d.first_line) for d in result.definitions
+              if d.touched and not d.is_class]
+    return codegen.TouchedCode(result, path, wanted)
+
+
+def _mend_for_objects(path: str, text: str, options: Dict[str, Any]):
+    return mend_source(text, path, trace_all=True, skeleton=splice.SUPPORTED, definitions=True,
+                       **options)
+
+
+def touched_code(path: str, text: str, options: Dict[str, Any]) -> Tuple[tuple, Optional[str], Any]:
+    """(line map, mended text, ``codegen.TouchedCode``) of the file, as ``mend_objects``
+    has them: for an entry read from the disk that lacks a touched function's code."""
+    result = _mend_for_objects(path, text, options)
+    if result.error is not None or not result.changed:
+        return (), None, None
+    return tuple(result.line_map), result.source, _touched_code(result, path)
 
 
 def definition_table(definitions) -> Dict[Tuple[str, int], Optional[tuple]]:
@@ -299,15 +356,6 @@ def definition_table(definitions) -> Dict[Tuple[str, int], Optional[tuple]]:
         key = (d.qualname, d.first_line)
         table[key] = None if key in table else tuple(d)
     return table
-
-
-def mended_text(path: str, text: str, options: Dict[str, Any]) -> Tuple[tuple, Optional[str]]:
-    """(line map, mended text) of the file, as ``mend_objects`` has them (the core's mend
-    alone, nothing compiled): for an entry read from the disk."""
-    result = mend_source(text, path, trace_all=True, **options)
-    if result.error is not None or not result.changed:
-        return (), None
-    return tuple(result.line_map), result.source
 
 
 class StatIndex:

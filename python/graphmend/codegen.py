@@ -7,7 +7,8 @@ disk. Three entry points:
 * ``compile_text``: a whole text, renumbered afterwards where lines moved (``linetable``);
 * ``compile_mended``: a mended module, compiling only its skeleton when the original's
   ``.pyc`` can give the untouched functions (``splice``);
-* ``compile_touched``: only the functions a rewrite touched (the object mender);
+* ``compile_touched`` and ``TouchedCode``: only the functions a rewrite touched (the object
+  mender), compiled when first asked for;
 * ``compile_function``: one function on its own (the object mender), nested in a scope
   whose parameters become its free variables, and in a class of its enclosing class's name
   (private names mangle, ``super()`` finds ``__class__``, as before);
@@ -30,6 +31,7 @@ __all__ = [
     "compile_text",
     "compile_mended",
     "compile_touched",
+    "TouchedCode",
     "compile_function",
     "bind_globals",
     "global_loads",
@@ -87,37 +89,79 @@ def compile_touched(
 ) -> Dict[Tuple[str, int], Optional[CodeType]]:
     """The code of the functions ``wanted`` (qualname, original first line) of a mended
     module (a ``MendResult``) with the original's line numbers, as ``compile_mended`` would
-    compile them (None where two share both), for the object mender, which needs no module
-    code: only the skeleton is compiled (it holds every touched function whole: the core
-    stubs only bodies at module or class scope no edit touches), and only the wanted code is
-    renumbered; nothing is read from the original's ``.pyc``."""
-    line_map = list(result.line_map)
-    code = None
-    if result.skeleton is not None:
-        try:
-            code = builtins.compile(result.skeleton, path, "exec", dont_inherit=True)
-        except (SyntaxError, ValueError):
-            code = None
-    if code is None:
-        code = builtins.compile(result.source, path, "exec", dont_inherit=True)
-    identity = line_map == list(range(1, len(line_map) + 1))
-    if not identity and not linetable.SUPPORTED:
-        raise ValueError(f"no line renumbering on Python {'.'.join(map(str, _version()))}")
+    compile them (None where two share both; absent where the module has none): all of
+    ``TouchedCode`` at once."""
     wanted = set(wanted)
+    touched = TouchedCode(result, path, wanted)
     found: Dict[Tuple[str, int], Optional[CodeType]] = {}
-    for mended_code in splice.code_by_name_and_line(code).values():
-        if mended_code is None:
-            continue
-        line = mended_code.co_firstlineno
-        original_line = line if identity or not 1 <= line <= len(line_map) else line_map[line - 1]
-        key = (mended_code.co_qualname, original_line or line)
-        if key not in wanted:
-            continue
-        if key in found:
-            found[key] = None
-            continue
-        found[key] = mended_code if identity else linetable.remap_lines(mended_code, line_map)
+    for key in wanted:
+        if touched.has(key):
+            found[key] = touched.get(key)
     return found
+
+
+class TouchedCode:
+    """The code of the functions a rewrite touched in a mended module (a ``MendResult``;
+    ``wanted``: their (qualname, original first line)), for the object mender, which needs
+    no module code and reaches few of a library file's touched functions: the skeleton (it
+    holds every touched function whole: the core stubs only bodies at module or class scope
+    no edit touches) is compiled when the first one is asked for, and each function is
+    renumbered to the original's lines when it is asked for; nothing is read from the
+    original's ``.pyc``. The code is the one ``compile_mended``
+    gives (``tests/python/test_splice.py``). ``SyntaxError`` or ``ValueError`` from ``has``
+    or ``get``: the mended text does not compile."""
+
+    def __init__(self, result, path: str, wanted: Iterable[Tuple[str, int]]) -> None:
+        # only what compiling needs: not the result's table, diagnostics and edits
+        self._texts = (result.skeleton, result.source, result.line_map)
+        self._path = path
+        self._wanted = frozenset(wanted)
+        self._lines: Optional[linetable.LineMap] = None  # None: the lines did not move
+        # (qualname, original first line) -> code as compiled, None where two share both
+        self._index: Optional[Dict[Tuple[str, int], Optional[CodeType]]] = None
+
+    def _compiled(self) -> Dict[Tuple[str, int], Optional[CodeType]]:
+        if self._index is not None:
+            return self._index
+        (skeleton, source, line_map), path = self._texts, self._path
+        line_map = list(line_map)
+        code = None
+        if skeleton is not None:
+            try:
+                code = builtins.compile(skeleton, path, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError):
+                code = None
+        if code is None:
+            code = builtins.compile(source, path, "exec", dont_inherit=True)
+        identity = line_map == list(range(1, len(line_map) + 1))
+        if not identity and not linetable.SUPPORTED:
+            raise ValueError(f"no line renumbering on Python {'.'.join(map(str, _version()))}")
+        index: Dict[Tuple[str, int], Optional[CodeType]] = {}
+        for mended_code in splice.code_by_name_and_line(code).values():
+            if mended_code is None:
+                continue
+            line = mended_code.co_firstlineno
+            moved = not identity and 1 <= line <= len(line_map)
+            original_line = line_map[line - 1] if moved else line
+            key = (mended_code.co_qualname, original_line or line)
+            if key in self._wanted:
+                index[key] = None if key in index else mended_code
+        self._lines = None if identity else linetable.LineMap(line_map)
+        self._index = index
+        self._texts = None
+        return index
+
+    def has(self, key: Tuple[str, int]) -> bool:
+        """Whether the compiled module has code of that name and original first line (one
+        of ``wanted``)."""
+        return key in self._compiled()
+
+    def get(self, key: Tuple[str, int]) -> Optional[CodeType]:
+        """The code of that name and original first line, renumbered (None: none, or two)."""
+        code = self._compiled().get(key)
+        if code is None or self._lines is None:
+            return code
+        return linetable.remap_lines(code, self._lines)
 
 
 def compile_function(
@@ -234,6 +278,8 @@ _GLOBAL_WRITES = frozenset((_OP["STORE_GLOBAL"], _OP["DELETE_GLOBAL"]))
 _EXTENDED_ARG = _OP["EXTENDED_ARG"]
 _CACHE_UNITS = opcode._inline_cache_entries  # per opcode: the cache units that follow it
 _NO_LOCATION_UNIT = 0x80 | (15 << 3)  # a location table entry: one code unit, no position
+_PUSH_NULL_UNIT = bytes((_OP["PUSH_NULL"], 0))
+_NOP_UNIT = bytes((_OP["NOP"], 0))
 
 
 def bind_globals(code: CodeType, names: Sequence[str]) -> Optional[CodeType]:
@@ -281,11 +327,9 @@ def bind_globals(code: CodeType, names: Sequence[str]) -> Optional[CodeType]:
     for start, at, name, push_null in sites:
         if index[name] > 255:
             return None
-        units = [(_OP["PUSH_NULL"], 0)] if push_null else []
-        units.append((_OP["LOAD_DEREF"], index[name]))
+        units = (_PUSH_NULL_UNIT if push_null else b"") + bytes((_OP["LOAD_DEREF"], index[name]))
         end = at + 2 * (1 + _CACHE_UNITS[_LOAD_GLOBAL])
-        units += [(_OP["NOP"], 0)] * ((end - start) // 2 - len(units))
-        raw[start:end] = bytes(byte for unit in units for byte in unit)
+        raw[start:end] = units + _NOP_UNIT * ((end - start - len(units)) // 2)
     linetable, exceptiontable = code.co_linetable, code.co_exceptiontable
     if prefix:
         raw[0:0] = bytes((_OP["COPY_FREE_VARS"], len(freevars)))
@@ -370,25 +414,25 @@ def _global_names(code: CodeType, out: List[str], all_ops: bool = False) -> None
 
 def _shifted_exception_table(table: bytes, units: int) -> bytes:
     """An exception table (``Objects/exception_handling_notes.txt``) whose instructions all
-    moved by ``units`` code units: each entry's start and target move."""
-    if not table:
-        return table
-    values = []
-    at = 0
-    while at < len(table):
-        byte = table[at]
-        value = byte & 63
-        while byte & 64:
-            at += 1
-            byte = table[at]
-            value = (value << 6) | (byte & 63)
-        values.append(value)
-        at += 1
+    moved by ``units`` code units: each entry's start and target move. An entry is four
+    varints (start, size, target, depth and lasti), 6 bits a byte, most significant first,
+    bit 6 set on all but the last byte, bit 7 on the first byte of an entry."""
     out = bytearray()
-    for entry in range(0, len(values), 4):
-        start, size, target, depth_lasti = values[entry : entry + 4]
-        for position, value in enumerate((start + units, size, target + units, depth_lasti)):
-            _write_exception_varint(out, value, first=position == 0)
+    value = field = 0
+    for byte in table:
+        value = (value << 6) | (byte & 63)
+        if byte & 64:
+            continue
+        if field != 1 and field != 3:  # start, target
+            value += units
+        if value < 64:
+            out.append(value | 128 if field == 0 else value)
+        elif value < 4096:
+            out.append(value >> 6 | 192 if field == 0 else value >> 6 | 64)
+            out.append(value & 63)
+        else:
+            _write_exception_varint(out, value, first=field == 0)
+        value, field = 0, (field + 1) & 3
     return bytes(out)
 
 

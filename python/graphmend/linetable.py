@@ -19,11 +19,12 @@ tree (``tests/python/test_linetable.py`` checks it on real mended modules).
 from __future__ import annotations
 
 import sys
-from operator import itemgetter
+from itertools import accumulate, groupby
+from operator import itemgetter, ne, sub
 from types import CodeType
-from typing import FrozenSet, List, Optional, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Tuple, Union
 
-__all__ = ["SUPPORTED", "remap_lines"]
+__all__ = ["SUPPORTED", "LineMap", "remap_lines"]
 
 # The location table format these versions share; other versions take the tree path.
 SUPPORTED = (3, 11) <= sys.version_info[:2] <= (3, 13)
@@ -36,16 +37,20 @@ _MAX_ENTRY_UNITS = 8
 Position = Tuple[Optional[int], Optional[int], Optional[int], Optional[int]]
 
 
-class _LineMap:
-    """Mended line -> original line, and which lines share one offset."""
+class LineMap:
+    """Mended line -> original line, and which lines share one offset: made once for a
+    text whose code objects are renumbered one by one."""
 
     def __init__(self, line_map: Sequence[int]) -> None:
-        self.mapped = [0] + [int(original) or line for line, original in enumerate(line_map, 1)]
-        # segment[line]: lines with the same segment number moved by the same amount.
-        self.segment = [0] * len(self.mapped)
-        for line in range(2, len(self.mapped)):
-            same = self.mapped[line] - line == self.mapped[line - 1] - (line - 1)
-            self.segment[line] = self.segment[line - 1] + (0 if same else 1)
+        if 0 in line_map:
+            self.mapped = [0] + [original or line for line, original in enumerate(line_map, 1)]
+        else:
+            self.mapped = [0, *line_map]
+        # segment[line]: lines with the same segment number moved by the same amount
+        # (lines 0 and 1 are segment 0; each line after starts a new one where its offset
+        # differs from the line before's).
+        moved = list(map(sub, self.mapped, range(len(self.mapped))))
+        self.segment = [0, *accumulate(map(ne, moved[2:], moved[1:]), initial=0)][: len(moved)]
 
     def __call__(self, line: int) -> int:
         return self.mapped[line] if 1 <= line < len(self.mapped) else line
@@ -58,17 +63,21 @@ class _LineMap:
 
 
 def remap_lines(
-    code: CodeType, line_map: Sequence[int], dedent: Optional[Tuple[int, FrozenSet[int]]] = None
+    code: CodeType,
+    line_map: Union[Sequence[int], LineMap],
+    dedent: Optional[Tuple[int, FrozenSet[int]]] = None,
 ) -> CodeType:
     """``code`` compiled from mended text, with every line number mapped through
     ``line_map`` (``line_map[i - 1]`` is the original line of mended line ``i``; 0 keeps
-    the line). ``dedent``: ``(width, lines)`` when the text was compiled indented by
-    ``width`` more than the original on those (compiled) lines: their columns lose it."""
-    return _remap(code, _LineMap(line_map), dedent)
+    the line), or a ``LineMap`` of it. ``dedent``: ``(width, lines)`` when the text was
+    compiled indented by ``width`` more than the original on those (compiled) lines: their
+    columns lose it."""
+    lines = line_map if isinstance(line_map, LineMap) else LineMap(line_map)
+    return _remap(code, lines, dedent)
 
 
 def _remap(
-    code: CodeType, lines: _LineMap, dedent: Optional[Tuple[int, FrozenSet[int]]] = None
+    code: CodeType, lines: LineMap, dedent: Optional[Tuple[int, FrozenSet[int]]] = None
 ) -> CodeType:
     consts = tuple(
         _remap(c, lines, dedent) if isinstance(c, CodeType) else c for c in code.co_consts
@@ -81,11 +90,17 @@ def _remap(
     if shift is not None and dedent is None:
         return code.replace(co_firstlineno=code.co_firstlineno + shift, co_consts=consts)
     first_line = lines(code.co_firstlineno)
-    if dedent is not None:
-        positions = [_dedent(position, *dedent) for position in positions]
-    mapped = [_map_position(position, lines) for position in positions]
+    runs = []  # (position, how many code units in a row have it), mapped
+    for position, run in groupby(positions):
+        if dedent is not None:
+            position = _dedent(position, *dedent)
+        position = _map_position(position, lines)
+        count = len(list(run))
+        if runs and runs[-1][0] == position:
+            count += runs.pop()[1]
+        runs.append((position, count))
     return code.replace(
-        co_firstlineno=first_line, co_linetable=_encode(mapped, first_line), co_consts=consts
+        co_firstlineno=first_line, co_linetable=_encode_runs(runs, first_line), co_consts=consts
     )
 
 
@@ -98,7 +113,7 @@ def _dedent(position: Position, width: int, indented: FrozenSet[int]) -> Positio
     return start, end, column, end_column
 
 
-def _map_position(position: Position, lines: _LineMap) -> Position:
+def _map_position(position: Position, lines: LineMap) -> Position:
     """As the tree path maps a node: both lines mapped, the end never before the start, and
     on one line the end column never before the start column."""
     start, end, column, end_column = position
@@ -113,20 +128,20 @@ def _map_position(position: Position, lines: _LineMap) -> Position:
 
 def _encode(positions: List[Position], first_line: int) -> bytes:
     """A location table for one position per code unit."""
+    return _encode_runs([(p, len(list(run))) for p, run in groupby(positions)], first_line)
+
+
+def _encode_runs(runs: List[Tuple[Position, int]], first_line: int) -> bytes:
+    """A location table for runs of code units that share a position, each run after the
+    first at another position than the one before (a run longer than an entry holds takes
+    several entries)."""
     out = bytearray()
     previous_line = first_line
-    index = 0
-    while index < len(positions):
-        position = positions[index]
-        units = 1
-        while (
-            units < _MAX_ENTRY_UNITS
-            and index + units < len(positions)
-            and positions[index + units] == position
-        ):
-            units += 1
-        previous_line = _encode_entry(out, position, units, previous_line)
-        index += units
+    for position, count in runs:
+        while count > 0:
+            units = min(count, _MAX_ENTRY_UNITS)
+            previous_line = _encode_entry(out, position, units, previous_line)
+            count -= units
     return bytes(out)
 
 

@@ -6,9 +6,9 @@ it asks the core about the whole file that defines it (one parse and one mend pe
 process, and the shared on-disk cache across processes, ``graphmend.cache``), and rebuilds
 only what the mend changed:
 
-* a function whose text a rewrite touched gets the code the mended module compiles to (the
-  mended module is compiled once, its untouched functions taken from the original's
-  ``.pyc``: ``codegen.compile_mended``), with the original's line numbers;
+* a function whose text a rewrite touched gets the code the mended module compiles to, with
+  the original's line numbers (the file's skeleton is compiled when the walk first reaches
+  one of its touched functions, and each one reached is renumbered: ``codegen.TouchedCode``);
 * a function that calls a mended helper by a global name gets the helper bound to it
   through a closure cell, so the module's globals stay exactly as they were: its code with
   those loads turned into loads of free variables (``codegen.bind_globals``), or, where that
@@ -75,6 +75,8 @@ class _MendedFile:
         store: cache.Store,
         options: Dict[str, Any],
         rebound: Optional[dict] = None,
+        *,
+        fresh: bool = False,
     ) -> None:
         self.filename = source.filename
         self.source = source
@@ -88,11 +90,18 @@ class _MendedFile:
         self._store = store
         self._rebound: Optional[Dict[tuple, types.CodeType]] = rebound
         self._rebound_dirty = False
+        # The objects entry differs from the disk's (``fresh``: just made; or a touched
+        # function was compiled since it was read): written by ``save``.
+        self._entry_dirty = False
         # The keys of the walk bundles that hold this file as it is now (``_Bundle``).
         self.bundles: set = set()
+        # (qualname, first line) of each function or class looked up (``definition``).
+        self._looked_up: set = set()
         self._lines: Optional[List[str]] = None
         self._mended_lines: Optional[List[str]] = None
         self._line_map: tuple = entry.line_map
+        if fresh:
+            self._changed()
 
     @property
     def text(self) -> str:
@@ -100,15 +109,21 @@ class _MendedFile:
 
     @property
     def diagnostics(self) -> List[Diagnostic]:
+        if self._entry.partial:
+            self._whole()
+        return self._held_diagnostics()
+
+    def _held_diagnostics(self) -> List[Diagnostic]:
         if self._diagnostics is None:
             self._diagnostics = [diagnostic_of(self.filename, d) for d in self._entry.diagnostics]
         return self._diagnostics
 
     def diagnostics_in(self, first: int, last: int) -> List[Diagnostic]:
-        """The diagnostics starting on lines first..last, in order."""
+        """The diagnostics starting on lines first..last, in order (of a function
+        ``definition`` gave: a partial entry holds those)."""
         if not self._entry.diagnostics:
             return []
-        diagnostics = self.diagnostics
+        diagnostics = self._held_diagnostics()
         if self._diagnostic_lines is None:
             by_line = sorted(range(len(diagnostics)), key=lambda i: diagnostics[i].line)
             self._diagnostic_lines = ([diagnostics[i].line for i in by_line], by_line)
@@ -119,12 +134,66 @@ class _MendedFile:
     def definition(self, qualname: str, first_line: int) -> Optional[Definition]:
         """The function or class of that name whose text starts on that line (None when
         there is none, or more than one)."""
-        fields = self._entry.definitions.get((qualname, first_line))
-        return None if fields is None else Definition._make(fields)
+        key = (qualname, first_line)
+        self._looked_up.add(key)
+        fields = self._entry.definitions.get(key, False)
+        if fields is False and self._entry.partial and key not in self._entry.definitions:
+            self._whole()
+            fields = self._entry.definitions.get(key)
+        return Definition._make(fields) if fields else None
+
+    def _whole(self) -> None:
+        """Replaces a walk bundle's part of the entry (``ObjectsEntry.partial``) by the
+        file's whole entry, read from the disk (or made again), with the code the part
+        held."""
+        part = self._entry
+        entry, fresh = _objects_entry(self.source, self._store, self._options)
+        added = {key: code for key, code in part.codes.items() if key not in entry.codes}
+        entry.codes.update(added)
+        self._entry, self.error = entry, entry.error
+        self._diagnostics = self._diagnostic_lines = None
+        if fresh or added:
+            self._changed()
+        else:
+            self.bundles.clear()  # the bundle is written again with what this walk used
 
     def module_code(self, definition: Definition) -> Optional[types.CodeType]:
-        """The function's code in the compiled mended module (None when it is not there)."""
-        return self._entry.code((definition.qualname, definition.first_line))
+        """The function's code in the compiled mended module (None when it is not there),
+        compiled when it is first asked for (``cache.ObjectsEntry.compile``). A mended text
+        that does not compile makes the file unmendable, as it is when compiled whole: the
+        walk starts again (``_Restart``)."""
+        key = (definition.qualname, definition.first_line)
+        code = self._entry.code(key)
+        if code is cache.PENDING and self._entry.partial:
+            self._whole()
+            code = self._entry.code(key)
+        if code is not cache.PENDING:
+            return code
+        if self._entry.touched is None:  # read from the disk: mend the text again
+            self._remend()
+        try:
+            code = self._entry.compile(key)
+        except (SyntaxError, ValueError) as exc:
+            self.error = f"the mended source does not compile: {exc}"
+            self._entry = cache.ObjectsEntry({}, self._entry.diagnostics, {}, (), None, self.error)
+            self._diagnostics = self._diagnostic_lines = None
+            self._changed()
+            raise _Restart from None
+        self._changed()
+        return code
+
+    def _remend(self) -> None:
+        """Fills what the disk entry does not keep (``cache.touched_code``)."""
+        line_map, mended_text, touched = cache.touched_code(self.filename, self.text, self._options)
+        self._line_map = line_map
+        self._entry = self._entry._replace(line_map=line_map, mended_text=mended_text,
+                                           touched=touched)
+
+    def _changed(self) -> None:
+        """The objects entry changed: written again by ``save``, and with the bundles."""
+        self._entry_dirty = bool(self._store.cache_dir)
+        self.bundles.clear()
+        _UNSAVED.add(self)
 
     def compile_alone(
         self, definition: Definition, scope_names: Sequence[str], flags: int
@@ -151,27 +220,29 @@ class _MendedFile:
         )
 
     def save(self) -> None:
-        """Writes the functions compiled alone since the last save to the disk cache."""
+        """Writes the objects entry, when it changed, and the functions compiled alone
+        since the last save to the disk cache."""
+        if self._entry_dirty:
+            self._store.store(self._key("objects"), self._entry.stored())
+            self._entry_dirty = False
         if self._rebound_dirty:
             self._store.store(self._key("rebound"), (self._rebound,))
             self._rebound_dirty = False
 
     def bundled(self) -> tuple:
-        """What a walk bundle keeps of the file: (digest, the objects entry, the functions
+        """What a walk bundle keeps of the file: (digest, the part of the objects entry
+        that holds the functions the walks of this process looked up, the functions
         compiled alone or None when they were never looked up)."""
-        return (self.source.digest, self._entry.stored(), self._rebound)
+        return (self.source.digest, self._entry.part(self._looked_up), self._rebound)
 
     def _compile_alone(
         self, definition: Definition, scope_names: Sequence[str], flags: int
     ) -> types.CodeType:
         if definition.touched:
             if self._mended_lines is None:
-                mended_text = self._entry.mended_text
-                if mended_text is None:  # read from the disk, which does not keep it
-                    self._line_map, mended_text = cache.mended_text(
-                        self.filename, self.text, self._options
-                    )
-                self._mended_lines = mended_text.splitlines(keepends=True)
+                if self._entry.mended_text is None:  # read from the disk, which does not keep it
+                    self._remend()
+                self._mended_lines = self._entry.mended_text.splitlines(keepends=True)
             first, last = definition.mended_first_line, definition.mended_last_line
             lines = self._mended_lines[first - 1 : last]
             original_lines = [self._line_map[i - 1] or i for i in range(first, last + 1)]
@@ -212,6 +283,12 @@ _TEXTS: Dict[str, Tuple[List[str], str, str]] = {}
 _DIGESTS: Dict[str, Tuple[tuple, str]] = {}
 # cache folder -> its StatIndex
 _STAT_INDEXES: Dict[str, cache.StatIndex] = {}
+
+
+class _Restart(Exception):
+    """A file turned out unmendable during a walk (its mended text does not compile, found
+    when a touched function was first compiled): the walk starts again, and finds the file
+    unmendable from the start."""
 
 
 class _SourceChanged(Exception):
@@ -269,8 +346,11 @@ def _text_of(filename: str, lines: List[str]) -> Tuple[str, str]:
 
 
 def _mend_file(filename: str, text: str, options: Dict[str, Any], digest: str = "") -> _MendedFile:
-    """The file of that text mended with ``options`` (``_mend_source_file``)."""
-    return _mend_source_file(_Source(filename, digest or _digest(text), None, text), options)
+    """The file of that text mended with ``options`` (``_mend_source_file``), its entry
+    written to the disk cache."""
+    mended = _mend_source_file(_Source(filename, digest or _digest(text), None, text), options)
+    mended.save()
+    return mended
 
 
 def _mend_source_file(
@@ -292,7 +372,8 @@ def _mend_source_file(
         mended = _MendedFile(source, entry, store, options, rebound)
         mended.bundles.add(bundle.key)
     else:
-        mended = _MendedFile(source, _objects_entry(source, store, options), store, options)
+        entry, fresh = _objects_entry(source, store, options)
+        mended = _MendedFile(source, entry, store, options, fresh=fresh)
     if len(_FILE_CACHE) > 256:
         _FILE_CACHE.clear()
     _FILE_CACHE[key] = mended
@@ -301,29 +382,29 @@ def _mend_source_file(
 
 def _objects_entry(
     source: _Source, store: cache.Store, options: Dict[str, Any]
-) -> cache.ObjectsEntry:
-    """The file's entry in the disk cache, made (and stored) when it has none."""
-    disk_key = ""
+) -> Tuple[cache.ObjectsEntry, bool]:
+    """The file's entry in the disk cache, or made when it has none (then True: it is
+    written with the touched functions the walk compiled, ``_MendedFile.save``)."""
     if store.cache_dir:
         disk_key = store.key(source.filename, None, options, "objects", text_digest=source.digest)
-    stored = store.load(disk_key) if disk_key else None
-    entry = cache.ObjectsEntry.from_stored(stored) if stored is not None else None
-    if entry is None:
-        entry = cache.mend_objects(source.filename, source.text(), options)
-        if disk_key:
-            store.store(disk_key, entry.stored())
-    return entry
+        stored = store.load(disk_key)
+        entry = cache.ObjectsEntry.from_stored(stored) if stored is not None else None
+        if entry is not None:
+            return entry, False
+    return cache.mend_objects(source.filename, source.text(), options), True
 
 
 class _Bundle:
-    """The cache entries of every file one walk used, in one file keyed by the root (its
-    class or function and, for a module, the classes of its submodules) and the options: a
-    mend with a filled cache reads this one file instead of one entry per file, and
-    computes no key per file. A file's entry is taken from it only when the digest of the
-    file's text is the one recorded there (the per-file entries' own key), so a changed
-    file or option never reaches stale code; the walk itself runs as without the bundle.
-    The bundle is written again after a walk that used a file it did not hold, or compiled
-    a function alone."""
+    """What one walk used of the cache entries of every file it used (the functions and
+    classes it looked up, their code and diagnostics: ``cache.ObjectsEntry.part``), in one
+    file keyed by the root (its class or function and, for a module, the classes of its
+    submodules) and the options: a mend with a filled cache reads this one file instead of
+    one entry per file, and computes no key per file. A file's part is taken from it only
+    when the digest of the file's text is the one recorded there (the per-file entries' own
+    key), so a changed file or option never reaches stale code; the walk itself runs as
+    without the bundle, and a walk that looks up anything else in a file reads the file's
+    whole entry (``_MendedFile._whole``). The bundle is written again after a walk that
+    used a file or a function it did not hold, or compiled a function."""
 
     def __init__(self, store: cache.Store, key: str) -> None:
         self.store, self.key = store, key
@@ -348,7 +429,10 @@ class _Bundle:
         found = self._files.get(filename)
         if not isinstance(found, tuple) or len(found) != 3 or found[0] != digest:
             return None
-        entry = cache.ObjectsEntry.from_stored(found[1]) if isinstance(found[1], tuple) else None
+        part = found[1]
+        entry = None
+        if isinstance(part, tuple):
+            entry = cache.ObjectsEntry.from_stored(part, partial=True)
         rebound = found[2] if isinstance(found[2], dict) else None
         return None if entry is None else (entry, rebound)
 
@@ -508,6 +592,8 @@ class _Mender:
         self.building.add(key)
         try:
             built = self._build(fn, force_new)
+        except _Restart:
+            raise
         except Exception as exc:  # never let mending break the program: keep the original
             self.note(fn.__qualname__, fn.__code__.co_filename, fn.__code__.co_firstlineno,
                       "skipped", f"could not rebuild: {type(exc).__name__}: {exc}")
@@ -834,9 +920,14 @@ def mend(obj: Any, *, report: bool = False, **rewrites: bool) -> Any:
 
 
 def _mend_with(obj: Any, options: Dict[str, Any]) -> Tuple[Any, MendReport]:
-    mender = _Mender(options, _Bundle.of_root(obj, options))
     try:
-        result = _mend_object(mender, obj)
+        while True:
+            mender = _Mender(options, _Bundle.of_root(obj, options))
+            try:
+                result = _mend_object(mender, obj)
+                break
+            except _Restart:
+                continue
         if mender.bundle is not None:
             mender.bundle.save(list(mender.mended_files.values()))
     finally:
@@ -897,14 +988,20 @@ def _mended_module_class(mender: _Mender, klass: type) -> type:
         for value in list(args) + list(kwargs.values()):
             if isinstance(value, _nn_module()):
                 passed_in.update(id(m) for m in value.modules())
-        inner = _Mender(options)
-        for sub in self.modules():
-            if sub is self or id(sub) in passed_in:
-                continue
-            klass_of_sub = inner.cls(type(sub))
+        subs = [sub for sub in self.modules() if sub is not self and id(sub) not in passed_in]
+        try:
+            while True:
+                inner = _Mender(options)
+                try:
+                    classes = [inner.cls(type(sub)) for sub in subs]
+                    break
+                except _Restart:
+                    continue
+        finally:
+            _save_compiled()
+        for sub, klass_of_sub in zip(subs, classes):
             if klass_of_sub is not type(sub):
                 sub.__class__ = klass_of_sub
-        _save_compiled()
 
     __init__.__qualname__ = f"{klass.__qualname__}.__init__"
     __init__.__doc__ = getattr(klass.__init__, "__doc__", None)

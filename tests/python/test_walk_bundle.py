@@ -12,7 +12,7 @@ import pytest
 import torch
 
 import graphmend
-from graphmend import cache, mender
+from graphmend import cache, codegen, mender
 
 MODULE = '''\
 import torch
@@ -162,3 +162,90 @@ def test_the_build_id_is_kept_by_the_files_stat(tmp_path, monkeypatch):
         assert cache.build_id(folder) == computed
     finally:
         cache.build_id.cache_clear()
+
+
+def _compiled(monkeypatch) -> list:
+    """The touched functions compiled from now on, by name."""
+    asked = []
+    get = codegen.TouchedCode.get
+
+    def counting(self, key):
+        asked.append(key[0])
+        return get(self, key)
+
+    monkeypatch.setattr(codegen.TouchedCode, "get", counting)
+    return asked
+
+
+def test_touched_functions_are_compiled_when_reached(module, monkeypatch):
+    """A file's skeleton is compiled when a walk first reaches one of its touched
+    functions, and only what is reached is renumbered; a later walk from the disk entry
+    compiles (mending the text again) what the first did not reach, and writes the entry
+    again: every report and function is the one an empty cache gives."""
+    asked = _compiled(monkeypatch)
+    shout = graphmend.mend(module.shout)
+    assert asked == ["shout"]
+    _new_process()
+    both, both_report = graphmend.mend(module.calls_both, report=True)
+    assert asked == ["shout", "pick"]  # shout's code came from the disk
+    _new_process()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("mended again")
+
+    monkeypatch.setattr(cache, "mend_objects", refuse)
+    monkeypatch.setattr(cache, "touched_code", refuse)
+    again, again_report = graphmend.mend(module.calls_both, report=True)
+    assert asked == ["shout", "pick"]
+    monkeypatch.undo()
+    monkeypatch.setattr(mender, "_cache_dir", lambda: None)
+    _new_process()
+    fresh, fresh_report = graphmend.mend(module.calls_both, report=True)
+    assert again_report.notes == both_report.notes == fresh_report.notes
+    assert again_report.diagnostics == both_report.diagnostics == fresh_report.diagnostics
+    for got in (both, again):
+        assert got.__code__.co_code == fresh.__code__.co_code
+        for cell, fresh_cell in zip(got.__closure__, fresh.__closure__):
+            helper, fresh_helper = cell.cell_contents.__code__, fresh_cell.cell_contents.__code__
+            assert helper.co_code == fresh_helper.co_code
+            assert list(helper.co_positions()) == list(fresh_helper.co_positions())
+    x = torch.tensor([1.0, -3.0])
+    assert torch.equal(again(x), module.calls_both(x)) and torch.equal(shout(x), x * 2)
+
+
+def test_a_mended_text_that_does_not_compile_leaves_the_whole_file(module, monkeypatch):
+    """Found when a touched function is first compiled, the walk starts again and every
+    function of the file is left as it is, as when the file was compiled whole."""
+    def fail(self, key):
+        raise SyntaxError("broken")
+
+    monkeypatch.setattr(codegen.TouchedCode, "get", fail)
+    mended, report = graphmend.mend(module.calls_both, report=True)
+    assert mended.__code__ is module.calls_both.__code__
+    assert [(n.qualname, n.status, n.reason) for n in report.notes] == [
+        ("calls_both", "skipped", "the mended source does not compile: broken")
+    ]
+
+
+def test_a_walk_that_looks_up_more_reads_the_files_own_entry(module, monkeypatch):
+    """The bundle holds what the walk looked up in each file: a later walk from the same
+    root that reaches another function of the file (a global rebound since) reads the
+    file's own entry, gives what an empty cache gives, and writes the bundle again."""
+    graphmend.mend(module.calls_both)
+    monkeypatch.setattr(module, "pick", module.Model.forward)
+    _new_process()
+    read = _loads(monkeypatch)
+    mended, report = graphmend.mend(module.calls_both, report=True)
+    assert len(read) == 2  # the bundle, then the file's own entry
+    assert any(n.qualname == "Model.forward" for n in report.notes)
+    _new_process()
+    del read[:]
+    again, again_report = graphmend.mend(module.calls_both, report=True)
+    assert len(read) == 1
+    monkeypatch.setattr(mender, "_cache_dir", lambda: None)
+    _new_process()
+    fresh, fresh_report = graphmend.mend(module.calls_both, report=True)
+    for got in (report, again_report):
+        assert got.notes == fresh_report.notes and got.diagnostics == fresh_report.diagnostics
+    for got in (mended, again):
+        assert got.__code__.co_code == fresh.__code__.co_code
