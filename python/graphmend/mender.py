@@ -546,9 +546,16 @@ def _library_reason(module: Optional[str], filename: str) -> Optional[str]:
 
 
 class _Mender:
-    def __init__(self, options: Dict[str, Any], bundle: Optional[_Bundle] = None):
+    def __init__(
+        self,
+        options: Dict[str, Any],
+        bundle: Optional[_Bundle] = None,
+        reach: Optional[frozenset] = None,
+    ):
         self.options = options
         self.bundle = bundle  # where the walk's files are read from first, and kept
+        # The class members a compiled call may run (``_compile_reach``); None: all of them.
+        self.reach = reach
         self.report = MendReport()
         self.functions: Dict[int, Any] = {}  # id(original) -> mended (or original)
         self.cells: Dict[int, types.CellType] = {}  # id(original) -> cell of its mended form
@@ -797,6 +804,8 @@ class _Mender:
     def _members(self, owner: type) -> Dict[str, Any]:
         namespace = {}
         for name, value in list(owner.__dict__.items()):
+            if self.reach is not None and name not in self.reach:
+                continue  # never run by the compiled call: left as it is
             replacement = self._member(value)
             if replacement is not value:
                 namespace[name] = replacement
@@ -915,14 +924,22 @@ def mend(obj: Any, *, report: bool = False, **rewrites: bool) -> Any:
     finds the report later. One keyword per rewrite (``graphmend.options.REWRITES``:
     ``where``, ``defer``, ``trap``) switches it, all on by default.
     """
-    result, mend_rep = _mend_with(obj, rewrite_switches(rewrites, "mend"))
+    result, mend_rep = _mend_with(obj, rewrite_switches(rewrites, "mend"), _reach_of(obj))
     return (result, mend_rep) if report else result
 
 
-def _mend_with(obj: Any, options: Dict[str, Any]) -> Tuple[Any, MendReport]:
+def _reach_of(obj: Any) -> Optional[frozenset]:
+    """What a module instance's walk is limited to (``_compile_reach``); None: everything."""
+    return _compile_reach(obj) if _looks_like_torch_module(obj) else None
+
+
+def _mend_with(
+    obj: Any, options: Dict[str, Any], reach: Optional[frozenset] = None
+) -> Tuple[Any, MendReport]:
+    bundle_options = options if reach is None else {**options, "reach": sorted(reach)}
     try:
         while True:
-            mender = _Mender(options, _Bundle.of_root(obj, options))
+            mender = _Mender(options, _Bundle.of_root(obj, bundle_options), reach)
             try:
                 result = _mend_object(mender, obj)
                 break
@@ -943,8 +960,61 @@ def _mend_for_compile(obj: Any, options: Dict[str, Any]) -> Tuple[Any, MendRepor
     """What ``compile`` hands to ``torch.compile``: the mended copy, or ``obj`` itself when
     the copy would be identical (all it reaches was mended at import, or has nothing to
     rewrite): an extra class level and a copied ``__dict__`` are not free on every call."""
-    mended, mend_rep = _mend_with(obj, options)
+    mended, mend_rep = _mend_with(obj, options, _reach_of(obj))
     return (mended if mend_rep.rebuilt else obj), mend_rep
+
+
+# Special methods a compiled forward does not run (construction, pickling, printing); every
+# other one may run implicitly (an operator, `self[i]`, `len(self)`, `__getattr__`).
+_NOT_RUN_BY_FORWARD = frozenset({
+    "__init__", "__new__", "__init_subclass__", "__class_getitem__", "__post_init__",
+    "__repr__", "__str__", "__format__", "__dir__", "__sizeof__", "__del__",
+    "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__getnewargs__",
+    "__getnewargs_ex__", "__copy__", "__deepcopy__",
+})
+
+
+def _compile_reach(module: Any) -> frozenset:
+    """The names of the class members a compiled call of ``module`` may run: ``forward``
+    (of every submodule's class), the special methods Python may call implicitly, and,
+    transitively, every member named in the code of one reached (an attribute or a global
+    of that name: ``self.helper()``, a property, a method passed as a value). Read from the
+    code objects alone. A member left out is not mended and runs as it is, so an over-wide
+    reach costs time and a narrow one only fixes: it does not change what the program does.
+    A module class (``graphmend.mend(cls)``) is walked whole: its instances are built later."""
+    members: Dict[str, List[types.CodeType]] = {}
+    for klass in {type(sub) for sub in module.modules()}:
+        for owner in klass.__mro__:
+            if owner is object or is_library_module(owner.__module__):
+                continue
+            for name, value in owner.__dict__.items():
+                function = value.fget if isinstance(value, property) else value
+                function = getattr(function, "__func__", function)  # static/class methods
+                code = getattr(function, "__code__", None)
+                if isinstance(code, types.CodeType):
+                    members.setdefault(name, []).append(code)
+    todo = ["forward"] + [
+        name for name in members
+        if name.startswith("__") and name.endswith("__") and name not in _NOT_RUN_BY_FORWARD
+    ]
+    reach: set = set()
+    while todo:
+        name = todo.pop()
+        if name in reach:
+            continue
+        reach.add(name)
+        for code in members.get(name, ()):
+            todo.extend(n for n in _names_in(code) if n in members and n not in reach)
+    return frozenset(reach)
+
+
+def _names_in(code: types.CodeType) -> List[str]:
+    """The names a code object and the functions nested in it load (attributes, globals)."""
+    names = list(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names.extend(_names_in(const))
+    return names
 
 
 def _mend_object(mender: _Mender, obj: Any) -> Any:
