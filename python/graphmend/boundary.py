@@ -21,12 +21,13 @@ def boundary(
     """``call`` behind the compile boundary: run (under the Dynamo ``config`` options
     runtime-aware mode chose), then replay the side effects deferred inside it; a trap's
     RuntimeError becomes the exception the original program raises. It runs on every call
-    of a compiled object, so everything it needs is bound once, here. ``entry``: the
-    function ``call`` compiles, when it is one (a warning whose stacklevel reaches past it
-    names the caller of the boundary, as it named the function's caller)."""
+    of a compiled object, so everything it needs is bound once, here. ``entry``: what
+    ``call`` compiles (a function, or a module whose forward Dynamo compiles), when known:
+    a warning whose stacklevel reaches past it names the caller of the boundary, and a
+    failed ``runtime.rerun_if`` calls it again, eagerly (a module through its ``__call__``,
+    as the compiled module calls it)."""
     runtime = mender._runtime()
     pending, flush, translate = runtime._records, runtime.flush, runtime.translate
-    eager = _eager_callable(entry)
 
     def bounded(*args: Any, **kwargs: Any) -> Any:
         runtime._bounded += 1
@@ -38,7 +39,7 @@ def boundary(
             with dynamo_config(config):
                 return call(*args, **kwargs)
         except RuntimeError as exc:
-            if eager is None or not runtime.is_rerun(exc):
+            if entry is None or not runtime.is_rerun(exc):
                 original = translate(exc)
                 if original is None:
                     raise
@@ -49,16 +50,10 @@ def boundary(
                 flush()
         # A rerun_if failed: the call again, eagerly, outside the handler (what it raises is
         # the original's exception, with no context of ours).
-        return runtime.rerun(eager, random, args, kwargs)
+        return runtime.rerun(entry, random, args, kwargs)
 
     runtime.register_boundary(bounded.__code__, entry)
     return bounded
-
-
-def _eager_callable(entry: Any) -> Optional[Callable[..., Any]]:
-    """What a rerun calls: the entry itself (a module: its __call__, hooks included, as the
-    compiled module calls it), not compiled."""
-    return entry if callable(entry) else None
 
 
 def behind_boundary(compiled: Any, config: Optional[Dict[str, bool]] = None, like: Any = None) -> Any:

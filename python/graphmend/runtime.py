@@ -124,6 +124,16 @@ def is_compiling() -> bool:
     return compiler.is_compiling()
 
 
+def _asked_while_tracing(fn):
+    """``fn`` for Dynamo to call while tracing (``assume_constant_result``): its answer is a
+    constant of the graph, and nothing of it is in the graph. ``fn`` itself without torch."""
+    try:
+        import torch.compiler
+    except ImportError:  # pragma: no cover - the runtime without torch runs eagerly only
+        return fn
+    return torch.compiler.assume_constant_result(fn)
+
+
 # ---------------------------------------------------------------------------------------------
 # Snapshots.
 
@@ -212,22 +222,7 @@ def defer(site, callee, /, *args, **kwargs):
     ``_snapshot_safe``); otherwise the callee is called at once, which is exactly the
     original behaviour (Dynamo then breaks the graph there, as it did before).
     """
-    if not is_compiling():
-        flush()  # records of compiled code earlier in this call come first
-        _replay(site, callee, args, kwargs, sys._getframe(1).f_globals)
-        return None
-    if not _recordable(args, kwargs):
-        _replay_in_order(site, callee, args, kwargs)
-        return None
-    if _conditions and _conditions[-1] is not None:  # a deferred branch's helper
-        _defer_when(_conditions[-1], site, callee, (), args, kwargs)
-        return None
-    traced, args, kwargs = _traced_site(site, callee, args, kwargs)
-    if traced is None:  # a frame the traced code cannot name: made now, as the original did
-        _replay_in_order(site, callee, args, kwargs)
-        return None
-    _records.append((traced, callee, _snapshot(args), _snapshot(kwargs), ()))
-    return None
+    _defer(site, callee, (), args, kwargs)
 
 
 def defer_format(site, callee, formats, /, *args, **kwargs):
@@ -244,23 +239,27 @@ def defer_format(site, callee, formats, /, *args, **kwargs):
     tensors and converted when formatted, so no ``.item()`` runs in the traced region. ``print(f"loss {loss:.3f}", end="")`` becomes
     ``defer_format(site, print, ((0, "loss {0:.3f}"),), (loss,), end="")``.
     """
+    _defer(site, callee, formats, args, kwargs)
+
+
+def _defer(site, callee, formats, args, kwargs):
     if not is_compiling():
         flush()  # records of compiled code earlier in this call come first
         args, kwargs = _apply_formats(formats, args, kwargs)
-        _replay(site, callee, args, kwargs, sys._getframe(1).f_globals)
-        return None
+        _replay(site, callee, args, kwargs, sys._getframe(2).f_globals)
+        return
     if not _recordable(args, kwargs) or not _items_convertible(formats, args, kwargs):
         _replay_in_order(site, callee, args, kwargs, formats)
-        return None
-    if _conditions and _conditions[-1] is not None:  # a deferred branch's helper
-        _defer_when(_conditions[-1], site, callee, formats, args, kwargs)
-        return None
+        return
+    ambient = _ambient_condition()
+    if ambient is not None:  # in a helper a deferred branch calls (push_condition)
+        _defer_when(ambient, site, callee, formats, args, kwargs)
+        return
     traced, args, kwargs = _traced_site(site, callee, args, kwargs)
-    if traced is None:
+    if traced is None:  # a frame the traced code cannot name: made now, as the original did
         _replay_in_order(site, callee, args, kwargs, formats)
-        return None
+        return
     _records.append((traced, callee, _snapshot(args), _snapshot(kwargs), formats))
-    return None
 
 
 # [Defer] of a whole branch (src/rewrite/defer/branch.cpp): the body of a data-dependent
@@ -334,12 +333,12 @@ def defer_when(condition, site, callee, /, *args, **kwargs):
     """``defer`` inside a deferred branch: while compiling, with ``condition`` a one-element
     tensor, the record is replayed only if ``condition`` holds then. Eagerly (the ``if``
     tested the condition) it is ``defer``."""
-    _defer_when(condition, site, callee, (), args, kwargs)
+    _defer_when(_under_ambient(condition), site, callee, (), args, kwargs)
 
 
 def defer_format_when(condition, site, callee, formats, /, *args, **kwargs):
     """``defer_format`` inside a deferred branch (see ``defer_when``)."""
-    _defer_when(condition, site, callee, formats, args, kwargs)
+    _defer_when(_under_ambient(condition), site, callee, formats, args, kwargs)
 
 
 def _defer_when(condition, site, callee, formats, args, kwargs):
@@ -348,10 +347,6 @@ def _defer_when(condition, site, callee, formats, args, kwargs):
         args, kwargs = _apply_formats(formats, args, kwargs)
         _replay(site, callee, args, kwargs, sys._getframe(2).f_globals)
         return
-    if _conditions and _conditions[-1] is not None and _conditions[-1] is not condition and (
-        _one_element(condition)
-    ):
-        condition = sys.modules["torch"].logical_and(_conditions[-1], condition.reshape(()))
     traced, args, kwargs = _traced_site(site, callee, args, kwargs)
     if traced is None or not _recordable(args, kwargs) or not _items_convertible(formats, args, kwargs):
         # Made now, as the original made it, if the condition holds (a graph break there);
@@ -382,10 +377,21 @@ def push_condition(condition) -> None:
     if not _one_element(condition):  # the if tested it as written
         _conditions.append(None)
         return
-    condition = condition.reshape(())
-    if _conditions and _conditions[-1] is not None:
-        condition = sys.modules["torch"].logical_and(_conditions[-1], condition)
-    _conditions.append(condition)
+    _conditions.append(_under_ambient(condition).reshape(()))
+
+
+def _ambient_condition():
+    """The condition the records of a deferred branch's helper are made under, or None."""
+    return _conditions[-1] if _conditions else None
+
+
+def _under_ambient(condition):
+    """``condition`` and-ed with the ambient condition (a deferred branch in a helper that
+    another deferred branch calls)."""
+    ambient = _ambient_condition()
+    if ambient is None or not _one_element(condition):
+        return condition
+    return sys.modules["torch"].logical_and(ambient, condition.reshape(()))
 
 
 def pop_condition(result=None):
@@ -395,6 +401,7 @@ def pop_condition(result=None):
     return result
 
 
+@_asked_while_tracing
 def _defers_only(helper, line) -> bool:
     """Asked while tracing: whether ``helper`` is the mended function defined on ``line`` of
     the file of the traced code that asks (the function holding the deferred branch)."""
@@ -669,14 +676,14 @@ def _at_level_one(args, kwargs):
     return args, kwargs
 
 
+_SEP = "\\" if sys.platform == "win32" else "/"
+
+
 def _internal_frame(frame) -> bool:
     filename = frame.f_code.co_filename
     return filename == __file__ or f"{_SEP}torch{_SEP}_dynamo{_SEP}" in filename or (
         f"{_SEP}torch{_SEP}compiler{_SEP}" in filename
     )
-
-
-_SEP = "\\" if sys.platform == "win32" else "/"
 
 
 def _caller_frame():
@@ -761,6 +768,7 @@ def _traced_site(site, callee, args, kwargs):
     return traced, args, kwargs
 
 
+@_asked_while_tracing
 def _inlined_site(level: int, bounded: bool):
     """Asked while tracing: the site ``level - 1`` calls above the mended function that calls
     a runtime helper, from Dynamo's inlined frames; ``(_BOUNDARY_CALLER, n, "")`` for the
@@ -832,6 +840,10 @@ def _hex(text: str) -> str:
 _TRAP_CLASSES: dict = {}
 
 
+# Traced, the token is computed once at trace time, by Python itself, and kept as a
+# constant (Dynamo cannot trace bytes.hex, and a loop over a long message would slow
+# tracing down); so every trap a compiled graph holds has its class in _TRAP_CLASSES.
+@_asked_while_tracing
 def _token(exc_type, message) -> str:
     """The trap token of ``exc_type(message)`` (``exc_type()`` when ``message`` is None)."""
     module = getattr(exc_type, "__module__", "builtins")
@@ -841,6 +853,7 @@ def _token(exc_type, message) -> str:
     return f"{TRAP_TOKEN_PREFIX}{where}_n" if message is None else f"{TRAP_TOKEN_PREFIX}{where}_m{_hex(message)}"
 
 
+@_asked_while_tracing
 def _region_changed_state() -> bool:
     """Whether the graph Dynamo is tracing has changed state so far: a tensor it takes as an
     input (a parameter, a buffer, an argument, or a view of one) mutated in place (its fake
@@ -874,18 +887,6 @@ def _region_changed_state() -> bool:
         return True
 
 
-# Traced, the token is computed once at trace time, by Python itself, and kept as a
-# constant (Dynamo cannot trace bytes.hex, and a loop over a long message would slow
-# tracing down); so every trap a compiled graph holds has its class in _TRAP_CLASSES.
-try:
-    import torch.compiler as _torch_compiler
-
-    _token = _torch_compiler.assume_constant_result(_token)
-    _inlined_site = _torch_compiler.assume_constant_result(_inlined_site)
-    _defers_only = _torch_compiler.assume_constant_result(_defers_only)
-    _region_changed_state = _torch_compiler.assume_constant_result(_region_changed_state)
-except ImportError:  # pragma: no cover - the runtime without torch runs eagerly only
-    pass
 
 
 def _traceable_message(message) -> bool:
@@ -993,6 +994,7 @@ _rerun_guards = False
 _traced_random_state = None
 
 
+@_asked_while_tracing
 def _rerun_safe(bounded: bool) -> bool:
     """Asked while tracing: whether a failure at this point may be answered by running the
     call again eagerly. True behind a compile boundary (``bounded``) whose entry is the
@@ -1015,14 +1017,6 @@ def _rerun_safe(bounded: bool) -> bool:
         return True
     except Exception:  # noqa: BLE001 (another torch: take the graph break)
         return False
-
-
-try:
-    import torch.compiler as _torch_compiler
-
-    _rerun_safe = _torch_compiler.assume_constant_result(_rerun_safe)
-except ImportError:  # pragma: no cover - the runtime without torch runs eagerly only
-    pass
 
 
 def _has_hooks(module) -> bool:

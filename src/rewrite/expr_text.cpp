@@ -200,6 +200,20 @@ std::optional<std::string> tensor_condition(const Context& context, const ast::e
   return condition_operand(context, condition, false);
 }
 
+std::string tensors_check(const Context& context, const sema::Speculation& speculation) {
+  std::string values;
+  for (const ast::expr* value : speculation.assumed)
+    values += (values.empty() ? "" : ", ") + std::string(node_text(context, *value));
+  return context.runtime + ".tensors(" + values + ")";
+}
+
+bool is_docstring(const ast::stmt* statement) {
+  const auto* expression = ast::as<ast::Expr>(statement);
+  if (expression == nullptr) return false;
+  const auto* constant = ast::as<ast::Constant>(expression->value);
+  return constant != nullptr && constant->value.type == ast::ConstantValue::Type::Str;
+}
+
 bool is_item_comparison(const Context& context, const ast::expr& e) {
   return item_comparison(context, e).has_value();
 }

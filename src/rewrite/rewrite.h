@@ -74,6 +74,11 @@ const ast::expr* item_receiver(const ast::expr* e);
 // tensor: tensor_condition lowers it to `runtime.item_compare(X, "<op>", y)` where Python
 // always evaluates it.
 bool is_item_comparison(const Context& context, const ast::expr& e);
+// `<runtime>.tensors(a, b)` over the values a speculation assumed to be tensors: the run-time
+// check (true only while compiling) that they are.
+std::string tensors_check(const Context& context, const sema::Speculation& speculation);
+// Whether `statement` is a string literal standing alone (a docstring, when it comes first).
+bool is_docstring(const ast::stmt* statement);
 // The indentation (spaces/tabs) of the line where `statement` starts.
 std::string indentation_of(const Context& context, const ast::stmt& statement);
 

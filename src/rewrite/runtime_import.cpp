@@ -3,19 +3,13 @@
 #include "rewrite/runtime_import.h"
 
 #include "rewrite/edits.h"
+#include "rewrite/rewrite.h"
 #include "rewrite/skeleton.h"
 
 namespace graphmend::rewrite {
 namespace {
 
 constexpr std::string_view kRuntimeModule = "graphmend.runtime";
-
-bool is_docstring(const ast::stmt* statement) {
-  const auto* expression = ast::as<ast::Expr>(statement);
-  if (expression == nullptr) return false;
-  const auto* constant = ast::as<ast::Constant>(expression->value);
-  return constant != nullptr && constant->value.type == ast::ConstantValue::Type::Str;
-}
 
 bool is_future_import(const ast::stmt* statement) {
   const auto* import = ast::as<ast::ImportFrom>(statement);

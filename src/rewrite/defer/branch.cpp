@@ -109,6 +109,81 @@ const ast::FunctionDef* deferring_helper_of(const Context& context, const ast::C
   return nullptr;
 }
 
+// The parameters of a deferring helper as one call binds them, and what the helper may hand
+// its deferrable calls: parameters, constants, builtin warning classes, f-strings of
+// parameters, and an int parameter plus or minus a constant (`stacklevel + 1`).
+class HelperParameters {
+ public:
+  // Binds the call's arguments (else each parameter's default); why it cannot, or empty.
+  std::string bind(const ast::FunctionDef& def, const ast::Call& call) {
+    const ast::arguments& params = *def.args;
+    if (params.vararg || params.kwarg || !params.kwonlyargs.empty())
+      return "the function takes *args, **kwargs or keyword-only parameters";
+    names_.assign(params.posonlyargs.begin(), params.posonlyargs.end());
+    names_.insert(names_.end(), params.args.begin(), params.args.end());
+    if (call.args.size > names_.size()) return "the call passes more arguments than it takes";
+    values_.assign(names_.size(), nullptr);
+    size_t first_default = names_.size() - params.defaults.size;
+    for (size_t i = first_default; i < names_.size(); ++i)
+      values_[i] = params.defaults[i - first_default];
+    for (size_t i = 0; i < call.args.size; ++i) {
+      if (ast::is<ast::Starred>(call.args[i])) return "the call unpacks arguments";
+      values_[i] = call.args[i];
+    }
+    for (const ast::keyword* keyword : call.keywords) {
+      size_t index = index_of(keyword->arg);
+      if (keyword->arg.empty() || index == names_.size())
+        return "the call passes an argument the function does not name";
+      values_[index] = keyword->value;
+    }
+    if (std::find(values_.begin(), values_.end(), nullptr) != values_.end())
+      return "the call leaves a parameter without a value";
+    return {};
+  }
+
+  bool passes(const ast::expr& e) const {
+    if (is_parameter(e) || ast::is<ast::Constant>(&e)) return true;
+    if (const auto* name = ast::as<ast::Name>(&e); name && is_warning_category(name->id))
+      return true;
+    if (const auto* joined = ast::as<ast::JoinedStr>(&e)) {
+      return std::all_of(joined->values.begin(), joined->values.end(), [&](const ast::expr* p) {
+        const auto* field = ast::as<ast::FormattedValue>(p);
+        return field == nullptr || (is_parameter(*field->value) && field->format_spec == nullptr);
+      });
+    }
+    const auto* sum = ast::as<ast::BinOp>(&e);
+    return sum && (sum->op == ast::OperatorKind::Add || sum->op == ast::OperatorKind::Sub) &&
+           is_int_parameter(*sum->left) && is_int_constant(sum->right);
+  }
+
+ private:
+  size_t index_of(std::string_view name) const {
+    auto found = std::find_if(names_.begin(), names_.end(),
+                              [&](const ast::arg* a) { return a->arg == name; });
+    return static_cast<size_t>(found - names_.begin());
+  }
+
+  bool is_parameter(const ast::expr& e) const {
+    const auto* name = ast::as<ast::Name>(&e);
+    return name && index_of(name->id) < names_.size();
+  }
+
+  // A parameter the call (or its default) gives an int literal.
+  bool is_int_parameter(const ast::expr& e) const {
+    const auto* name = ast::as<ast::Name>(&e);
+    size_t index = name ? index_of(name->id) : names_.size();
+    return index < names_.size() && is_int_constant(values_[index]);
+  }
+
+  static bool is_int_constant(const ast::expr* e) {
+    const auto* constant = ast::as<ast::Constant>(e);
+    return constant && constant->value.type == ast::ConstantValue::Type::Int;
+  }
+
+  std::vector<const ast::arg*> names_;
+  std::vector<const ast::expr*> values_;  // what the call binds to each parameter
+};
+
 // Walks the body of the `if`: what it reads from outside (the leaves, checked at run time),
 // the calls it defers, or the first reason it cannot run whatever the condition.
 class BodyCheck {
@@ -218,89 +293,39 @@ class BodyCheck {
   // Why `def`, called as `call`, may do more than record its deferrable calls, or empty.
   std::string helper_problem(const ast::FunctionDef& def, const ast::Call& call) {
     if (!def.decorator_list.empty()) return "the function is decorated";
-    const ast::arguments& params = *def.args;
-    if (params.vararg || params.kwarg || !params.kwonlyargs.empty())
-      return "the function takes *args, **kwargs or keyword-only parameters";
-    std::vector<const ast::arg*> all(params.posonlyargs.begin(), params.posonlyargs.end());
-    all.insert(all.end(), params.args.begin(), params.args.end());
-    if (call.args.size > all.size()) return "the call passes more arguments than it takes";
-    // What each parameter is: the expression passed, else its default (null: neither).
-    std::vector<const ast::expr*> given(all.size(), nullptr);
-    size_t first_default = all.size() - params.defaults.size;
-    for (size_t i = 0; i < all.size(); ++i)
-      if (i >= first_default) given[i] = params.defaults[i - first_default];
-    for (size_t i = 0; i < call.args.size; ++i) {
-      if (ast::is<ast::Starred>(call.args[i])) return "the call unpacks arguments";
-      given[i] = call.args[i];
-    }
-    for (const ast::keyword* keyword : call.keywords) {
-      auto named = std::find_if(all.begin(), all.end(),
-                                [&](const ast::arg* a) { return a->arg == keyword->arg; });
-      if (named == all.end()) return "the call passes an argument the function does not name";
-      given[named - all.begin()] = keyword->value;
-    }
-    if (std::find(given.begin(), given.end(), nullptr) != given.end())
-      return "the call leaves a parameter without a value";
-    auto int_parameter = [&](const ast::expr* e) {
-      const auto* name = ast::as<ast::Name>(e);
-      for (size_t i = 0; name && i < all.size(); ++i) {
-        const auto* constant = ast::as<ast::Constant>(given[i]);
-        if (all[i]->arg == name->id)
-          return constant && constant->value.type == ast::ConstantValue::Type::Int;
-      }
-      return false;
-    };
-    auto parameter = [&](const ast::expr* e) {
-      const auto* name = ast::as<ast::Name>(e);
-      return name && std::any_of(all.begin(), all.end(),
-                                 [&](const ast::arg* a) { return a->arg == name->id; });
-    };
-    // What the helper hands its calls: parameters, constants, builtin warning classes,
-    // f-strings of parameters, and an int parameter plus or minus a constant
-    // (`stacklevel + 1`).
-    auto passed = [&](const ast::expr* e) {
-      if (parameter(e) || ast::is<ast::Constant>(e)) return true;
-      if (const auto* name = ast::as<ast::Name>(e); name && is_warning_category(name->id))
-        return true;
-      if (const auto* joined = ast::as<ast::JoinedStr>(e)) {
-        return std::all_of(joined->values.begin(), joined->values.end(), [&](const ast::expr* p) {
-          const auto* field = ast::as<ast::FormattedValue>(p);
-          return field == nullptr || (parameter(field->value) && field->format_spec == nullptr);
-        });
-      }
-      const auto* sum = ast::as<ast::BinOp>(e);
-      return sum && (sum->op == ast::OperatorKind::Add || sum->op == ast::OperatorKind::Sub) &&
-             int_parameter(sum->left) && ast::is<ast::Constant>(sum->right) &&
-             ast::as<ast::Constant>(sum->right)->value.type == ast::ConstantValue::Type::Int;
-    };
+    HelperParameters parameters;
+    if (std::string why = parameters.bind(def, call); !why.empty()) return why;
     for (size_t i = 0; i < def.body.size; ++i) {
       const ast::stmt* statement = def.body[i];
-      if (i == 0 && is_docstring(*statement)) continue;
-      const auto* expression = ast::as<ast::Expr>(statement);
-      const auto* inner = expression ? ast::as<ast::Call>(expression->value) : nullptr;
-      std::optional<sema::BreakKind> kind =
-          inner ? deferrable_kind(context_, *inner) : std::nullopt;
-      if (!kind) return "the function holds " + quoted(*statement) + ", not only deferrable calls";
-      sema::BreakTag tag;
-      tag.kind = *kind;
-      tag.site = inner;
-      tag.statement = statement;
-      tag.function = context_.analysis.function_of(statement);
-      if (Outcome deferred = defer_call(tag, context_); !deferred.fixed)
-        return "its call " + quoted(*inner) + " cannot be deferred: " + deferred.reason;
-      for (const ast::expr* arg : inner->args)
-        if (!passed(arg)) return "its call " + quoted(*inner) + " computes " + quoted(*arg);
-      for (const ast::keyword* keyword : inner->keywords)
-        if (keyword->arg.empty() || !passed(keyword->value))
-          return "its call " + quoted(*inner) + " computes " + quoted(*keyword->value);
+      if (i == 0 && is_docstring(statement)) continue;
+      if (std::string why = helper_statement_problem(*statement, parameters); !why.empty())
+        return why;
     }
     return {};
   }
 
-  static bool is_docstring(const ast::stmt& statement) {
+  // Why a statement of a deferring helper is not a deferrable call handed only what
+  // HelperParameters::passes, or empty.
+  std::string helper_statement_problem(const ast::stmt& statement,
+                                       const HelperParameters& parameters) {
     const auto* expression = ast::as<ast::Expr>(&statement);
-    const auto* text = expression ? ast::as<ast::Constant>(expression->value) : nullptr;
-    return text && text->value.type == ast::ConstantValue::Type::Str;
+    const auto* inner = expression ? ast::as<ast::Call>(expression->value) : nullptr;
+    std::optional<sema::BreakKind> kind = inner ? deferrable_kind(context_, *inner) : std::nullopt;
+    if (!kind) return "the function holds " + quoted(statement) + ", not only deferrable calls";
+    sema::BreakTag tag;
+    tag.kind = *kind;
+    tag.site = inner;
+    tag.statement = &statement;
+    tag.function = context_.analysis.function_of(&statement);
+    if (Outcome deferred = defer_call(tag, context_); !deferred.fixed)
+      return "its call " + quoted(*inner) + " cannot be deferred: " + deferred.reason;
+    for (const ast::expr* arg : inner->args)
+      if (!parameters.passes(*arg))
+        return "its call " + quoted(*inner) + " computes " + quoted(*arg);
+    for (const ast::keyword* keyword : inner->keywords)
+      if (keyword->arg.empty() || !parameters.passes(*keyword->value))
+        return "its call " + quoted(*inner) + " computes " + quoted(*keyword->value);
+    return {};
   }
 
   // What a deferred call is handed: recorded (tensors snapshotted) and formatted at replay,
@@ -529,13 +554,10 @@ Condition lower_condition_speculating(Context& context, const ast::If& branch,
   context.analysis.speculate(before);
   if (!assumed.problem.empty() || speculation.assumed.empty() || !speculation.floating.empty())
     return shown;
-  std::string checks;
-  for (const ast::expr* value : speculation.assumed)
-    checks += (checks.empty() ? "" : ", ") + std::string(node_text(context, *value));
   std::string compiling = context.runtime + ".is_compiling()";
   size_t at = assumed.value.rfind(compiling);
   if (at == std::string::npos) return shown;
-  assumed.value.replace(at, compiling.size(), context.runtime + ".tensors(" + checks + ")");
+  assumed.value.replace(at, compiling.size(), tensors_check(context, speculation));
   return assumed;
 }
 

@@ -539,20 +539,13 @@ void keep_order(const sema::BreakTag& tag, Context& context, Outcome& outcome) {
     const auto* body = function_body(info->node);
     if (body && enclosing_foreign_with(context, *body, *call)) return;
   }
-  outcome.edits = {*call_through(context, *call, context.runtime + ".call_now(")};
+  std::string head = context.runtime + ".call_now(" + std::string(node_text(context, *call->func));
+  if (call->args.size > 0 || call->keywords.size > 0) head += separator_before(context, *open);
+  outcome.edits = {{call->begin, *open, head}};
   outcome.needs_runtime = true;
 }
 
 }  // namespace
-
-std::optional<TextEdit> call_through(const Context& context, const ast::Call& call,
-                                     const std::string& head) {
-  std::optional<uint32_t> open = after_open_paren(context, call);
-  if (!open) return std::nullopt;
-  std::string text = head + std::string(node_text(context, *call.func));
-  if (call.args.size > 0 || call.keywords.size > 0) text += separator_before(context, *open);
-  return TextEdit{call.begin, *open, text};
-}
 
 std::optional<Outcome> rewrite_defer(const sema::BreakTag& tag, Context& context) {
   if (tag.kind != sema::BreakKind::PrintCall && tag.kind != sema::BreakKind::LoggingCall &&

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <optional>
-#include <string>
 #include <string_view>
 
 #include "rewrite/rewrite.h"
@@ -17,11 +16,6 @@ std::optional<sema::BreakKind> deferrable_kind(const Context& context, const ast
 // holding a one-element tensor), the call is recorded only to be replayed if that condition
 // holds at replay time (runtime.defer_when / defer_format_when).
 Outcome defer_call(const sema::BreakTag& tag, Context& context, std::string_view condition = {});
-
-// The edit that makes `f(args)` the call `<head>f, args)` (`head` ends with its open
-// parenthesis: `rt.call_now(`), or nullopt when the call's parenthesis is not found.
-std::optional<TextEdit> call_through(const Context& context, const ast::Call& call,
-                                     const std::string& head);
 
 // [Defer] of a whole data-dependent `if` whose body only builds values from static ones
 // and calls deferrable functions (branch.cpp): nullopt when the body calls none.

@@ -387,13 +387,10 @@ Outcome rerun_guard(const sema::BreakTag& tag, Context& context, const ast::If& 
     return Outcome::declined(
         "the condition is not a tensor expression (an operand is not shown to be a tensor, or "
         "an and/or operand Python may skip is not pure)");
-  std::string check;
-  for (const ast::expr* value : speculation.assumed)
-    check += (check.empty() ? "" : ", ") + std::string(node_text(context, *value));
   outcome.edits.push_back({guard.test->begin, guard.test->end,
-                           "(" + rerun + *speculated + ") if " + context.runtime + ".tensors(" +
-                               check + ") else (" + std::string(node_text(context, *guard.test)) +
-                               "))"});
+                           "(" + rerun + *speculated + ") if " +
+                               tensors_check(context, speculation) + " else (" +
+                               std::string(node_text(context, *guard.test)) + "))"});
   return outcome;
 }
 
@@ -488,14 +485,11 @@ Outcome lower_guard(const sema::BreakTag& tag, Context& context, const ast::If& 
   std::optional<StaticSplit> split = split_static_prefix(context, *guard->test);
   if (!split && speculated && !speculation.assumed.empty()) {
     // checked: `if runtime.tensors(<assumed>): <guard> el<the original if>`
-    std::string check;
-    for (const ast::expr* value : speculation.assumed)
-      check += (check.empty() ? "" : ", ") + std::string(node_text(context, *value));
     std::string indent = indentation_of(context, *guard);
     outcome.edits.push_back({guard->begin, guard->end,
-                             "if " + context.runtime + ".tensors(" + check + "):\n" + indent +
-                                 "    " + context.runtime + function + *speculated + arguments +
-                                 "\n" + indent + "el" + std::string(node_text(context, *guard))});
+                             "if " + tensors_check(context, speculation) + ":\n" + indent + "    " +
+                                 context.runtime + function + *speculated + arguments + "\n" +
+                                 indent + "el" + std::string(node_text(context, *guard))});
     outcome.fixed = true;
     return outcome;
   }
