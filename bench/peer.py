@@ -32,6 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "python"))
+sys.path.insert(0, str(ROOT / "bench" / "models"))
 
 import torch  # noqa: E402
 import torch._dynamo  # noqa: E402
@@ -39,6 +40,7 @@ import torch._dynamo  # noqa: E402
 import graphmend  # noqa: E402
 from behaviour import behaviour_differences, fresh_inputs, grad_mode, observe  # noqa: E402
 from case_files import PEER_DIR, PEER_PREFIX, build, case_ids, load  # noqa: E402
+import suite_report  # noqa: E402
 
 CATEGORY_ORDER = ["where", "defer", "trap", "mixed", "out_of_scope", "no_break"]
 CATEGORY_MEANING = OrderedDict([
@@ -50,6 +52,7 @@ CATEGORY_MEANING = OrderedDict([
                      "or structure that depend on tensor data"),
     ("no_break", "plain torch.compile does not break: GraphMend must leave it as it is"),
 ])
+SECTION = "peer"
 COMMAND = "make peer  # python bench/peer.py --json bench/peer-results.json --out docs/PEER.md"
 
 
@@ -138,6 +141,75 @@ def _aware_cell(entry):
     return f"{entry['breaks_runtime_aware']} ({entry['rounds_runtime_aware']})"
 
 
+def _fixable(entries):
+    return [e for e in entries if e["category"] not in ("out_of_scope", "no_break")
+            and _broken(e, "before")]
+
+
+def _aware_zero(entry) -> bool:
+    return entry.get("breaks_runtime_aware") == 0
+
+
+def summary(entries):
+    """The per-category table and the totals (PEER.md's and RESULTS.md's section)."""
+    lines = [
+        "| category | what it holds | programs | break originally | reach zero after mending "
+        "| reach zero runtime-aware | fewer breaks | semantic changes |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    totals = [0] * 6
+    for category in CATEGORY_ORDER:
+        rows = [e for e in entries if e["category"] == category]
+        broke = [e for e in rows if _broken(e, "before")]
+        zero = [e for e in broke if not _broken(e, "after")]
+        aware = [e for e in broke if _aware_zero(e)]
+        fewer = [e for e in broke if 0 < e["breaks_after"] < e["breaks_before"]]
+        changed = [e for e in rows if not e["same_behaviour"]]
+        counts = [len(rows), len(broke), len(zero), len(aware), len(fewer), len(changed)]
+        totals = [a + b for a, b in zip(totals, counts)]
+        lines.append(f"| {category} | {CATEGORY_MEANING[category]} | " +
+                     " | ".join(str(c) for c in counts) + " |")
+    lines.append("| **all** | | " + " | ".join(f"**{c}**" for c in totals) + " |")
+    fixable = _fixable(entries)
+    fixed = [e for e in fixable if not _broken(e, "after")]
+    aware = [e for e in fixable if _aware_zero(e)]
+    either = [e for e in fixable if not _broken(e, "after") or _aware_zero(e)]
+    projects = sorted({e["project"] for e in entries})
+
+    def share(part):
+        return f"{len(part)} of {len(fixable)} ({100.0 * len(part) / max(len(fixable), 1):.0f}%)"
+
+    lines += [
+        "",
+        f"{len(entries)} programs from {len(projects)} projects ({', '.join(projects)}); "
+        f"{sum(_broken(e, 'before') for e in entries)} break under plain `torch.compile`. "
+        f"Fixable programs brought to zero breaks by `graphmend.mend` (the source alone): "
+        f"{share(fixed)}; by runtime-aware `graphmend.compile(..., example_inputs=...)`: "
+        f"{share(aware)}; by one or the other: {share(either)}. The target is 90%. "
+        f"Semantic changes: {sum(not e['same_behaviour'] for e in entries)} (the target is 0). "
+        "Differences plain `torch.compile` makes as well (Dynamo's, listed in the table, not "
+        f"counted): {sum(bool(e['inherited_differences']) for e in entries)}.",
+    ]
+    return lines
+
+
+def results_section(entries, meta):
+    """The peer corpus section of docs/RESULTS.md (between its markers)."""
+    return "\n".join([
+        f"<!-- {SECTION}:begin (bench/peer.py; edits here are overwritten) -->",
+        "## Peer corpus: programs re-written from real public code",
+        "",
+        "Each program of `tests/peer/` re-writes a function of real public code (named in its "
+        "`ORIGIN`) as a small seeded module, run eagerly and compiled with the original as the "
+        "oracle. Breaks before and after mending per category (per program, with what is left "
+        f"and why: [PEER.md](PEER.md)). Produced by `{COMMAND}` on {meta['date']}.",
+        "",
+        *summary(entries),
+        "",
+        f"<!-- {SECTION}:end -->",
+    ]) + "\n"
+
+
 def markdown(entries, meta):
     lines = [
         "# Peer corpus results",
@@ -167,36 +239,9 @@ def markdown(entries, meta):
         "*Fixable* programs are those of every category but `out_of_scope` and `no_break` that "
         "break under plain `torch.compile`.",
         "",
-        "| category | what it holds | programs | break originally | reach zero after mending "
-        "| fewer breaks | semantic changes |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
-    totals = [0, 0, 0, 0, 0]
-    for category in CATEGORY_ORDER:
-        rows = [e for e in entries if e["category"] == category]
-        broke = [e for e in rows if _broken(e, "before")]
-        zero = [e for e in broke if not _broken(e, "after")]
-        fewer = [e for e in broke if 0 < e["breaks_after"] < e["breaks_before"]]
-        changed = [e for e in rows if not e["same_behaviour"]]
-        counts = [len(rows), len(broke), len(zero), len(fewer), len(changed)]
-        totals = [a + b for a, b in zip(totals, counts)]
-        lines.append(f"| {category} | {CATEGORY_MEANING[category]} | " +
-                     " | ".join(str(c) for c in counts) + " |")
-    lines.append("| **all** | | " + " | ".join(f"**{c}**" for c in totals) + " |")
-    fixable = [e for e in entries if e["category"] not in ("out_of_scope", "no_break")
-               and _broken(e, "before")]
-    fixed = [e for e in fixable if not _broken(e, "after")]
-    share = 100.0 * len(fixed) / len(fixable) if fixable else 0.0
-    projects = sorted({e["project"] for e in entries})
+    lines += summary(entries)
     lines += [
-        "",
-        f"{len(entries)} programs from {len(projects)} projects ({', '.join(projects)}); "
-        f"{sum(_broken(e, 'before') for e in entries)} break under plain `torch.compile`. "
-        f"Fixable programs brought to zero breaks: {len(fixed)} of {len(fixable)} "
-        f"({share:.0f}%; the target is 90%). Semantic changes: "
-        f"{sum(not e['same_behaviour'] for e in entries)} (the target is 0). Differences plain "
-        "`torch.compile` makes as well (Dynamo's, listed in the table, not counted): "
-        f"{sum(bool(e['inherited_differences']) for e in entries)}.",
         "",
         "## Per program",
         "",
@@ -231,6 +276,8 @@ def main(argv=None):
     parser.add_argument("--only", default="", help="comma-separated program names")
     parser.add_argument("--json", default=str(ROOT / "bench" / "peer-results.json"))
     parser.add_argument("--out", default=str(ROOT / "docs" / "PEER.md"))
+    parser.add_argument("--results", default=str(ROOT / "docs" / "RESULTS.md"),
+                        help="the file whose peer section is rewritten")
     args = parser.parse_args(argv)
     logging.getLogger().setLevel(logging.DEBUG)  # every level enabled, as the tests measure
     logging.getLogger().addHandler(logging.NullHandler())  # records are observed, not shown
@@ -256,6 +303,7 @@ def main(argv=None):
         Path(args.json).write_text(json.dumps({"meta": meta, "programs": entries}, indent=1)
                                    + "\n", encoding="utf-8")
         Path(args.out).write_text(markdown(entries, meta), encoding="utf-8")
+        suite_report.replace_section(args.results, SECTION, results_section(entries, meta))
 
 
 if __name__ == "__main__":
