@@ -161,6 +161,8 @@ HINTS: Dict[str, str] = {
     "taken; compute it before the if",
     "indexes-by-value": "a 0-d tensor index is read with .item(); index with a Python int, or "
     "gather/index_select with a tensor of indices that are in range on both sides",
+    "indexes-by-branch-value": "compute the index before the if (the check that lets the "
+    "read go ahead of the branch runs before the statement)",
     "python-number": "keep the value a tensor on both sides (torch.tensor(0.0) where the other "
     "side is a tensor), if float32 arithmetic is what the program means",
     "maybe-unbound": "bind the variable on every path before the if",

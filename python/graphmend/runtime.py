@@ -1395,6 +1395,62 @@ def _holds(dtype, value) -> bool:
     return abs(value) <= torch.finfo(dtype).max
 
 
+def index_where_ok(buffer, index, holding, failing=()) -> bool:
+    """Whether mended code may read ``buffer[index]`` ahead of the branch that reads it, with
+    ``index_where``. The original reads it only on its path (every condition of ``holding``
+    holds and none of ``failing`` does) and raises IndexError there when ``index`` is out of
+    range. True while compiling when:
+
+    * ``buffer`` is a plain tensor with at least one dimension and a first dimension of at
+      least one (``buffer[0]``, read off the path, cannot raise);
+    * ``index`` is a plain 0-d int64 or int32 tensor (a bool or uint8 index is a mask, a
+      floating one raises, one with dimensions selects several rows);
+    * every condition is a bool tensor of one element (what the original's ``bool()`` reads);
+    * everything is on the CPU (an accelerator's assert surfaces later, and its out-of-range
+      read is a device-side assert), and a failed range check may be answered by running the
+      call again eagerly (``_rerun_safe``: behind a compile boundary, in the call's first
+      graph, with no state changed yet).
+
+    Eagerly, and without a compile boundary, it is False: the original statement runs.
+    Resolved while tracing: no graph break, nothing in the graph.
+    """
+    if not is_compiling():
+        return False
+    torch = sys.modules["torch"]
+    conditions = tuple(holding) + tuple(failing)
+    if not (_plain_tensor(buffer) and buffer.dim() >= 1 and buffer.shape[0] > 0):
+        return False
+    row_dtypes = (torch.int64, torch.int32)  # a bool or uint8 index is a mask
+    if not (_plain_tensor(index) and index.dim() == 0 and index.dtype in row_dtypes):
+        return False
+    for condition in conditions:
+        if not (_one_element(condition) and condition.dtype == torch.bool):
+            return False
+    on_cpu = all(value.device.type == "cpu" for value in (buffer, index) + conditions)
+    return on_cpu and _rerun_safe(_bounded > 0)
+
+
+def index_where(buffer, index, holding, failing=()):
+    """``buffer[index]`` read ahead of its branch, after ``index_where_ok``: on the branch's
+    path (see there) ``buffer[index]``, off it ``buffer[0]``, in one graph (Dynamo reads a
+    0-d tensor index with ``.item()``, a graph break; a one-element index it keeps in the
+    graph). On the path, an index out of range fails an in-graph assert whose failure makes
+    the compile boundary run the call again eagerly (``RERUN_TOKEN``), where the original
+    raises its own IndexError. The read is masked by the range too, so the backend's own
+    bounds check (Inductor's RuntimeError) never fires before the assert."""
+    torch = sys.modules["torch"]
+    taken = torch.ones((), dtype=torch.bool)
+    for condition in holding:
+        taken = torch.logical_and(taken, condition.reshape(()))
+    for condition in failing:
+        taken = torch.logical_and(taken, torch.logical_not(condition.reshape(())))
+    size = buffer.shape[0]
+    inside = torch.logical_and(index >= -size, index < size)
+    torch._assert_async(torch.logical_or(torch.logical_not(taken), inside), RERUN_TOKEN)
+    row = torch.where(torch.logical_and(taken, inside), index, 0)
+    return buffer[row.reshape(1)][0]
+
+
 def cond_ok(condition, *values):
     """Whether mended code may select with ``torch.cond`` over the branches as written. Asked
     after ``where_ok`` refused, for every variable the branches merge: while compiling, with

@@ -216,6 +216,11 @@ class PurityCheck {
         !child_pure(s.slice, depth)) {
       return false;
     }
+    if (facts_ != nullptr &&
+        std::find(facts_->masked_subscripts.begin(), facts_->masked_subscripts.end(), &s) !=
+            facts_->masked_subscripts.end()) {
+      return true;
+    }
     // Indexing with a tensor can raise for some values (out of bounds): a branch on a
     // tensor condition often guards exactly that, so it is not safe to evaluate eagerly.
     if (has_tensor_index(s.slice, depth)) return false;

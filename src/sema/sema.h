@@ -60,6 +60,9 @@ struct PurityFacts {
   std::vector<std::string> floating_dtypes;
   // Names bound to Python numbers computed without side effects (`torch.finfo(d).max - 1000`).
   std::vector<std::string> numeric_names;
+  // Subscripts by a computed index that the caller reads with the index masked to the range
+  // (runtime.index_where): pure when their value and index are.
+  std::vector<const ast::Subscript*> masked_subscripts;
 };
 
 // Speculation: while one is active (Analysis::speculate), a local variable or a `self`

@@ -22,6 +22,7 @@ import torch
 
 import graphmend
 import graphmend.runtime as runtime
+from graphmend import boundary
 
 
 def grad_mode(module):
@@ -171,21 +172,9 @@ def breaks_of(module, obj):
 
 def behind_boundary(obj):
     """torch.compile(obj, backend="eager") behind the compile boundary graphmend.compile adds:
-    deferred calls replayed after each call, a failed trap raised as the original exception."""
-    compiled = torch.compile(obj, backend="eager")
-
-    def call(*args):
-        try:
-            return compiled(*args)
-        except RuntimeError as exc:
-            original = runtime.translate(exc)
-            if original is None:
-                raise
-            raise original from None
-        finally:
-            runtime.flush()
-
-    return call
+    deferred calls replayed after each call, a failed trap raised as the original exception,
+    a failed rerun check answered by running the call again eagerly."""
+    return boundary.behind_boundary(torch.compile(obj, backend="eager"), like=obj)
 
 
 def _tensors(value):

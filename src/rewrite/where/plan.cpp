@@ -151,6 +151,14 @@ std::string short_text(std::string_view text) {
   return out;
 }
 
+// Why a branch value reading `index` cannot be evaluated ahead of its branch as written.
+std::string computed_index_reason(const Context& context, const ast::Subscript& index) {
+  return "branch value `" + short_text(node_text(context, index)) +
+         "` indexes by a computed index: torch.where evaluates it where the original does not, "
+         "which may raise IndexError, and torch.cond cannot trace a tensor index (Dynamo reads "
+         "it with .item())";
+}
+
 std::string parenthesize_multiline(std::string text) {
   if (text.find('\n') != std::string::npos) return "(" + text + ")";
   return text;
@@ -196,6 +204,7 @@ class Planner {
     tree.on_false->derived = tree.derived;
     tree.on_true->free_reads = tree.free_reads;
     tree.on_false->free_reads = tree.free_reads;
+    set_paths(tree);
     if (!build_body(body, *tree.on_true) || !build_body(orelse, *tree.on_false)) return false;
     return set_condition(operands, tree);
   }
@@ -205,11 +214,20 @@ class Planner {
     tree.split_id = splits++;
     tree.on_true = std::make_unique<Tree>();
     tree.on_false = std::make_unique<Tree>();
+    set_paths(tree);
     bool built = var.empty()
                      ? add_return(*e.body, *tree.on_true) && add_return(*e.orelse, *tree.on_false)
                      : add_assignment(var, *e.body, *tree.on_true) &&
                            add_assignment(var, *e.orelse, *tree.on_false);
     return built && set_condition({e.test}, tree);
+  }
+
+  // A split's sides: its path and the side taken.
+  static void set_paths(Tree& tree) {
+    tree.on_true->path = tree.path;
+    tree.on_true->path.push_back({tree.split_id, true});
+    tree.on_false->path = tree.path;
+    tree.on_false->path.push_back({tree.split_id, false});
   }
 
   // The split's condition: `operands` joined by `and`, each pure and a tensor expression.
@@ -266,6 +284,10 @@ class Planner {
 
   std::string torch_;
   sema::Speculation* speculation = nullptr;  // active while planning, or null
+  // The arguments of each runtime.index_where the branch values call (see Plan), and the
+  // first subscript read so.
+  std::vector<std::string> masked_reads;
+  const ast::Subscript* first_masked = nullptr;
 
   // Points the speculation at `tree`: the names assigned so far on its path.
   void focus(const Tree& tree) {
@@ -346,7 +368,9 @@ class Planner {
   }
 
   // Checks a branch value; false with `error` when it cannot be evaluated unconditionally.
-  bool check_value(const ast::expr& value, const Tree& tree) {
+  // `masked`: the subscripts by a computed index it reads ahead of the branch, masked.
+  bool check_value(const ast::expr& value, const Tree& tree,
+                   std::vector<const ast::Subscript*>& masked) {
     if (contains_kind(&value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
       return fail("branch contains yield/await");
     if (contains_kind(&value, {Kind::Lambda})) return fail("branch contains a lambda");
@@ -358,13 +382,67 @@ class Planner {
       expensive = true;
       return true;
     }
+    sema::PurityFacts facts = facts_of(tree);
+    if (!find_masked(value, tree, facts)) return false;
+    if (!facts.masked_subscripts.empty() && analysis_.is_pure(value, facts)) {
+      masked = facts.masked_subscripts;
+      if (first_masked == nullptr) first_masked = masked.front();
+      return true;
+    }
     if (const ast::Subscript* index = computed_index(&value))
-      return fail("branch value `" + short_text(node_text(context_, *index)) +
-                  "` indexes by a computed index: torch.where evaluates it where the original "
-                  "does not, which may raise IndexError, and torch.cond cannot trace a tensor "
-                  "index (Dynamo reads it with .item())");
+      return fail(computed_index_reason(context_, *index));
     return fail("branch value `" + short_text(node_text(context_, value)) +
                 "` is not pure (side effects or may raise)");
+  }
+
+  // The subscripts of `value` by a computed index that may be read ahead of the branch with
+  // the index masked (runtime.index_where), added to `facts`: impure as written, one index
+  // (not a slice, a number, a tuple or a mask), buffer and index pure and read before the branch
+  // (the run-time check before the statement evaluates them). False with `error` when one
+  // reads a value the branch computes.
+  bool find_masked(const ast::expr& value, const Tree& tree, sema::PurityFacts& facts) {
+    bool ok = true;
+    auto visit = [&](const ast::Node* n) {
+      const auto* sub = ast::as<ast::Subscript>(n);
+      if (!ok || sub == nullptr || sub->ctx != ast::ExprContext::Load) return ok;
+      if (ast::is<ast::Slice>(sub->slice) || ast::is<ast::Constant>(sub->slice) ||
+          number_literal(sub->slice) != nullptr || ast::is<ast::Tuple>(sub->slice) ||
+          analysis_.is_bool_tensor(*sub->slice) || analysis_.is_pure(*sub, facts) ||
+          !analysis_.is_pure(*sub->value, facts) || !analysis_.is_pure(*sub->slice, facts))
+        return true;
+      for (const ast::Name* name : loads(sub)) {
+        if (tree.env.count(name->id) != 0) {
+          ok = fail("branch value `" + short_text(node_text(context_, *sub)) +
+                    "` indexes by a value the branch computes (`" + std::string(name->id) +
+                    "`): the run-time check before the statement cannot read it");
+          return false;
+        }
+      }
+      facts.masked_subscripts.push_back(sub);
+      return false;
+    };
+    ast::walk(&value, visit);
+    return ok;
+  }
+
+  // `runtime.index_where(B, I, (<conditions holding>,), (<failing>,))`: `B[I]` on `tree`'s
+  // path, read ahead of it; its arguments are kept for the run-time check.
+  std::string masked_read(const ast::Subscript& sub, const Tree& tree) {
+    std::vector<std::string> holding, failing;
+    for (const auto& [split, side] : tree.path)
+      (side ? holding : failing).push_back(kCondOpen + std::to_string(split) + kCondClose);
+    auto tuple = [](const std::vector<std::string>& items) {
+      std::string out = "(";
+      for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
+      return out + (items.size() == 1 ? ",)" : ")");
+    };
+    std::string args = parenthesize_multiline(std::string(node_text(context_, *sub.value))) + ", " +
+                       parenthesize_multiline(std::string(node_text(context_, *sub.slice))) + ", " +
+                       tuple(holding);
+    if (!failing.empty()) args += ", " + tuple(failing);
+    if (std::find(masked_reads.begin(), masked_reads.end(), args) == masked_reads.end())
+      masked_reads.push_back(args);
+    return context_.runtime + ".index_where(" + args + ")";
   }
 
   // Whether `e` calls a submodule or a local function (what makes torch.cond worth it).
@@ -474,9 +552,11 @@ class Planner {
     }
   }
 
-  // The value's text with names assigned earlier in the branch replaced by their temps.
-  std::optional<std::string> renamed(const ast::expr& value, const Tree& tree) {
-    std::vector<std::pair<const ast::Name*, int>> hits;
+  // The value's text with names assigned earlier in the branch replaced by their temps and
+  // the `masked` subscripts by their masked reads.
+  std::optional<std::string> renamed(const ast::expr& value, const Tree& tree,
+                                     const std::vector<const ast::Subscript*>& masked) {
+    std::vector<std::pair<const ast::expr*, int>> hits;  // a name and its temp; -1: masked
     bool scoped = false;
     auto visit = [&](const ast::Node* n) {
       switch (n->kind) {
@@ -491,6 +571,10 @@ class Planner {
         default:
           break;
       }
+      if (std::find(masked.begin(), masked.end(), n) != masked.end()) {
+        hits.push_back({static_cast<const ast::expr*>(n), -1});
+        return false;
+      }
       if (auto* name = ast::as<ast::Name>(n)) {
         auto it = tree.env.find(name->id);
         if (it != tree.env.end()) hits.push_back({name, it->second});
@@ -502,10 +586,14 @@ class Planner {
     std::string_view all = context_.source.text();
     std::string out;
     uint32_t at = value.begin;
-    for (const auto& [name, temp] : hits) {
-      out += all.substr(at, name->begin - at);
-      out += kTempOpen + std::to_string(temp) + kTempClose;
-      at = name->end;
+    for (const auto& [hit, temp] : hits) {
+      out += all.substr(at, hit->begin - at);
+      if (temp < 0) {
+        out += masked_read(*ast::as<ast::Subscript>(hit), tree);
+      } else {
+        out += kTempOpen + std::to_string(temp) + kTempClose;
+      }
+      at = hit->end;
     }
     out += all.substr(at, value.end - at);
     return parenthesize_multiline(out);
@@ -534,7 +622,8 @@ class Planner {
 
   bool add_assignment(std::string_view var, const ast::expr& value, Tree& tree) {
     if (speculation != nullptr) focus(tree);
-    if (!check_value(value, tree)) return false;
+    std::vector<const ast::Subscript*> masked;
+    if (!check_value(value, tree, masked)) return false;
     if (speculation != nullptr) {
       auto derived = std::find(tree.derived.begin(), tree.derived.end(), var);
       bool tensor = analysis_.is_tensor(value);
@@ -547,7 +636,7 @@ class Planner {
     } else if (numeric != tree.numeric.end()) {
       tree.numeric.erase(numeric);
     }
-    std::optional<std::string> text = renamed(value, tree);
+    std::optional<std::string> text = renamed(value, tree, masked);
     if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
     note_free_reads(value, tree);
     int temp = temps++;
@@ -564,8 +653,9 @@ class Planner {
 
   bool add_return(const ast::expr& value, Tree& tree) {
     if (speculation != nullptr) focus(tree);
-    if (!check_value(value, tree)) return false;
-    std::optional<std::string> text = renamed(value, tree);
+    std::vector<const ast::Subscript*> masked;
+    if (!check_value(value, tree, masked)) return false;
+    std::optional<std::string> text = renamed(value, tree, masked);
     if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
     note_free_reads(value, tree);
     int temp = temps++;
@@ -674,7 +764,8 @@ bool is_where_ok_test(const Context& context, const ast::expr* test) {
         if (auto* base = ast::as<ast::Name>(attr->value))
           if (base->id == context.runtime &&
               (attr->attr == "where_ok" || attr->attr == "tensors" || attr->attr == "cond_safe" ||
-               attr->attr == "masked_fill_ok" || attr->attr == "masked_index_ok"))
+               attr->attr == "masked_fill_ok" || attr->attr == "masked_index_ok" ||
+               attr->attr == "index_where_ok"))
             found = true;
     return !found;
   };
@@ -931,6 +1022,24 @@ std::string plan_cond(const Context& context, const std::vector<BlockRef>& path,
 
 namespace {
 
+// A checked plan evaluates the static prefix once more when the check fails.
+std::string check_static_prefix(const Context& context, const Plan& plan) {
+  for (const ast::expr* operand : plan.static_operands) {
+    if (!context.analysis.is_pure(*operand))
+      return "condition `" + short_text(node_text(context, *operand)) +
+             "` is not pure (a checked rewrite evaluates it again when the check fails)";
+  }
+  return {};
+}
+
+// Branch values reading by a computed index ahead of their branch (Planner::masked_reads):
+// the torch.where form only, under a check that evaluates the static prefix once more.
+std::string check_masked_reads(const Context& context, const Planner& planner, const Plan& plan) {
+  if (planner.masked_reads.empty()) return {};
+  if (planner.expensive) return computed_index_reason(context, *planner.first_masked);
+  return check_static_prefix(context, plan);
+}
+
 PlanResult plan_once(const Context& context, const ast::stmt& statement, bool check_enclosing,
                      sema::Speculation* speculation) {
   PlanResult result;
@@ -979,35 +1088,29 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
       return decline(why);
   }
   if (std::string why = reads_bound(context, node, path, leaves); !why.empty()) return decline(why);
+  plan.static_operands = condition.static_operands;
+  plan.masked_reads = built.planner->masked_reads;
+  if (std::string why = check_masked_reads(context, *built.planner, plan); !why.empty())
+    return decline(why);
   if (speculation != nullptr) {  // the operands are read before the if
     speculation->local.clear();
     speculation->derived.clear();
   }
   if (built.planner->expensive) {
     if (std::string why = plan_cond(context, path, leaves, plan); !why.empty()) return decline(why);
-  } else if (leaves.size() == 2 && !plan.root->on_true->is_split() &&
+  } else if (plan.masked_reads.empty() && leaves.size() == 2 && !plan.root->on_true->is_split() &&
              !plan.root->on_false->is_split()) {
     // In training, where_ok says no (the unselected side's gradients); torch.cond over
-    // the branches as written then selects without a break, where it can.
+    // the branches as written then selects without a break, where it can (not over a
+    // subscript by a tensor index: Dynamo reads it with .item(), a failed compile there).
     plan.training_cond = cond_operands(context, path, leaves, plan).empty();
     if (!plan.training_cond) plan.operands.clear();
   }
   plan.temp_count = built.planner->temps;
   plan.split_count = built.planner->splits;
-  plan.static_operands = condition.static_operands;
   plan.condition_if = &node;
   result.plan = std::move(plan);
   return result;
-}
-
-// A checked plan evaluates the static prefix once more when the check fails.
-std::string check_static_prefix(const Context& context, const Plan& plan) {
-  for (const ast::expr* operand : plan.static_operands) {
-    if (!context.analysis.is_pure(*operand))
-      return "condition `" + short_text(node_text(context, *operand)) +
-             "` is not pure (a checked rewrite evaluates it again when the check fails)";
-  }
-  return {};
 }
 
 }  // namespace
@@ -1068,6 +1171,7 @@ PlanResult plan_conditional_once(const Context& context, const ast::stmt& statem
   if (!plan.returns) plan.merge = {var};
   plan.temp_count = planner.temps;
   plan.split_count = planner.splits;
+  plan.masked_reads = planner.masked_reads;
   result.plan = std::move(plan);
   return result;
 }

@@ -18,6 +18,9 @@ namespace graphmend::rewrite::where_detail {
 // Temp placeholders in planned value text: kTempOpen <id> kTempClose.
 inline constexpr char kTempOpen = '\x01';
 inline constexpr char kTempClose = '\x02';
+// Condition placeholders (a split's condition): kCondOpen <split id> kCondClose.
+inline constexpr char kCondOpen = '\x03';
+inline constexpr char kCondClose = '\x04';
 
 struct Assignment {
   std::string_view var;
@@ -33,6 +36,7 @@ struct Tree {
   std::vector<std::string_view> derived;     // under a speculation: variables holding tensors
   std::vector<std::string_view> free_reads;  // names read before the path assigns them
   std::optional<int> returned;               // leaf ending in `return`: the temp of its value
+  std::vector<std::pair<int, bool>> path;    // the splits above this node, and the side taken
 
   int split_id = -1;        // >= 0: this node branches on cond_tensor
   std::string cond_tensor;  // the condition as a tensor expression
@@ -72,6 +76,10 @@ struct Plan {
   std::vector<std::string> checks;
   std::vector<std::string> floating_checks;       // tensors whose dtype must be floating
   std::vector<const ast::expr*> static_operands;  // the static prefix's operands
+  // The arguments of each subscript by a computed index read ahead of its branch
+  // (runtime.index_where), with condition placeholders: the rewrite runs only when
+  // runtime.index_where_ok(<arguments>) holds for all of them.
+  std::vector<std::string> masked_reads;
 };
 
 struct PlanResult {

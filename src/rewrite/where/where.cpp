@@ -35,19 +35,21 @@ namespace {
 using where_detail::Plan;
 using where_detail::Tree;
 
-// Replaces the temp placeholders of `text` with their real names.
-std::string resolve(std::string_view text, const std::vector<std::string>& names) {
+// Replaces the temp and condition placeholders of `text` with `temps` and `conds` (by id).
+std::string resolve(std::string_view text, const std::vector<std::string>& temps,
+                    const std::vector<std::string>& conds) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != where_detail::kTempOpen) {
+    bool temp = text[i] == where_detail::kTempOpen;
+    if (!temp && text[i] != where_detail::kCondOpen) {
       out += text[i];
       continue;
     }
-    size_t close = text.find(where_detail::kTempClose, i);
+    size_t close = text.find(temp ? where_detail::kTempClose : where_detail::kCondClose, i);
     if (close == std::string_view::npos) break;
-    int id = std::stoi(std::string(text.substr(i + 1, close - i - 1)));
-    out += names[static_cast<size_t>(id)];
+    size_t id = std::stoul(std::string(text.substr(i + 1, close - i - 1)));
+    out += temp ? temps[id] : conds[id];
     i = close;
   }
   return out;
@@ -87,7 +89,8 @@ void collect_splits(const Tree& tree, std::vector<const Tree*>& splits,
 
 void emit_assignments(const Tree& tree, const Names& names, Emitter& out) {
   for (const auto& a : tree.assigns)
-    out.line(0, names.temps[static_cast<size_t>(a.temp)] + " = " + resolve(a.value, names.temps));
+    out.line(0, names.temps[static_cast<size_t>(a.temp)] + " = " +
+                    resolve(a.value, names.temps, names.conds));
   if (tree.is_split()) {
     emit_assignments(*tree.on_true, names, out);
     emit_assignments(*tree.on_false, names, out);
@@ -159,15 +162,32 @@ void emit_fallback_body(const Plan& plan, const Tree& tree, const Names& names, 
   }
 }
 
-void emit_where(const Plan& plan, const Context& context, const Names& names, Emitter& out) {
-  emit_assignments(*plan.root, names, out);
+// Each split's condition as a tensor expression, by split id.
+std::vector<std::string> condition_texts(const Plan& plan) {
   std::vector<const Tree*> splits, leaves;
   collect_splits(*plan.root, splits, leaves);
+  std::vector<std::string> texts(splits.size());
   for (const Tree* split : splits) {
     std::string cond = split->cond_tensor;
     if (cond.find('\n') != std::string::npos) cond = "(" + cond + ")";
-    out.line(0, names.conds[static_cast<size_t>(split->split_id)] + " = " + cond);
+    texts[static_cast<size_t>(split->split_id)] = cond;
   }
+  return texts;
+}
+
+void emit_where(const Plan& plan, const Context& context, const Names& names, Emitter& out) {
+  // A masked read (runtime.index_where) reads the conditions: they come first then.
+  bool conditions_first = !plan.masked_reads.empty();
+  std::vector<std::string> conditions = condition_texts(plan);
+  auto emit_conditions = [&] {
+    for (size_t i = 0; i < conditions.size(); ++i)
+      out.line(0, names.conds[i] + " = " + conditions[i]);
+  };
+  if (conditions_first) emit_conditions();
+  emit_assignments(*plan.root, names, out);
+  if (!conditions_first) emit_conditions();
+  std::vector<const Tree*> splits, leaves;
+  collect_splits(*plan.root, splits, leaves);
   std::string conds;
   if (splits.size() == 1) {
     conds = names.conds[0];
@@ -246,6 +266,10 @@ void emit_checked(const Plan& plan, const Context& context,
   }
   for (const std::string& tensor : plan.floating_checks)
     parts.push_back(tensor + ".is_floating_point()");
+  // a masked read's check reads the conditions as written: their temps come after it
+  std::vector<std::string> conditions = condition_texts(plan);
+  for (const std::string& read : plan.masked_reads)
+    parts.push_back(context.runtime + ".index_where_ok(" + resolve(read, {}, conditions) + ")");
   if (!submodules.empty()) {
     std::string safe = context.runtime + ".cond_safe(";
     for (size_t i = 0; i < submodules.size(); ++i) safe += (i ? ", " : "") + submodules[i];
@@ -336,7 +360,8 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
 
   std::vector<std::string> submodules =
       plan.use_cond ? cond_submodules(context, plan) : std::vector<std::string>{};
-  if (!plan.checks.empty() || !plan.floating_checks.empty() || !submodules.empty()) {
+  if (!plan.checks.empty() || !plan.floating_checks.empty() || !submodules.empty() ||
+      !plan.masked_reads.empty()) {
     emit_checked(plan, context, submodules, out);
   } else if (!plan.static_prefix.empty()) {
     // `if <static> and <tensor>:` keeps a Python `if` on the static part around the
