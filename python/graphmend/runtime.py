@@ -290,7 +290,9 @@ def defer_branch(condition, read, helpers=()) -> bool:
     """
     if not (is_compiling() and _one_element(condition)):
         return False
-    if not all(_defers_only(helper, line) for helper, line in helpers):
+    if not all(_defers_only(helper, line) for helper, line, *_ in helpers):
+        return False
+    if not all(_plain_module(m) for _, _, *modules in helpers for m in (modules[0]() if modules else ())):
         return False
     try:
         values = read()
@@ -299,6 +301,23 @@ def defer_branch(condition, read, helpers=()) -> bool:
     torch = sys.modules["torch"]
     static = (*_STATIC_TYPES, torch.dtype, torch.device)
     return all(type(value) in static or _warning_category(value) for value in values)
+
+
+# What a deferring helper's loop over a module runs (``for p in model.parameters()``):
+# nn.Module's own methods, which read the module's dictionaries and nothing else.
+_MODULE_WALKS = (
+    "parameters", "named_parameters", "buffers", "named_buffers", "children", "named_children",
+    "modules", "named_modules", "_named_members", "__getattr__",
+)
+
+
+def _plain_module(value) -> bool:
+    """Whether ``value`` is a module whose walks over its members are nn.Module's own."""
+    module = sys.modules["torch"].nn.Module
+    kind = type(value)
+    return isinstance(value, module) and all(
+        getattr(kind, name, None) is getattr(module, name) for name in _MODULE_WALKS
+    )
 
 
 def _warning_category(value) -> bool:
@@ -889,6 +908,80 @@ def _region_changed_state() -> bool:
 
 
 
+# The guards (the traced function's code and line) whose graph went on to change state or
+# to break after them: they are checked eagerly from then on (see _raise_deferrable).
+_EAGER_GUARDS: set = set()
+
+
+@_asked_while_tracing
+def _raise_deferrable() -> bool:
+    """Asked while tracing, for a guard behind a compile boundary: whether its failure may be
+    raised by the boundary's flush after the graph completes. True when the graph belongs to
+    the frame the boundary compiles (nothing of the call runs after it but the flush); the
+    graph is then checked when Dynamo compiles it (``_check_after_guard``): if it breaks
+    after the guard or changes state there, which the original never did, the trace starts
+    again with this guard checked eagerly (a graph break)."""
+    try:
+        from torch._dynamo.symbolic_convert import InstructionTranslator
+
+        output = InstructionTranslator.current_tx().output
+        site = _guard_site(output.current_tx)
+        if site in _EAGER_GUARDS or id(output.root_tx.f_code) not in _ENTRY_CODES:
+            return False
+        before = _state_marks(output)
+        output.add_graph_finalizer(lambda _gm: _check_after_guard(output, site, before))
+        return True
+    except Exception:  # noqa: BLE001 (another torch: take the graph break)
+        return False
+
+
+def _guard_site(tx):
+    """The mended function calling the guard, as its code and line."""
+    while tx is not None and tx.f_code.co_filename == __file__:
+        tx = tx.parent
+    return (tx.f_code, tx.lineno)
+
+
+def _state_marks(output):
+    """The graph's state changes so far: the version of each input tensor, and the objects
+    from before the call that Dynamo will modify (the record lists of this module aside;
+    an object the trace created is seen only through one from before that holds it)."""
+    torch = sys.modules["torch"]
+    versions = {}
+    for node in output.graph.find_nodes(op="placeholder"):
+        value = node.meta.get("example_value")
+        if isinstance(value, torch.Tensor):
+            versions[node.name] = value._version
+    from torch._dynamo.variables.base import AttributeMutationNew, ValueMutationNew
+
+    effects = output.side_effects
+    ours = {id(_records), id(_conditions)}
+    modified = {
+        key
+        for key, variable in effects.id_to_variable.items()
+        if key not in ours
+        and not isinstance(variable.mutation_type, (AttributeMutationNew, ValueMutationNew))
+        and effects.is_modified(variable)
+    }
+    return versions, modified
+
+
+def _check_after_guard(output, site, before) -> None:
+    """When Dynamo compiles a graph holding a recorded guard: a graph that ends in a break
+    (the rest of the call runs before the flush) or changes state after the guard is traced
+    again with the guard checked eagerly."""
+    reason = output.compile_subgraph_reason
+    versions, modified = _state_marks(output)
+    changed = any(version > before[0].get(name, 0) for name, version in versions.items())
+    if changed or not modified <= before[1] or reason is None or reason.graph_break:
+        # The restart that clears Dynamo's speculation log: the new trace departs from the
+        # old one at this guard.
+        from torch._dynamo.exc import UnspecializeRestartAnalysis
+
+        _EAGER_GUARDS.add(site)
+        raise UnspecializeRestartAnalysis(restart_reason="graphmend: state changed after a guard")
+
+
 def _traceable_message(message) -> bool:
     return message is None or type(message) is str
 
@@ -910,30 +1003,29 @@ def guard(failed, exc_type, message=None):
     back into ``exc_type(message)``. Anything else (a Python bool, a multi-element tensor)
     takes the original path.
 
-    When deferred calls are already pending in the traced region (a print before the guard),
-    a failed ``_assert_async`` would abort the compiled region before Dynamo applies its side
-    effects, dropping those records, while the original printed them before raising. Behind
-    a compile boundary (``graphmend.compile``), the guard is then recorded too: ``flush``
-    replays the records before it, raises ``exc_type(message)`` if it failed and drops the
-    records after it, so the output before the exception is exactly the original's, with no
-    graph break. Without a boundary (plain ``torch.compile`` of hook-mended code, which
+    When deferred calls are already pending in the traced region (a print before the guard)
+    or the graph has changed state so far (a parameter's ``add_``), a failed ``_assert_async``
+    would abort the compiled region and lose both, where the original printed and kept them
+    before raising. Behind a compile boundary (``graphmend.compile``), where nothing of the
+    call runs after this graph but the flush and the rest of the graph changes no state
+    (``_raise_deferrable``), the guard is then recorded too: the graph completes, ``flush``
+    replays the records before the guard, raises ``exc_type(message)`` if it failed and drops
+    the records after it, so the output, the state and the exception are the original's,
+    with no graph break. Otherwise (plain ``torch.compile`` of hook-mended code, which
     nothing flushes at the call) it takes the original path, at the cost of a graph break.
     """
     if is_compiling() and _one_element(failed) and _traceable_message(message):
-        if _records:
-            if _bounded:
-                # Behind a compile boundary: the guard becomes a record of its own, so
-                # flush replays the records before it and then raises (see _raise_pending).
+        if _records or _region_changed_state():
+            # A failed in-graph assert aborts the graph: the records deferred before the guard
+            # and the state the graph changed so far (Inductor writes mutated inputs back at
+            # the end; Dynamo applies attribute changes after the graph) would be lost.
+            if _bounded and _raise_deferrable():
+                # The guard becomes a record of its own: the graph completes, and flush
+                # replays the records before it, then raises (see _raise_pending).
                 record = (failed.reshape(()).clone(), exc_type, message)
                 _records.append((None, _raise_pending, record, {}, ()))
                 return
-            _check_now(failed, exc_type, message)  # one graph break, run eagerly
-            return
-        if _region_changed_state():
-            # A failed in-graph assert aborts the graph, and the state it changed so far is
-            # lost (Inductor writes mutated inputs back at the end; Dynamo applies attribute
-            # changes after the graph): break here, so the graph before the guard completes.
-            _check_now(failed, exc_type, message)
+            _check_now(failed, exc_type, message)  # one graph break, checked eagerly
             return
         torch = sys.modules["torch"]
         torch._assert_async(torch.logical_not(failed.reshape(())), _token(exc_type, message))

@@ -236,4 +236,33 @@ std::string Context::fresh_name(std::string_view stem) {
   }
 }
 
+std::optional<StaticSplit> split_static_prefix(const Context& context, const ast::expr& test) {
+  const auto* conjunction = ast::as<ast::BoolOp>(&test);
+  if (conjunction == nullptr || conjunction->op != ast::BoolOpKind::And) return std::nullopt;
+  if (context.analysis.torch_name().empty()) return std::nullopt;
+  uint32_t k = 0;
+  while (k < conjunction->values.size &&
+         !context.analysis.is_data_dependent(*conjunction->values[k])) {
+    ++k;
+  }
+  if (k == 0 || k == conjunction->values.size) return std::nullopt;
+  StaticSplit split;
+  for (uint32_t i = 0; i < k; ++i) {
+    std::string text(node_text(context, *conjunction->values[i]));
+    if (k > 1) text = "(" + text + ")";
+    split.prefix += (i ? " and " : "") + text;
+  }
+  for (uint32_t i = k; i < conjunction->values.size; ++i) {
+    const ast::expr& operand = *conjunction->values[i];
+    // Operands after the first tensor one may be skipped by Python: they must be pure.
+    if (i > k && !context.analysis.is_pure(operand)) return std::nullopt;
+    std::optional<std::string> text = tensor_condition(context, operand);
+    if (!text) return std::nullopt;
+    split.tensor_part = i == k ? *text
+                               : std::string(context.analysis.torch_name()) + ".logical_and(" +
+                                     split.tensor_part + ", " + *text + ")";
+  }
+  return split;
+}
+
 }  // namespace graphmend::rewrite

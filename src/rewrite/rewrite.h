@@ -68,6 +68,13 @@ std::string_view node_text(const Context& context, const ast::Node& node);
 // torch.logical_and/or/not over the operands, comparisons and tensor calls stay as
 // written. Returns std::nullopt when an operand is not a tensor.
 std::optional<std::string> tensor_condition(const Context& context, const ast::expr& condition);
+// `a and b and t1 and t2` where a, b are static (not data-dependent) and t1, t2 tensors:
+// the Python condition `(a) and (b)` and the tensor condition `logical_and(t1, t2)`.
+struct StaticSplit {
+  std::string prefix;
+  std::string tensor_part;
+};
+std::optional<StaticSplit> split_static_prefix(const Context& context, const ast::expr& test);
 // `X.item()` with no arguments: X, else null.
 const ast::expr* item_receiver(const ast::expr* e);
 // Whether `e` is `X.item() <op> y` (or reversed) on a tensor X and a pure y that is not a

@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "ast/walk.h"
 #include "rewrite/defer/defer.h"
 #include "rewrite/rewrite.h"
 
@@ -94,19 +95,37 @@ bool is_warning_category(std::string_view name) {
   return std::find(std::begin(kCategories), std::end(kCategories), name) != std::end(kCategories);
 }
 
+// Whether `body` makes a deferrable call statement anywhere (in nested blocks too).
+bool makes_deferrable_call(const Context& context, const ast::Seq<ast::stmt*>& body) {
+  for (const ast::stmt* statement : body) {
+    const auto* expression = ast::as<ast::Expr>(statement);
+    const auto* call = expression ? ast::as<ast::Call>(expression->value) : nullptr;
+    if (call && deferrable_kind(context, *call)) return true;
+    bool found = false;
+    ast::for_each_block(statement, [&](const ast::Seq<ast::stmt*>& inner) {
+      found = found || makes_deferrable_call(context, inner);
+    });
+    if (found) return true;
+  }
+  return false;
+}
+
 // The definition of the function of this module `call` calls when its body makes a
 // deferrable call (a candidate deferring helper), else null.
 const ast::FunctionDef* deferring_helper_of(const Context& context, const ast::Call& call) {
   sema::Callee callee = context.analysis.resolve_call(call);
   if (callee.kind != sema::CalleeKind::LocalFunction) return nullptr;
   const auto* def = ast::as<ast::FunctionDef>(callee.definition);
-  if (def == nullptr) return nullptr;
-  for (const ast::stmt* statement : def->body) {
-    const auto* expression = ast::as<ast::Expr>(statement);
-    const auto* inner = expression ? ast::as<ast::Call>(expression->value) : nullptr;
-    if (inner && deferrable_kind(context, *inner)) return def;
-  }
-  return nullptr;
+  return def && makes_deferrable_call(context, def->body) ? def : nullptr;
+}
+
+// nn.Module's walks over its members: a loop over one reads the module's dictionaries only
+// (runtime._plain_module checks at run time that the module's class keeps them).
+bool is_module_walk(std::string_view method) {
+  static constexpr std::string_view kWalks[] = {
+      "parameters", "named_parameters", "buffers", "named_buffers",
+      "children",   "named_children",   "modules", "named_modules"};
+  return std::find(std::begin(kWalks), std::end(kWalks), method) != std::end(kWalks);
 }
 
 // The parameters of a deferring helper as one call binds them, and what the helper may hand
@@ -139,6 +158,25 @@ class HelperParameters {
     if (std::find(values_.begin(), values_.end(), nullptr) != values_.end())
       return "the call leaves a parameter without a value";
     return {};
+  }
+
+  bool is_parameter_name(std::string_view name) const { return index_of(name) < names_.size(); }
+
+  // The parameter the call binds `argument` (one of its own arguments) to.
+  std::string_view parameter_of(const ast::expr* argument) const {
+    auto found = std::find(values_.begin(), values_.end(), argument);
+    return found == values_.end() ? std::string_view{} : names_[found - values_.begin()]->arg;
+  }
+
+  // The call's argument for parameter `name`, or null (its default).
+  bool bound_by_call(std::string_view name, const ast::Call& call) const {
+    size_t index = index_of(name);
+    if (index >= names_.size()) return false;
+    for (const ast::expr* arg : call.args)
+      if (arg == values_[index]) return true;
+    for (const ast::keyword* keyword : call.keywords)
+      if (keyword->value == values_[index]) return true;
+    return false;
   }
 
   bool passes(const ast::expr& e) const {
@@ -188,9 +226,11 @@ class HelperParameters {
 // the calls it defers, or the first reason it cannot run whatever the condition.
 class BodyCheck {
  public:
-  BodyCheck(Context& context, const ast::If& branch)
+  // `guard`: the branch is a guard whose last statement is the raise that form lowers.
+  BodyCheck(Context& context, const ast::If& branch, const GuardRaise* guard = nullptr)
       : context_(context),
         branch_(branch),
+        guard_(guard),
         assigned_(context.analysis.assigned_names(branch.body)),
         strings_(string_names(branch.body)) {}
 
@@ -210,8 +250,14 @@ class BodyCheck {
   const std::vector<const ast::Call*>& calls() const { return calls_; }
   const std::vector<sema::BreakKind>& kinds() const { return kinds_; }
   const std::vector<const ast::stmt*>& statements() const { return statements_; }
-  // The calls of deferring helpers, each with the line of the helper's `def`.
-  const std::vector<std::pair<const ast::Call*, uint32_t>>& helpers() const { return helpers_; }
+  // A call of a deferring helper: the line of its `def`, the modules it walks.
+  struct Helper {
+    const ast::Call* call;
+    uint32_t line;
+    std::vector<const ast::expr*> modules;
+  };
+  const std::vector<Helper>& helpers() const { return helpers_; }
+  const ast::Raise* raise() const { return raise_; }
   const std::string& problem() const { return problem_; }
 
  private:
@@ -236,6 +282,14 @@ class BodyCheck {
 
   bool statement(const ast::stmt& s, std::vector<std::string_view>& bound) {
     if (ast::is<ast::Pass>(&s)) return true;
+    if (const auto* raise = ast::as<ast::Raise>(&s)) {
+      // A guard's raise, last in its body: its message is formatted whatever the condition
+      // while compiling (guard_formatted), from static values only.
+      if (guard_ == nullptr || &s != branch_.body[branch_.body.size - 1])
+        return fail("the branch raises before its end: " + quoted(s));
+      raise_ = raise;
+      return guard_->message == nullptr || value(*guard_->message, bound);
+    }
     if (const auto* assign = ast::as<ast::Assign>(&s)) {
       const auto* target =
           assign->targets.size == 1 ? ast::as<ast::Name>(assign->targets[0]) : nullptr;
@@ -280,34 +334,108 @@ class BodyCheck {
   // (runtime.push_condition), so it is handed static values only, as the body computes them.
   bool helper_call(const ast::Call& call, const std::vector<std::string_view>& bound) {
     const auto& def = *deferring_helper_of(context_, call);
-    if (std::string why = helper_problem(def, call); !why.empty())
+    HelperParameters parameters;
+    std::vector<std::string_view> walked;  // the parameters holding the modules it walks
+    if (std::string why = helper_problem(def, call, parameters, walked); !why.empty())
       return fail("the branch calls " + quoted(call) + ": " + why);
+    Helper helper{&call, context_.source.line_col(def.begin).line, {}};
+    auto argument = [&](const ast::expr& arg) {
+      if (!contains_name(walked, parameters.parameter_of(&arg))) return value(arg, bound);
+      helper.modules.push_back(&arg);
+      return module_leaf(arg);
+    };
     for (const ast::expr* arg : call.args)
-      if (!value(*arg, bound)) return false;
+      if (!argument(*arg)) return false;
     for (const ast::keyword* keyword : call.keywords)
-      if (!value(*keyword->value, bound)) return false;
-    helpers_.push_back({&call, context_.source.line_col(def.begin).line});
+      if (!argument(*keyword->value)) return false;
+    for (std::string_view module : walked)
+      if (!parameters.bound_by_call(module, call))
+        return fail("the branch calls " + quoted(call) + ", which walks the default of `" +
+                    std::string(module) + "`");
+    helpers_.push_back(std::move(helper));
     return true;
   }
 
   // Why `def`, called as `call`, may do more than record its deferrable calls, or empty.
-  std::string helper_problem(const ast::FunctionDef& def, const ast::Call& call) {
+  std::string helper_problem(const ast::FunctionDef& def, const ast::Call& call,
+                             HelperParameters& parameters, std::vector<std::string_view>& walked) {
     if (!def.decorator_list.empty()) return "the function is decorated";
-    HelperParameters parameters;
     if (std::string why = parameters.bind(def, call); !why.empty()) return why;
     for (size_t i = 0; i < def.body.size; ++i) {
       const ast::stmt* statement = def.body[i];
       if (i == 0 && is_docstring(statement)) continue;
-      if (std::string why = helper_statement_problem(*statement, parameters); !why.empty())
+      if (std::string why = helper_statement_problem(*statement, parameters, walked); !why.empty())
         return why;
     }
     return {};
   }
 
+  // Why `loop`, in a deferring helper, may do more than walk a module it is handed and defer
+  // calls (a branch of its body deferred whole: Lightning's print_nan_gradients), or empty.
+  std::string loop_problem(const ast::For& loop, const HelperParameters& parameters,
+                           std::vector<std::string_view>& walked) {
+    const auto* walk = ast::as<ast::Call>(loop.iter);
+    const auto* method = walk ? ast::as<ast::Attribute>(walk->func) : nullptr;
+    const auto* module = method ? ast::as<ast::Name>(method->value) : nullptr;
+    if (module == nullptr || !walk->args.empty() || !walk->keywords.empty() ||
+        !is_module_walk(method->attr) || !parameters.is_parameter_name(module->id))
+      return "its loop runs over " + quoted(*loop.iter) +
+             ", not over the members of a module it is handed";
+    if (!loop.orelse.empty()) return "its loop has an else branch";
+    bool shadows = false;
+    ast::walk(loop.target, [&](const ast::Node* node) {
+      const auto* name = ast::as<ast::Name>(node);
+      shadows = shadows || (name && parameters.is_parameter_name(name->id));
+      return true;
+    });
+    if (shadows) return "its loop rebinds a parameter";
+    if (!contains_name(walked, module->id)) walked.push_back(module->id);
+    for (const ast::stmt* statement : loop.body) {
+      const auto* branch = ast::as<ast::If>(statement);
+      if (branch == nullptr || !context_.analysis.is_data_dependent(*branch->test)) {
+        if (std::string why = helper_statement_problem(*statement, parameters, walked);
+            !why.empty())
+          return why;
+        continue;
+      }
+      sema::BreakTag tag;
+      tag.kind = sema::BreakKind::DataDependentBranch;
+      tag.site = branch->test;
+      tag.statement = branch;
+      tag.function = context_.analysis.function_of(branch);
+      // A helper whose branch calls helpers back would recurse for ever.
+      static thread_local int depth = 0;
+      if (depth > 3) return "its branches call helpers nested too deep";
+      ++depth;
+      std::optional<Outcome> deferred = defer_branch(tag, context_);
+      --depth;
+      if (!deferred || !deferred->fixed)
+        return "its branch " + quoted(*branch->test) + " cannot be deferred" +
+               (deferred ? ": " + deferred->reason : "");
+    }
+    return {};
+  }
+
+  // A module a helper walks: a local bound before the `if` or an attribute chain on one,
+  // checked at run time to be a module whose walks are nn.Module's own.
+  bool module_leaf(const ast::expr& e) {
+    const ast::expr* root = &e;
+    while (const auto* attribute = ast::as<ast::Attribute>(root)) root = attribute->value;
+    const auto* name = ast::as<ast::Name>(root);
+    if (name && !contains_name(assigned_, name->id) &&
+        context_.analysis.is_definitely_bound_before(branch_, name->id))
+      return true;
+    return fail("the branch hands " + quoted(e) +
+                " to a helper that walks it, not a local bound before the if");
+  }
+
   // Why a statement of a deferring helper is not a deferrable call handed only what
-  // HelperParameters::passes, or empty.
+  // HelperParameters::passes (or a loop loop_problem accepts), or empty.
   std::string helper_statement_problem(const ast::stmt& statement,
-                                       const HelperParameters& parameters) {
+                                       const HelperParameters& parameters,
+                                       std::vector<std::string_view>& walked) {
+    if (const auto* loop = ast::as<ast::For>(&statement))
+      return loop_problem(*loop, parameters, walked);
     const auto* expression = ast::as<ast::Expr>(&statement);
     const auto* inner = expression ? ast::as<ast::Call>(expression->value) : nullptr;
     std::optional<sema::BreakKind> kind = inner ? deferrable_kind(context_, *inner) : std::nullopt;
@@ -469,7 +597,9 @@ class BodyCheck {
   std::vector<const ast::Call*> calls_;
   std::vector<sema::BreakKind> kinds_;
   std::vector<const ast::stmt*> statements_;
-  std::vector<std::pair<const ast::Call*, uint32_t>> helpers_;
+  std::vector<Helper> helpers_;
+  const GuardRaise* guard_;
+  const ast::Raise* raise_ = nullptr;
   std::string problem_;
 };
 
@@ -492,10 +622,40 @@ bool calls_deferrable(const Context& context, const ast::Seq<ast::stmt*>& body) 
 // The condition, as `__gm_c := <value>` (the value the body's calls are recorded with)
 // followed by the fallback the `if` tests when the branch is not deferred, or a reason.
 struct Condition {
+  std::string prefix;    // static operands `and`-ed before it (`x.grad is not None and`)
   std::string value;     // evaluated once, where the original test was
   std::string fallback;  // `__gm_c` itself, or the original test
   std::string problem;
 };
+
+// `<static> and <tensor conditions>`: the static part stays a Python test before the branch's
+// (Lightning's `param.grad is not None and torch.isnan(param.grad.float()).any()`).
+std::optional<Condition> static_prefix_condition(Context& context, const ast::expr& test,
+                                                 const std::string& name) {
+  std::optional<StaticSplit> split = split_static_prefix(context, test);
+  if (!split) return std::nullopt;
+  Condition out;
+  out.prefix = split->prefix;
+  out.value = "(" + split->tensor_part + ")";
+  out.fallback = name;
+  return out;
+}
+
+// A guard's condition: the tensor condition [Trap] asserts on, evaluated as such eagerly too
+// (the `if` tests it, as runtime.guard would).
+Condition guard_condition(Context& context, const ast::expr& test, const std::string& name) {
+  if (std::optional<Condition> split = static_prefix_condition(context, test, name)) return *split;
+  Condition out;
+  std::optional<std::string> lowered = tensor_condition(context, test);
+  if (!lowered) {
+    out.problem =
+        "the condition `" + std::string(node_text(context, test)) + "` is not a tensor expression";
+    return out;
+  }
+  out.value = "(" + *lowered + ")";
+  out.fallback = name;
+  return out;
+}
 
 Condition lower_condition(Context& context, const ast::expr& test, const std::string& name) {
   Condition out;
@@ -516,6 +676,7 @@ Condition lower_condition(Context& context, const ast::expr& test, const std::st
     out.fallback = name;
     return out;
   }
+  if (std::optional<Condition> split = static_prefix_condition(context, test, name)) return *split;
   // and/or/not: torch.logical_* while compiling (every operand pure: the fallback evaluates
   // the test as written again), nothing eagerly
   std::optional<std::string> lowered = tensor_condition(context, test);
@@ -563,16 +724,19 @@ Condition lower_condition_speculating(Context& context, const ast::If& branch,
 
 }  // namespace
 
-std::optional<Outcome> defer_branch(const sema::BreakTag& tag, Context& context) {
-  const auto* branch = ast::as<ast::If>(tag.statement);
-  if (branch == nullptr || tag.site != branch->test || !calls_deferrable(context, branch->body))
-    return std::nullopt;
-  if (!branch->orelse.empty())
+namespace {
+
+// The branch `tag` names deferred (see the top of this file); with `guard`, its last
+// statement is a raise that becomes the guard's in-graph form over the condition.
+Outcome defer_if(const sema::BreakTag& tag, Context& context, const ast::If& branch,
+                 const GuardRaise* guard) {
+  if (!branch.orelse.empty())
     return Outcome::declined("a branch that prints, logs or warns has an else branch");
-  BodyCheck body(context, *branch);
+  BodyCheck body(context, branch, guard);
   if (!body.run()) return Outcome::declined(body.problem());
   std::string name = context.fresh_name("c");
-  Condition condition = lower_condition_speculating(context, *branch, name);
+  Condition condition = guard ? guard_condition(context, *branch.test, name)
+                              : lower_condition_speculating(context, branch, name);
   if (!condition.problem.empty()) return Outcome::declined(condition.problem);
 
   Outcome outcome;
@@ -594,13 +758,25 @@ std::optional<Outcome> defer_branch(const sema::BreakTag& tag, Context& context)
   // A helper is called by the mended function itself (its frames stay the original's),
   // its records made under the condition: `pop_condition(push_condition(c) or helper(...))`.
   std::string helpers;
-  for (const auto& [call, line] : body.helpers()) {
+  for (const BodyCheck::Helper& helper : body.helpers()) {
+    const ast::Call* call = helper.call;
     outcome.edits.push_back({call->begin, call->begin,
                              context.runtime + ".pop_condition(" + context.runtime +
                                  ".push_condition(" + name + ") or "});
     outcome.edits.push_back({call->end, call->end, ")"});
     helpers +=
-        "(" + std::string(node_text(context, *call->func)) + ", " + std::to_string(line) + "),";
+        "(" + std::string(node_text(context, *call->func)) + ", " + std::to_string(helper.line);
+    if (!helper.modules.empty()) {
+      helpers += ", lambda: (";
+      for (const ast::expr* module : helper.modules)
+        helpers += std::string(node_text(context, *module)) + ",";
+      helpers += ")";
+    }
+    helpers += "),";
+  }
+  if (const ast::Raise* raise = body.raise()) {
+    outcome.edits.push_back(
+        {raise->begin, raise->end, context.runtime + guard->function + name + guard->arguments});
   }
   std::string leaves = "lambda: (";
   for (const ast::expr* leaf : body.leaves())
@@ -610,11 +786,28 @@ std::optional<Outcome> defer_branch(const sema::BreakTag& tag, Context& context)
   if (!helpers.empty()) leaves += ", (" + helpers + ")";
   std::string test = context.runtime + ".defer_branch(" + name + " := " + condition.value + ", " +
                      leaves + ") or " + condition.fallback;
-  outcome.edits.push_back({branch->test->begin, branch->test->end, test});
+  if (!condition.prefix.empty()) test = "(" + condition.prefix + ") and (" + test + ")";
+  outcome.edits.push_back({branch.test->begin, branch.test->end, test});
   outcome.fixed = true;
-  outcome.form = "defer";
+  outcome.form = guard ? nullptr : "defer";
   outcome.needs_runtime = true;
   return outcome;
+}
+
+}  // namespace
+
+std::optional<Outcome> defer_branch(const sema::BreakTag& tag, Context& context) {
+  const auto* branch = ast::as<ast::If>(tag.statement);
+  if (branch == nullptr || tag.site != branch->test || !calls_deferrable(context, branch->body))
+    return std::nullopt;
+  return defer_if(tag, context, *branch, nullptr);
+}
+
+Outcome defer_guard(const sema::BreakTag& tag, Context& context, const GuardRaise& raise_form) {
+  const auto* branch = ast::as<ast::If>(tag.statement);
+  if (branch == nullptr || !calls_deferrable(context, branch->body))
+    return Outcome::declined("the guard prints, logs or warns nothing before its raise");
+  return defer_if(tag, context, *branch, &raise_form);
 }
 
 }  // namespace graphmend::rewrite

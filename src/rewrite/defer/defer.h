@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "rewrite/rewrite.h"
@@ -20,5 +21,25 @@ Outcome defer_call(const sema::BreakTag& tag, Context& context, std::string_view
 // [Defer] of a whole data-dependent `if` whose body only builds values from static ones
 // and calls deferrable functions (branch.cpp): nullopt when the body calls none.
 std::optional<Outcome> defer_branch(const sema::BreakTag& tag, Context& context);
+
+// The in-graph form of a guard's `raise` ([Trap]): `<runtime><function><condition><arguments>`
+// raises what the raise raised where the condition holds; `message` is the raised message
+// (null without one).
+struct GuardRaise {
+  std::string function;   // ".guard(" or ".guard_formatted("
+  std::string arguments;  // ", E, <message>)"
+  const ast::expr* message = nullptr;
+  std::string problem;  // why the raise has no such form, or empty
+  static GuardRaise declined(std::string why) {
+    GuardRaise form;
+    form.problem = std::move(why);
+    return form;
+  }
+};
+
+// A guard `if <tensor condition>: <deferrable calls, helpers that only defer>; raise ...`
+// deferred as a branch (branch.cpp): the calls recorded with the condition and the raise
+// becoming `raise_form` over it, so the failure surfaces after the records made before it.
+Outcome defer_guard(const sema::BreakTag& tag, Context& context, const GuardRaise& raise_form);
 
 }  // namespace graphmend::rewrite

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ast/walk.h"
+#include "rewrite/defer/defer.h"
 #include "rewrite/rewrite.h"
 
 namespace graphmend::rewrite {
@@ -263,42 +264,6 @@ bool is_string_literal(const ast::expr* e) {
   return false;
 }
 
-// `a and b and t1 and t2` where a, b are static (not data-dependent) and t1, t2 tensors:
-// the Python condition `(a) and (b)` and the tensor condition `logical_and(t1, t2)`.
-struct StaticSplit {
-  std::string prefix;
-  std::string tensor_part;
-};
-
-std::optional<StaticSplit> split_static_prefix(const Context& context, const ast::expr& test) {
-  const auto* conjunction = ast::as<ast::BoolOp>(&test);
-  if (conjunction == nullptr || conjunction->op != ast::BoolOpKind::And) return std::nullopt;
-  if (context.analysis.torch_name().empty()) return std::nullopt;
-  uint32_t k = 0;
-  while (k < conjunction->values.size &&
-         !context.analysis.is_data_dependent(*conjunction->values[k])) {
-    ++k;
-  }
-  if (k == 0 || k == conjunction->values.size) return std::nullopt;
-  StaticSplit split;
-  for (uint32_t i = 0; i < k; ++i) {
-    std::string text(node_text(context, *conjunction->values[i]));
-    if (k > 1) text = "(" + text + ")";
-    split.prefix += (i ? " and " : "") + text;
-  }
-  for (uint32_t i = k; i < conjunction->values.size; ++i) {
-    const ast::expr& operand = *conjunction->values[i];
-    // Operands after the first tensor one may be skipped by Python: they must be pure.
-    if (i > k && !context.analysis.is_pure(operand)) return std::nullopt;
-    std::optional<std::string> text = tensor_condition(context, operand);
-    if (!text) return std::nullopt;
-    split.tensor_part = i == k ? *text
-                               : std::string(context.analysis.torch_name()) + ".logical_and(" +
-                                     split.tensor_part + ", " + *text + ")";
-  }
-  return split;
-}
-
 // `torch._check_tensor_all(cond)` reads `cond` on the host (`.item()`); the runtime's
 // `check_tensor_all` asserts in the graph instead while compiling.
 Outcome rewrite_tensor_check(const sema::BreakTag& tag, Context& context) {
@@ -396,6 +361,11 @@ Outcome rerun_guard(const sema::BreakTag& tag, Context& context, const ast::If& 
 
 Outcome lower_guard(const sema::BreakTag& tag, Context& context, const ast::If& guard);
 
+// A guard whose body logs (directly or through helpers that only defer) before its raise:
+// [Defer]'s branch form with the raise in-graph (defer_guard), so the records made before
+// the failure replay first and the exception follows.
+Outcome deferred_guard(const sema::BreakTag& tag, Context& context, const ast::If& guard);
+
 }  // namespace
 
 std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context) {
@@ -411,11 +381,56 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   Outcome lowered = lower_guard(tag, context, *guard);
   if (lowered.fixed || !sema::ends_in_raise(guard->body, context.analysis.torch_name()))
     return lowered;
+  if (Outcome deferred = deferred_guard(tag, context, *guard); deferred.fixed) return deferred;
   Outcome rerun = rerun_guard(tag, context, *guard);
   return rerun.fixed ? rerun : lowered;
 }
 
 namespace {
+
+// The call that raises `raise` where the guard fails: `runtime.guard(<cond>, E, "literal")`
+// or `guard_formatted(<cond>, E, lambda: <message formatted from values other than tensors>)`
+// as `function` and `arguments` around the condition, or the reason it cannot.
+GuardRaise guard_raise(const Context& context, const ast::If& guard, const ast::Raise& raise,
+                       const std::vector<std::string_view>& condition_tensors) {
+  if (raise.exc == nullptr)
+    return GuardRaise::declined("a bare raise re-raises the exception being handled");
+  if (raise.cause != nullptr)
+    return GuardRaise::declined("the raise chains a cause (raise ... from ...)");
+  const ast::Name* exception_class = nullptr;
+  const ast::expr* message = nullptr;
+  if (const auto* name = ast::as<ast::Name>(raise.exc)) {
+    exception_class = name;
+  } else if (const auto* call = ast::as<ast::Call>(raise.exc)) {
+    exception_class = ast::as<ast::Name>(call->func);
+    if (exception_class == nullptr)
+      return GuardRaise::declined("the exception class is not a plain name");
+    if (!call->keywords.empty() || call->args.size > 1)
+      return GuardRaise::declined("the exception is built with more than one message argument");
+    if (call->args.size == 1) {
+      message = call->args[0];
+      if (!is_string_literal(message) && !is_formatted_message(context, message, condition_tensors))
+        return GuardRaise::declined(
+            "the exception message is neither a string literal nor formatted from values "
+            "other than tensors");
+    }
+  } else {
+    return GuardRaise::declined("the raised exception is neither a class nor a class call");
+  }
+  if (std::string problem = check_exception_class(context, guard, exception_class->id);
+      !problem.empty())
+    return GuardRaise::declined(problem);
+  // A formatted message is built only when the guard fails, as the original builds it: the
+  // guard gets it as a function (guard_formatted).
+  GuardRaise form;
+  form.message = message;
+  bool formatted = message != nullptr && !is_string_literal(message);
+  form.function = formatted ? ".guard_formatted(" : ".guard(";
+  std::string message_text = message ? std::string(node_text(context, *message)) : "None";
+  if (formatted) message_text = "lambda: " + message_text;
+  form.arguments = ", " + std::string(exception_class->id) + ", " + message_text + ")";
+  return form;
+}
 
 // The in-graph forms of `if <tensor condition>: raise E(message)`: runtime.guard (a string
 // message) and guard_formatted (one formatted from values other than tensors).
@@ -425,54 +440,19 @@ Outcome lower_guard(const sema::BreakTag& tag, Context& context, const ast::If& 
     return Outcome::declined("the if body is not exactly one raise statement");
   }
   const auto* raise = ast::as<ast::Raise>(guard->body[0]);
-  if (raise->exc == nullptr)
-    return Outcome::declined("a bare raise re-raises the exception being handled");
-  if (raise->cause != nullptr)
-    return Outcome::declined("the raise chains a cause (raise ... from ...)");
-
   sema::Speculation speculation;
   std::optional<std::string> speculated = speculated_condition(context, *guard, speculation);
-  const ast::Name* exception_class = nullptr;
-  const ast::expr* message = nullptr;
-  if (const auto* name = ast::as<ast::Name>(raise->exc)) {
-    exception_class = name;
-  } else if (const auto* call = ast::as<ast::Call>(raise->exc)) {
-    exception_class = ast::as<ast::Name>(call->func);
-    if (exception_class == nullptr)
-      return Outcome::declined("the exception class is not a plain name");
-    if (!call->keywords.empty() || call->args.size > 1) {
-      return Outcome::declined("the exception is built with more than one message argument");
-    }
-    if (call->args.size == 1) {
-      message = call->args[0];
-      // values the condition treats as tensors: a message formatting them reads tensor data
-      std::vector<std::string_view> condition_tensors;
-      for (const ast::expr* value : speculation.assumed)
-        condition_tensors.push_back(node_text(context, *value));
-      if (!is_string_literal(message) && !is_formatted_message(context, message, condition_tensors))
-        return Outcome::declined(
-            "the exception message is neither a string literal nor formatted from values "
-            "other than tensors");
-    }
-  } else {
-    return Outcome::declined("the raised exception is neither a class nor a class call");
-  }
-  if (exception_class == nullptr)
-    return Outcome::declined("the exception class is not a plain name");
-  if (std::string problem = check_exception_class(context, *guard, exception_class->id);
-      !problem.empty()) {
-    return Outcome::declined(problem);
-  }
+  // values the condition treats as tensors: a message formatting them reads tensor data
+  std::vector<std::string_view> condition_tensors;
+  for (const ast::expr* value : speculation.assumed)
+    condition_tensors.push_back(node_text(context, *value));
+  GuardRaise form = guard_raise(context, *guard, *raise, condition_tensors);
+  if (!form.problem.empty()) return Outcome::declined(form.problem);
   if (!tag.observed && !context.analysis.is_data_dependent(*guard->test)) {
     return Outcome::declined("the condition is not data-dependent");
   }
-  // A formatted message is built only when the guard fails, as the original builds it: the
-  // guard gets it as a function (guard_formatted).
-  bool formatted = message != nullptr && !is_string_literal(message);
-  std::string function = formatted ? ".guard_formatted(" : ".guard(";
-  std::string message_text = message ? std::string(node_text(context, *message)) : "None";
-  if (formatted) message_text = "lambda: " + message_text;
-  std::string arguments = ", " + std::string(exception_class->id) + ", " + message_text + ")";
+  const std::string& function = form.function;
+  const std::string& arguments = form.arguments;
   Outcome outcome;
   outcome.needs_runtime = true;
   if (std::optional<std::string> condition = tensor_condition(context, *guard->test)) {
@@ -503,6 +483,17 @@ Outcome lower_guard(const sema::BreakTag& tag, Context& context, const ast::If& 
       {raise->begin, raise->end, context.runtime + function + split->tensor_part + arguments});
   outcome.fixed = true;
   return outcome;
+}
+
+Outcome deferred_guard(const sema::BreakTag& tag, Context& context, const ast::If& guard) {
+  if (guard.body.size < 2) return Outcome::declined("the guard holds only its raise");
+  const auto* raise = ast::as<ast::Raise>(guard.body[guard.body.size - 1]);
+  if (raise == nullptr) return Outcome::declined("the guard does not end in its raise");
+  if (!tag.observed && !context.analysis.is_data_dependent(*guard.test))
+    return Outcome::declined("the condition is not data-dependent");
+  GuardRaise form = guard_raise(context, guard, *raise, {});
+  if (!form.problem.empty()) return Outcome::declined(form.problem);
+  return defer_guard(tag, context, form);
 }
 
 }  // namespace
