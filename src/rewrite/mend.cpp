@@ -43,8 +43,9 @@ struct Parsed {
 // One tag and what the rewrites made of it.
 struct TagResult {
   MendDiagnostic diagnostic;
-  std::vector<TextEdit> edits;             // when fixed
-  std::vector<const ast::Node*> absorbed;  // other tags' sites the fix removes (Outcome)
+  std::vector<TextEdit> edits;              // when fixed
+  std::vector<const ast::Node*> absorbed;   // other tags' sites the fix removes (Outcome)
+  std::vector<const ast::Node*> relies_on;  // functions the fix needs mended (Outcome)
   bool needs_runtime = false;
 };
 
@@ -145,6 +146,7 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context,
   result.edits = std::move(outcome->edits);
   result.needs_runtime = outcome->needs_runtime;
   result.absorbed = std::move(outcome->absorbed);
+  result.relies_on = std::move(outcome->relies_on);
   return result;
 }
 
@@ -411,6 +413,29 @@ std::vector<std::pair<uint32_t, std::string>> rewritten_again(
   return lines;
 }
 
+// Runtime-aware mode mends only where Dynamo broke, but a fix may need a function mended in
+// which Dynamo never broke (a deferring helper whose branch the profiling run did not take):
+// `options` with those functions' lines added to `only_lines`, or null when none is missing.
+std::optional<MendOptions> with_relied_on_lines(const MendOptions& options,
+                                                const SourceText& source,
+                                                const std::vector<TagResult>& results) {
+  if (options.only_lines.empty()) return std::nullopt;
+  MendOptions wider = options;
+  for (const TagResult& result : results) {
+    if (!result.diagnostic.fixed) continue;
+    for (const ast::Node* definition : result.relies_on) {
+      uint32_t first = source.line_col(definition->begin).line;
+      uint32_t last = source.line_col(definition->end).line;
+      for (uint32_t line = first; line <= last; ++line) {
+        auto& lines = wider.only_lines;
+        if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
+      }
+    }
+  }
+  if (wider.only_lines.size() == options.only_lines.size()) return std::nullopt;
+  return wider;
+}
+
 }  // namespace
 
 MendResult mend_source(std::string_view source, std::string filename, const MendOptions& options) {
@@ -424,8 +449,18 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
   }
   const std::string runtime = kRuntimeName;
   std::vector<TagResult> results = run_rewrites(parsed, options, result.pragmas);
+  // A helper's sites are fixed with the fix that relies on them (helpers nest 3 deep at most).
+  std::optional<MendOptions> widened;
+  for (int round = 0; round < 4; ++round) {
+    std::optional<MendOptions> wider =
+        with_relied_on_lines(widened ? *widened : options, parsed.source, results);
+    if (!wider) break;
+    widened = std::move(wider);
+    results = run_rewrites(parsed, *widened, result.pragmas);
+  }
+  const MendOptions& chosen = widened ? *widened : options;
   std::vector<MendDiagnostic> internal;
-  std::unique_ptr<Parsed> mended = apply_results(parsed, results, options, runtime, internal);
+  std::unique_ptr<Parsed> mended = apply_results(parsed, results, chosen, runtime, internal);
   std::vector<TextEdit> edits;
   std::vector<uint32_t> line_map;
   auto settle = [&] {
@@ -443,7 +478,7 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
   // Idempotence: the mended text must be a fixed point of the mender. A fix whose output
   // would be rewritten again is not applied (GM902).
   for (int round = 0; round < 3 && mended; ++round) {
-    auto again = rewritten_again(*mended, options, parsed.source.size(), edits, line_map);
+    auto again = rewritten_again(*mended, chosen, parsed.source.size(), edits, line_map);
     if (again.empty()) break;
     bool declined_any = false;
     for (const auto& [line, rewrite_name] : again) {
@@ -468,7 +503,7 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
       }
     }
     if (!declined_any) break;
-    mended = apply_results(parsed, results, options, runtime, internal);
+    mended = apply_results(parsed, results, chosen, runtime, internal);
     settle();
   }
 

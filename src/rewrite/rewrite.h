@@ -42,6 +42,9 @@ struct Outcome {
   // Sites of other tags this fix removes with its own (a `.item()` whose conversion [Defer]
   // moves to the replay): reported fixed with it.
   std::vector<const ast::Node*> absorbed;
+  // Functions the fix needs mended too (a deferring helper it calls): runtime-aware mode
+  // mends them though Dynamo never broke in them (mend.cpp, with_relied_on_lines).
+  std::vector<const ast::Node*> relies_on;
 
   static Outcome declined(std::string why) {
     Outcome outcome;

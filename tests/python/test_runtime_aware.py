@@ -481,14 +481,16 @@ def test_a_round_whose_run_raises_is_dropped(monkeypatch):
 
 PEER = os.path.join(os.path.dirname(__file__), "..", "peer", "diffusers")
 
-# Each observed site and why it stays: a value indexed by the timestep (Dynamo reads a 0-d
-# tensor index with .item(), and torch.where would index where the original does not), a
-# conditional expression over Python numbers, a branch calling a method torch.cond cannot
-# trace whole (`_get_variance` holds a conditional expression on the timestep).
+# Per program: the observed sites mended, those declined with why, and the breaks left.
+# ddim's value indexed by the timestep is a masked read (runtime.index_where); ddpm's two are
+# too, but its `if t > 0:` calls a method torch.cond cannot trace whole (`_get_variance` holds
+# a conditional expression), so the frame still splits and the masked reads, no longer in the
+# call's first graph, keep their breaks (index_where_ok needs a rerun to be safe); euler's
+# conditional expression selects Python numbers.
 SCHEDULERS = {
-    "ddim_prev_alpha": {28: "indexes-by-value"},
-    "ddpm_variance_noise": {27: "indexes-by-value", 39: "indexes-by-value", 57: "not-pure"},
-    "euler_churn_chained": {22: "python-number"},
+    "ddim_prev_alpha": ({28}, {}, 0),
+    "ddpm_variance_noise": ({27, 39}, {57: "not-pure"}, 3),
+    "euler_churn_chained": (set(), {22: "python-number"}, 2),
 }
 
 
@@ -500,17 +502,52 @@ def peer_program(name):
 
 
 @pytest.mark.parametrize("name", sorted(SCHEDULERS))
-def test_scheduler_sites_are_observed_and_declined_with_why(name):
+def test_scheduler_sites_are_observed_and_mended_or_declined_with_why(name):
     program = peer_program(name)
+    mended, declined, left = SCHEDULERS[name]
     torch.manual_seed(0)
     model = program.ENTRY()
     with torch.no_grad():
         compiled = compile_quietly(model, example_inputs=program.INPUTS[0], backend="eager")
         report = graphmend.compile_report(compiled)
-        why = {d.line: d.reason_id for d in report.mend.declined if d.line in SCHEDULERS[name]}
-        assert why == SCHEDULERS[name]
-        assert report.mended == [] and report.dropped_rounds == []
+        assert {d.line for d in report.mended} == mended
+        assert {d.line: d.reason_id for d in report.mend.declined} == declined
+        assert len(report.breaks_after) == left and report.dropped_rounds == []
         for args in program.INPUTS:
             expected, got = model(*args), compiled(*args)
             assert all(torch.equal(a, b) for a, b in zip(torch.utils._pytree.tree_leaves(expected),
                                                          torch.utils._pytree.tree_leaves(got)))
+
+
+# -- what a fix relies on ------------------------------------------------------------------------
+
+
+def test_a_helper_the_fix_relies_on_is_mended_though_dynamo_never_broke_there(caplog):
+    """Lightning's detect_nan_parameters (tests/peer/lightning): the guard's fix defers the
+    helper `print_nan_gradients` under its condition, so the helper must be mended too, though
+    its branch (no gradients in the profiling run) never broke."""
+    spec = importlib.util.spec_from_file_location(
+        "peer_lightning_nan", os.path.join(PEER, "..", "lightning", "detect_nan_parameters.py"))
+    program = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(program)
+    torch.manual_seed(0)
+    model, original = program.ENTRY(), program.ENTRY()
+    original.load_state_dict(model.state_dict())
+    compiled = compile_quietly(model, example_inputs=program.INPUTS[0], backend="eager")
+    report = graphmend.compile_report(compiled)
+    helper_lines = {n for n, line in enumerate(open(program.__file__), 1)
+                    if line.strip().startswith(("if (param.grad is not None)", "log.info("))}
+    assert helper_lines and helper_lines <= {d.line for d in report.mended}
+    assert report.breaks_after == []
+    for grad in (None, torch.full((2,), float("nan"))):
+        for m in (model, original):
+            m.layer.bias.grad = grad
+        x, poison = torch.randn(3, 2), torch.tensor([0.0, float("inf")])
+        records = []
+        for m in (original, compiled):
+            caplog.clear()
+            with caplog.at_level(logging.INFO), pytest.raises(ValueError) as raised:
+                m(x, poison)
+            records.append(([r.getMessage() for r in caplog.records], str(raised.value)))
+        assert records[0] == records[1]
+        assert torch.equal(model.layer.bias, original.layer.bias)

@@ -257,6 +257,8 @@ class BodyCheck {
     std::vector<const ast::expr*> modules;
   };
   const std::vector<Helper>& helpers() const { return helpers_; }
+  // The deferring helpers' definitions, and those their own deferred branches call.
+  const std::vector<const ast::Node*>& helper_definitions() const { return definitions_; }
   const ast::Raise* raise() const { return raise_; }
   const std::string& problem() const { return problem_; }
 
@@ -353,6 +355,7 @@ class BodyCheck {
         return fail("the branch calls " + quoted(call) + ", which walks the default of `" +
                     std::string(module) + "`");
     helpers_.push_back(std::move(helper));
+    definitions_.push_back(&def);
     return true;
   }
 
@@ -412,6 +415,8 @@ class BodyCheck {
       if (!deferred || !deferred->fixed)
         return "its branch " + quoted(*branch->test) + " cannot be deferred" +
                (deferred ? ": " + deferred->reason : "");
+      definitions_.insert(definitions_.end(), deferred->relies_on.begin(),
+                          deferred->relies_on.end());
     }
     return {};
   }
@@ -598,6 +603,7 @@ class BodyCheck {
   std::vector<sema::BreakKind> kinds_;
   std::vector<const ast::stmt*> statements_;
   std::vector<Helper> helpers_;
+  std::vector<const ast::Node*> definitions_;
   const GuardRaise* guard_;
   const ast::Raise* raise_ = nullptr;
   std::string problem_;
@@ -758,6 +764,7 @@ Outcome defer_if(const sema::BreakTag& tag, Context& context, const ast::If& bra
   // A helper is called by the mended function itself (its frames stay the original's),
   // its records made under the condition: `pop_condition(push_condition(c) or helper(...))`.
   std::string helpers;
+  outcome.relies_on = body.helper_definitions();
   for (const BodyCheck::Helper& helper : body.helpers()) {
     const ast::Call* call = helper.call;
     outcome.edits.push_back({call->begin, call->begin,
