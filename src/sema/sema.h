@@ -60,6 +60,9 @@ struct PurityFacts {
   std::vector<std::string> floating_dtypes;
   // Names bound to Python numbers computed without side effects (`torch.finfo(d).max - 1000`).
   std::vector<std::string> numeric_names;
+  // Subexpressions evaluated once before the expression asked about (a rewrite hoists
+  // them): they count as pure values.
+  std::vector<const ast::expr*> opaque;
 };
 
 // Speculation: while one is active (Analysis::speculate), a local variable or a `self`
@@ -77,6 +80,10 @@ struct Speculation {
   // out: tensors whose dtype is assumed floating (`torch.finfo(x.dtype)` cannot raise then);
   // the check also asks `x.is_floating_point()`
   std::vector<const ast::expr*> floating;
+  // Whether a parameter with a numeric default or an int/float annotation may be assumed a
+  // Python number (in number expressions); the check asks `runtime.numbers(...)` of each.
+  bool assume_numbers = false;
+  std::vector<const ast::expr*> numbers;  // out: the values assumed numbers
 };
 
 struct AnalysisOptions {
