@@ -1225,7 +1225,7 @@ def tensors(*values) -> bool:
     return all(_plain_tensor(value) for value in values)
 
 
-def numbers(*values) -> bool:
+def python_numbers(*values) -> bool:
     """Whether mended code may take ``values`` for Python numbers: while compiling, each is
     exactly an ``int`` or a ``float`` (not a bool, a NumPy scalar or a tensor).
 

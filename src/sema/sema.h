@@ -81,7 +81,7 @@ struct Speculation {
   // the check also asks `x.is_floating_point()`
   std::vector<const ast::expr*> floating;
   // Whether a parameter with a numeric default or an int/float annotation may be assumed a
-  // Python number (in number expressions); the check asks `runtime.numbers(...)` of each.
+  // Python number (in number expressions); the check asks `runtime.python_numbers(...)` of each.
   bool assume_numbers = false;
   std::vector<const ast::expr*> numbers;  // out: the values assumed numbers
 };

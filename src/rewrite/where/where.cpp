@@ -277,7 +277,7 @@ void emit_checked(const Plan& plan, const Context& context,
     parts.push_back(tensors + ")");
   }
   if (!plan.number_checks.empty()) {
-    std::string numbers = context.runtime + ".numbers(";
+    std::string numbers = context.runtime + ".python_numbers(";
     for (size_t i = 0; i < plan.number_checks.size(); ++i)
       numbers += (i ? ", " : "") + plan.number_checks[i];
     parts.push_back(numbers + ")");
