@@ -89,7 +89,16 @@ class StubAnalysis : public sema::Analysis {
     if (auto* u = ast::as<ast::UnaryOp>(&c)) return is_data_dependent(*u->operand);
     return is_tensor(c);
   }
-  bool is_pure(const ast::expr& e, const sema::PurityFacts&) const override { return is_pure(e); }
+  bool is_pure(const ast::expr& e, const sema::PurityFacts& facts) const override {
+    bool pure = true;
+    walk(&e, [&](const ast::Node* n) {
+      bool hoisted = false;  // within a subexpression evaluated before (facts.opaque)
+      for (const ast::expr* h : facts.opaque)
+        hoisted = hoisted || (n->begin >= h->begin && n->end <= h->end);
+      if (auto* call = ast::as<ast::Call>(n); call && !hoisted) pure = pure && is_pure(*call);
+    });
+    return pure;
+  }
   // numeric literals and the names facts say hold numbers
   bool is_number(const ast::expr& e, const sema::PurityFacts& facts) const override {
     if (auto* c = ast::as<ast::Constant>(&e))
@@ -587,6 +596,19 @@ TEST(Where, TailDuplicationForPythonNumbers) {
             "        return __gm_t2\n"
             "    else:\n"
             "        return __gm_t3\n");
+
+  // the largest impure subexpression reading nothing the sides assign runs once, before both
+  Result hoisted =
+      run("def f(x):\n"
+          "    s = 0\n"
+          "    if x.sum() > 0:\n"
+          "        s = x * 2\n"
+          "    y = x[:helper(x)] + s\n"
+          "    return y\n",
+          {"s"});
+  ASSERT_TRUE(hoisted.fixed) << hoisted.reason;
+  EXPECT_NE(hoisted.text.find("    __gm_t1 = x[:helper(x)]\n"), std::string::npos) << hoisted.text;
+  EXPECT_NE(hoisted.text.find("        y = __gm_t1 + s\n"), std::string::npos) << hoisted.text;
 
   // a tail it does not duplicate leaves the plain form (where_ok refuses the int at run time)
   Result loop =

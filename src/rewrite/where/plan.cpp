@@ -295,10 +295,14 @@ class Planner {
   // Maximal subexpressions of `e` that read no name in `assigned` and are not pure as
   // written, in evaluation order; only those Python evaluates unconditionally.
   void hoist(const ast::expr* e, const std::set<std::string_view>& assigned) {
-    if (e == nullptr) return;
+    // what binds names or defers evaluation stays where it is (and is declined there)
+    if (e == nullptr ||
+        contains_kind(e, {Kind::NamedExpr, Kind::Yield, Kind::YieldFrom, Kind::Await, Kind::Lambda,
+                          Kind::ListComp, Kind::SetComp, Kind::DictComp, Kind::GeneratorExp}))
+      return;
     bool reads = false;
     for (const ast::Name* name : loads(e)) reads = reads || assigned.count(name->id) != 0;
-    if (!reads) {
+    if (!reads && !ast::is<ast::Starred>(e) && !ast::is<ast::Slice>(e)) {
       if (!ast::is<ast::Name>(e) && !ast::is<ast::Constant>(e) && !pure_as_written(*e))
         hoisted.push_back(e);
       return;
@@ -336,6 +340,15 @@ class Planner {
       case Kind::Tuple:
         for (auto* elt : static_cast<const ast::Tuple&>(*e).elts) hoist(elt, assigned);
         return;
+      case Kind::Starred:
+        return hoist(static_cast<const ast::Starred&>(*e).value, assigned);
+      case Kind::Slice: {
+        auto& n = static_cast<const ast::Slice&>(*e);
+        hoist(n.lower, assigned);
+        hoist(n.upper, assigned);
+        hoist(n.step, assigned);
+        return;
+      }
       default:
         return;
     }
