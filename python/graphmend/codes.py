@@ -164,7 +164,12 @@ HINTS: Dict[str, str] = {
     "indexes-by-branch-value": "compute the index before the if (the check that lets the "
     "read go ahead of the branch runs before the statement)",
     "python-number": "keep the value a tensor on both sides (torch.tensor(0.0) where the other "
-    "side is a tensor), if float32 arithmetic is what the program means",
+    "side is a tensor), if float32 arithmetic is what the program means; or end the function "
+    "after the branch with short, pure straight-line code and its return, which is then "
+    "computed on both sides (tail duplication)",
+    "tail-duplication": "the rest of the function after the branch is computed on both sides "
+    "only when it is short (12 statements), pure straight-line code (assignments, ifs on Python "
+    "numbers) ending in its return, at the function's own level",
     "maybe-unbound": "bind the variable on every path before the if",
     "conditional-calls-code": "write it as an if statement: branches that call submodules become "
     "torch.cond there",

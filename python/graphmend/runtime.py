@@ -1317,6 +1317,21 @@ def tensors(*values) -> bool:
     return all(_plain_tensor(value) for value in values)
 
 
+def python_numbers(*values) -> bool:
+    """Whether mended code may take ``values`` for Python numbers: while compiling, each is
+    exactly an ``int`` or a ``float`` (not a bool, a NumPy scalar or a tensor).
+
+    Tail duplication computes a branch's Python-number value on both sides of a tensor
+    condition (``min(s_churn / (len(sigmas) - 1), 2**0.5 - 1) if lo <= sigma <= hi else
+    0.0``): comparing and combining int and float cannot raise, so that is safe when the
+    values it reads are numbers. Otherwise, and eagerly, the original statement runs. Under
+    Dynamo the test is resolved while tracing: no graph break, nothing in the graph.
+    """
+    if not is_compiling():
+        return False
+    return all(type(value) in (int, float) for value in values)
+
+
 _COMPARISONS = {
     "<": operator.lt,
     "<=": operator.le,

@@ -265,6 +265,9 @@ class AnalysisImpl final : public Analysis {
   // purity.cpp (with PurityCheck)
   bool number_rec(const ast::expr* e, ScopeId scope, int depth, const PurityFacts& facts) const;
   bool is_floating_dtype(const ast::expr* e, ScopeId scope, const PurityFacts* facts) const;
+  bool number_checked(const ast::expr* e, ScopeId scope, int depth, const PurityFacts& facts) const;
+  bool may_assume_number(const ast::Name& name, ScopeId scope) const;
+  bool shape_int(const ast::expr* e, ScopeId scope, int depth) const;
 
   const ast::Module& module_;
   const SourceText& source_;

@@ -1,6 +1,8 @@
 // Purity: expressions free of side effects that cannot raise for well-typed tensor
 // operands, and the Python numbers (torch.finfo fields) that facts make pure.
 #include <algorithm>
+#include <cmath>
+#include <string>
 #include <utility>
 
 #include "sema/analysis_impl.h"
@@ -25,7 +27,16 @@ bool is_dtype_like(const ast::expr* arg, const AnalysisImpl& a, ScopeId scope) {
 }  // namespace
 
 bool AnalysisImpl::is_number(const ast::expr& e, const PurityFacts& facts) const {
-  return number_rec(&e, scope_of(&e), 0, facts);
+  return number_checked(&e, scope_of(&e), 0, facts);
+}
+
+// number_rec, keeping the numbers it assumed only when it holds.
+bool AnalysisImpl::number_checked(const ast::expr* e, ScopeId scope, int depth,
+                                  const PurityFacts& facts) const {
+  size_t assumed = speculation_ != nullptr ? speculation_->numbers.size() : 0;
+  bool number = number_rec(e, scope, depth, facts);
+  if (!number && speculation_ != nullptr) speculation_->numbers.resize(assumed);
+  return number;
 }
 
 // A literal floating dtype (`torch.float16`) or a dtype expression `facts` show floating.
@@ -55,6 +66,88 @@ bool AnalysisImpl::is_floating_dtype(const ast::expr* e, ScopeId scope,
   return true;
 }
 
+// A Python int computed from shapes only: int literals, `len(<tensor>)`, and +, -, * of those.
+bool AnalysisImpl::shape_int(const ast::expr* e, ScopeId scope, int depth) const {
+  if (e == nullptr || depth > kMaxDepth) return false;
+  if (const auto* c = as<ast::Constant>(e)) return c->value.type == ast::ConstantValue::Type::Int;
+  if (const auto* b = as<ast::BinOp>(e)) {
+    return (b->op == ast::OperatorKind::Add || b->op == ast::OperatorKind::Sub ||
+            b->op == ast::OperatorKind::Mult) &&
+           shape_int(b->left, scope, depth + 1) && shape_int(b->right, scope, depth + 1);
+  }
+  const auto* call = as<ast::Call>(e);
+  const auto* f = call != nullptr ? as<ast::Name>(call->func) : nullptr;
+  return f != nullptr && f->id == "len" && lookup(scope, "len") == nullptr &&
+         call->args.size == 1 && call->keywords.empty() &&
+         is_tensor_kind(kind_rec(call->args[0], scope, depth + 1));
+}
+
+// Under a speculation that assumes numbers: a parameter with a numeric default or an
+// int/float annotation, not assigned inside the part analysed (the check sees its value).
+bool AnalysisImpl::may_assume_number(const ast::Name& name, ScopeId scope) const {
+  if (speculation_ == nullptr || !speculation_->assume_numbers || !scope.is_function() ||
+      in_list(name.id, speculation_->local)) {
+    return false;
+  }
+  const ast::stmt* site = speculation_->site;
+  if (site == nullptr || scope_of(site) != scope) return false;
+  const ast::arguments* args = nullptr;
+  if (const auto* f = as<ast::FunctionDef>(scopes_[scope.index].node)) args = f->args;
+  if (const auto* f = as<ast::AsyncFunctionDef>(scopes_[scope.index].node)) args = f->args;
+  if (args == nullptr) return false;
+  auto numeric = [](const ast::expr* x) {
+    const auto* c = as<ast::Constant>(x);
+    return c != nullptr && (c->value.type == ast::ConstantValue::Type::Int ||
+                            c->value.type == ast::ConstantValue::Type::Float);
+  };
+  auto annotated = [](const ast::expr* x) {
+    const auto* n = as<ast::Name>(x);
+    return n != nullptr && (n->id == "float" || n->id == "int");
+  };
+  // defaults align with the last positional parameters
+  std::vector<const ast::arg*> positional(args->posonlyargs.begin(), args->posonlyargs.end());
+  positional.insert(positional.end(), args->args.begin(), args->args.end());
+  size_t first_default = positional.size() - args->defaults.size;
+  for (size_t i = 0; i < positional.size(); ++i) {
+    if (positional[i]->arg != name.id) continue;
+    return annotated(positional[i]->annotation) ||
+           (i >= first_default && numeric(args->defaults[i - first_default]));
+  }
+  for (uint32_t i = 0; i < args->kwonlyargs.size; ++i) {
+    if (args->kwonlyargs[i]->arg != name.id) continue;
+    return annotated(args->kwonlyargs[i]->annotation) || numeric(args->kw_defaults[i]);
+  }
+  return false;
+}
+
+namespace {
+
+// `a ** b` of two number literals with a finite result (`2**0.5`): cannot raise.
+bool constant_power(const ast::BinOp& b) {
+  auto value = [](const ast::expr* x, double& out) {
+    const auto* c = as<ast::Constant>(x);
+    if (c == nullptr) return false;
+    std::string_view text = c->value.text;
+    if (c->value.type == ast::ConstantValue::Type::Int && !text.empty() && text.size() < 16 &&
+        std::all_of(text.begin(), text.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+      out = std::stod(std::string(text));
+      return true;
+    }
+    if (c->value.type == ast::ConstantValue::Type::Float) {
+      out = c->value.number;
+      return true;
+    }
+    return false;
+  };
+  double base = 0, exponent = 0;
+  if (!value(b.left, base) || !value(b.right, exponent)) return false;
+  if (base == 0 && exponent < 0) return false;
+  if (base < 0 && exponent != std::floor(exponent)) return false;  // a complex result
+  return std::isfinite(std::pow(base, exponent)) && std::fabs(exponent) <= 64;
+}
+
+}  // namespace
+
 bool AnalysisImpl::number_rec(const ast::expr* e, ScopeId scope, int depth,
                               const PurityFacts& facts) const {
   if (e == nullptr || depth > kMaxDepth) return false;
@@ -64,8 +157,29 @@ bool AnalysisImpl::number_rec(const ast::expr* e, ScopeId scope, int depth,
       return type == ast::ConstantValue::Type::Int || type == ast::ConstantValue::Type::Float;
     }
     case ast::Kind::Name: {
+      const auto* name = as<ast::Name>(e);
       const auto& names = facts.numeric_names;
-      return std::find(names.begin(), names.end(), as<ast::Name>(e)->id) != names.end();
+      if (std::find(names.begin(), names.end(), name->id) != names.end()) return true;
+      if (!may_assume_number(*name, scope)) return false;
+      auto& numbers = speculation_->numbers;
+      bool seen = std::any_of(numbers.begin(), numbers.end(), [&](const ast::expr* other) {
+        return as<ast::Name>(other)->id == name->id;
+      });
+      if (!seen) numbers.push_back(e);
+      return true;
+    }
+    case ast::Kind::Call: {
+      // min/max of numbers: Python compares them, which cannot raise for int and float
+      const auto* call = as<ast::Call>(e);
+      const auto* f = as<ast::Name>(call->func);
+      if (f == nullptr || !in_list(f->id, {"min", "max"}) || lookup(scope, f->id) != nullptr ||
+          call->args.size < 2 || !call->keywords.empty()) {
+        return shape_int(e, scope, depth);
+      }
+      for (const ast::expr* arg : call->args) {
+        if (is<ast::Starred>(arg) || !number_rec(arg, scope, depth + 1, facts)) return false;
+      }
+      return true;
     }
     case ast::Kind::Attribute: {
       // torch.finfo(<floating dtype>).max
@@ -84,6 +198,13 @@ bool AnalysisImpl::number_rec(const ast::expr* e, ScopeId scope, int depth,
     }
     case ast::Kind::BinOp: {
       const auto* b = as<ast::BinOp>(e);
+      if (b->op == ast::OperatorKind::Pow) return constant_power(*b);
+      // a division by a shape (`x / (len(t) - 1)`) raises only for one shape, which counts
+      // as static (see "An assumption, stated" in docs/MENDER.md)
+      if (b->op == ast::OperatorKind::Div) {
+        return number_rec(b->left, scope, depth + 1, facts) &&
+               shape_int(b->right, scope, depth + 1);
+      }
       return (b->op == ast::OperatorKind::Add || b->op == ast::OperatorKind::Sub ||
               b->op == ast::OperatorKind::Mult) &&
              number_rec(b->left, scope, depth + 1, facts) &&
@@ -130,7 +251,13 @@ class PurityCheck {
   bool pure(const ast::expr* e, int depth) const {
     if (e == nullptr) return true;
     if (depth > kMaxDepth) return false;
-    if (facts_ != nullptr && a_.number_rec(e, scope_, depth, *facts_)) return true;
+    if (facts_ != nullptr &&
+        std::find(facts_->opaque.begin(), facts_->opaque.end(), e) != facts_->opaque.end()) {
+      return true;
+    }
+    // a name is pure as it is: asking whether it is a number would assume one
+    if (facts_ != nullptr && !is<ast::Name>(e) && a_.number_checked(e, scope_, depth, *facts_))
+      return true;
     switch (e->kind) {
       case ast::Kind::Constant:
       case ast::Kind::Name:
@@ -265,8 +392,20 @@ class PurityCheck {
       identity &= op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot;
     }
     if (identity) return true;
+    if (numbers(c, depth)) return true;
     if (c.ops.size != 1) return false;
     return either_tensor(c.left, c.comparators[0], depth);
+  }
+
+  // Every operand a Python number: comparing int and float cannot raise.
+  bool numbers(const ast::Compare& c, int depth) const {
+    if (facts_ == nullptr) return false;
+    size_t assumed = a_.speculation_ != nullptr ? a_.speculation_->numbers.size() : 0;
+    bool numbers = a_.number_rec(c.left, scope_, depth + 1, *facts_);
+    for (const ast::expr* x : c.comparators)
+      numbers = numbers && a_.number_rec(x, scope_, depth + 1, *facts_);
+    if (!numbers && a_.speculation_ != nullptr) a_.speculation_->numbers.resize(assumed);
+    return numbers;
   }
 
   bool boolop(const ast::BoolOp& b, int depth) const {

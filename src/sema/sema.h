@@ -63,6 +63,9 @@ struct PurityFacts {
   // Subscripts by a computed index that the caller reads with the index masked to the range
   // (runtime.index_where): pure when their value and index are.
   std::vector<const ast::Subscript*> masked_subscripts;
+  // Subexpressions evaluated once before the expression asked about (a rewrite hoists
+  // them): they count as pure values.
+  std::vector<const ast::expr*> opaque;
 };
 
 // Speculation: while one is active (Analysis::speculate), a local variable or a `self`
@@ -80,6 +83,10 @@ struct Speculation {
   // out: tensors whose dtype is assumed floating (`torch.finfo(x.dtype)` cannot raise then);
   // the check also asks `x.is_floating_point()`
   std::vector<const ast::expr*> floating;
+  // Whether a parameter with a numeric default or an int/float annotation may be assumed a
+  // Python number (in number expressions); the check asks `runtime.python_numbers(...)` of each.
+  bool assume_numbers = false;
+  std::vector<const ast::expr*> numbers;  // out: the values assumed numbers
 };
 
 struct AnalysisOptions {

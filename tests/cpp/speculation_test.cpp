@@ -121,3 +121,39 @@ TEST(Speculation, AFinfoDtypeIsAssumedFloatingAndRecorded) {
 
 }  // namespace
 }  // namespace graphmend::sema
+
+namespace graphmend::sema {
+namespace {
+
+// Tail duplication's numbers: a parameter with a numeric default or an int/float annotation
+// is assumed a Python number (recorded, for runtime.numbers) only where the speculation
+// allows numbers, and then never a tensor; min/max, a division by a shape and a constant
+// power are number expressions.
+TEST(Speculation, NumbersAreAssumedWhereAllowed) {
+  Program p(
+      "import torch\n"
+      "def f(sigma: torch.Tensor, t: torch.Tensor, churn=0.5, lo: float = 0.0, other=None):\n"
+      "    if sigma > 0:\n"
+      "        pass\n"
+      "    min(churn / (len(t) - 1), 2**0.5 - 1)\n"
+      "    churn / (lo + 1)\n"
+      "    other * 2\n"
+      "    lo <= sigma\n");
+  Speculation speculation;
+  speculation.site = p.stmt("if sigma > 0");
+  Speculation* before = p.analysis->speculate(&speculation);
+  PurityFacts facts;
+  EXPECT_FALSE(p.analysis->is_number(*p.find("min(churn / (len(t) - 1), 2**0.5 - 1)"), facts));
+  speculation.assume_numbers = true;
+  EXPECT_TRUE(p.analysis->is_number(*p.find("min(churn / (len(t) - 1), 2**0.5 - 1)"), facts));
+  EXPECT_FALSE(p.analysis->is_number(*p.find("churn / (lo + 1)"), facts));  // not a shape
+  EXPECT_FALSE(p.analysis->is_number(*p.find("other * 2"), facts));
+  ASSERT_EQ(speculation.numbers.size(), 1u);  // what failed assumed nothing
+  EXPECT_EQ(p.text(speculation.numbers[0]), "churn");
+  EXPECT_TRUE(p.analysis->is_pure(*p.find("lo <= sigma")));
+  EXPECT_TRUE(speculation.assumed.empty());  // `lo` may be a number: not assumed a tensor
+  p.analysis->speculate(before);
+}
+
+}  // namespace
+}  // namespace graphmend::sema

@@ -5,6 +5,7 @@
 // helper(...) are impure calls (submodule / local function); print(...) is impure.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <set>
 #include <string>
@@ -88,8 +89,26 @@ class StubAnalysis : public sema::Analysis {
     if (auto* u = ast::as<ast::UnaryOp>(&c)) return is_data_dependent(*u->operand);
     return is_tensor(c);
   }
-  bool is_pure(const ast::expr& e, const sema::PurityFacts&) const override { return is_pure(e); }
-  bool is_number(const ast::expr&, const sema::PurityFacts&) const override { return false; }
+  bool is_pure(const ast::expr& e, const sema::PurityFacts& facts) const override {
+    bool pure = true;
+    walk(&e, [&](const ast::Node* n) {
+      bool hoisted = false;  // within a subexpression evaluated before (facts.opaque)
+      for (const ast::expr* h : facts.opaque)
+        hoisted = hoisted || (n->begin >= h->begin && n->end <= h->end);
+      if (auto* call = ast::as<ast::Call>(n); call && !hoisted) pure = pure && is_pure(*call);
+    });
+    return pure;
+  }
+  // numeric literals and the names facts say hold numbers
+  bool is_number(const ast::expr& e, const sema::PurityFacts& facts) const override {
+    if (auto* c = ast::as<ast::Constant>(&e))
+      return c->value.type == ast::ConstantValue::Type::Int ||
+             c->value.type == ast::ConstantValue::Type::Float;
+    if (auto* name = ast::as<ast::Name>(&e))
+      return std::find(facts.numeric_names.begin(), facts.numeric_names.end(), name->id) !=
+             facts.numeric_names.end();
+    return false;
+  }
   void add_floating_dtypes(const ast::expr&, sema::PurityFacts&) const override {}
   bool is_pure(const ast::expr& e) const override {
     bool pure = true;
@@ -519,7 +538,8 @@ TEST(Where, Declines) {
       {"yield", head + "        yield x\n", "yield"},
       {"await", "async def f(x):\n    y = x\n    if x.sum() > 0:\n        y = await x\n",
        "yield/await"},
-      {"item", "def f(x):\n    y = x\n    if x.sum().item() + 1 > 0:\n        y = x * 2\n", ".item()"},
+      {"item", "def f(x):\n    y = x\n    if x.sum().item() + 1 > 0:\n        y = x * 2\n",
+       ".item()"},
       {"augassign", head + "        y += 1\n", "augmented"},
       {"expression", head + "        x.sum()\n", "expression statement"},
       {"tuple", head + "        y, z = x, x\n", "single name"},
@@ -548,6 +568,60 @@ TEST(Where, Declines) {
   Context context{source, *parsed.module, analysis, options};
   sema::BreakTag tag{sema::BreakKind::PrintCall, parsed.module->body[0], nullptr, nullptr, ""};
   EXPECT_FALSE(rewrite_where(tag, context).has_value());
+}
+
+TEST(Where, TailDuplicationForPythonNumbers) {
+  Result r =
+      run("def f(x):\n"
+          "    s = 0\n"
+          "    if x.sum() > 0:\n"
+          "        s = x * 2\n"
+          "    y = x + s\n"
+          "    return y\n",
+          {"s"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_EQ(r.text,
+            "def f(x):\n"
+            "    s = 0\n"
+            "    def __gm_tail_1(s, x):\n"
+            "        y = x + s\n"
+            "        return y\n"
+            "    __gm_t0 = x * 2\n"
+            "    __gm_t2 = __gm_tail_1(__gm_t0, x)\n"
+            "    __gm_t3 = __gm_tail_1(s, x)\n"
+            "    __gm_c4 = x.sum() > 0\n"
+            "    if __graphmend_rt__.where_ok(__gm_c4, __gm_t2, __gm_t3):\n"
+            "        return torch.where(__gm_c4, __gm_t2, __gm_t3)\n"
+            "    elif x.sum() > 0:\n"
+            "        return __gm_t2\n"
+            "    else:\n"
+            "        return __gm_t3\n");
+
+  // the largest impure subexpression reading nothing the sides assign runs once, before both
+  Result hoisted =
+      run("def f(x):\n"
+          "    s = 0\n"
+          "    if x.sum() > 0:\n"
+          "        s = x * 2\n"
+          "    y = x[:helper(x)] + s\n"
+          "    return y\n",
+          {"s"});
+  ASSERT_TRUE(hoisted.fixed) << hoisted.reason;
+  EXPECT_NE(hoisted.text.find("    __gm_t1 = x[:helper(x)]\n"), std::string::npos) << hoisted.text;
+  EXPECT_NE(hoisted.text.find("        y = __gm_t1 + s\n"), std::string::npos) << hoisted.text;
+
+  // a tail it does not duplicate leaves the plain form (where_ok refuses the int at run time)
+  Result loop =
+      run("def f(x):\n"
+          "    s = 0\n"
+          "    if x.sum() > 0:\n"
+          "        s = x * 2\n"
+          "    for i in x:\n"
+          "        s = s + i\n"
+          "    return s\n",
+          {"s"});
+  ASSERT_TRUE(loop.fixed) << loop.reason;
+  EXPECT_EQ(loop.text.find("__gm_tail"), std::string::npos) << loop.text;
 }
 
 TEST(Where, MendedFallbackIsNotRewrittenAgain) {

@@ -74,7 +74,16 @@ struct Plan {
   // Values assumed to be tensors (sema::Speculation), as written: the rewrite runs only
   // when runtime.tensors(...) holds for all of them, the original statement otherwise.
   std::vector<std::string> checks;
-  std::vector<std::string> floating_checks;       // tensors whose dtype must be floating
+  std::vector<std::string> floating_checks;  // tensors whose dtype must be floating
+  std::vector<std::string> number_checks;    // values assumed Python numbers
+  // Tail duplication (plan_statement/plan_conditional when a branch value is a Python
+  // number): `tail` is the function's final return; the statements from the rewritten one's
+  // end to it form a nested function (named by temp `tail_function`) that every leaf calls
+  // with its own values, and the leaves return what it returns.
+  int tail_function = -1;
+  std::vector<std::pair<int, std::string>> tail_body;  // its lines: (level, text with temps)
+  std::string tail_params;
+  size_t return_arity = 0;  // the return value is a tuple display of this many values
   std::vector<const ast::expr*> static_operands;  // the static prefix's operands
   // The arguments of each subscript by a computed index read ahead of its branch
   // (runtime.index_where), with condition placeholders: the rewrite runs only when

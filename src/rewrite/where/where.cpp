@@ -104,16 +104,26 @@ std::string leaf_value(const Tree& leaf, std::string_view var, const Names& name
   return names.temps[static_cast<size_t>(it->second)];
 }
 
-std::string return_value(const Tree& leaf, const Names& names) {
-  return names.temps[static_cast<size_t>(*leaf.returned)];
+// A leaf's return value; `element` >= 0: that element of the tuple it returns.
+std::string return_value(const Tree& leaf, const Names& names, int element = -1) {
+  std::string value = names.temps[static_cast<size_t>(*leaf.returned)];
+  return element < 0 ? value : value + "[" + std::to_string(element) + "]";
 }
 
 std::string where_expr(const Plan& plan, const Tree& tree, std::optional<std::string_view> var,
-                       const Names& names) {
-  if (!tree.is_split()) return var ? leaf_value(tree, *var, names) : return_value(tree, names);
+                       const Names& names, int element = -1) {
+  if (!tree.is_split())
+    return var ? leaf_value(tree, *var, names) : return_value(tree, names, element);
   return plan.torch + ".where(" + names.conds[static_cast<size_t>(tree.split_id)] + ", " +
-         where_expr(plan, *tree.on_true, var, names) + ", " +
-         where_expr(plan, *tree.on_false, var, names) + ")";
+         where_expr(plan, *tree.on_true, var, names, element) + ", " +
+         where_expr(plan, *tree.on_false, var, names, element) + ")";
+}
+
+// Tail duplication: the nested function holding the tail, which every leaf calls.
+void emit_tail_function(const Plan& plan, const Names& names, Emitter& out) {
+  out.line(0, "def " + names.temps[static_cast<size_t>(plan.tail_function)] + "(" +
+                  resolve(plan.tail_params, names.temps) + "):");
+  for (const auto& [level, text] : plan.tail_body) out.line(level, resolve(text, names.temps));
 }
 
 void emit_fallback_body(const Plan& plan, const Tree& tree, const Names& names, int level,
@@ -183,6 +193,7 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
     for (size_t i = 0; i < conditions.size(); ++i)
       out.line(0, names.conds[i] + " = " + conditions[i]);
   };
+  if (plan.tail_function >= 0) emit_tail_function(plan, names, out);
   if (conditions_first) emit_conditions();
   emit_assignments(*plan.root, names, out);
   if (!conditions_first) emit_conditions();
@@ -196,14 +207,17 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
     for (size_t i = 0; i < splits.size(); ++i) conds += (i ? ", " : "") + names.conds[i];
     conds += ")";
   }
-  auto check = [&](std::optional<std::string_view> var) {
+  auto check = [&](std::optional<std::string_view> var, int element = -1) {
     std::string text = context.runtime + ".where_ok(" + conds;
     for (const Tree* leaf : leaves)
-      text += ", " + (var ? leaf_value(*leaf, *var, names) : return_value(*leaf, names));
+      text += ", " + (var ? leaf_value(*leaf, *var, names) : return_value(*leaf, names, element));
     return text + ")";
   };
+  int arity = static_cast<int>(plan.return_arity);
   std::string test;
-  if (plan.returns) {
+  if (plan.returns && arity > 0) {
+    for (int i = 0; i < arity; ++i) test += (i ? " and " : "") + check(std::nullopt, i);
+  } else if (plan.returns) {
     test = check(std::nullopt);
   } else {
     for (std::string_view var : plan.merge) {
@@ -212,7 +226,12 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
     }
   }
   out.line(0, "if " + test + ":");
-  if (plan.returns) {
+  if (plan.returns && arity > 0) {
+    std::string values;
+    for (int i = 0; i < arity; ++i)
+      values += (i ? ", " : "") + where_expr(plan, *plan.root, std::nullopt, names, i);
+    out.line(1, "return " + values);
+  } else if (plan.returns) {
     out.line(1, "return " + where_expr(plan, *plan.root, std::nullopt, names));
   } else {
     for (std::string_view var : plan.merge)
@@ -252,6 +271,19 @@ std::vector<std::string> cond_submodules(const Context& context, const Plan& pla
   return found;
 }
 
+// Where the rewritten text ends in the source. A duplicated tail, when checked, stays as
+// written after the fallback statement (the rewritten part returns on every path);
+// unchecked, nothing falls back to it.
+uint32_t edit_end(const Plan& plan, bool checked) {
+  if (plan.tail == nullptr || (checked && plan.tail_function >= 0)) return plan.statement->end;
+  return plan.tail->end;
+}
+
+bool is_checked(const Plan& plan, const std::vector<std::string>& submodules) {
+  return !plan.checks.empty() || !plan.floating_checks.empty() || !plan.number_checks.empty() ||
+         !submodules.empty() || !plan.masked_reads.empty();
+}
+
 // `if <checks>: <rewritten> el<the original statement>`: the rewrite runs only where every
 // value assumed to be a tensor is one, every submodule a torch.cond branch calls is one
 // torch.cond traces (and the static prefix holds); anywhere else the original statement
@@ -263,6 +295,12 @@ void emit_checked(const Plan& plan, const Context& context,
     std::string tensors = context.runtime + ".tensors(";
     for (size_t i = 0; i < plan.checks.size(); ++i) tensors += (i ? ", " : "") + plan.checks[i];
     parts.push_back(tensors + ")");
+  }
+  if (!plan.number_checks.empty()) {
+    std::string numbers = context.runtime + ".python_numbers(";
+    for (size_t i = 0; i < plan.number_checks.size(); ++i)
+      numbers += (i ? ", " : "") + plan.number_checks[i];
+    parts.push_back(numbers + ")");
   }
   for (const std::string& tensor : plan.floating_checks)
     parts.push_back(tensor + ".is_floating_point()");
@@ -289,7 +327,7 @@ void emit_checked(const Plan& plan, const Context& context,
   out.line(0, "if " + check + ":");
   out.append(body, 1);
   const ast::stmt& statement = *plan.statement;
-  uint32_t end = plan.tail != nullptr ? plan.tail->end : statement.end;
+  uint32_t end = edit_end(plan, true);
   std::string original(context.source.text().substr(statement.begin, end - statement.begin));
   if (plan.condition_if != nullptr) {
     out.raw("el" + original);
@@ -349,7 +387,8 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
     emit_cond(plan, context, true_name, false_name, out);
   } else {
     Names names;
-    for (int i = 0; i < plan.temp_count; ++i) names.temps.push_back(context.fresh_name("t"));
+    for (int i = 0; i < plan.temp_count; ++i)
+      names.temps.push_back(context.fresh_name(i == plan.tail_function ? "tail_" : "t"));
     for (int i = 0; i < plan.split_count; ++i) names.conds.push_back(context.fresh_name("c"));
     if (plan.training_cond) {
       names.true_function = context.fresh_name("true_");
@@ -360,8 +399,8 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
 
   std::vector<std::string> submodules =
       plan.use_cond ? cond_submodules(context, plan) : std::vector<std::string>{};
-  if (!plan.checks.empty() || !plan.floating_checks.empty() || !submodules.empty() ||
-      !plan.masked_reads.empty()) {
+  bool checked = is_checked(plan, submodules);
+  if (checked) {
     emit_checked(plan, context, submodules, out);
   } else if (!plan.static_prefix.empty()) {
     // `if <static> and <tensor>:` keeps a Python `if` on the static part around the
@@ -390,7 +429,7 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
     if (plan.tail != nullptr) out.raw(node_text(context, *plan.tail));
   }
 
-  uint32_t end = plan.tail != nullptr ? plan.tail->end : statement.end;
+  uint32_t end = edit_end(plan, checked);
   outcome.edits.push_back(TextEdit{statement.begin, end, out.text()});
   outcome.fixed = true;
   outcome.needs_runtime = true;
