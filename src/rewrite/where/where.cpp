@@ -122,8 +122,9 @@ std::string where_expr(const Plan& plan, const Tree& tree, std::optional<std::st
 // Tail duplication: the nested function holding the tail, which every leaf calls.
 void emit_tail_function(const Plan& plan, const Names& names, Emitter& out) {
   out.line(0, "def " + names.temps[static_cast<size_t>(plan.tail_function)] + "(" +
-                  resolve(plan.tail_params, names.temps) + "):");
-  for (const auto& [level, text] : plan.tail_body) out.line(level, resolve(text, names.temps));
+                  resolve(plan.tail_params, names.temps, names.conds) + "):");
+  for (const auto& [level, text] : plan.tail_body)
+    out.line(level, resolve(text, names.temps, names.conds));
 }
 
 void emit_fallback_body(const Plan& plan, const Tree& tree, const Names& names, int level,
