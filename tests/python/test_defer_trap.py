@@ -330,7 +330,7 @@ def test_a_guard_after_prints_is_one_graph_behind_the_boundary(tmp_path, capsys,
     """Behind graphmend.compile's boundary the guard is recorded after the pending prints:
     one graph, and on failure the prints made before the guard, then the exception, and
     not the print after it."""
-    from graphmend.boundary import boundary as compile_boundary
+    from graphmend.boundary import behind_boundary
 
     original, mended, _ = load_pair(tmp_path, f"print_guard_{backend}", PRINT_THEN_GUARD)
     graphs = []
@@ -340,7 +340,8 @@ def test_a_guard_after_prints_is_one_graph_behind_the_boundary(tmp_path, capsys,
         return gm.forward
 
     torch._dynamo.reset()
-    compiled = compile_boundary(
+    # as graphmend.compile does: the boundary knows the frame it compiles
+    compiled = behind_boundary(
         torch.compile(mended.forward, backend=counting if backend == "counting" else "inductor"))
     expected = observe(original.forward, (torch.tensor([value]),), capsys, caplog)
     for _ in range(2):  # the second call reuses the compiled graph
@@ -348,6 +349,28 @@ def test_a_guard_after_prints_is_one_graph_behind_the_boundary(tmp_path, capsys,
     assert rt.pending() == []
     if backend == "counting":
         assert len(graphs) == 1
+
+
+@pytest.mark.parametrize("value", [1.0, -1.0])
+def test_a_guard_after_prints_breaks_behind_a_boundary_that_does_not_know_its_frame(
+        tmp_path, capsys, caplog, value):
+    """A boundary told nothing of what it compiles cannot tell that nothing of the call runs
+    after the guard's graph, so the guard keeps its break: two graphs, the same output."""
+    from graphmend.boundary import boundary
+
+    original, mended, _ = load_pair(tmp_path, "print_guard_unknown", PRINT_THEN_GUARD)
+    graphs = []
+
+    def counting(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    torch._dynamo.reset()
+    compiled = boundary(torch.compile(mended.forward, backend=counting))
+    expected = observe(original.forward, (torch.tensor([value]),), capsys, caplog)
+    assert_same(expected, observe(compiled, (torch.tensor([value]),), capsys, caplog))
+    # the graph after the break is compiled only when the guard passes
+    assert rt.pending() == [] and len(graphs) == (2 if value > 0 else 1)
 
 
 def test_guard_alone_has_no_break(tmp_path, capsys, caplog):
