@@ -970,10 +970,14 @@ def _check_after_guard(output, site, before) -> None:
     """When Dynamo compiles a graph holding a recorded guard: a graph that ends in a break
     (the rest of the call runs before the flush) or changes state after the guard is traced
     again with the guard checked eagerly."""
-    reason = output.compile_subgraph_reason
-    versions, modified = _state_marks(output)
-    changed = any(version > before[0].get(name, 0) for name, version in versions.items())
-    if changed or not modified <= before[1] or reason is None or reason.graph_break:
+    try:
+        reason = output.compile_subgraph_reason
+        versions, modified = _state_marks(output)
+        changed = any(version > before[0].get(name, 0) for name, version in versions.items())
+        changed = changed or not modified <= before[1] or reason is None or reason.graph_break
+    except Exception:  # noqa: BLE001 (another torch: check the guard eagerly)
+        changed = True
+    if changed:
         # The restart that clears Dynamo's speculation log: the new trace departs from the
         # old one at this guard.
         from torch._dynamo.exc import UnspecializeRestartAnalysis
