@@ -630,6 +630,11 @@ class Planner {
       if (!ast::is<ast::Name>(leaf) && !ast::is<ast::Attribute>(leaf))
         return fail("the static test `" + short_text(node_text(context_, *n.test)) +
                     "` is not a flag (a name or attribute; both sides evaluate it)");
+      // the check before the statement reads the value before the branch
+      for (const ast::Name* name : loads(leaf))
+        if (tree.env.count(name->id) != 0)
+          return fail("the static test reads `" + std::string(name->id) +
+                      "`, assigned earlier in the branch (the run-time check cannot see it)");
       std::string flag(node_text(context_, *leaf));
       if (std::find(flag_checks.begin(), flag_checks.end(), flag) == flag_checks.end())
         flag_checks.push_back(flag);
@@ -640,7 +645,11 @@ class Planner {
     if (!test) return fail("comprehension, lambda or f-string reading a branch variable");
     note_free_reads(*n.test, tree);
     std::unique_ptr<Tree> sides[2] = {static_side(tree), static_side(tree)};
+    size_t masked = masked_reads.size();
     if (!build_body(n.body, *sides[0]) || !build_body(n.orelse, *sides[1])) return false;
+    // a masked read is masked by the tensor conditions only, not by this test
+    if (masked_reads.size() != masked)
+      return fail("a static if in a branch reading by a computed index");
     std::vector<std::string_view> vars;
     for (auto& side : sides) {
       if (side->is_split() || side->returned)
