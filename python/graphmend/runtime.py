@@ -1336,6 +1336,21 @@ def python_numbers(*values) -> bool:
     return all(type(value) in (int, float) for value in values)
 
 
+def python_flags(*values) -> bool:
+    """Whether mended code may test ``values`` in Python where the original might not: while
+    compiling, each is exactly a ``bool``, ``int``, ``float`` or ``None``, whose truth test
+    cannot raise.
+
+    Tail duplication computes the false side of ``if x is not None and <tensor test>: ...
+    elif flag: ...`` (transformers' Reformer) even where the tensor test holds, so it tests
+    ``flag`` there too. Otherwise, and eagerly, the original statement runs. Under Dynamo the
+    test is resolved while tracing: no graph break, nothing in the graph.
+    """
+    if not is_compiling():
+        return False
+    return all(value is None or type(value) in (bool, int, float) for value in values)
+
+
 _COMPARISONS = {
     "<": operator.lt,
     "<=": operator.le,

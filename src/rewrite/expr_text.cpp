@@ -95,7 +95,7 @@ std::optional<std::string> item_comparison(const Context& context, const ast::ex
   bool other_tensor = context.analysis.is_tensor(*other);
   context.analysis.speculate(active);
   if (other_tensor || !context.analysis.is_tensor(*value) || !context.analysis.is_pure(*value) ||
-      !context.analysis.is_pure(*other)) {
+      !context.analysis.is_pure(*other, sema::PurityFacts{})) {  // facts: numbers count
     return std::nullopt;
   }
   auto text = [&](const ast::expr& x) {

@@ -267,6 +267,8 @@ class AnalysisImpl final : public Analysis {
   bool is_floating_dtype(const ast::expr* e, ScopeId scope, const PurityFacts* facts) const;
   bool number_checked(const ast::expr* e, ScopeId scope, int depth, const PurityFacts& facts) const;
   bool may_assume_number(const ast::Name& name, ScopeId scope) const;
+  std::optional<bool> assigned_self_attribute(const ast::Name& name, ScopeId scope) const;
+  bool is_flag_parameter(const ast::Name& name, ScopeId scope) const;
   bool shape_int(const ast::expr* e, ScopeId scope, int depth) const;
 
   const ast::Module& module_;

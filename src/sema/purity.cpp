@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "ast/walk.h"
 #include "sema/analysis_impl.h"
 #include "sema/helpers.h"
 #include "sema/torch_facts.h"
@@ -66,7 +67,8 @@ bool AnalysisImpl::is_floating_dtype(const ast::expr* e, ScopeId scope,
   return true;
 }
 
-// A Python int computed from shapes only: int literals, `len(<tensor>)`, and +, -, * of those.
+// A Python int computed from shapes only: int literals, `len(<tensor>)`, `<tensor>.shape[i]`
+// and +, -, * of those.
 bool AnalysisImpl::shape_int(const ast::expr* e, ScopeId scope, int depth) const {
   if (e == nullptr || depth > kMaxDepth) return false;
   if (const auto* c = as<ast::Constant>(e)) return c->value.type == ast::ConstantValue::Type::Int;
@@ -74,6 +76,16 @@ bool AnalysisImpl::shape_int(const ast::expr* e, ScopeId scope, int depth) const
     return (b->op == ast::OperatorKind::Add || b->op == ast::OperatorKind::Sub ||
             b->op == ast::OperatorKind::Mult) &&
            shape_int(b->left, scope, depth + 1) && shape_int(b->right, scope, depth + 1);
+  }
+  if (const auto* s = as<ast::Subscript>(e)) {  // `x.shape[-1]` of a tensor, by a literal
+    const auto* shape = as<ast::Attribute>(s->value);
+    const ast::expr* index = s->slice;
+    if (const auto* u = as<ast::UnaryOp>(index); u && u->op == ast::UnaryOpKind::USub)
+      index = u->operand;
+    const auto* c = as<ast::Constant>(index);
+    return shape != nullptr && shape->attr == "shape" && c != nullptr &&
+           c->value.type == ast::ConstantValue::Type::Int &&
+           is_tensor_kind(kind_rec(shape->value, scope, depth + 1));
   }
   const auto* call = as<ast::Call>(e);
   const auto* f = call != nullptr ? as<ast::Name>(call->func) : nullptr;
@@ -95,6 +107,7 @@ bool AnalysisImpl::may_assume_number(const ast::Name& name, ScopeId scope) const
   if (const auto* f = as<ast::FunctionDef>(scopes_[scope.index].node)) args = f->args;
   if (const auto* f = as<ast::AsyncFunctionDef>(scopes_[scope.index].node)) args = f->args;
   if (args == nullptr) return false;
+  if (std::optional<bool> attribute = assigned_self_attribute(name, scope)) return *attribute;
   auto numeric = [](const ast::expr* x) {
     const auto* c = as<ast::Constant>(x);
     return c != nullptr && (c->value.type == ast::ConstantValue::Type::Int ||
@@ -117,6 +130,70 @@ bool AnalysisImpl::may_assume_number(const ast::Name& name, ScopeId scope) const
     if (args->kwonlyargs[i]->arg != name.id) continue;
     return annotated(args->kwonlyargs[i]->annotation) || numeric(args->kw_defaults[i]);
   }
+  return false;
+}
+
+// Whether `name` is last bound, before the speculated statement and in the function's own
+// body, by `name = self.<attr>` (a configuration value: `num_buckets = self.num_buckets`,
+// transformers' Reformer) or `name = <x>.shape[...]`; empty when the function body never
+// binds it before there. Any other binding before the statement (nested, augmented, a
+// parameter rebound) gives false.
+std::optional<bool> AnalysisImpl::assigned_self_attribute(const ast::Name& name,
+                                                          ScopeId scope) const {
+  const ast::Seq<ast::stmt*>* body = nullptr;
+  const ast::arguments* args = nullptr;
+  if (const auto* f = as<ast::FunctionDef>(scopes_[scope.index].node)) {
+    body = &f->body;
+    args = f->args;
+  }
+  if (body == nullptr || args == nullptr || args->args.size == 0) return std::nullopt;
+  std::string_view self = args->args[0]->arg;
+  std::optional<bool> found;
+  for (const ast::stmt* s : *body) {
+    if (s == speculation_->site) return found;
+    bool stores = false;
+    ast::walk(s, [&](const ast::Node* n) {
+      if (const auto* store = as<ast::Name>(n))
+        stores = stores || (store->ctx == ast::ExprContext::Store && store->id == name.id);
+      return !stores;
+    });
+    if (!stores) continue;
+    const auto* assign = as<ast::Assign>(s);
+    const auto* attr = assign != nullptr && assign->targets.size == 1 &&
+                               as<ast::Name>(assign->targets[0]) != nullptr
+                           ? as<ast::Attribute>(assign->value)
+                           : nullptr;
+    const auto* base = attr != nullptr ? as<ast::Name>(attr->value) : nullptr;
+    const auto* shape = assign != nullptr ? as<ast::Subscript>(assign->value) : nullptr;
+    const auto* shape_attr = shape != nullptr ? as<ast::Attribute>(shape->value) : nullptr;
+    found = (base != nullptr && base->id == self) ||
+            (shape_attr != nullptr && shape_attr->attr == "shape");
+  }
+  return false;  // the statement is not in the function's own body
+}
+
+// Under a speculation that assumes numbers: a parameter whose default is True, False or
+// None (`increase_num_buckets=False`), a flag the rewrite tests in Python (and checks with
+// runtime.python_flags) rather than a tensor.
+bool AnalysisImpl::is_flag_parameter(const ast::Name& name, ScopeId scope) const {
+  if (speculation_ == nullptr || !speculation_->assume_numbers || !scope.is_function())
+    return false;
+  const ast::arguments* args = nullptr;
+  if (const auto* f = as<ast::FunctionDef>(scopes_[scope.index].node)) args = f->args;
+  if (args == nullptr) return false;
+  auto flag = [](const ast::expr* x) {
+    const auto* c = as<ast::Constant>(x);
+    using Type = ast::ConstantValue::Type;
+    return c != nullptr && (c->value.type == Type::True || c->value.type == Type::False ||
+                            c->value.type == Type::None);
+  };
+  std::vector<const ast::arg*> positional(args->posonlyargs.begin(), args->posonlyargs.end());
+  positional.insert(positional.end(), args->args.begin(), args->args.end());
+  size_t first_default = positional.size() - args->defaults.size;
+  for (size_t i = first_default; i < positional.size(); ++i)
+    if (positional[i]->arg == name.id) return flag(args->defaults[i - first_default]);
+  for (uint32_t i = 0; i < args->kwonlyargs.size; ++i)
+    if (args->kwonlyargs[i]->arg == name.id) return flag(args->kw_defaults[i]);
   return false;
 }
 
@@ -210,6 +287,8 @@ bool AnalysisImpl::number_rec(const ast::expr* e, ScopeId scope, int depth,
              number_rec(b->left, scope, depth + 1, facts) &&
              number_rec(b->right, scope, depth + 1, facts);
     }
+    case ast::Kind::Subscript:
+      return shape_int(e, scope, depth);
     default:
       return false;
   }

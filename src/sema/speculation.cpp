@@ -46,7 +46,7 @@ bool AnalysisImpl::may_assume_name(const ast::Name& name, ScopeId scope) const {
   }
   if (in_list(name.id, speculation_->local)) return false;
   // where numbers may be assumed, a parameter that may be one is not assumed a tensor
-  if (may_assume_number(name, scope)) return false;
+  if (may_assume_number(name, scope) || is_flag_parameter(name, scope)) return false;
   const ast::stmt* site = speculation_->site;
   return site != nullptr && scope_of(site) == scope && is_definitely_bound_before(*site, name.id) &&
          !known_non_tensor(&name, scope);

@@ -155,5 +155,40 @@ TEST(Speculation, NumbersAreAssumedWhereAllowed) {
   p.analysis->speculate(before);
 }
 
+// Transformers' Reformer: a local last bound by `self.<attr>` or `x.shape[i]` before the
+// site may be assumed a number; one rebound otherwise may not; a parameter with a bool or
+// None default is a flag, never assumed a tensor; `x.shape[-1]` of a tensor is a shape int.
+TEST(Speculation, ConfigLocalsAreNumbersAndFlagsAreNotTensors) {
+  Program p(
+      "import torch\n"
+      "class M(torch.nn.Module):\n"
+      "    def f(self, v, mask, grow=False):\n"
+      "        n = self.num_buckets\n"
+      "        b = v.shape[0]\n"
+      "        k = self.k\n"
+      "        k = k.clone()\n"
+      "        if mask.sum() > 0:\n"
+      "            pass\n"
+      "        n + 1\n"
+      "        b * mask.shape[-1]\n"
+      "        k + 1\n"
+      "        grow\n");
+  Speculation speculation;
+  speculation.site = p.stmt("if mask.sum() > 0");
+  speculation.assume_numbers = true;
+  Speculation* before = p.analysis->speculate(&speculation);
+  PurityFacts facts;
+  EXPECT_TRUE(p.analysis->is_number(*p.find("n + 1"), facts));
+  EXPECT_TRUE(p.analysis->is_number(*p.find("b * mask.shape[-1]"), facts));
+  EXPECT_FALSE(p.analysis->is_number(*p.find("k + 1"), facts));
+  ASSERT_EQ(speculation.numbers.size(), 2u);
+  EXPECT_EQ(p.text(speculation.numbers[0]), "n");
+  EXPECT_EQ(p.text(speculation.numbers[1]), "b");
+  size_t assumed = speculation.assumed.size();
+  EXPECT_FALSE(p.analysis->is_data_dependent(*p.find("grow")));
+  EXPECT_EQ(speculation.assumed.size(), assumed);
+  p.analysis->speculate(before);
+}
+
 }  // namespace
 }  // namespace graphmend::sema

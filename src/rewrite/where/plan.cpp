@@ -289,6 +289,13 @@ class Planner {
   std::vector<std::string> masked_reads;
   const ast::Subscript* first_masked = nullptr;
 
+  // Tail duplication: a static `if` in a branch (the `elif flag:` of a branch whose static
+  // prefix is `x is not None`) is computed on both of its sides, and each variable they
+  // assign is selected by a conditional expression on the test, which is static under
+  // Dynamo: a Python number stays a number.
+  bool static_ifs = false;
+  std::vector<std::string> flag_checks;  // the flags those tests read (Plan::flag_checks)
+
   // Points the speculation at `tree`: the names assigned so far on its path.
   void focus(const Tree& tree) {
     speculation->local.clear();
@@ -550,6 +557,7 @@ class Planner {
       }
       case Kind::If: {
         auto& n = static_cast<const ast::If&>(s);
+        if (static_ifs && !analysis_.is_data_dependent(*n.test)) return build_static_if(n, tree);
         if (!last) return fail("a nested if followed by more statements in a branch");
         if (!analysis_.is_data_dependent(*n.test))
           return fail("a static if nested in a tensor branch");
@@ -586,6 +594,106 @@ class Planner {
       default:
         return fail("branch contains a loop, with, try or match statement");
     }
+  }
+
+  // A side of a static if: the state of `tree` before it.
+  static std::unique_ptr<Tree> static_side(const Tree& tree) {
+    auto side = std::make_unique<Tree>();
+    side->env = tree.env;
+    side->numeric = tree.numeric;
+    side->derived = tree.derived;
+    side->free_reads = tree.free_reads;
+    side->path = tree.path;
+    return side;
+  }
+
+  // Whether `var`, kept by a side of the static if `n`, holds a Python number there: known
+  // as one in `tree`, or (not assigned earlier in the branch) a read of it in `n` is one.
+  bool kept_number(const ast::If& n, std::string_view var, Tree& tree) {
+    if (std::find(tree.numeric.begin(), tree.numeric.end(), var) != tree.numeric.end()) return true;
+    if (tree.env.count(var) != 0) return false;
+    for (const ast::Name* name : loads(&n)) {
+      if (name->id != var) continue;
+      if (speculation != nullptr) focus(tree);
+      return analysis_.is_number(*name, facts_of(tree));
+    }
+    return false;
+  }
+
+  // `if <static test>: ... else: ...` in a branch: both sides' values (pure, so computed
+  // unconditionally), then `var = <true> if <test> else <false>` for each variable assigned.
+  bool build_static_if(const ast::If& n, Tree& tree) {
+    // Its test is evaluated where the original may not evaluate it (the tensor condition
+    // held): a name or attribute whose truth test cannot raise, checked at run time
+    // (runtime.python_flags: a bool, int, float or None).
+    for (const ast::expr* leaf : condition_leaves(*n.test)) {
+      if (!ast::is<ast::Name>(leaf) && !ast::is<ast::Attribute>(leaf))
+        return fail("the static test `" + short_text(node_text(context_, *n.test)) +
+                    "` is not a flag (a name or attribute; both sides evaluate it)");
+      // the check before the statement reads the value before the branch
+      for (const ast::Name* name : loads(leaf))
+        if (tree.env.count(name->id) != 0)
+          return fail("the static test reads `" + std::string(name->id) +
+                      "`, assigned earlier in the branch (the run-time check cannot see it)");
+      std::string flag(node_text(context_, *leaf));
+      if (std::find(flag_checks.begin(), flag_checks.end(), flag) == flag_checks.end())
+        flag_checks.push_back(flag);
+    }
+    if (!pure_as_written(*n.test))
+      return fail("the static test `" + short_text(node_text(context_, *n.test)) + "` is not pure");
+    std::optional<std::string> test = renamed(*n.test, tree, {});
+    if (!test) return fail("comprehension, lambda or f-string reading a branch variable");
+    note_free_reads(*n.test, tree);
+    std::unique_ptr<Tree> sides[2] = {static_side(tree), static_side(tree)};
+    size_t masked = masked_reads.size();
+    if (!build_body(n.body, *sides[0]) || !build_body(n.orelse, *sides[1])) return false;
+    // a masked read is masked by the tensor conditions only, not by this test
+    if (masked_reads.size() != masked)
+      return fail("a static if in a branch reading by a computed index");
+    std::vector<std::string_view> vars;
+    for (auto& side : sides) {
+      if (side->is_split() || side->returned)
+        return fail("a static if in a branch holding a return or a tensor if");
+      for (auto& a : side->assigns) tree.assigns.push_back(std::move(a));
+      for (std::string_view name : side->free_reads) tree.free_reads.push_back(name);
+      for (const auto& [var, temp] : side->env) {
+        auto before = tree.env.find(var);
+        bool changed = before == tree.env.end() || before->second != temp;
+        if (changed && std::find(vars.begin(), vars.end(), var) == vars.end()) vars.push_back(var);
+      }
+    }
+    auto placeholder = [](int temp) { return kTempOpen + std::to_string(temp) + kTempClose; };
+    for (std::string_view var : vars) {
+      std::string value[2];
+      bool number = true;
+      for (int i = 0; i < 2; ++i) {
+        const Tree& side = *sides[i];
+        if (auto it = side.env.find(var); it != side.env.end()) {
+          value[i] = placeholder(it->second);
+          auto& numeric = side.numeric;
+          number = number && (std::find(numeric.begin(), numeric.end(), var) != numeric.end());
+        } else {  // kept: the value before the if (read, so it must be bound)
+          value[i] = std::string(var);
+          tree.free_reads.push_back(var);
+          number = number && kept_number(n, var, tree);
+        }
+      }
+      int temp = temps++;
+      tree.assigns.push_back(
+          {var, temp, value[0] + " if " + parenthesize_multiline(*test) + " else " + value[1]});
+      tree.env[var] = temp;
+      auto numeric = std::find(tree.numeric.begin(), tree.numeric.end(), var);
+      if (numeric != tree.numeric.end()) tree.numeric.erase(numeric);
+      if (number) tree.numeric.emplace_back(var);
+      auto derived = std::find(tree.derived.begin(), tree.derived.end(), var);
+      if (derived != tree.derived.end()) tree.derived.erase(derived);
+      bool tensors = true;
+      for (auto& side : sides)
+        tensors = tensors &&
+                  std::find(side->derived.begin(), side->derived.end(), var) != side->derived.end();
+      if (tensors) tree.derived.push_back(var);
+    }
+    return true;
   }
 
   // Checks a branch value; false with `error` when it cannot be evaluated unconditionally.
@@ -1067,7 +1175,9 @@ struct Condition {
   std::string prefix;
 };
 
-std::string split_condition(const Context& context, const ast::If& node, Condition& condition) {
+// `else_ifs`: an else branch may hold another if (tail duplication lowers a static one).
+std::string split_condition(const Context& context, const ast::If& node, Condition& condition,
+                            bool else_ifs = false) {
   condition.operands = {node.test};
   auto* op = ast::as<ast::BoolOp>(node.test);
   if (op == nullptr || op->op != ast::BoolOpKind::And) return {};
@@ -1084,7 +1194,7 @@ std::string split_condition(const Context& context, const ast::If& node, Conditi
   condition.static_operands.assign(operands.begin(),
                                    operands.begin() + static_cast<std::ptrdiff_t>(k));
   condition.operands.assign(operands.begin() + static_cast<std::ptrdiff_t>(k), operands.end());
-  if (contains_kind(&node, {Kind::If}) && !node.orelse.empty()) {
+  if (!else_ifs && contains_kind(&node, {Kind::If}) && !node.orelse.empty()) {
     for (auto* s : node.orelse)
       if (contains_kind(s, {Kind::If}))
         return "static condition prefix with an else branch holding another if";
@@ -1568,9 +1678,15 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
     if (context.analysis.mutates_state(node.body) || context.analysis.mutates_state(node.orelse))
       return decline("a branch mutates state (attribute/subscript store or in-place call)");
     Condition condition;
-    if (std::string why = split_condition(context, node, condition); !why.empty())
+    if (std::string why = split_condition(context, node, condition, true); !why.empty())
       return decline(why);
-    if (!condition.prefix.empty()) return decline("a static condition prefix");
+    // the static prefix stays a Python `if` around the rewrite; where it is false the
+    // original statement runs (where.cpp)
+    plan.static_prefix = condition.prefix;
+    plan.static_operands = condition.static_operands;
+    for (const ast::expr* operand : condition.static_operands)
+      context.analysis.add_floating_dtypes(*operand, planner.prefix_facts);
+    planner.static_ifs = true;
     if (!planner.build_split(condition.operands, node.body, node.orelse, *plan.root))
       return decline(planner.error);
     for (const auto* body : {&node.body, &node.orelse})
@@ -1683,6 +1799,10 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
   plan.returns = true;
   plan.merge.clear();
   plan.tail = final_return;
+  plan.flag_checks = planner.flag_checks;
+  if (!plan.flag_checks.empty()) {  // a checked rewrite: the prefix is evaluated again
+    if (std::string why = check_static_prefix(context, plan); !why.empty()) return decline(why);
+  }
   plan.temp_count = planner.temps;
   plan.split_count = planner.splits;
   result.plan = std::move(plan);
@@ -1740,7 +1860,12 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
   });
   if (plain.plan && plain.plan->covered_by != nullptr) return plain;
   PlanResult tail = plan_tail(context, statement, nullptr);
-  return tail.plan ? std::move(tail) : std::move(plain);
+  if (tail.plan) return tail;
+  // only tail duplication takes an else branch holding an if: say why it could not
+  if (plain.reason.find("else branch holding another if") != std::string::npos &&
+      tail.reason.find("no branch value is a Python number") == std::string::npos)
+    plain.reason += "; " + tail.reason;
+  return plain;
 }
 
 PlanResult plan_conditional(const Context& context, const ast::stmt& statement,

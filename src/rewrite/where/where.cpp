@@ -272,17 +272,18 @@ std::vector<std::string> cond_submodules(const Context& context, const Plan& pla
   return found;
 }
 
-// Where the rewritten text ends in the source. A duplicated tail, when checked, stays as
-// written after the fallback statement (the rewritten part returns on every path);
-// unchecked, nothing falls back to it.
+// Where the rewritten text ends in the source. A duplicated tail, when checked or under a
+// static prefix, stays as written after the fallback statement (the rewritten part returns
+// on every path); otherwise nothing falls back to it.
 uint32_t edit_end(const Plan& plan, bool checked) {
-  if (plan.tail == nullptr || (checked && plan.tail_function >= 0)) return plan.statement->end;
+  bool kept = plan.tail_function >= 0 && (checked || !plan.static_prefix.empty());
+  if (plan.tail == nullptr || kept) return plan.statement->end;
   return plan.tail->end;
 }
 
 bool is_checked(const Plan& plan, const std::vector<std::string>& submodules) {
   return !plan.checks.empty() || !plan.floating_checks.empty() || !plan.number_checks.empty() ||
-         !submodules.empty() || !plan.masked_reads.empty();
+         !plan.flag_checks.empty() || !submodules.empty() || !plan.masked_reads.empty();
 }
 
 // `if <checks>: <rewritten> el<the original statement>`: the rewrite runs only where every
@@ -302,6 +303,12 @@ void emit_checked(const Plan& plan, const Context& context,
     for (size_t i = 0; i < plan.number_checks.size(); ++i)
       numbers += (i ? ", " : "") + plan.number_checks[i];
     parts.push_back(numbers + ")");
+  }
+  if (!plan.flag_checks.empty()) {
+    std::string flags = context.runtime + ".python_flags(";
+    for (size_t i = 0; i < plan.flag_checks.size(); ++i)
+      flags += (i ? ", " : "") + plan.flag_checks[i];
+    parts.push_back(flags + ")");
   }
   for (const std::string& tensor : plan.floating_checks)
     parts.push_back(tensor + ".is_floating_point()");
@@ -427,7 +434,7 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
         }
       }
     }
-    if (plan.tail != nullptr) out.raw(node_text(context, *plan.tail));
+    if (plan.tail != nullptr && plan.tail_function < 0) out.raw(node_text(context, *plan.tail));
   }
 
   uint32_t end = edit_end(plan, checked);
