@@ -25,6 +25,26 @@ bool is_dtype_like(const ast::expr* arg, const AnalysisImpl& a, ScopeId scope) {
   return has_fact(TorchFact::DtypeName, t);
 }
 
+// A parameter of a function, by name, with its default (null when it has none).
+struct Parameter {
+  const ast::arg* arg = nullptr;
+  const ast::expr* default_value = nullptr;
+};
+
+std::optional<Parameter> find_parameter(const ast::arguments& args, std::string_view name) {
+  std::vector<const ast::arg*> positional(args.posonlyargs.begin(), args.posonlyargs.end());
+  positional.insert(positional.end(), args.args.begin(), args.args.end());
+  size_t first_default = positional.size() - args.defaults.size;  // they align with the last
+  for (size_t i = 0; i < positional.size(); ++i) {
+    if (positional[i]->arg != name) continue;
+    return Parameter{positional[i],
+                     i >= first_default ? args.defaults[i - first_default] : nullptr};
+  }
+  for (uint32_t i = 0; i < args.kwonlyargs.size; ++i)
+    if (args.kwonlyargs[i]->arg == name) return Parameter{args.kwonlyargs[i], args.kw_defaults[i]};
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool AnalysisImpl::is_number(const ast::expr& e, const PurityFacts& facts) const {
@@ -108,29 +128,14 @@ bool AnalysisImpl::may_assume_number(const ast::Name& name, ScopeId scope) const
   if (const auto* f = as<ast::AsyncFunctionDef>(scopes_[scope.index].node)) args = f->args;
   if (args == nullptr) return false;
   if (std::optional<bool> attribute = assigned_self_attribute(name, scope)) return *attribute;
-  auto numeric = [](const ast::expr* x) {
-    const auto* c = as<ast::Constant>(x);
-    return c != nullptr && (c->value.type == ast::ConstantValue::Type::Int ||
-                            c->value.type == ast::ConstantValue::Type::Float);
-  };
-  auto annotated = [](const ast::expr* x) {
-    const auto* n = as<ast::Name>(x);
-    return n != nullptr && (n->id == "float" || n->id == "int");
-  };
-  // defaults align with the last positional parameters
-  std::vector<const ast::arg*> positional(args->posonlyargs.begin(), args->posonlyargs.end());
-  positional.insert(positional.end(), args->args.begin(), args->args.end());
-  size_t first_default = positional.size() - args->defaults.size;
-  for (size_t i = 0; i < positional.size(); ++i) {
-    if (positional[i]->arg != name.id) continue;
-    return annotated(positional[i]->annotation) ||
-           (i >= first_default && numeric(args->defaults[i - first_default]));
-  }
-  for (uint32_t i = 0; i < args->kwonlyargs.size; ++i) {
-    if (args->kwonlyargs[i]->arg != name.id) continue;
-    return annotated(args->kwonlyargs[i]->annotation) || numeric(args->kw_defaults[i]);
-  }
-  return false;
+  std::optional<Parameter> parameter = find_parameter(*args, name.id);
+  if (!parameter) return false;
+  const auto* annotation = as<ast::Name>(parameter->arg->annotation);
+  const auto* default_value = as<ast::Constant>(parameter->default_value);
+  return (annotation != nullptr && (annotation->id == "float" || annotation->id == "int")) ||
+         (default_value != nullptr &&
+          (default_value->value.type == ast::ConstantValue::Type::Int ||
+           default_value->value.type == ast::ConstantValue::Type::Float));
 }
 
 // Whether `name` is last bound, before the speculated statement and in the function's own
@@ -181,20 +186,11 @@ bool AnalysisImpl::is_flag_parameter(const ast::Name& name, ScopeId scope) const
   const ast::arguments* args = nullptr;
   if (const auto* f = as<ast::FunctionDef>(scopes_[scope.index].node)) args = f->args;
   if (args == nullptr) return false;
-  auto flag = [](const ast::expr* x) {
-    const auto* c = as<ast::Constant>(x);
-    using Type = ast::ConstantValue::Type;
-    return c != nullptr && (c->value.type == Type::True || c->value.type == Type::False ||
-                            c->value.type == Type::None);
-  };
-  std::vector<const ast::arg*> positional(args->posonlyargs.begin(), args->posonlyargs.end());
-  positional.insert(positional.end(), args->args.begin(), args->args.end());
-  size_t first_default = positional.size() - args->defaults.size;
-  for (size_t i = first_default; i < positional.size(); ++i)
-    if (positional[i]->arg == name.id) return flag(args->defaults[i - first_default]);
-  for (uint32_t i = 0; i < args->kwonlyargs.size; ++i)
-    if (args->kwonlyargs[i]->arg == name.id) return flag(args->kw_defaults[i]);
-  return false;
+  std::optional<Parameter> parameter = find_parameter(*args, name.id);
+  const auto* c = parameter ? as<ast::Constant>(parameter->default_value) : nullptr;
+  using Type = ast::ConstantValue::Type;
+  return c != nullptr && (c->value.type == Type::True || c->value.type == Type::False ||
+                          c->value.type == Type::None);
 }
 
 namespace {
