@@ -14,4 +14,15 @@ void walk(const Node* node, Visit&& visit) {
   for_each_child(node, [&](const Node* child) { walk(child, visit); });
 }
 
+// Whether `node` binds the name `id` anywhere in its subtree (a Name in Store context).
+inline bool stores_name(const Node* node, std::string_view id) {
+  bool found = false;
+  walk(node, [&](const Node* n) {
+    if (const auto* name = as<Name>(n); name && name->ctx == ExprContext::Store)
+      found = found || name->id == id;
+    return !found;
+  });
+  return found;
+}
+
 }  // namespace graphmend::ast

@@ -156,13 +156,7 @@ std::optional<bool> AnalysisImpl::assigned_self_attribute(const ast::Name& name,
   std::optional<bool> found;
   for (const ast::stmt* s : *body) {
     if (s == speculation_->site) return found;
-    bool stores = false;
-    ast::walk(s, [&](const ast::Node* n) {
-      if (const auto* store = as<ast::Name>(n))
-        stores = stores || (store->ctx == ast::ExprContext::Store && store->id == name.id);
-      return !stores;
-    });
-    if (!stores) continue;
+    if (!ast::stores_name(s, name.id)) continue;
     const auto* assign = as<ast::Assign>(s);
     const auto* attr = assign != nullptr && assign->targets.size == 1 &&
                                as<ast::Name>(assign->targets[0]) != nullptr

@@ -1507,17 +1507,6 @@ PlanResult plan_conditional_once(const Context& context, const ast::stmt& statem
   return result;
 }
 
-// Whether `node` binds `var` (a Name store anywhere in it).
-bool stores_name(const ast::Node* node, std::string_view var) {
-  bool found = false;
-  ast::walk(node, [&](const ast::Node* n) {
-    if (auto* name = ast::as<ast::Name>(n); name && name->ctx == ast::ExprContext::Store)
-      found = found || name->id == var;
-    return !found;
-  });
-  return found;
-}
-
 // Whether the last statement before the one at the end of `path` that binds `var`, in the
 // same block, assigns it a Python number (`variance = 0`).
 bool number_before(const Context& context, const std::vector<BlockRef>& path,
@@ -1525,7 +1514,7 @@ bool number_before(const Context& context, const std::vector<BlockRef>& path,
   const BlockRef& here = path.back();
   for (uint32_t i = here.index; i-- > 0;) {
     const ast::stmt* s = (*here.block)[i];
-    if (!stores_name(s, var)) continue;
+    if (!ast::stores_name(s, var)) continue;
     auto* assign = ast::as<ast::Assign>(s);
     return assign != nullptr && assign->targets.size == 1 &&
            ast::is<ast::Name>(assign->targets[0]) &&
@@ -1612,7 +1601,7 @@ bool binds_before_reads(const ast::Seq<ast::stmt*>& body, uint32_t from, std::st
       continue;
     }
     if (!bound && reads(body[i])) return false;
-    bound = bound || stores_name(body[i], name);
+    bound = bound || ast::stores_name(body[i], name);
   }
   return true;
 }
