@@ -90,6 +90,10 @@ struct ClassInfo {
   // self.<attr> = LocalClass(...) in any method: attr -> its class
   std::unordered_map<std::string_view, ClassId> attr_classes;
   std::vector<std::pair<std::string_view, const ast::expr*>> pending_attrs;
+  // The parameters and buffers it registers in any method (`self.register_buffer("n", ...)`,
+  // `register_parameter`, `self.n = nn.Parameter(...)`): nn.Module keeps each one a tensor
+  // or None.
+  std::vector<std::string_view> registered_tensors;
 };
 
 struct CallSite {
@@ -205,6 +209,12 @@ class AnalysisImpl final : public Analysis {
   const ast::Module& module() const { return module_; }
   Flow* flow_for_scope(ScopeId scope) const;
   const std::vector<Scope>& scopes() const { return scopes_; }
+  // The tagger's evidence where the text shows no tensor (speculation.cpp): whether
+  // `condition`, read at `site`, depends on tensor data once the attributes a class registers
+  // as parameters or buffers, or sets only to tensors, count as tensors; those read are
+  // added to `read`.
+  bool is_data_dependent_if_registered(const ast::expr& condition, const ast::stmt& site,
+                                       std::vector<const ast::expr*>& read) const;
 
  private:
   friend class ScopeWalker;
@@ -235,6 +245,11 @@ class AnalysisImpl final : public Analysis {
   bool may_assume_name(const ast::Name& name, ScopeId scope) const;
   bool bound_to_boolean_operator_over_tensor(const ast::Name& name, ScopeId scope) const;
   bool may_assume_self_attribute(const ast::Attribute& a, ScopeId scope) const;
+  bool is_registered_tensor(const ast::Attribute& a, ScopeId scope) const;
+  bool class_registers(ClassId klass, std::string_view attr, int depth) const;
+  void count_attribute_sets(ClassId klass, std::string_view attr, int depth, int& tensors,
+                            int& others) const;
+  ValueKind registered_kind(const ast::expr* e, ScopeId scope, int depth) const;
   void assume(const ast::expr* e) const;
   ValueKind attribute_kind(const ast::Attribute& a, ScopeId scope, int depth) const;
   ValueKind subscript_kind(const ast::Subscript& s, ScopeId scope, int depth) const;
@@ -267,6 +282,7 @@ class AnalysisImpl final : public Analysis {
   bool is_floating_dtype(const ast::expr* e, ScopeId scope, const PurityFacts* facts) const;
   bool number_checked(const ast::expr* e, ScopeId scope, int depth, const PurityFacts& facts) const;
   bool may_assume_number(const ast::Name& name, ScopeId scope) const;
+  bool is_number_parameter(const ast::Name& name, ScopeId scope, bool or_bool) const;
   std::optional<bool> assigned_self_attribute(const ast::Name& name, ScopeId scope) const;
   bool is_flag_parameter(const ast::Name& name, ScopeId scope) const;
   bool shape_int(const ast::expr* e, ScopeId scope, int depth) const;
@@ -289,6 +305,7 @@ class AnalysisImpl final : public Analysis {
   mutable bool pending_seen_ = false;
   mutable Speculation* speculation_ = nullptr;  // see Speculation
   mutable int non_tensor_budget_ = 0;           // join_defs met only not-yet-known definitions
+  mutable int registered_budget_ = 0;           // definitions registered_kind may still read
 };
 
 // Walks the module once, filling the scope table, classes, functions and call sites

@@ -82,6 +82,12 @@ void AnalysisImpl::resolve_classes() {
     for (const auto& [attr, value] : k.pending_attrs) {
       ClassId c = constructor_class(value, k.scope);
       if (c.has_value()) k.attr_classes[attr] = c;
+      // self.weight = nn.Parameter(...): nn.Module registers it
+      const auto* call = as<ast::Call>(value);
+      std::string q = call ? qualify(call->func, k.scope) : std::string();
+      if (in_list(q, {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
+                      "torch.nn.parameter.Buffer"}))
+        k.registered_tensors.push_back(attr);
     }
   }
 }
@@ -219,6 +225,15 @@ void AnalysisImpl::build_call_graph() {
         if (b->kind == BindKind::Class || b->kind == BindKind::Instance) {
           add(find_method(b->class_index, attr->attr));
         }
+        continue;
+      }
+      // self.<attr>.<method>(...): a method of the local class <attr> was set to
+      if (const auto* owner = as<ast::Attribute>(attr->value); owner && klass.has_value()) {
+        const auto* recv = as<ast::Name>(owner->value);
+        const ClassInfo& k = classes_[klass.index];
+        auto it = recv && !self.empty() && recv->id == self ? k.attr_classes.find(owner->attr)
+                                                            : k.attr_classes.end();
+        if (it != k.attr_classes.end()) add(find_method(it->second, attr->attr));
         continue;
       }
       if (const auto* inner = as<ast::Call>(attr->value); inner && klass.has_value()) {

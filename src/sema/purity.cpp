@@ -123,19 +123,28 @@ bool AnalysisImpl::may_assume_number(const ast::Name& name, ScopeId scope) const
   }
   const ast::stmt* site = speculation_->site;
   if (site == nullptr || scope_of(site) != scope) return false;
+  if (std::optional<bool> attribute = assigned_self_attribute(name, scope)) return *attribute;
+  return is_number_parameter(name, scope, false);
+}
+
+// A parameter of the function `scope` annotated int or float, or defaulting to a number
+// (with `or_bool`, also annotated bool or defaulting to True or False).
+bool AnalysisImpl::is_number_parameter(const ast::Name& name, ScopeId scope, bool or_bool) const {
   const ast::arguments* args = nullptr;
   if (const auto* f = as<ast::FunctionDef>(scopes_[scope.index].node)) args = f->args;
   if (const auto* f = as<ast::AsyncFunctionDef>(scopes_[scope.index].node)) args = f->args;
-  if (args == nullptr) return false;
-  if (std::optional<bool> attribute = assigned_self_attribute(name, scope)) return *attribute;
-  std::optional<Parameter> parameter = find_parameter(*args, name.id);
+  std::optional<Parameter> parameter = args ? find_parameter(*args, name.id) : std::nullopt;
   if (!parameter) return false;
+  using Type = ast::ConstantValue::Type;
   const auto* annotation = as<ast::Name>(parameter->arg->annotation);
   const auto* default_value = as<ast::Constant>(parameter->default_value);
-  return (annotation != nullptr && (annotation->id == "float" || annotation->id == "int")) ||
-         (default_value != nullptr &&
-          (default_value->value.type == ast::ConstantValue::Type::Int ||
-           default_value->value.type == ast::ConstantValue::Type::Float));
+  if (annotation != nullptr)
+    return annotation->id == "float" || annotation->id == "int" ||
+           (or_bool && annotation->id == "bool");
+  if (default_value == nullptr) return false;
+  Type type = default_value->value.type;
+  return type == Type::Int || type == Type::Float ||
+         (or_bool && (type == Type::True || type == Type::False));
 }
 
 // Whether `name` is last bound, before the speculated statement and in the function's own

@@ -122,6 +122,18 @@ class ScopeWalker {
     }
   }
 
+  // `self.register_buffer("name", ...)` / `self.register_parameter("name", ...)` in a method
+  void note_registration(const ast::Call& call, const Ctx& c) {
+    const auto* method = as<ast::Attribute>(call.func);
+    const auto* receiver = method ? as<ast::Name>(method->value) : nullptr;
+    if (receiver == nullptr || !c.method_class.has_value() || receiver->id != c.self_name ||
+        (method->attr != "register_buffer" && method->attr != "register_parameter"))
+      return;
+    const auto* name = call.args.empty() ? nullptr : as<ast::Constant>(call.args[0]);
+    if (name == nullptr || name->value.type != ast::ConstantValue::Type::Str) return;
+    a_.classes_[c.method_class.index].registered_tensors.push_back(name->value.text);
+  }
+
   void bind_pattern(const ast::Node* p, const Ctx& c, int depth) {
     if (p == nullptr || depth > kMaxWalkDepth) return;
     if (const auto* m = as<ast::MatchAs>(p)) bind(c, m->name, BindKind::Other);
@@ -287,6 +299,7 @@ class ScopeWalker {
         CallSite site{as<ast::Call>(n), c.scope};
         a_.all_calls_.push_back(site);
         a_.calls_by_function_[c.scope.index].push_back(site);
+        note_registration(*as<ast::Call>(n), c);
         break;
       }
       case ast::Kind::Global:

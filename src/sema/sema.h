@@ -87,6 +87,11 @@ struct Speculation {
   // Python number (in number expressions); the check asks `runtime.python_numbers(...)` of each.
   bool assume_numbers = false;
   std::vector<const ast::expr*> numbers;  // out: the values assumed numbers
+  // Evidence only (the tagger's question, never a rewrite's): the attributes a class
+  // registers as parameters or buffers, or sets only to tensors, count as tensors, nothing
+  // else is assumed, and a
+  // local variable counts as what its definitions compute under the same assumption.
+  bool registered_only = false;
 };
 
 struct AnalysisOptions {

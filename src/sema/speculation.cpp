@@ -45,8 +45,11 @@ bool AnalysisImpl::may_assume_name(const ast::Name& name, ScopeId scope) const {
       return false;  // imports, functions, classes, loggers, instances of local classes
   }
   if (in_list(name.id, speculation_->local)) return false;
-  // where numbers may be assumed, a parameter that may be one is not assumed a tensor
-  if (may_assume_number(name, scope) || is_flag_parameter(name, scope)) return false;
+  // a parameter declared a number or a bool (annotation, default) is not assumed a tensor,
+  // nor, where numbers may be assumed, a local that may be one or a flag defaulting to None
+  if (is_number_parameter(name, scope, true) || may_assume_number(name, scope) ||
+      is_flag_parameter(name, scope))
+    return false;
   const ast::stmt* site = speculation_->site;
   return site != nullptr && scope_of(site) == scope && is_definitely_bound_before(*site, name.id) &&
          !known_non_tensor(&name, scope);
@@ -100,6 +103,7 @@ bool AnalysisImpl::bound_to_boolean_operator_over_tensor(const ast::Name& name,
 // the same speculation (`h.T` with `h` assumed).
 ValueKind AnalysisImpl::speculated_kind(const ast::expr* e, ScopeId scope, int depth) const {
   Speculation* active = speculation_;
+  if (active->registered_only) return registered_kind(e, scope, depth);
   if (const auto* name = as<ast::Name>(e); name && in_list(name->id, active->derived)) {
     return ValueKind::Tensor;
   }
@@ -121,6 +125,89 @@ ValueKind AnalysisImpl::speculated_kind(const ast::expr* e, ScopeId scope, int d
     return ValueKind::Tensor;
   }
   return attribute_kind(*attribute, scope, depth);
+}
+
+// Whether the class (or a local base) registers `attr` as a parameter or buffer.
+bool AnalysisImpl::class_registers(ClassId klass, std::string_view attr, int depth) const {
+  if (!klass.has_value() || depth > 32) return false;
+  const ClassInfo& k = classes_[klass.index];
+  if (k.is_module && in_list(attr, k.registered_tensors)) return true;
+  return std::any_of(k.local_bases.begin(), k.local_bases.end(),
+                     [&](ClassId base) { return class_registers(base, attr, depth + 1); });
+}
+
+// Counts the assignments `self.<attr> = value` other than None in the methods of the class
+// and its local bases into `tensors` and `others`, by what the text shows of the value.
+void AnalysisImpl::count_attribute_sets(ClassId klass, std::string_view attr, int depth,
+                                        int& tensors, int& others) const {
+  if (!klass.has_value() || depth > 32) return;
+  for (const auto& [name, value] : classes_[klass.index].pending_attrs) {
+    if (name != attr || is_none_constant(value)) continue;  // `self.sigmas = None` until it is set
+    ++(is_tensor_kind(kind_rec(value, scope_of(value), 1)) ? tensors : others);
+  }
+  for (ClassId base : classes_[klass.index].local_bases)
+    count_attribute_sets(base, attr, depth + 1, tensors, others);
+}
+
+// `self.<attr>` in a method, where the class registers <attr> as a parameter or buffer of an
+// nn.Module, or sets it only ever to tensors (`self.sigmas = torch.from_numpy(...)`).
+bool AnalysisImpl::is_registered_tensor(const ast::Attribute& a, ScopeId scope) const {
+  const auto* self = as<ast::Name>(a.value);
+  if (self == nullptr || a.ctx != ast::ExprContext::Load) return false;
+  ClassId klass = self_class_of_scope(scope, self->id);
+  if (!klass.has_value()) return false;
+  if (class_registers(klass, a.attr, 0)) return true;
+  int tensors = 0, others = 0;
+  count_attribute_sets(klass, a.attr, 0, tensors, others);
+  return tensors > 0 && others == 0;
+}
+
+// The kind of a Name or Attribute under a registered_only Speculation: a registered
+// attribute is a tensor; a name the text shows nothing of is what every definition reaching
+// it computes under the same assumption (`sigma = self.sigmas[i]`).
+ValueKind AnalysisImpl::registered_kind(const ast::expr* e, ScopeId scope, int depth) const {
+  if (const auto* attribute = as<ast::Attribute>(e)) {
+    if (!is_registered_tensor(*attribute, scope)) return attribute_kind(*attribute, scope, depth);
+    assume(e);
+    return ValueKind::Tensor;
+  }
+  Speculation* active = speculation_;
+  speculation_ = nullptr;
+  ValueKind shown = kind_rec(e, scope, depth);
+  speculation_ = active;
+  const auto* name = as<ast::Name>(e);
+  Flow* flow = flow_for_scope(scope);
+  if (shown != ValueKind::Other || name == nullptr || flow == nullptr) return shown;
+  auto var = flow->var_ids.find(name->id);
+  int node = flow->node_at(name->begin);
+  if (var == flow->var_ids.end() || node < 0) return shown;
+  bool any = false, all_bool = true;
+  for (uint32_t d : flow->defs_of_var[var->second]) {
+    if (!flow->reaches(d, static_cast<uint32_t>(node))) continue;
+    const Def& def = flow->defs[d];
+    if (def.source == Def::Source::Unbound) continue;
+    if (def.source != Def::Source::Value || --registered_budget_ < 0) return shown;
+    ValueKind k = kind_rec(def.value, scope, depth + 1);
+    if (!is_tensor_kind(k)) return shown;
+    all_bool &= k == ValueKind::BoolTensor;
+    any = true;
+  }
+  if (!any) return shown;
+  return all_bool ? ValueKind::BoolTensor : ValueKind::Tensor;
+}
+
+bool AnalysisImpl::is_data_dependent_if_registered(const ast::expr& condition,
+                                                   const ast::stmt& site,
+                                                   std::vector<const ast::expr*>& read) const {
+  Speculation evidence;
+  evidence.site = &site;
+  evidence.registered_only = true;
+  registered_budget_ = 64;  // names fan out over definitions: bound the work
+  Speculation* before = speculate(&evidence);
+  bool dependent = is_data_dependent(condition);
+  speculate(before);
+  read.insert(read.end(), evidence.assumed.begin(), evidence.assumed.end());
+  return dependent;
 }
 
 }  // namespace graphmend::sema

@@ -123,32 +123,39 @@ class Tagger {
                        [&](uint32_t line) { return first <= line && line <= last; });
   }
 
-  // A condition that branches on tensor data: shown by the text, or observed by Dynamo
-  // (then the tag says so and its operands are assumed tensors, checked at run time).
-  bool tensor_condition(const ast::expr& test, const ast::Node& observed_range, bool* observed) {
-    *observed = false;
+  // A condition that branches on tensor data: shown by the text; else observed by Dynamo,
+  // or reading an attribute its class sets to a tensor (a parameter, a buffer). `assumption` then
+  // says which, and the rewrite assumes its operands are tensors and checks them at run time.
+  bool tensor_condition(const ast::expr& test, const ast::Node& observed_range,
+                        const ast::stmt& site, std::string* assumption) {
+    assumption->clear();
     if (a_.is_data_dependent(test)) return true;
-    *observed = observed_at(observed_range);
-    return *observed;
+    if (observed_at(observed_range)) {
+      *assumption = " (Dynamo broke on it when the program ran)";
+      return true;
+    }
+    std::vector<const ast::expr*> registered;
+    if (!a_.is_data_dependent_if_registered(test, site, registered) || registered.empty())
+      return false;
+    *assumption = " (its class sets " + quote(*registered.front()) + " to a tensor)";
+    return true;
   }
 
   void add_condition(BreakKind kind, const ast::stmt* s, const ast::Node* site, std::string what,
-                     const ast::expr& test, bool observed) {
-    std::string message = what + " on tensor value " + quote(test);
-    if (observed) message += " (Dynamo broke on it when the program ran)";
-    add(kind, s, site, std::move(message));
-    out_.back().observed = observed;
+                     const ast::expr& test, const std::string& assumption) {
+    add(kind, s, site, what + " on tensor value " + quote(test) + assumption);
+    out_.back().assumed = !assumption.empty();
   }
 
   void statement(const ast::stmt* s) {
-    bool observed = false;
+    std::string assumption;
     if (const auto* i = as<ast::If>(s)) {
-      if (!tensor_condition(*i->test, *i->test, &observed)) return;
+      if (!tensor_condition(*i->test, *i->test, *s, &assumption)) return;
       if (ends_in_raise(i->body, a_.torch_name())) {
         add_condition(BreakKind::ValidationGuard, s, i->test, "validation guard", *i->test,
-                      observed);
+                      assumption);
       } else {
-        add_condition(BreakKind::DataDependentBranch, s, i->test, "branch", *i->test, observed);
+        add_condition(BreakKind::DataDependentBranch, s, i->test, "branch", *i->test, assumption);
       }
     } else if (const auto* assertion = as<ast::Assert>(s)) {
       // Not a break: Dynamo lowers it to an in-graph assert, whose failure is a RuntimeError
@@ -158,9 +165,9 @@ class Tagger {
             "assert on tensor value " + quote(*assertion->test));
       }
     } else if (const auto* w = as<ast::While>(s)) {
-      if (tensor_condition(*w->test, *w->test, &observed)) {
+      if (tensor_condition(*w->test, *w->test, *s, &assumption)) {
         add_condition(BreakKind::DataDependentBranch, s, w->test, "loop condition", *w->test,
-                      observed);
+                      assumption);
       }
     }
   }
@@ -172,10 +179,10 @@ class Tagger {
         break;
       case ast::Kind::IfExp: {
         const auto* e = as<ast::IfExp>(n);
-        bool observed = false;
-        if (tensor_condition(*e->test, *e, &observed)) {
+        std::string assumption;
+        if (tensor_condition(*e->test, *e, *owner, &assumption)) {
           add_condition(BreakKind::DataDependentBranch, owner, e, "conditional expression",
-                        *e->test, observed);
+                        *e->test, assumption);
         }
         break;
       }

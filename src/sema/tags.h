@@ -25,9 +25,10 @@ struct BreakTag {
   const ast::Node* site = nullptr;       // the precise node: the condition, the Call
   const FunctionInfo* function = nullptr;
   std::string message;  // e.g. "branch on tensor value `x.sum() > 0`"
-  // Tagged because Dynamo broke on this condition when the program ran (TagOptions), not
-  // because the text shows a tensor: its operands are assumed tensors and checked at run time.
-  bool observed = false;
+  // Tagged though the text shows no tensor: Dynamo broke on this condition when the program
+  // ran (TagOptions), or it reads an attribute its class sets to a tensor. Its operands are
+  // assumed tensors and checked at run time.
+  bool assumed = false;
 };
 
 // A byte range of the source, both ends inclusive (an empty range is one position).

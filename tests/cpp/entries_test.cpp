@@ -154,6 +154,26 @@ TEST(SemaEntries, SelfSubmoduleReachesForward) {
   EXPECT_EQ(p.analysis->resolve_call(*call2).kind, CalleeKind::LocalFunction);
 }
 
+// A diffusers pipeline's shape: the module holds a plain object (`self.scheduler =
+// Scheduler()`) and calls its methods; those are traced with the caller.
+TEST(SemaEntries, MethodsOfAnObjectSetOnSelfAreReached) {
+  Program p(
+      "import torch.nn as nn\n"
+      "class Scheduler:\n"
+      "    def step(self, x):\n"
+      "        return x\n"
+      "    def set_timesteps(self, n):\n"
+      "        self.n = n\n"
+      "class Pipe(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.scheduler = Scheduler()\n"
+      "    def forward(self, x):\n"
+      "        return self.scheduler.step(x)\n");
+  EXPECT_EQ(p.function("Scheduler.step")->reason, EntryReason::Reached);
+  EXPECT_FALSE(p.analysis->is_traced(*p.function("Scheduler.set_timesteps")));
+}
+
 TEST(SemaEntries, FunctionOf) {
   Program p(
       "x = 1\n"

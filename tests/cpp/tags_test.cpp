@@ -96,6 +96,87 @@ TEST(Tags, ChainOfDefinitionsAndWhileAndTernary) {
             "GM101@13 conditional expression on tensor value `x.mean() > 0`");
 }
 
+// diffusers' Euler step (scheduling_euler_discrete.py): `sigma` is picked from a registered
+// buffer, so the chained comparison on it branches on tensor data; the rewrite checks it.
+TEST(Tags, ParametersAndBuffersTheClassRegistersAreTensors) {
+  std::string text = std::string(kHeader) +
+                     "class Base(nn.Module):\n"
+                     "    def __init__(self):\n"
+                     "        super().__init__()\n"
+                     "        self.register_buffer('sigmas', torch.ones(4))\n"
+                     "class M(Base):\n"
+                     "    def __init__(self):\n"
+                     "        super().__init__()\n"
+                     "        self.scale = nn.Parameter(torch.ones(1))\n"
+                     "        self.threshold = 0.5\n"
+                     "        self.steps = 4\n"
+                     "    def forward(self, x: torch.Tensor, i, t_min=0.0):\n"
+                     "        sigma = self.sigmas[i]\n"
+                     "        gamma = 2.0 if t_min <= sigma <= 5.0 else 0.0\n"
+                     "        if self.scale > 1:\n"
+                     "            x = x * self.scale\n"
+                     "        if self.threshold > 0 and self.steps > 1:\n"
+                     "            x = x + 1\n"
+                     "        if i > self.steps:\n"
+                     "            x = x - 1\n"
+                     "        return x * gamma\n";
+  EXPECT_EQ(tags_of(text),
+            "GM101@18 conditional expression on tensor value `t_min <= sigma <= 5.0` "
+            "(its class sets `self.sigmas` to a tensor)\n"
+            "GM101@19 branch on tensor value `self.scale > 1` "
+            "(its class sets `self.scale` to a tensor)");
+}
+
+// An attribute of a class that is not an nn.Module, or a name registered on another object,
+// is no evidence.
+TEST(Tags, RegistrationsElsewhereAreNoEvidence) {
+  std::string text = std::string(kHeader) +
+                     "class Plain:\n"
+                     "    def __init__(self, other):\n"
+                     "        self.register_buffer('limit', torch.ones(1))\n"
+                     "        other.register_buffer('bound', torch.ones(1))\n"
+                     "    def register_buffer(self, name, value):\n"
+                     "        setattr(self, name, float(value))\n"
+                     "    @torch.compile\n"
+                     "    def step(self, x):\n"
+                     "        if self.limit > 0:\n"
+                     "            x = x + 1\n"
+                     "        return x\n"
+                     "class M(nn.Module):\n"
+                     "    def forward(self, x):\n"
+                     "        if self.bound > 0:\n"
+                     "            x = x + 1\n"
+                     "        return x\n";
+  EXPECT_EQ(tags_of(text), "");
+}
+
+// diffusers' schedulers are plain classes that set their schedule in `set_timesteps`
+// (`self.sigmas = torch.from_numpy(...)`): an attribute set only to tensors is evidence, one
+// also set to a number or a list is not (None, the usual placeholder, says nothing).
+TEST(Tags, AttributesSetOnlyToTensorsAreTensors) {
+  std::string text = std::string(kHeader) +
+                     "class Scheduler:\n"
+                     "    def __init__(self):\n"
+                     "        self.sigmas = None\n"
+                     "        self.mixed = torch.ones(1)\n"
+                     "    def set_timesteps(self, sigmas):\n"
+                     "        self.sigmas = torch.from_numpy(sigmas)\n"
+                     "        self.mixed = 0.5\n"
+                     "    @torch.compile\n"
+                     "    def step(self, x, i):\n"
+                     "        if self.sigmas[i] > 0:\n"
+                     "            x = x + 1\n"
+                     "        if self.mixed > 0:\n"
+                     "            x = x - 1\n"
+                     "        return x\n";
+  EXPECT_EQ(tags_of(text),
+            "GM101@15 branch on tensor value `self.sigmas[i] > 0` "
+            "(its class sets `self.sigmas` to a tensor)");
+  size_t none = text.find("self.sigmas = None");
+  text.replace(none, 18, "self.sigmas = [0.0]");
+  EXPECT_EQ(tags_of(text), "");
+}
+
 TEST(Tags, ValidationGuard) {
   EXPECT_EQ(tags_of(module_with("        if torch.isnan(x).any():\n"
                                 "            raise ValueError('nan')\n"

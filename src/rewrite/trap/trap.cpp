@@ -325,7 +325,7 @@ Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
 // nothing yet, that is an in-graph assert, and a failure runs the whole call again eagerly
 // (the original body with it); otherwise the `if` tests the condition as written.
 Outcome rerun_guard(const sema::BreakTag& tag, Context& context, const ast::If& guard) {
-  if (!tag.observed && !context.analysis.is_data_dependent(*guard.test))
+  if (!tag.assumed && !context.analysis.is_data_dependent(*guard.test))
     return Outcome::declined("the condition is not data-dependent");
   std::string rerun = context.runtime + ".rerun_if(";
   Outcome outcome;
@@ -448,7 +448,7 @@ Outcome lower_guard(const sema::BreakTag& tag, Context& context, const ast::If& 
     condition_tensors.push_back(node_text(context, *value));
   GuardRaise form = guard_raise(context, *guard, *raise, condition_tensors);
   if (!form.problem.empty()) return Outcome::declined(form.problem);
-  if (!tag.observed && !context.analysis.is_data_dependent(*guard->test)) {
+  if (!tag.assumed && !context.analysis.is_data_dependent(*guard->test)) {
     return Outcome::declined("the condition is not data-dependent");
   }
   const std::string& function = form.function;
@@ -489,7 +489,7 @@ Outcome deferred_guard(const sema::BreakTag& tag, Context& context, const ast::I
   if (guard.body.size < 2) return Outcome::declined("the guard holds only its raise");
   const auto* raise = ast::as<ast::Raise>(guard.body[guard.body.size - 1]);
   if (raise == nullptr) return Outcome::declined("the guard does not end in its raise");
-  if (!tag.observed && !context.analysis.is_data_dependent(*guard.test))
+  if (!tag.assumed && !context.analysis.is_data_dependent(*guard.test))
     return Outcome::declined("the condition is not data-dependent");
   GuardRaise form = guard_raise(context, guard, *raise, {});
   if (!form.problem.empty()) return Outcome::declined(form.problem);
