@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "ast/walk.h"
 #include "sema/analysis_impl.h"
 #include "sema/helpers.h"
 
@@ -127,6 +128,21 @@ ValueKind AnalysisImpl::speculated_kind(const ast::expr* e, ScopeId scope, int d
   return attribute_kind(*attribute, scope, depth);
 }
 
+namespace {
+
+// Whether `value` reads an attribute `<name>.<attr>`.
+bool reads_attribute(const ast::expr* value, std::string_view attr) {
+  bool found = false;
+  ast::walk(value, [&](const ast::Node* n) {
+    const auto* read = as<ast::Attribute>(n);
+    found = found || (read && read->attr == attr && ast::is<ast::Name>(read->value));
+    return !found;
+  });
+  return found;
+}
+
+}  // namespace
+
 // Whether the class (or a local base) registers `attr` as a parameter or buffer.
 bool AnalysisImpl::class_registers(ClassId klass, std::string_view attr, int depth) const {
   if (!klass.has_value() || depth > 32) return false;
@@ -136,13 +152,15 @@ bool AnalysisImpl::class_registers(ClassId klass, std::string_view attr, int dep
                      [&](ClassId base) { return class_registers(base, attr, depth + 1); });
 }
 
-// Counts the assignments `self.<attr> = value` other than None in the methods of the class
-// and its local bases into `tensors` and `others`, by what the text shows of the value.
+// Counts the assignments `self.<attr> = value` in the methods of the class and its local
+// bases, other than of None or of a value computed from `<x>.<attr>`, into `tensors` and `others`,
+// by what the text shows of the value.
 void AnalysisImpl::count_attribute_sets(ClassId klass, std::string_view attr, int depth,
                                         int& tensors, int& others) const {
   if (!klass.has_value() || depth > 32) return;
   for (const auto& [name, value] : classes_[klass.index].pending_attrs) {
-    if (name != attr || is_none_constant(value)) continue;  // `self.sigmas = None` until it is set
+    // `self.sigmas = None` until it is set; `self.sigmas = self.sigmas.to(device)` keeps it
+    if (name != attr || is_none_constant(value) || reads_attribute(value, attr)) continue;
     ++(is_tensor_kind(kind_rec(value, scope_of(value), 1)) ? tensors : others);
   }
   for (ClassId base : classes_[klass.index].local_bases)
@@ -157,8 +175,11 @@ bool AnalysisImpl::is_registered_tensor(const ast::Attribute& a, ScopeId scope) 
   ClassId klass = self_class_of_scope(scope, self->id);
   if (!klass.has_value()) return false;
   if (class_registers(klass, a.attr, 0)) return true;
+  // what the text shows of each value: `self.x = self.x * 2` must not ask about `self.x` again
+  Speculation* active = speculate(nullptr);
   int tensors = 0, others = 0;
   count_attribute_sets(klass, a.attr, 0, tensors, others);
+  speculate(active);
   return tensors > 0 && others == 0;
 }
 

@@ -161,6 +161,7 @@ TEST(Tags, AttributesSetOnlyToTensorsAreTensors) {
                      "        self.mixed = torch.ones(1)\n"
                      "    def set_timesteps(self, sigmas):\n"
                      "        self.sigmas = torch.from_numpy(sigmas)\n"
+                     "        self.sigmas = self.sigmas * 2\n"
                      "        self.mixed = 0.5\n"
                      "    @torch.compile\n"
                      "    def step(self, x, i):\n"
@@ -170,7 +171,7 @@ TEST(Tags, AttributesSetOnlyToTensorsAreTensors) {
                      "            x = x - 1\n"
                      "        return x\n";
   EXPECT_EQ(tags_of(text),
-            "GM101@15 branch on tensor value `self.sigmas[i] > 0` "
+            "GM101@16 branch on tensor value `self.sigmas[i] > 0` "
             "(its class sets `self.sigmas` to a tensor)");
   size_t none = text.find("self.sigmas = None");
   text.replace(none, 18, "self.sigmas = [0.0]");

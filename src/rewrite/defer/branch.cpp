@@ -596,6 +596,7 @@ class BodyCheck {
 
   Context& context_;
   const ast::If& branch_;
+  const GuardRaise* guard_;
   std::vector<std::string_view> assigned_;
   std::vector<std::string_view> strings_;
   std::vector<const ast::expr*> leaves_;
@@ -604,7 +605,6 @@ class BodyCheck {
   std::vector<const ast::stmt*> statements_;
   std::vector<Helper> helpers_;
   std::vector<const ast::Node*> definitions_;
-  const GuardRaise* guard_;
   const ast::Raise* raise_ = nullptr;
   std::string problem_;
 };
