@@ -1,30 +1,29 @@
-// [Where] planning (see where_plan.h): shape checks, purity, merge set, decision tree.
+// [Where] planning (see plan.h): shape checks, purity, merge set, decision tree. Tail
+// duplication is in tail.cpp, reads by a computed index in masked_read.cpp.
 #include "rewrite/where/plan.h"
 
 #include <algorithm>
 #include <set>
 
 #include "ast/walk.h"
+#include "rewrite/where/planner.h"
 
 namespace graphmend::rewrite::where_detail {
-namespace {
 
 using ast::Kind;
 
 // ---------------------------------------------------------------------------------------
 // Finding the statement: the chain of statement lists from the module down to it.
 
-struct BlockRef {
-  const ast::Seq<ast::stmt*>* block = nullptr;
-  uint32_t index = 0;
-  const ast::stmt* owner = nullptr;  // the statement owning `block` (null: the module)
-};
+namespace {
 
 std::vector<const ast::Seq<ast::stmt*>*> child_blocks(const ast::stmt& s) {
   std::vector<const ast::Seq<ast::stmt*>*> out;
   ast::for_each_body(&s, [&](const ast::Seq<ast::stmt*>& block) { out.push_back(&block); });
   return out;
 }
+
+}  // namespace
 
 bool find_path(const ast::Seq<ast::stmt*>& block, const ast::stmt* owner, const ast::stmt* target,
                std::vector<BlockRef>& path) {
@@ -115,22 +114,6 @@ std::vector<const ast::expr*> condition_leaves(const ast::expr& e) {
   return {&e};
 }
 
-// A subscript of `node` whose index is computed (not a constant, not a slice): it raises
-// IndexError out of range, and Dynamo reads a 0-d tensor index with .item() (a break, and
-// inside torch.cond a failed compile). Null when there is none.
-const ast::Subscript* computed_index(const ast::Node* node) {
-  const ast::Subscript* found = nullptr;
-  auto visit = [&](const ast::Node* n) {
-    if (auto* sub = ast::as<ast::Subscript>(n); sub && sub->ctx == ast::ExprContext::Load &&
-                                                !ast::is<ast::Slice>(sub->slice) &&
-                                                !ast::is<ast::Constant>(sub->slice))
-      found = sub;
-    return found == nullptr;
-  };
-  ast::walk(node, visit);
-  return found;
-}
-
 // A value that is a Python number literal (`0.0`, `-1`), or null.
 const ast::expr* number_literal(const ast::expr* e) {
   const ast::expr* inner = e;
@@ -151,855 +134,557 @@ std::string short_text(std::string_view text) {
   return out;
 }
 
-// Why a branch value reading `index` cannot be evaluated ahead of its branch as written.
-std::string computed_index_reason(const Context& context, const ast::Subscript& index) {
-  return "branch value `" + short_text(node_text(context, index)) +
-         "` indexes by a computed index: torch.where evaluates it where the original does not, "
-         "which may raise IndexError, and torch.cond cannot trace a tensor index (Dynamo reads "
-         "it with .item())";
-}
-
 std::string parenthesize_multiline(std::string text) {
   if (text.find('\n') != std::string::npos) return "(" + text + ")";
   return text;
 }
 
 // ---------------------------------------------------------------------------------------
+// The planner: building the tree.
 
-class Planner {
- public:
-  explicit Planner(const Context& context) : context_(context), analysis_(context.analysis) {}
+// Builds `tree` from a branch body. False (with `error`) when it cannot be predicated.
+bool Planner::build_body(const ast::Seq<ast::stmt*>& body, Tree& tree) {
+  for (uint32_t i = 0; i < body.size; ++i) {
+    const ast::stmt* s = body[i];
+    bool last = i + 1 == body.size;
+    if (!build_statement(*s, last, tree)) return false;
+    if (tree.is_split() || tree.returned) return true;
+  }
+  if (tail != nullptr) return add_return(*tail->value, tree);
+  return true;
+}
 
-  std::string error;
-  int temps = 0;
-  int splits = 0;
-  bool expensive = false;
-  const ast::Return* tail = nullptr;
-  // Facts of the static condition prefix (floating dtypes), for branch-value purity.
-  sema::PurityFacts prefix_facts;
+// A split on `operands` joined by `and`, true side `body`, false side `orelse`.
+bool Planner::build_split(const std::vector<const ast::expr*>& operands,
+                          const ast::Seq<ast::stmt*>& body, const ast::Seq<ast::stmt*>& orelse,
+                          Tree& tree) {
+  tree.split_id = splits++;
+  tree.on_true = std::make_unique<Tree>();
+  tree.on_false = std::make_unique<Tree>();
+  tree.on_true->env = tree.env;
+  tree.on_false->env = tree.env;
+  tree.on_true->numeric = tree.numeric;
+  tree.on_false->numeric = tree.numeric;
+  tree.on_true->derived = tree.derived;
+  tree.on_false->derived = tree.derived;
+  tree.on_true->free_reads = tree.free_reads;
+  tree.on_false->free_reads = tree.free_reads;
+  set_paths(tree);
+  if (!build_body(body, *tree.on_true) || !build_body(orelse, *tree.on_false)) return false;
+  return set_condition(operands, tree);
+}
 
-  // Builds `tree` from a branch body. False (with `error`) when it cannot be predicated.
-  bool build_body(const ast::Seq<ast::stmt*>& body, Tree& tree) {
-    for (uint32_t i = 0; i < body.size; ++i) {
-      const ast::stmt* s = body[i];
-      bool last = i + 1 == body.size;
-      if (!build_statement(*s, last, tree)) return false;
-      if (tree.is_split() || tree.returned) return true;
+// `var = body if test else orelse` (`return ...` when `var` is empty) as a split on `test`.
+bool Planner::build_conditional(const ast::IfExp& e, std::string_view var, Tree& tree) {
+  tree.split_id = splits++;
+  tree.on_true = std::make_unique<Tree>();
+  tree.on_false = std::make_unique<Tree>();
+  set_paths(tree);
+  bool built = var.empty()
+                   ? add_return(*e.body, *tree.on_true) && add_return(*e.orelse, *tree.on_false)
+                   : add_assignment(var, *e.body, *tree.on_true) &&
+                         add_assignment(var, *e.orelse, *tree.on_false);
+  return built && set_condition({e.test}, tree);
+}
+
+// A split's sides: its path and the side taken.
+void Planner::set_paths(Tree& tree) {
+  tree.on_true->path = tree.path;
+  tree.on_true->path.push_back({tree.split_id, true});
+  tree.on_false->path = tree.path;
+  tree.on_false->path.push_back({tree.split_id, false});
+}
+
+// The split's condition: `operands` joined by `and`, each pure and a tensor expression.
+bool Planner::set_condition(const std::vector<const ast::expr*>& operands, Tree& tree) {
+  if (speculation != nullptr) focus(tree);
+  for (const ast::expr* operand : operands) {
+    if (condition_uses_scalar(operand)) {
+      error = "condition uses .item()/.tolist() (GM106, out of scope)";
+      return false;
     }
-    if (tail != nullptr) return add_return(*tail->value, tree);
-    return true;
+    // The tensor form evaluates every operand; `and`/`or`/`not` themselves only call
+    // bool(), which the fallback branch does exactly as the original.
+    std::vector<const ast::expr*> leaves = condition_leaves(*operand);
+    for (const ast::expr* leaf : leaves) {
+      bool always_evaluated = operand == operands.front() && leaf == leaves.front();
+      if (always_evaluated && is_item_comparison(context_, *leaf)) continue;
+      // a chained comparison is checked link by link by its lowering (tensor_condition)
+      if (const auto* chain = ast::as<ast::Compare>(leaf); chain && chain->ops.size > 1) continue;
+      if (!analysis_.is_pure(*leaf)) {
+        error = "condition operand `" + short_text(node_text(context_, *leaf)) + "` is not pure";
+        return false;
+      }
+    }
+    for (const ast::Name* name : loads(operand)) {
+      if (tree.env.count(name->id)) {
+        error = "condition reads `" + std::string(name->id) +
+                "`, assigned earlier in the enclosing branch";
+        return false;
+      }
+    }
   }
-
-  // A split on `operands` joined by `and`, true side `body`, false side `orelse`.
-  bool build_split(const std::vector<const ast::expr*>& operands, const ast::Seq<ast::stmt*>& body,
-                   const ast::Seq<ast::stmt*>& orelse, Tree& tree) {
-    tree.split_id = splits++;
-    tree.on_true = std::make_unique<Tree>();
-    tree.on_false = std::make_unique<Tree>();
-    tree.on_true->env = tree.env;
-    tree.on_false->env = tree.env;
-    tree.on_true->numeric = tree.numeric;
-    tree.on_false->numeric = tree.numeric;
-    tree.on_true->derived = tree.derived;
-    tree.on_false->derived = tree.derived;
-    tree.on_true->free_reads = tree.free_reads;
-    tree.on_false->free_reads = tree.free_reads;
-    set_paths(tree);
-    if (!build_body(body, *tree.on_true) || !build_body(orelse, *tree.on_false)) return false;
-    return set_condition(operands, tree);
+  std::string tensor, python;
+  for (const ast::expr* operand : operands) {
+    std::optional<std::string> lowered = tensor_condition(context_, *operand);
+    if (!lowered) {
+      error = "condition `" + short_text(node_text(context_, *operand)) +
+              "` is not a tensor expression";
+      return false;
+    }
+    std::string text(node_text(context_, *operand));
+    if (operands.size() > 1) text = "(" + text + ")";
+    if (tensor.empty()) {
+      tensor = *lowered;
+      python = text;
+    } else {
+      tensor = torch_ + ".logical_and(" + tensor + ", " + *lowered + ")";
+      python += " and " + text;
+    }
   }
+  tree.cond_tensor = tensor;
+  tree.cond_python = parenthesize_multiline(python);
+  return true;
+}
 
-  // `var = body if test else orelse` (`return ...` when `var` is empty) as a split on `test`.
-  bool build_conditional(const ast::IfExp& e, std::string_view var, Tree& tree) {
-    tree.split_id = splits++;
-    tree.on_true = std::make_unique<Tree>();
-    tree.on_false = std::make_unique<Tree>();
-    set_paths(tree);
-    bool built = var.empty()
-                     ? add_return(*e.body, *tree.on_true) && add_return(*e.orelse, *tree.on_false)
-                     : add_assignment(var, *e.body, *tree.on_true) &&
-                           add_assignment(var, *e.orelse, *tree.on_false);
-    return built && set_condition({e.test}, tree);
+// Points the speculation at `tree`: the names assigned so far on its path.
+void Planner::focus(const Tree& tree) {
+  speculation->local.clear();
+  for (const auto& [name, temp] : tree.env) speculation->local.push_back(name);
+  speculation->derived = tree.derived;
+}
+
+bool Planner::pure_as_written(const ast::expr& e) const {
+  sema::Speculation* active = analysis_.speculate(nullptr);
+  bool pure = analysis_.is_pure(e);
+  analysis_.speculate(active);
+  return pure;
+}
+
+bool Planner::fail(std::string reason) {
+  error = std::move(reason);
+  return false;
+}
+
+bool Planner::build_statement(const ast::stmt& s, bool last, Tree& tree) {
+  switch (s.kind) {
+    case Kind::Pass:
+      return true;
+    case Kind::Assign: {
+      auto& n = static_cast<const ast::Assign&>(s);
+      auto* target = n.targets.size == 1 ? ast::as<ast::Name>(n.targets[0]) : nullptr;
+      if (target == nullptr) return fail("assignment to a target that is not a single name");
+      return add_assignment(target->id, *n.value, tree);
+    }
+    case Kind::AnnAssign: {
+      auto& n = static_cast<const ast::AnnAssign&>(s);
+      auto* target = ast::as<ast::Name>(n.target);
+      if (target == nullptr || n.value == nullptr)
+        return fail("annotated assignment without a value or to a non-name target");
+      return add_assignment(target->id, *n.value, tree);
+    }
+    case Kind::AugAssign:
+      return fail("augmented assignment in a branch (in place on tensors)");
+    case Kind::Return: {
+      auto& n = static_cast<const ast::Return&>(s);
+      if (!last) return fail("statements after return in a branch");
+      if (n.value == nullptr) return fail("bare return in a branch");
+      return add_return(*n.value, tree);
+    }
+    case Kind::If: {
+      auto& n = static_cast<const ast::If&>(s);
+      if (static_ifs && !analysis_.is_data_dependent(*n.test)) return build_static_if(n, tree);
+      if (!last) return fail("a nested if followed by more statements in a branch");
+      if (!analysis_.is_data_dependent(*n.test))
+        return fail("a static if nested in a tensor branch");
+      if (auto* op = ast::as<ast::BoolOp>(n.test); op && op->op == ast::BoolOpKind::And) {
+        std::vector<const ast::expr*> operands(op->values.begin(), op->values.end());
+        return build_split(operands, n.body, n.orelse, tree);
+      }
+      return build_split({n.test}, n.body, n.orelse, tree);
+    }
+    case Kind::Break:
+    case Kind::Continue:
+      return fail("branch contains break/continue");
+    case Kind::Raise:
+      return fail("branch raises an exception");
+    case Kind::Delete:
+      return fail("branch deletes a name (del)");
+    case Kind::Global:
+    case Kind::Nonlocal:
+      return fail("branch declares global/nonlocal names");
+    case Kind::FunctionDef:
+    case Kind::AsyncFunctionDef:
+    case Kind::ClassDef:
+      return fail("branch contains a nested def/class");
+    case Kind::Expr: {
+      auto& n = static_cast<const ast::Expr&>(s);
+      if (contains_kind(n.value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
+        return fail("branch contains yield/await");
+      return fail("expression statement in a branch (a side effect): `" +
+                  short_text(node_text(context_, s)) + "`");
+    }
+    case Kind::Import:
+    case Kind::ImportFrom:
+      return fail("branch contains an import");
+    default:
+      return fail("branch contains a loop, with, try or match statement");
   }
+}
 
-  // A split's sides: its path and the side taken.
-  static void set_paths(Tree& tree) {
-    tree.on_true->path = tree.path;
-    tree.on_true->path.push_back({tree.split_id, true});
-    tree.on_false->path = tree.path;
-    tree.on_false->path.push_back({tree.split_id, false});
-  }
+// A side of a static if: the state of `tree` before it.
+std::unique_ptr<Tree> Planner::static_side(const Tree& tree) {
+  auto side = std::make_unique<Tree>();
+  side->env = tree.env;
+  side->numeric = tree.numeric;
+  side->derived = tree.derived;
+  side->free_reads = tree.free_reads;
+  side->path = tree.path;
+  return side;
+}
 
-  // The split's condition: `operands` joined by `and`, each pure and a tensor expression.
-  bool set_condition(const std::vector<const ast::expr*>& operands, Tree& tree) {
+// Whether `var`, kept by a side of the static if `n`, holds a Python number there: known
+// as one in `tree`, or (not assigned earlier in the branch) a read of it in `n` is one.
+bool Planner::kept_number(const ast::If& n, std::string_view var, Tree& tree) {
+  if (std::find(tree.numeric.begin(), tree.numeric.end(), var) != tree.numeric.end()) return true;
+  if (tree.env.count(var) != 0) return false;
+  for (const ast::Name* name : loads(&n)) {
+    if (name->id != var) continue;
     if (speculation != nullptr) focus(tree);
-    for (const ast::expr* operand : operands) {
-      if (condition_uses_scalar(operand)) {
-        error = "condition uses .item()/.tolist() (GM106, out of scope)";
-        return false;
-      }
-      // The tensor form evaluates every operand; `and`/`or`/`not` themselves only call
-      // bool(), which the fallback branch does exactly as the original.
-      std::vector<const ast::expr*> leaves = condition_leaves(*operand);
-      for (const ast::expr* leaf : leaves) {
-        bool always_evaluated = operand == operands.front() && leaf == leaves.front();
-        if (always_evaluated && is_item_comparison(context_, *leaf)) continue;
-        // a chained comparison is checked link by link by its lowering (tensor_condition)
-        if (const auto* chain = ast::as<ast::Compare>(leaf); chain && chain->ops.size > 1) continue;
-        if (!analysis_.is_pure(*leaf)) {
-          error = "condition operand `" + short_text(node_text(context_, *leaf)) + "` is not pure";
-          return false;
-        }
-      }
-      for (const ast::Name* name : loads(operand)) {
-        if (tree.env.count(name->id)) {
-          error = "condition reads `" + std::string(name->id) +
-                  "`, assigned earlier in the enclosing branch";
-          return false;
-        }
+    return analysis_.is_number(*name, facts_of(tree));
+  }
+  return false;
+}
+
+// `if <static test>: ... else: ...` in a branch: both sides' values (pure, so computed
+// unconditionally), then `var = <true> if <test> else <false>` for each variable assigned.
+bool Planner::build_static_if(const ast::If& n, Tree& tree) {
+  // Its test is evaluated where the original may not evaluate it (the tensor condition
+  // held): a name or attribute whose truth test cannot raise, checked at run time
+  // (runtime.python_flags: a bool, int, float or None).
+  for (const ast::expr* leaf : condition_leaves(*n.test)) {
+    if (!ast::is<ast::Name>(leaf) && !ast::is<ast::Attribute>(leaf))
+      return fail("the static test `" + short_text(node_text(context_, *n.test)) +
+                  "` is not a flag (a name or attribute; both sides evaluate it)");
+    // the check before the statement reads the value before the branch
+    for (const ast::Name* name : loads(leaf))
+      if (tree.env.count(name->id) != 0)
+        return fail("the static test reads `" + std::string(name->id) +
+                    "`, assigned earlier in the branch (the run-time check cannot see it)");
+    std::string flag(node_text(context_, *leaf));
+    if (std::find(flag_checks.begin(), flag_checks.end(), flag) == flag_checks.end())
+      flag_checks.push_back(flag);
+  }
+  if (!pure_as_written(*n.test))
+    return fail("the static test `" + short_text(node_text(context_, *n.test)) + "` is not pure");
+  std::optional<std::string> test = renamed(*n.test, tree, {});
+  if (!test) return fail("comprehension, lambda or f-string reading a branch variable");
+  note_free_reads(*n.test, tree);
+  std::unique_ptr<Tree> sides[2] = {static_side(tree), static_side(tree)};
+  size_t masked = masked_reads.size();
+  if (!build_body(n.body, *sides[0]) || !build_body(n.orelse, *sides[1])) return false;
+  // a masked read is masked by the tensor conditions only, not by this test
+  if (masked_reads.size() != masked)
+    return fail("a static if in a branch reading by a computed index");
+  std::vector<std::string_view> vars;
+  for (auto& side : sides) {
+    if (side->is_split() || side->returned)
+      return fail("a static if in a branch holding a return or a tensor if");
+    for (auto& a : side->assigns) tree.assigns.push_back(std::move(a));
+    for (std::string_view name : side->free_reads) tree.free_reads.push_back(name);
+    for (const auto& [var, temp] : side->env) {
+      auto before = tree.env.find(var);
+      bool changed = before == tree.env.end() || before->second != temp;
+      if (changed && std::find(vars.begin(), vars.end(), var) == vars.end()) vars.push_back(var);
+    }
+  }
+  auto placeholder = [](int temp) { return kTempOpen + std::to_string(temp) + kTempClose; };
+  for (std::string_view var : vars) {
+    std::string value[2];
+    bool number = true;
+    for (int i = 0; i < 2; ++i) {
+      const Tree& side = *sides[i];
+      if (auto it = side.env.find(var); it != side.env.end()) {
+        value[i] = placeholder(it->second);
+        auto& numeric = side.numeric;
+        number = number && (std::find(numeric.begin(), numeric.end(), var) != numeric.end());
+      } else {  // kept: the value before the if (read, so it must be bound)
+        value[i] = std::string(var);
+        tree.free_reads.push_back(var);
+        number = number && kept_number(n, var, tree);
       }
     }
-    std::string tensor, python;
-    for (const ast::expr* operand : operands) {
-      std::optional<std::string> lowered = tensor_condition(context_, *operand);
-      if (!lowered) {
-        error = "condition `" + short_text(node_text(context_, *operand)) +
-                "` is not a tensor expression";
-        return false;
-      }
-      std::string text(node_text(context_, *operand));
-      if (operands.size() > 1) text = "(" + text + ")";
-      if (tensor.empty()) {
-        tensor = *lowered;
-        python = text;
-      } else {
-        tensor = torch_ + ".logical_and(" + tensor + ", " + *lowered + ")";
-        python += " and " + text;
-      }
-    }
-    tree.cond_tensor = tensor;
-    tree.cond_python = parenthesize_multiline(python);
+    int temp = temps++;
+    tree.assigns.push_back(
+        {var, temp, value[0] + " if " + parenthesize_multiline(*test) + " else " + value[1]});
+    tree.env[var] = temp;
+    auto numeric = std::find(tree.numeric.begin(), tree.numeric.end(), var);
+    if (numeric != tree.numeric.end()) tree.numeric.erase(numeric);
+    if (number) tree.numeric.emplace_back(var);
+    auto derived = std::find(tree.derived.begin(), tree.derived.end(), var);
+    if (derived != tree.derived.end()) tree.derived.erase(derived);
+    bool tensors = true;
+    for (auto& side : sides)
+      tensors = tensors &&
+                std::find(side->derived.begin(), side->derived.end(), var) != side->derived.end();
+    if (tensors) tree.derived.push_back(var);
+  }
+  return true;
+}
+
+// Checks a branch value; false with `error` when it cannot be evaluated unconditionally.
+// `masked`: the subscripts by a computed index it reads ahead of the branch, masked.
+bool Planner::check_value(const ast::expr& value, const Tree& tree,
+                          std::vector<const ast::Subscript*>& masked) {
+  if (contains_kind(&value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
+    return fail("branch contains yield/await");
+  if (contains_kind(&value, {Kind::Lambda})) return fail("branch contains a lambda");
+  if (contains_kind(&value, {Kind::NamedExpr}))
+    return fail("assignment expression (:=) in a branch");
+  if (uses_scalar(&value)) return fail("branch value uses .item()/.tolist() (GM106)");
+  if (analysis_.is_pure(value, facts_of(tree))) return true;
+  if (calls_expensive(value) && cond_eligible(value)) {
+    expensive = true;
     return true;
   }
-
-  std::string torch_;
-  sema::Speculation* speculation = nullptr;  // active while planning, or null
-  // The arguments of each runtime.index_where the branch values call (see Plan), and the
-  // first subscript read so.
-  std::vector<std::string> masked_reads;
-  const ast::Subscript* first_masked = nullptr;
-
-  // Tail duplication: a static `if` in a branch (the `elif flag:` of a branch whose static
-  // prefix is `x is not None`) is computed on both of its sides, and each variable they
-  // assign is selected by a conditional expression on the test, which is static under
-  // Dynamo: a Python number stays a number.
-  bool static_ifs = false;
-  std::vector<std::string> flag_checks;  // the flags those tests read (Plan::flag_checks)
-
-  // Points the speculation at `tree`: the names assigned so far on its path.
-  void focus(const Tree& tree) {
-    speculation->local.clear();
-    for (const auto& [name, temp] : tree.env) speculation->local.push_back(name);
-    speculation->derived = tree.derived;
+  sema::PurityFacts facts = facts_of(tree);
+  if (!find_masked(value, tree, facts)) return false;
+  if (!facts.masked_subscripts.empty() && analysis_.is_pure(value, facts)) {
+    masked = facts.masked_subscripts;
+    if (first_masked == nullptr) first_masked = masked.front();
+    return true;
   }
+  if (const ast::Subscript* index = computed_index(&value))
+    return fail(computed_index_reason(context_, *index));
+  return fail("branch value `" + short_text(node_text(context_, value)) +
+              "` is not pure (side effects or may raise)");
+}
 
-  // ---- Tail duplication: the tail (the statements after the rewritten one, up to the
-  // function's return) computed on each side with that side's values.
-
-  // What one side holds while its tail is checked.
-  struct Side {
-    std::vector<std::string_view> local;    // names assigned on this side so far
-    std::vector<std::string_view> derived;  // of those, the ones holding tensors
-    std::vector<std::string> numeric;       // names holding Python numbers
+// Whether `e` calls a submodule or a local function (what makes torch.cond worth it).
+bool Planner::calls_expensive(const ast::expr& e) const {
+  bool found = false;
+  auto visit = [&](const ast::Node* n) {
+    if (auto* call = ast::as<ast::Call>(n)) {
+      sema::CalleeKind kind = analysis_.resolve_call(*call).kind;
+      if (kind == sema::CalleeKind::SelfSubmodule || kind == sema::CalleeKind::LocalFunction)
+        found = true;
+    }
+    return !found;
   };
+  ast::walk(&e, visit);
+  return found;
+}
 
-  // Subexpressions evaluated once before both tails (PurityFacts::opaque).
-  std::vector<const ast::expr*> hoisted;
-  const ast::Return* final_return = nullptr;
-
-  // Both sides compute the tail: a longer one doubles more work than a graph break costs
-  // (docs/MENDER.md, "Tail duplication").
-  static constexpr int kMaxTailStatements = 12;
-
-  // Maximal subexpressions of `e` that read no name in `assigned` and are not pure as
-  // written, in evaluation order; only those Python evaluates unconditionally.
-  void hoist(const ast::expr* e, const std::set<std::string_view>& assigned) {
-    // what binds names or defers evaluation stays where it is (and is declined there)
-    if (e == nullptr ||
-        contains_kind(e, {Kind::NamedExpr, Kind::Yield, Kind::YieldFrom, Kind::Await, Kind::Lambda,
-                          Kind::ListComp, Kind::SetComp, Kind::DictComp, Kind::GeneratorExp}))
-      return;
-    bool reads = false;
-    for (const ast::Name* name : loads(e)) reads = reads || assigned.count(name->id) != 0;
-    if (!reads && !ast::is<ast::Starred>(e) && !ast::is<ast::Slice>(e)) {
-      if (!ast::is<ast::Name>(e) && !ast::is<ast::Constant>(e) && !pure_as_written(*e))
-        hoisted.push_back(e);
-      return;
-    }
-    switch (e->kind) {
-      case Kind::BinOp: {
-        auto& n = static_cast<const ast::BinOp&>(*e);
-        hoist(n.left, assigned);
-        hoist(n.right, assigned);
-        return;
-      }
-      case Kind::UnaryOp:
-        return hoist(static_cast<const ast::UnaryOp&>(*e).operand, assigned);
-      case Kind::Compare: {  // later links of a chain are evaluated only if earlier ones hold
-        auto& n = static_cast<const ast::Compare&>(*e);
-        hoist(n.left, assigned);
-        hoist(n.comparators[0], assigned);
-        return;
-      }
-      case Kind::Call: {
-        auto& n = static_cast<const ast::Call&>(*e);
-        hoist(n.func, assigned);
-        for (auto* arg : n.args) hoist(arg, assigned);
-        for (auto* kw : n.keywords) hoist(kw->value, assigned);
-        return;
-      }
-      case Kind::Attribute:
-        return hoist(static_cast<const ast::Attribute&>(*e).value, assigned);
-      case Kind::Subscript: {
-        auto& n = static_cast<const ast::Subscript&>(*e);
-        hoist(n.value, assigned);
-        hoist(n.slice, assigned);
-        return;
-      }
-      case Kind::Tuple:
-        for (auto* elt : static_cast<const ast::Tuple&>(*e).elts) hoist(elt, assigned);
-        return;
-      case Kind::Starred:
-        return hoist(static_cast<const ast::Starred&>(*e).value, assigned);
-      case Kind::Slice: {
-        auto& n = static_cast<const ast::Slice&>(*e);
-        hoist(n.lower, assigned);
-        hoist(n.upper, assigned);
-        hoist(n.step, assigned);
-        return;
-      }
-      default:
-        return;
-    }
-  }
-
-  // Checks the tail statements `body[from..]` on one side; false with `error` when a side
-  // cannot compute them unconditionally.
-  bool side_block(const ast::Seq<ast::stmt*>& body, uint32_t from, Side& side, int& count) {
-    for (uint32_t i = from; i < body.size; ++i)
-      if (!side_statement(*body[i], side, count)) return false;
-    return true;
-  }
-
- private:
-  bool pure_as_written(const ast::expr& e) const {
-    sema::Speculation* active = analysis_.speculate(nullptr);
-    bool pure = analysis_.is_pure(e);
-    analysis_.speculate(active);
-    return pure;
-  }
-
-  void focus_side(const Side& side) {
-    if (speculation == nullptr) return;
-    speculation->local = side.local;
-    speculation->derived = side.derived;
-  }
-
-  sema::PurityFacts side_facts(const Side& side) const {
-    sema::PurityFacts facts = prefix_facts;
-    facts.numeric_names = side.numeric;
-    facts.opaque = hoisted;
-    return facts;
-  }
-
-  bool side_value(const ast::expr& value, const Side& side) {
-    if (contains_kind(&value,
-                      {Kind::Yield, Kind::YieldFrom, Kind::Await, Kind::Lambda, Kind::NamedExpr}))
-      return fail("the tail holds yield, await, a lambda or :=");
-    if (uses_scalar(&value)) return fail("the tail uses .item()/.tolist() (GM106)");
-    focus_side(side);
-    if (analysis_.is_pure(value, side_facts(side))) return true;
-    if (calls_expensive(value))
-      return fail("the tail calls a submodule or function in `" +
-                  short_text(node_text(context_, value)) + "`: both sides would run it");
-    return fail("tail value `" + short_text(node_text(context_, value)) +
-                "` is not pure (both sides compute it)");
-  }
-
-  void side_assign(std::string_view var, const ast::expr& value, Side& side) {
-    focus_side(side);
-    bool number = analysis_.is_number(value, side_facts(side));
-    bool tensor = analysis_.is_tensor(value);
-    auto drop = [&](auto& list) {
-      list.erase(std::remove(list.begin(), list.end(), var), list.end());
-    };
-    drop(side.derived);
-    drop(side.numeric);
-    if (std::find(side.local.begin(), side.local.end(), var) == side.local.end())
-      side.local.push_back(var);
-    if (tensor) side.derived.push_back(var);
-    if (number) side.numeric.emplace_back(var);
-  }
-
-  // A test both sides evaluate: Python numbers compared (static on each side), or a pure
-  // test that is not data-dependent and reads nothing a side assigns.
-  bool side_test(const ast::expr& test, const Side& side) {
-    focus_side(side);
-    sema::PurityFacts facts = side_facts(side);
-    bool numbers = true;
-    for (const ast::expr* leaf : condition_leaves(test)) {
-      const auto* compare = ast::as<ast::Compare>(leaf);
-      numbers = numbers && compare != nullptr && analysis_.is_number(*compare->left, facts) &&
-                analysis_.is_pure(*leaf, facts);
-      for (const ast::expr* x : compare != nullptr ? compare->comparators : ast::Seq<ast::expr*>{})
-        numbers = numbers && analysis_.is_number(*x, facts);
-    }
-    if (numbers) return true;
-    for (const ast::Name* name : loads(&test))
-      if (std::find(side.local.begin(), side.local.end(), name->id) != side.local.end())
-        return false;
-    return !analysis_.is_data_dependent(test) && pure_as_written(test);
-  }
-
-  bool side_statement(const ast::stmt& s, Side& side, int& count) {
-    if (++count > kMaxTailStatements)
-      return fail("the tail after the branch is longer than " + std::to_string(kMaxTailStatements) +
-                  " statements (both sides compute it)");
-    switch (s.kind) {
-      case Kind::Pass:
-        return true;
-      case Kind::Assign:
-      case Kind::AnnAssign: {
-        const ast::expr* target = nullptr;
-        const ast::expr* value = nullptr;
-        if (auto* n = ast::as<ast::Assign>(&s); n && n->targets.size == 1) {
-          target = n->targets[0];
-          value = n->value;
-        } else if (auto* a = ast::as<ast::AnnAssign>(&s)) {
-          target = a->target;
-          value = a->value;
-        }
-        auto* name = ast::as<ast::Name>(target);
-        if (name == nullptr || value == nullptr)
-          return fail("the tail assigns `" + short_text(node_text(context_, s)) +
-                      "` (a target that is not one name: a side effect both sides would run)");
-        if (!side_value(*value, side)) return false;
-        side_assign(name->id, *value, side);
-        return true;
-      }
-      case Kind::Return:
-        if (&s != final_return) return fail("the tail returns inside an if");
-        return side_value(*static_cast<const ast::Return&>(s).value, side);
-      case Kind::If: {
-        auto& n = static_cast<const ast::If&>(s);
-        if (!side_test(*n.test, side))
-          return fail("the tail's test `" + short_text(node_text(context_, *n.test)) +
-                      "` is not a comparison of Python numbers or a pure static test");
-        Side on_true = side, on_false = side;
-        if (!side_block(n.body, 0, on_true, count) || !side_block(n.orelse, 0, on_false, count))
-          return false;
-        // after the if, a name holds a tensor (a number) when both paths leave one
-        auto both = [](const auto& a, const auto& b) {
-          std::decay_t<decltype(a)> out;
-          for (const auto& x : a)
-            if (std::find(b.begin(), b.end(), x) != b.end()) out.push_back(x);
-          return out;
-        };
-        side.derived = both(on_true.derived, on_false.derived);
-        side.numeric = both(on_true.numeric, on_false.numeric);
-        for (const auto* branch : {&on_true, &on_false})
-          for (std::string_view name : branch->local)
-            if (std::find(side.local.begin(), side.local.end(), name) == side.local.end())
-              side.local.push_back(name);
-        return true;
-      }
-      case Kind::For:
-      case Kind::AsyncFor:
-      case Kind::While:
-        return fail("the tail after the branch holds a loop");
-      default:
-        return fail("the tail holds `" + short_text(node_text(context_, s)) +
-                    "` (only assignments, ifs and the final return are duplicated)");
-    }
-  }
-
- public:
- private:
-  bool fail(std::string reason) {
-    error = std::move(reason);
+// A helper of this module that torch.cond can trace whole: torch.cond fails the compile
+// (it does not break the graph) on anything Dynamo cannot trace inside a branch. So its
+// body is straight-line code writing no state outside its locals, whose calls are torch
+// functions, tensor methods other than Python-scalar conversions, and helpers of the same
+// kind; no control flow, raise, assert or nested definition.
+bool Planner::local_function_is_cond_traceable(const sema::Callee& callee, int depth) const {
+  const auto* def = ast::as<ast::FunctionDef>(callee.definition);
+  if (def == nullptr || depth > 4) return false;
+  if (contains_kind(def, {Kind::Global, Kind::Nonlocal, Kind::If, Kind::For, Kind::While, Kind::Try,
+                          Kind::With, Kind::Raise, Kind::Assert, Kind::IfExp, Kind::Yield,
+                          Kind::YieldFrom, Kind::Await, Kind::Lambda, Kind::ListComp, Kind::SetComp,
+                          Kind::DictComp, Kind::GeneratorExp}))
     return false;
-  }
-
-  bool build_statement(const ast::stmt& s, bool last, Tree& tree) {
-    switch (s.kind) {
-      case Kind::Pass:
-        return true;
-      case Kind::Assign: {
-        auto& n = static_cast<const ast::Assign&>(s);
-        auto* target = n.targets.size == 1 ? ast::as<ast::Name>(n.targets[0]) : nullptr;
-        if (target == nullptr) return fail("assignment to a target that is not a single name");
-        return add_assignment(target->id, *n.value, tree);
-      }
-      case Kind::AnnAssign: {
-        auto& n = static_cast<const ast::AnnAssign&>(s);
-        auto* target = ast::as<ast::Name>(n.target);
-        if (target == nullptr || n.value == nullptr)
-          return fail("annotated assignment without a value or to a non-name target");
-        return add_assignment(target->id, *n.value, tree);
-      }
-      case Kind::AugAssign:
-        return fail("augmented assignment in a branch (in place on tensors)");
-      case Kind::Return: {
-        auto& n = static_cast<const ast::Return&>(s);
-        if (!last) return fail("statements after return in a branch");
-        if (n.value == nullptr) return fail("bare return in a branch");
-        return add_return(*n.value, tree);
-      }
-      case Kind::If: {
-        auto& n = static_cast<const ast::If&>(s);
-        if (static_ifs && !analysis_.is_data_dependent(*n.test)) return build_static_if(n, tree);
-        if (!last) return fail("a nested if followed by more statements in a branch");
-        if (!analysis_.is_data_dependent(*n.test))
-          return fail("a static if nested in a tensor branch");
-        if (auto* op = ast::as<ast::BoolOp>(n.test); op && op->op == ast::BoolOpKind::And) {
-          std::vector<const ast::expr*> operands(op->values.begin(), op->values.end());
-          return build_split(operands, n.body, n.orelse, tree);
-        }
-        return build_split({n.test}, n.body, n.orelse, tree);
-      }
-      case Kind::Break:
-      case Kind::Continue:
-        return fail("branch contains break/continue");
-      case Kind::Raise:
-        return fail("branch raises an exception");
-      case Kind::Delete:
-        return fail("branch deletes a name (del)");
-      case Kind::Global:
-      case Kind::Nonlocal:
-        return fail("branch declares global/nonlocal names");
-      case Kind::FunctionDef:
-      case Kind::AsyncFunctionDef:
-      case Kind::ClassDef:
-        return fail("branch contains a nested def/class");
-      case Kind::Expr: {
-        auto& n = static_cast<const ast::Expr&>(s);
-        if (contains_kind(n.value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
-          return fail("branch contains yield/await");
-        return fail("expression statement in a branch (a side effect): `" +
-                    short_text(node_text(context_, s)) + "`");
-      }
-      case Kind::Import:
-      case Kind::ImportFrom:
-        return fail("branch contains an import");
-      default:
-        return fail("branch contains a loop, with, try or match statement");
-    }
-  }
-
-  // A side of a static if: the state of `tree` before it.
-  static std::unique_ptr<Tree> static_side(const Tree& tree) {
-    auto side = std::make_unique<Tree>();
-    side->env = tree.env;
-    side->numeric = tree.numeric;
-    side->derived = tree.derived;
-    side->free_reads = tree.free_reads;
-    side->path = tree.path;
-    return side;
-  }
-
-  // Whether `var`, kept by a side of the static if `n`, holds a Python number there: known
-  // as one in `tree`, or (not assigned earlier in the branch) a read of it in `n` is one.
-  bool kept_number(const ast::If& n, std::string_view var, Tree& tree) {
-    if (std::find(tree.numeric.begin(), tree.numeric.end(), var) != tree.numeric.end()) return true;
-    if (tree.env.count(var) != 0) return false;
-    for (const ast::Name* name : loads(&n)) {
-      if (name->id != var) continue;
-      if (speculation != nullptr) focus(tree);
-      return analysis_.is_number(*name, facts_of(tree));
-    }
-    return false;
-  }
-
-  // `if <static test>: ... else: ...` in a branch: both sides' values (pure, so computed
-  // unconditionally), then `var = <true> if <test> else <false>` for each variable assigned.
-  bool build_static_if(const ast::If& n, Tree& tree) {
-    // Its test is evaluated where the original may not evaluate it (the tensor condition
-    // held): a name or attribute whose truth test cannot raise, checked at run time
-    // (runtime.python_flags: a bool, int, float or None).
-    for (const ast::expr* leaf : condition_leaves(*n.test)) {
-      if (!ast::is<ast::Name>(leaf) && !ast::is<ast::Attribute>(leaf))
-        return fail("the static test `" + short_text(node_text(context_, *n.test)) +
-                    "` is not a flag (a name or attribute; both sides evaluate it)");
-      // the check before the statement reads the value before the branch
-      for (const ast::Name* name : loads(leaf))
-        if (tree.env.count(name->id) != 0)
-          return fail("the static test reads `" + std::string(name->id) +
-                      "`, assigned earlier in the branch (the run-time check cannot see it)");
-      std::string flag(node_text(context_, *leaf));
-      if (std::find(flag_checks.begin(), flag_checks.end(), flag) == flag_checks.end())
-        flag_checks.push_back(flag);
-    }
-    if (!pure_as_written(*n.test))
-      return fail("the static test `" + short_text(node_text(context_, *n.test)) + "` is not pure");
-    std::optional<std::string> test = renamed(*n.test, tree, {});
-    if (!test) return fail("comprehension, lambda or f-string reading a branch variable");
-    note_free_reads(*n.test, tree);
-    std::unique_ptr<Tree> sides[2] = {static_side(tree), static_side(tree)};
-    size_t masked = masked_reads.size();
-    if (!build_body(n.body, *sides[0]) || !build_body(n.orelse, *sides[1])) return false;
-    // a masked read is masked by the tensor conditions only, not by this test
-    if (masked_reads.size() != masked)
-      return fail("a static if in a branch reading by a computed index");
-    std::vector<std::string_view> vars;
-    for (auto& side : sides) {
-      if (side->is_split() || side->returned)
-        return fail("a static if in a branch holding a return or a tensor if");
-      for (auto& a : side->assigns) tree.assigns.push_back(std::move(a));
-      for (std::string_view name : side->free_reads) tree.free_reads.push_back(name);
-      for (const auto& [var, temp] : side->env) {
-        auto before = tree.env.find(var);
-        bool changed = before == tree.env.end() || before->second != temp;
-        if (changed && std::find(vars.begin(), vars.end(), var) == vars.end()) vars.push_back(var);
-      }
-    }
-    auto placeholder = [](int temp) { return kTempOpen + std::to_string(temp) + kTempClose; };
-    for (std::string_view var : vars) {
-      std::string value[2];
-      bool number = true;
-      for (int i = 0; i < 2; ++i) {
-        const Tree& side = *sides[i];
-        if (auto it = side.env.find(var); it != side.env.end()) {
-          value[i] = placeholder(it->second);
-          auto& numeric = side.numeric;
-          number = number && (std::find(numeric.begin(), numeric.end(), var) != numeric.end());
-        } else {  // kept: the value before the if (read, so it must be bound)
-          value[i] = std::string(var);
-          tree.free_reads.push_back(var);
-          number = number && kept_number(n, var, tree);
-        }
-      }
-      int temp = temps++;
-      tree.assigns.push_back(
-          {var, temp, value[0] + " if " + parenthesize_multiline(*test) + " else " + value[1]});
-      tree.env[var] = temp;
-      auto numeric = std::find(tree.numeric.begin(), tree.numeric.end(), var);
-      if (numeric != tree.numeric.end()) tree.numeric.erase(numeric);
-      if (number) tree.numeric.emplace_back(var);
-      auto derived = std::find(tree.derived.begin(), tree.derived.end(), var);
-      if (derived != tree.derived.end()) tree.derived.erase(derived);
-      bool tensors = true;
-      for (auto& side : sides)
-        tensors = tensors &&
-                  std::find(side->derived.begin(), side->derived.end(), var) != side->derived.end();
-      if (tensors) tree.derived.push_back(var);
-    }
-    return true;
-  }
-
-  // Checks a branch value; false with `error` when it cannot be evaluated unconditionally.
-  // `masked`: the subscripts by a computed index it reads ahead of the branch, masked.
-  bool check_value(const ast::expr& value, const Tree& tree,
-                   std::vector<const ast::Subscript*>& masked) {
-    if (contains_kind(&value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
-      return fail("branch contains yield/await");
-    if (contains_kind(&value, {Kind::Lambda})) return fail("branch contains a lambda");
-    if (contains_kind(&value, {Kind::NamedExpr}))
-      return fail("assignment expression (:=) in a branch");
-    if (uses_scalar(&value)) return fail("branch value uses .item()/.tolist() (GM106)");
-    if (analysis_.is_pure(value, facts_of(tree))) return true;
-    if (calls_expensive(value) && cond_eligible(value)) {
-      expensive = true;
-      return true;
-    }
-    sema::PurityFacts facts = facts_of(tree);
-    if (!find_masked(value, tree, facts)) return false;
-    if (!facts.masked_subscripts.empty() && analysis_.is_pure(value, facts)) {
-      masked = facts.masked_subscripts;
-      if (first_masked == nullptr) first_masked = masked.front();
-      return true;
-    }
-    if (const ast::Subscript* index = computed_index(&value))
-      return fail(computed_index_reason(context_, *index));
-    return fail("branch value `" + short_text(node_text(context_, value)) +
-                "` is not pure (side effects or may raise)");
-  }
-
-  // The subscripts of `value` by a computed index that may be read ahead of the branch with
-  // the index masked (runtime.index_where), added to `facts`: impure as written, one index
-  // (not a slice, a number, a tuple or a mask), buffer and index pure and read before the branch
-  // (the run-time check before the statement evaluates them). False with `error` when one
-  // reads a value the branch computes.
-  bool find_masked(const ast::expr& value, const Tree& tree, sema::PurityFacts& facts) {
-    bool ok = true;
-    auto visit = [&](const ast::Node* n) {
-      const auto* sub = ast::as<ast::Subscript>(n);
-      if (!ok || sub == nullptr || sub->ctx != ast::ExprContext::Load) return ok;
-      if (ast::is<ast::Slice>(sub->slice) || ast::is<ast::Constant>(sub->slice) ||
-          number_literal(sub->slice) != nullptr || ast::is<ast::Tuple>(sub->slice) ||
-          analysis_.is_bool_tensor(*sub->slice) || analysis_.is_pure(*sub, facts) ||
-          !analysis_.is_pure(*sub->value, facts) || !analysis_.is_pure(*sub->slice, facts))
-        return true;
-      for (const ast::Name* name : loads(sub)) {
-        if (tree.env.count(name->id) != 0) {
-          ok = fail("branch value `" + short_text(node_text(context_, *sub)) +
-                    "` indexes by a value the branch computes (`" + std::string(name->id) +
-                    "`): the run-time check before the statement cannot read it");
-          return false;
-        }
-      }
-      facts.masked_subscripts.push_back(sub);
-      return false;
-    };
-    ast::walk(&value, visit);
-    return ok;
-  }
-
-  // `runtime.index_where(B, I, (<conditions holding>,), (<failing>,))`: `B[I]` on `tree`'s
-  // path, read ahead of it; its arguments are kept for the run-time check.
-  std::string masked_read(const ast::Subscript& sub, const Tree& tree) {
-    std::vector<std::string> holding, failing;
-    for (const auto& [split, side] : tree.path)
-      (side ? holding : failing).push_back(kCondOpen + std::to_string(split) + kCondClose);
-    auto tuple = [](const std::vector<std::string>& items) {
-      std::string out = "(";
-      for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
-      return out + (items.size() == 1 ? ",)" : ")");
-    };
-    std::string args = parenthesize_multiline(std::string(node_text(context_, *sub.value))) + ", " +
-                       parenthesize_multiline(std::string(node_text(context_, *sub.slice))) + ", " +
-                       tuple(holding);
-    if (!failing.empty()) args += ", " + tuple(failing);
-    if (std::find(masked_reads.begin(), masked_reads.end(), args) == masked_reads.end())
-      masked_reads.push_back(args);
-    return context_.runtime + ".index_where(" + args + ")";
-  }
-
-  // Whether `e` calls a submodule or a local function (what makes torch.cond worth it).
-  bool calls_expensive(const ast::expr& e) const {
-    bool found = false;
-    auto visit = [&](const ast::Node* n) {
-      if (auto* call = ast::as<ast::Call>(n)) {
-        sema::CalleeKind kind = analysis_.resolve_call(*call).kind;
-        if (kind == sema::CalleeKind::SelfSubmodule || kind == sema::CalleeKind::LocalFunction)
-          found = true;
-      }
-      return !found;
-    };
-    ast::walk(&e, visit);
-    return found;
-  }
-
-  // A helper of this module that torch.cond can trace whole: torch.cond fails the compile
-  // (it does not break the graph) on anything Dynamo cannot trace inside a branch. So its
-  // body is straight-line code writing no state outside its locals, whose calls are torch
-  // functions, tensor methods other than Python-scalar conversions, and helpers of the same
-  // kind; no control flow, raise, assert or nested definition.
-  bool local_function_is_cond_traceable(const sema::Callee& callee, int depth = 0) const {
-    const auto* def = ast::as<ast::FunctionDef>(callee.definition);
-    if (def == nullptr || depth > 4) return false;
-    if (contains_kind(def, {Kind::Global, Kind::Nonlocal, Kind::If, Kind::For, Kind::While,
-                            Kind::Try, Kind::With, Kind::Raise, Kind::Assert, Kind::IfExp,
-                            Kind::Yield, Kind::YieldFrom, Kind::Await, Kind::Lambda, Kind::ListComp,
-                            Kind::SetComp, Kind::DictComp, Kind::GeneratorExp}))
-      return false;
-    if (analysis_.mutates_state(def->body) || uses_scalar(def)) return false;
-    bool traceable = true;
-    auto visit = [&](const ast::Node* n) {
-      if (n != def && (n->kind == Kind::FunctionDef || n->kind == Kind::AsyncFunctionDef ||
-                       n->kind == Kind::ClassDef))
-        traceable = false;
-      if (const auto* call = ast::as<ast::Call>(n)) {
-        sema::Callee inner = analysis_.resolve_call(*call);
-        switch (inner.kind) {
-          case sema::CalleeKind::TorchFunction:
-          case sema::CalleeKind::TensorMethod:
-            break;
-          case sema::CalleeKind::LocalFunction:
-            traceable = local_function_is_cond_traceable(inner, depth + 1);
-            break;
-          default:
-            traceable = false;
-        }
-      }
-      return traceable;
-    };
-    ast::walk(def, visit);
-    return traceable;
-  }
-
-  // Pure apart from calls of submodules / local functions: a torch.cond candidate.
-  bool cond_eligible(const ast::expr& e) const {
-    if (analysis_.is_pure(e)) return true;
-    switch (e.kind) {
-      case Kind::Call: {
-        auto& call = static_cast<const ast::Call&>(e);
-        sema::Callee callee = analysis_.resolve_call(call);
-        switch (callee.kind) {
-          case sema::CalleeKind::LocalFunction:
-            // torch.cond traces both branch functions: a helper it cannot trace fails it.
-            if (!local_function_is_cond_traceable(callee)) return false;
-            break;
-          case sema::CalleeKind::SelfSubmodule:
-          case sema::CalleeKind::TorchFunction:
-            break;
-          case sema::CalleeKind::TensorMethod: {
-            auto* attr = ast::as<ast::Attribute>(call.func);
-            if (attr == nullptr || !cond_eligible(*attr->value)) return false;
-            break;
-          }
-          default:
-            return false;
-        }
-        for (auto* arg : call.args)
-          if (ast::is<ast::Starred>(arg) || !cond_eligible(*arg)) return false;
-        for (auto* kw : call.keywords)
-          if (kw->arg.empty() || !cond_eligible(*kw->value)) return false;
-        return true;
-      }
-      case Kind::BinOp: {
-        auto& n = static_cast<const ast::BinOp&>(e);
-        return cond_eligible(*n.left) && cond_eligible(*n.right);
-      }
-      case Kind::UnaryOp:
-        return cond_eligible(*static_cast<const ast::UnaryOp&>(e).operand);
-      case Kind::Compare: {
-        auto& n = static_cast<const ast::Compare&>(e);
-        if (!cond_eligible(*n.left)) return false;
-        for (auto* c : n.comparators)
-          if (!cond_eligible(*c)) return false;
-        return true;
-      }
-      case Kind::Attribute:
-        return cond_eligible(*static_cast<const ast::Attribute&>(e).value);
-      case Kind::Tuple: {
-        for (auto* elt : static_cast<const ast::Tuple&>(e).elts)
-          if (!cond_eligible(*elt)) return false;
-        return true;
-      }
-      default:
-        return false;
-    }
-  }
-
-  // The value's text with names assigned earlier in the branch replaced by their temps and
-  // the `masked` subscripts by their masked reads.
-  std::optional<std::string> renamed(const ast::expr& value, const Tree& tree,
-                                     const std::vector<const ast::Subscript*>& masked) {
-    std::vector<std::pair<const ast::expr*, int>> hits;  // a name and its temp; -1: masked
-    bool scoped = false;
-    auto visit = [&](const ast::Node* n) {
-      switch (n->kind) {
-        case Kind::ListComp:
-        case Kind::SetComp:
-        case Kind::DictComp:
-        case Kind::GeneratorExp:
-        case Kind::Lambda:
-        case Kind::JoinedStr:
-          scoped = true;
+  if (analysis_.mutates_state(def->body) || uses_scalar(def)) return false;
+  bool traceable = true;
+  auto visit = [&](const ast::Node* n) {
+    if (n != def && (n->kind == Kind::FunctionDef || n->kind == Kind::AsyncFunctionDef ||
+                     n->kind == Kind::ClassDef))
+      traceable = false;
+    if (const auto* call = ast::as<ast::Call>(n)) {
+      sema::Callee inner = analysis_.resolve_call(*call);
+      switch (inner.kind) {
+        case sema::CalleeKind::TorchFunction:
+        case sema::CalleeKind::TensorMethod:
+          break;
+        case sema::CalleeKind::LocalFunction:
+          traceable = local_function_is_cond_traceable(inner, depth + 1);
           break;
         default:
+          traceable = false;
+      }
+    }
+    return traceable;
+  };
+  ast::walk(def, visit);
+  return traceable;
+}
+
+// Pure apart from calls of submodules / local functions: a torch.cond candidate.
+bool Planner::cond_eligible(const ast::expr& e) const {
+  if (analysis_.is_pure(e)) return true;
+  switch (e.kind) {
+    case Kind::Call: {
+      auto& call = static_cast<const ast::Call&>(e);
+      sema::Callee callee = analysis_.resolve_call(call);
+      switch (callee.kind) {
+        case sema::CalleeKind::LocalFunction:
+          // torch.cond traces both branch functions: a helper it cannot trace fails it.
+          if (!local_function_is_cond_traceable(callee)) return false;
           break;
+        case sema::CalleeKind::SelfSubmodule:
+        case sema::CalleeKind::TorchFunction:
+          break;
+        case sema::CalleeKind::TensorMethod: {
+          auto* attr = ast::as<ast::Attribute>(call.func);
+          if (attr == nullptr || !cond_eligible(*attr->value)) return false;
+          break;
+        }
+        default:
+          return false;
       }
-      if (std::find(masked.begin(), masked.end(), n) != masked.end()) {
-        hits.push_back({static_cast<const ast::expr*>(n), -1});
-        return false;
-      }
-      if (auto* name = ast::as<ast::Name>(n)) {
-        auto it = tree.env.find(name->id);
-        if (it != tree.env.end()) hits.push_back({name, it->second});
-      }
+      for (auto* arg : call.args)
+        if (ast::is<ast::Starred>(arg) || !cond_eligible(*arg)) return false;
+      for (auto* kw : call.keywords)
+        if (kw->arg.empty() || !cond_eligible(*kw->value)) return false;
       return true;
-    };
-    ast::walk(&value, visit);
-    if (!hits.empty() && scoped) return std::nullopt;
-    std::string_view all = context_.source.text();
-    std::string out;
-    uint32_t at = value.begin;
-    for (const auto& [hit, temp] : hits) {
-      out += all.substr(at, hit->begin - at);
-      if (temp < 0) {
-        out += masked_read(*ast::as<ast::Subscript>(hit), tree);
-      } else {
-        out += kTempOpen + std::to_string(temp) + kTempClose;
-      }
-      at = hit->end;
     }
-    out += all.substr(at, value.end - at);
-    return parenthesize_multiline(out);
-  }
-
-  // The names `value` reads that no earlier statement on the branch's path assigned.
-  void note_free_reads(const ast::expr& value, Tree& tree) {
-    for (const ast::Name* name : loads(&value))
-      if (tree.env.count(name->id) == 0) tree.free_reads.push_back(name->id);
-  }
-
-  void note_reads(const ast::expr& value, Tree& tree) {
-    for (const ast::Name* name : loads(&value)) {
-      bool seen =
-          std::find(tree.assigned.begin(), tree.assigned.end(), name->id) != tree.assigned.end();
-      for (const auto& r : tree.reads) seen = seen || r.first == name->id;
-      if (!seen) tree.reads.push_back({name->id, name});
+    case Kind::BinOp: {
+      auto& n = static_cast<const ast::BinOp&>(e);
+      return cond_eligible(*n.left) && cond_eligible(*n.right);
     }
-  }
-
-  sema::PurityFacts facts_of(const Tree& tree) const {
-    sema::PurityFacts facts = prefix_facts;
-    facts.numeric_names = tree.numeric;
-    return facts;
-  }
-
-  bool add_assignment(std::string_view var, const ast::expr& value, Tree& tree) {
-    if (speculation != nullptr) focus(tree);
-    std::vector<const ast::Subscript*> masked;
-    if (!check_value(value, tree, masked)) return false;
-    if (speculation != nullptr) {
-      auto derived = std::find(tree.derived.begin(), tree.derived.end(), var);
-      bool tensor = analysis_.is_tensor(value);
-      if (tensor && derived == tree.derived.end()) tree.derived.push_back(var);
-      if (!tensor && derived != tree.derived.end()) tree.derived.erase(derived);
+    case Kind::UnaryOp:
+      return cond_eligible(*static_cast<const ast::UnaryOp&>(e).operand);
+    case Kind::Compare: {
+      auto& n = static_cast<const ast::Compare&>(e);
+      if (!cond_eligible(*n.left)) return false;
+      for (auto* c : n.comparators)
+        if (!cond_eligible(*c)) return false;
+      return true;
     }
-    auto numeric = std::find(tree.numeric.begin(), tree.numeric.end(), var);
-    if (analysis_.is_number(value, facts_of(tree))) {
-      if (numeric == tree.numeric.end()) tree.numeric.emplace_back(var);
-    } else if (numeric != tree.numeric.end()) {
-      tree.numeric.erase(numeric);
+    case Kind::Attribute:
+      return cond_eligible(*static_cast<const ast::Attribute&>(e).value);
+    case Kind::Tuple: {
+      for (auto* elt : static_cast<const ast::Tuple&>(e).elts)
+        if (!cond_eligible(*elt)) return false;
+      return true;
     }
-    std::optional<std::string> text = renamed(value, tree, masked);
-    if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
-    note_free_reads(value, tree);
-    int temp = temps++;
-    tree.assigns.push_back({var, temp, *text});
-    tree.env[var] = temp;
-    note_reads(value, tree);
-    if (std::find(tree.assigned.begin(), tree.assigned.end(), var) == tree.assigned.end())
-      tree.assigned.push_back(var);
-    tree.alias[var] = ast::is<ast::Name>(&value);
-    tree.cond_body.push_back(std::string(var) + " = " +
-                             parenthesize_multiline(std::string(node_text(context_, value))));
+    default:
+      return false;
+  }
+}
+
+// The value's text with names assigned earlier in the branch replaced by their temps and
+// the `masked` subscripts by their masked reads.
+std::optional<std::string> Planner::renamed(const ast::expr& value, const Tree& tree,
+                                            const std::vector<const ast::Subscript*>& masked) {
+  std::vector<std::pair<const ast::expr*, int>> hits;  // a name and its temp; -1: masked
+  bool scoped = false;
+  auto visit = [&](const ast::Node* n) {
+    switch (n->kind) {
+      case Kind::ListComp:
+      case Kind::SetComp:
+      case Kind::DictComp:
+      case Kind::GeneratorExp:
+      case Kind::Lambda:
+      case Kind::JoinedStr:
+        scoped = true;
+        break;
+      default:
+        break;
+    }
+    if (std::find(masked.begin(), masked.end(), n) != masked.end()) {
+      hits.push_back({static_cast<const ast::expr*>(n), -1});
+      return false;
+    }
+    if (auto* name = ast::as<ast::Name>(n)) {
+      auto it = tree.env.find(name->id);
+      if (it != tree.env.end()) hits.push_back({name, it->second});
+    }
     return true;
+  };
+  ast::walk(&value, visit);
+  if (!hits.empty() && scoped) return std::nullopt;
+  std::string_view all = context_.source.text();
+  std::string out;
+  uint32_t at = value.begin;
+  for (const auto& [hit, temp] : hits) {
+    out += all.substr(at, hit->begin - at);
+    if (temp < 0) {
+      out += masked_read(*ast::as<ast::Subscript>(hit), tree);
+    } else {
+      out += kTempOpen + std::to_string(temp) + kTempClose;
+    }
+    at = hit->end;
   }
+  out += all.substr(at, value.end - at);
+  return parenthesize_multiline(out);
+}
 
-  bool add_return(const ast::expr& value, Tree& tree) {
-    if (speculation != nullptr) focus(tree);
-    std::vector<const ast::Subscript*> masked;
-    if (!check_value(value, tree, masked)) return false;
-    std::optional<std::string> text = renamed(value, tree, masked);
-    if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
-    note_free_reads(value, tree);
-    int temp = temps++;
-    tree.assigns.push_back({std::string_view(), temp, *text});
-    tree.returned = temp;
-    note_reads(value, tree);
-    std::string written = parenthesize_multiline(std::string(node_text(context_, value)));
-    if (ast::is<ast::Name>(&value)) written += ".clone()";
-    tree.cond_returns = {written};
-    return true;
+// The names `value` reads that no earlier statement on the branch's path assigned.
+void Planner::note_free_reads(const ast::expr& value, Tree& tree) {
+  for (const ast::Name* name : loads(&value))
+    if (tree.env.count(name->id) == 0) tree.free_reads.push_back(name->id);
+}
+
+void Planner::note_reads(const ast::expr& value, Tree& tree) {
+  for (const ast::Name* name : loads(&value)) {
+    bool seen =
+        std::find(tree.assigned.begin(), tree.assigned.end(), name->id) != tree.assigned.end();
+    for (const auto& r : tree.reads) seen = seen || r.first == name->id;
+    if (!seen) tree.reads.push_back({name->id, name});
   }
+}
 
-  const Context& context_;
-  const sema::Analysis& analysis_;
-};
+sema::PurityFacts Planner::facts_of(const Tree& tree) const {
+  sema::PurityFacts facts = prefix_facts;
+  facts.numeric_names = tree.numeric;
+  return facts;
+}
+
+bool Planner::add_assignment(std::string_view var, const ast::expr& value, Tree& tree) {
+  if (speculation != nullptr) focus(tree);
+  std::vector<const ast::Subscript*> masked;
+  if (!check_value(value, tree, masked)) return false;
+  if (speculation != nullptr) {
+    auto derived = std::find(tree.derived.begin(), tree.derived.end(), var);
+    bool tensor = analysis_.is_tensor(value);
+    if (tensor && derived == tree.derived.end()) tree.derived.push_back(var);
+    if (!tensor && derived != tree.derived.end()) tree.derived.erase(derived);
+  }
+  auto numeric = std::find(tree.numeric.begin(), tree.numeric.end(), var);
+  if (analysis_.is_number(value, facts_of(tree))) {
+    if (numeric == tree.numeric.end()) tree.numeric.emplace_back(var);
+  } else if (numeric != tree.numeric.end()) {
+    tree.numeric.erase(numeric);
+  }
+  std::optional<std::string> text = renamed(value, tree, masked);
+  if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
+  note_free_reads(value, tree);
+  int temp = temps++;
+  tree.assigns.push_back({var, temp, *text});
+  tree.env[var] = temp;
+  note_reads(value, tree);
+  if (std::find(tree.assigned.begin(), tree.assigned.end(), var) == tree.assigned.end())
+    tree.assigned.push_back(var);
+  tree.alias[var] = ast::is<ast::Name>(&value);
+  tree.cond_body.push_back(std::string(var) + " = " +
+                           parenthesize_multiline(std::string(node_text(context_, value))));
+  return true;
+}
+
+bool Planner::add_return(const ast::expr& value, Tree& tree) {
+  if (speculation != nullptr) focus(tree);
+  std::vector<const ast::Subscript*> masked;
+  if (!check_value(value, tree, masked)) return false;
+  std::optional<std::string> text = renamed(value, tree, masked);
+  if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
+  note_free_reads(value, tree);
+  int temp = temps++;
+  tree.assigns.push_back({std::string_view(), temp, *text});
+  tree.returned = temp;
+  note_reads(value, tree);
+  std::string written = parenthesize_multiline(std::string(node_text(context_, value)));
+  if (ast::is<ast::Name>(&value)) written += ".clone()";
+  tree.cond_returns = {written};
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// The tree's leaves and merge order; what is bound where the statement stands.
 
 void leaves_of(Tree& tree, std::vector<Tree*>& out) {
   if (tree.is_split()) {
@@ -1019,6 +704,8 @@ void merge_order(const Tree& tree, std::vector<std::string_view>& out) {
     merge_order(*tree.on_false, out);
   }
 }
+
+namespace {
 
 // The parameters of the function owning the innermost FunctionDef on `path`.
 const ast::arguments* function_arguments(const std::vector<BlockRef>& path, size_t& level) {
@@ -1060,6 +747,8 @@ bool binds(const ast::stmt& s, std::string_view var) {
       return false;
   }
 }
+
+}  // namespace
 
 // Whether `var` is bound on every path reaching the statement at the end of `path`: a
 // parameter, or assigned by a simple statement earlier in an enclosing block of the function.
@@ -1118,10 +807,6 @@ std::set<std::string_view> function_locals(const Context& context,
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 // Why `statement` is not an if this rewrite may predicate, or empty; `path` is its place.
 std::string check_statement(const Context& context, const ast::stmt& statement,
                             std::vector<BlockRef>& path) {
@@ -1137,6 +822,8 @@ std::string check_statement(const Context& context, const ast::stmt& statement,
   if (is_where_ok_test(context, node->test)) return "already predicated (runtime where_ok test)";
   return {};
 }
+
+namespace {
 
 // The enclosing data-dependent if whose branch ends with `path`'s statement and that is
 // predicated with torch.where (and so predicates this one too), or null.
@@ -1167,17 +854,11 @@ const ast::If* covering_if(const Context& context, const std::vector<BlockRef>& 
   return cover;
 }
 
-// The condition split into a static prefix of an `and` chain, which stays a Python `if`,
-// and the tensor operands that are predicated.
-struct Condition {
-  std::vector<const ast::expr*> operands;
-  std::vector<const ast::expr*> static_operands;
-  std::string prefix;
-};
+}  // namespace
 
 // `else_ifs`: an else branch may hold another if (tail duplication lowers a static one).
 std::string split_condition(const Context& context, const ast::If& node, Condition& condition,
-                            bool else_ifs = false) {
+                            bool else_ifs) {
   condition.operands = {node.test};
   auto* op = ast::as<ast::BoolOp>(node.test);
   if (op == nullptr || op->op != ast::BoolOpKind::And) return {};
@@ -1201,6 +882,8 @@ std::string split_condition(const Context& context, const ast::If& node, Conditi
   }
   return {};
 }
+
+namespace {
 
 // The branch tree and the planner that built it.
 struct Built {
@@ -1264,6 +947,8 @@ std::string merge_set(const Context& context, const ast::If& node,
   return {};
 }
 
+}  // namespace
+
 // Every local a branch reads before assigning it is bound before the if: the rewrite
 // evaluates every branch, and an unbound one would raise where the original did not.
 std::string reads_bound(const Context& context, const ast::stmt& node,
@@ -1278,6 +963,8 @@ std::string reads_bound(const Context& context, const ast::stmt& node,
   }
   return {};
 }
+
+namespace {
 
 // torch.cond's operands: the tensor locals the branches read, and the merged variables a
 // branch does not assign (returned as clones).
@@ -1351,8 +1038,6 @@ std::string plan_cond(const Context& context, const std::vector<BlockRef>& path,
 
 }  // namespace
 
-namespace {
-
 // A checked plan evaluates the static prefix once more when the check fails.
 std::string check_static_prefix(const Context& context, const Plan& plan) {
   for (const ast::expr* operand : plan.static_operands) {
@@ -1363,13 +1048,7 @@ std::string check_static_prefix(const Context& context, const Plan& plan) {
   return {};
 }
 
-// Branch values reading by a computed index ahead of their branch (Planner::masked_reads):
-// the torch.where form only, under a check that evaluates the static prefix once more.
-std::string check_masked_reads(const Context& context, const Planner& planner, const Plan& plan) {
-  if (planner.masked_reads.empty()) return {};
-  if (planner.expensive) return computed_index_reason(context, *planner.first_masked);
-  return check_static_prefix(context, plan);
-}
+namespace {
 
 PlanResult plan_once(const Context& context, const ast::stmt& statement, bool check_enclosing,
                      sema::Speculation* speculation) {
@@ -1444,10 +1123,6 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
   return result;
 }
 
-}  // namespace
-
-namespace {
-
 // `y = A if C else B` or `return A if C else B`: a split with one value on each side.
 PlanResult plan_conditional_once(const Context& context, const ast::stmt& statement,
                                  const ast::IfExp& e, sema::Speculation* speculation) {
@@ -1507,339 +1182,11 @@ PlanResult plan_conditional_once(const Context& context, const ast::stmt& statem
   return result;
 }
 
-// Whether the last statement before the one at the end of `path` that binds `var`, in the
-// same block, assigns it a Python number (`variance = 0`).
-bool number_before(const Context& context, const std::vector<BlockRef>& path,
-                   std::string_view var) {
-  const BlockRef& here = path.back();
-  for (uint32_t i = here.index; i-- > 0;) {
-    const ast::stmt* s = (*here.block)[i];
-    if (!ast::stores_name(s, var)) continue;
-    auto* assign = ast::as<ast::Assign>(s);
-    return assign != nullptr && assign->targets.size == 1 &&
-           ast::is<ast::Name>(assign->targets[0]) &&
-           context.analysis.is_number(*assign->value, sema::PurityFacts{});
-  }
-  return false;
-}
-
-// The text of `node` with each hoisted subexpression in it replaced by its temp.
-std::string hoisted_text(const Context& context, const ast::Node& node,
-                         const std::vector<const ast::expr*>& hoisted,
-                         const std::vector<int>& temps) {
-  std::vector<size_t> order(hoisted.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](size_t a, size_t b) { return hoisted[a]->begin < hoisted[b]->begin; });
-  std::string_view all = context.source.text();
-  std::string out;
-  uint32_t at = node.begin;
-  for (size_t i : order) {
-    const ast::expr* h = hoisted[i];
-    if (h->begin < node.begin || h->end > node.end) continue;
-    out += all.substr(at, h->begin - at);
-    out += kTempOpen + std::to_string(temps[i]) + kTempClose;
-    at = h->end;
-  }
-  out += all.substr(at, node.end - at);
-  return out;
-}
-
-// The tail's lines as the nested function's body (ifs re-nested, other statements as
-// written from their first line).
-void tail_lines(const Context& context, const ast::stmt& s, int level,
-                const std::vector<const ast::expr*>& hoisted, const std::vector<int>& temps,
-                std::vector<std::pair<int, std::string>>& out) {
-  if (auto* n = ast::as<ast::If>(&s)) {
-    out.push_back(
-        {level, "if " + parenthesize_multiline(std::string(node_text(context, *n->test))) + ":"});
-    for (auto* inner : n->body) tail_lines(context, *inner, level + 1, hoisted, temps, out);
-    if (!n->orelse.empty()) {
-      out.push_back({level, "else:"});
-      for (auto* inner : n->orelse) tail_lines(context, *inner, level + 1, hoisted, temps, out);
-    }
-    return;
-  }
-  out.push_back({level, hoisted_text(context, s, hoisted, temps)});
-}
-
-// Function locals the tail reads (outside hoisted subexpressions), first read first.
-std::vector<std::string_view> tail_reads(const ast::Seq<ast::stmt*>& block, uint32_t from,
-                                         const std::set<std::string_view>& locals,
-                                         const std::vector<const ast::expr*>& hoisted) {
-  std::vector<std::string_view> out;
-  for (uint32_t i = from; i < block.size; ++i) {
-    ast::walk(block[i], [&](const ast::Node* n) {
-      if (std::find(hoisted.begin(), hoisted.end(), n) != hoisted.end()) return false;
-      if (auto* name = ast::as<ast::Name>(n);
-          name && name->ctx == ast::ExprContext::Load && locals.count(name->id) != 0 &&
-          std::find(out.begin(), out.end(), name->id) == out.end())
-        out.push_back(name->id);
-      return true;
-    });
-  }
-  return out;
-}
-
-// Whether every read of `name` in `body[from..]` comes after an assignment to it on every
-// path through those statements (`bound`: whether one has happened so far).
-bool binds_before_reads(const ast::Seq<ast::stmt*>& body, uint32_t from, std::string_view name,
-                        bool& bound) {
-  auto reads = [&](const ast::Node* node) {
-    for (const ast::Name* read : loads(node))
-      if (read->id == name) return true;
-    return false;
-  };
-  for (uint32_t i = from; i < body.size; ++i) {
-    if (auto* n = ast::as<ast::If>(body[i])) {
-      if (!bound && reads(n->test)) return false;
-      bool on_true = bound, on_false = bound;
-      if (!binds_before_reads(n->body, 0, name, on_true) ||
-          !binds_before_reads(n->orelse, 0, name, on_false))
-        return false;
-      bound = on_true && on_false;
-      continue;
-    }
-    if (!bound && reads(body[i])) return false;
-    bound = bound || ast::stores_name(body[i], name);
-  }
-  return true;
-}
-
-// Tail duplication: a data-dependent branch that assigns Python numbers, followed by
-// straight-line code up to the function's `return`. Each side (leaf) calls the tail, as a
-// nested function, with its own values, and the returned values are selected with
-// torch.where. What the sides assign stays what the original assigns (a Python float stays
-// a float, computed in float64), so each side computes exactly what the original computes
-// when it takes that side.
-PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
-                          const ast::IfExp* conditional, sema::Speculation* speculation) {
-  PlanResult result;
-  auto decline = [&](std::string reason) {
-    result.reason = "tail duplication: " + std::move(reason);
-    return std::move(result);
-  };
-  std::vector<BlockRef> path;
-  if (conditional == nullptr) {
-    if (std::string why = check_statement(context, statement, path); !why.empty())
-      return decline(why);
-  } else {
-    if (!find_path(context.module.body, nullptr, &statement, path))
-      return decline("statement not found in the module");
-    for (const BlockRef& ref : path)
-      if (auto* owner = ast::as<ast::If>(ref.owner);
-          owner && is_where_ok_test(context, owner->test))
-        return decline("fallback branch of an already predicated if");
-  }
-  const BlockRef& here = path.back();
-  if (!ast::is<ast::FunctionDef>(here.owner) && !ast::is<ast::AsyncFunctionDef>(here.owner))
-    return decline("the branch is not in the function's own body");
-  const ast::Seq<ast::stmt*>& block = *here.block;
-  const auto* final_return = ast::as<ast::Return>(block[block.size - 1]);
-  if (here.index + 1 >= block.size || final_return == nullptr || final_return->value == nullptr)
-    return decline("the function does not end in `return <value>` after the branch");
-  std::string torch(context.analysis.torch_name());
-  if (torch.empty()) return decline("torch is not imported under a known name");
-  if (speculation != nullptr) speculation->assume_numbers = true;
-  Planner planner(context);
-  planner.torch_ = torch;
-  planner.speculation = speculation;
-  Plan plan;
-  plan.root = std::make_unique<Tree>();
-  std::set<std::string_view> assigned;  // names the branch assigns
-  if (conditional != nullptr) {
-    const auto* assign = ast::as<ast::Assign>(&statement);
-    const ast::Name* target = assign != nullptr && assign->targets.size == 1
-                                  ? ast::as<ast::Name>(assign->targets[0])
-                                  : nullptr;
-    if (target == nullptr || assign->value != conditional)
-      return decline("the conditional expression is not assigned to one name");
-    if (condition_uses_scalar(conditional->test))
-      return decline("condition uses .item()/.tolist() (GM106, out of scope)");
-    if (!planner.build_conditional(*conditional, target->id, *plan.root))
-      return decline(planner.error);
-    plan.merge = {target->id};
-    assigned.insert(target->id);
-  } else {
-    const ast::If& node = *ast::as<ast::If>(&statement);
-    if (condition_uses_scalar(node.test))
-      return decline("condition uses .item()/.tolist() (GM106, out of scope)");
-    if (context.analysis.mutates_state(node.body) || context.analysis.mutates_state(node.orelse))
-      return decline("a branch mutates state (attribute/subscript store or in-place call)");
-    Condition condition;
-    if (std::string why = split_condition(context, node, condition, true); !why.empty())
-      return decline(why);
-    // the static prefix stays a Python `if` around the rewrite; where it is false the
-    // original statement runs (where.cpp)
-    plan.static_prefix = condition.prefix;
-    plan.static_operands = condition.static_operands;
-    for (const ast::expr* operand : condition.static_operands)
-      context.analysis.add_floating_dtypes(*operand, planner.prefix_facts);
-    planner.static_ifs = true;
-    if (!planner.build_split(condition.operands, node.body, node.orelse, *plan.root))
-      return decline(planner.error);
-    for (const auto* body : {&node.body, &node.orelse})
-      for (std::string_view name : context.analysis.assigned_names(*body)) assigned.insert(name);
-    std::vector<std::string_view> order, live = context.analysis.live_after(node);
-    merge_order(*plan.root, order);
-    for (std::string_view var : order)
-      if (std::find(live.begin(), live.end(), var) != live.end()) plan.merge.push_back(var);
-    if (plan.merge.empty()) return decline("the branches assign no variable used afterwards");
-  }
-  if (planner.expensive)
-    return decline("a branch calls a submodule or function (both sides would run it)");
-  std::vector<Tree*> leaves;
-  leaves_of(*plan.root, leaves);
-  bool number = false;
-  for (Tree* leaf : leaves) {
-    if (leaf->returned) return decline("a branch returns");
-    for (std::string_view var : plan.merge) {
-      bool kept = leaf->env.count(var) == 0;
-      if (kept && !definitely_bound(path, var) &&
-          !context.analysis.is_definitely_bound_before(statement, var))
-        return decline("different live sets: `" + std::string(var) +
-                       "` is assigned in only some branches and not bound before the if");
-      auto& numeric = leaf->numeric;
-      number = number || (kept ? number_before(context, path, var)
-                               : std::find(numeric.begin(), numeric.end(), var) != numeric.end());
-    }
-  }
-  if (std::string why = reads_bound(context, statement, path, leaves); !why.empty())
-    return decline(why);
-  if (!number) return decline("no branch value is a Python number");
-
-  planner.final_return = final_return;
-  std::set<std::string_view> tail_assigned = assigned;
-  for (uint32_t i = here.index + 1; i < block.size; ++i) {
-    const ast::stmt* s = block[i];
-    const ast::expr* value = nullptr;
-    if (auto* n = ast::as<ast::Assign>(s)) value = n->value;
-    if (auto* n = ast::as<ast::AnnAssign>(s)) value = n->value;
-    if (auto* n = ast::as<ast::Return>(s)) value = n->value;
-    planner.hoist(value, tail_assigned);
-    ast::walk(s, [&](const ast::Node* n) {
-      if (auto* name = ast::as<ast::Name>(n); name && name->ctx == ast::ExprContext::Store)
-        tail_assigned.insert(name->id);
-      return true;
-    });
-  }
-  for (Tree* leaf : leaves) {
-    Planner::Side side;
-    for (const auto& [name, temp] : leaf->env) side.local.push_back(name);
-    side.derived = leaf->derived;
-    side.numeric = leaf->numeric;
-    for (std::string_view var : plan.merge)
-      if (leaf->env.count(var) == 0 && number_before(context, path, var))
-        side.numeric.emplace_back(var);
-    int count = 0;
-    if (!planner.side_block(block, here.index + 1, side, count)) return decline(planner.error);
-  }
-  if (speculation != nullptr) {
-    speculation->local.clear();
-    speculation->derived.clear();
-  }
-
-  // The nested function's parameters: what the sides assign, the locals it reads, the
-  // hoisted values.
-  std::set<std::string_view> locals = function_locals(context, path);
-  std::vector<std::string_view> params(plan.merge.begin(), plan.merge.end());
-  for (std::string_view name : tail_reads(block, here.index + 1, locals, planner.hoisted)) {
-    if (std::find(params.begin(), params.end(), name) != params.end()) continue;
-    if (definitely_bound(path, name) ||
-        context.analysis.is_definitely_bound_before(statement, name))
-      params.push_back(name);
-    else if (bool bound = false; !binds_before_reads(block, here.index + 1, name, bound))
-      return decline("the tail reads `" + std::string(name) + "`, which may be unbound");
-  }
-  std::vector<int> hoisted_temps;
-  for (const ast::expr* h : planner.hoisted) {
-    int temp = planner.temps++;
-    hoisted_temps.push_back(temp);
-    plan.root->assigns.push_back(
-        {std::string_view(), temp, parenthesize_multiline(std::string(node_text(context, *h)))});
-  }
-  auto placeholder = [](int temp) { return kTempOpen + std::to_string(temp) + kTempClose; };
-  plan.tail_function = planner.temps++;
-  for (std::string_view name : params)
-    plan.tail_params += (plan.tail_params.empty() ? "" : ", ") + std::string(name);
-  for (size_t i = 0; i < hoisted_temps.size(); ++i)
-    plan.tail_params += (plan.tail_params.empty() ? "" : ", ") + placeholder(hoisted_temps[i]);
-  for (Tree* leaf : leaves) {
-    std::string args;
-    for (std::string_view name : params) {
-      auto it = leaf->env.find(name);
-      args += (args.empty() ? "" : ", ") +
-              (it != leaf->env.end() ? placeholder(it->second) : std::string(name));
-    }
-    for (int temp : hoisted_temps) args += (args.empty() ? "" : ", ") + placeholder(temp);
-    int temp = planner.temps++;
-    leaf->assigns.push_back(
-        {std::string_view(), temp, placeholder(plan.tail_function) + "(" + args + ")"});
-    leaf->returned = temp;
-  }
-  for (uint32_t i = here.index + 1; i < block.size; ++i)
-    tail_lines(context, *block[i], 1, planner.hoisted, hoisted_temps, plan.tail_body);
-  if (auto* tuple = ast::as<ast::Tuple>(final_return->value);
-      tuple && !contains_kind(tuple, {Kind::Starred}))
-    plan.return_arity = tuple->elts.size;
-  plan.statement = &statement;
-  plan.condition_if = conditional == nullptr ? ast::as<ast::If>(&statement) : nullptr;
-  plan.torch = torch;
-  plan.returns = true;
-  plan.merge.clear();
-  plan.tail = final_return;
-  plan.flag_checks = planner.flag_checks;
-  if (!plan.flag_checks.empty()) {  // a checked rewrite: the prefix is evaluated again
-    if (std::string why = check_static_prefix(context, plan); !why.empty()) return decline(why);
-  }
-  plan.temp_count = planner.temps;
-  plan.split_count = planner.splits;
-  result.plan = std::move(plan);
-  return result;
-}
-
 }  // namespace
-
-// What the text shows first; failing that, the same with the values whose type it cannot
-// show assumed to be tensors, checked at run time (sema::Speculation).
-template <class PlanOnce>
-PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
-                            const PlanOnce& plan_once) {
-  PlanResult shown = plan_once(nullptr);
-  if (shown.plan) return shown;
-  sema::Speculation speculation;
-  speculation.site = &statement;
-  sema::Speculation* before = context.analysis.speculate(&speculation);
-  PlanResult assumed = plan_once(&speculation);
-  context.analysis.speculate(before);
-  if (!assumed.plan ||
-      (speculation.assumed.empty() && speculation.floating.empty() && speculation.numbers.empty()))
-    return assumed;
-  if (std::string why = check_static_prefix(context, *assumed.plan); !why.empty()) {
-    assumed.plan.reset();
-    assumed.reason = why;
-    return assumed;
-  }
-  for (const ast::expr* value : speculation.assumed)
-    assumed.plan->checks.emplace_back(node_text(context, *value));
-  for (const ast::expr* value : speculation.floating)
-    assumed.plan->floating_checks.emplace_back(node_text(context, *value));
-  for (const ast::expr* value : speculation.numbers)
-    assumed.plan->number_checks.emplace_back(node_text(context, *value));
-  return assumed;
-}
 
 std::string check_unpredicated(const Context& context, const ast::stmt& statement) {
   std::vector<BlockRef> path;
   return check_statement(context, statement, path);
-}
-
-// Tail duplication where a branch value is a Python number (plan_tail_once).
-PlanResult plan_tail(const Context& context, const ast::stmt& statement,
-                     const ast::IfExp* conditional) {
-  return plan_speculating(context, statement, [&](sema::Speculation* speculation) {
-    return plan_tail_once(context, statement, conditional, speculation);
-  });
 }
 
 PlanResult plan_statement(const Context& context, const ast::stmt& statement,

@@ -1,0 +1,207 @@
+// [Where] planning, inside: the Planner that builds a branch's decision tree and the helpers
+// that plan.cpp (the planner), tail.cpp (tail duplication) and masked_read.cpp (reads by a
+// computed index) share. Not for use outside src/rewrite/where/.
+#pragma once
+
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rewrite/where/plan.h"
+
+namespace graphmend::rewrite::where_detail {
+
+// ---------------------------------------------------------------------------------------
+// Finding the statement: the chain of statement lists from the module down to it.
+
+struct BlockRef {
+  const ast::Seq<ast::stmt*>* block = nullptr;
+  uint32_t index = 0;
+  const ast::stmt* owner = nullptr;  // the statement owning `block` (null: the module)
+};
+
+bool find_path(const ast::Seq<ast::stmt*>& block, const ast::stmt* owner, const ast::stmt* target,
+               std::vector<BlockRef>& path);
+
+// ---------------------------------------------------------------------------------------
+// Expression scans (plan.cpp).
+
+bool contains_kind(const ast::Node* node, std::initializer_list<ast::Kind> kinds);
+bool uses_scalar(const ast::Node* node);
+bool condition_uses_scalar(const ast::Node* node);
+std::vector<const ast::Name*> loads(const ast::Node* node);
+std::vector<const ast::expr*> condition_leaves(const ast::expr& e);
+const ast::expr* number_literal(const ast::expr* e);
+std::string short_text(std::string_view text);
+std::string parenthesize_multiline(std::string text);
+
+// masked_read.cpp
+const ast::Subscript* computed_index(const ast::Node* node);
+std::string computed_index_reason(const Context& context, const ast::Subscript& index);
+
+// ---------------------------------------------------------------------------------------
+// The planner: builds the tree of a branch (plan.cpp), checks the tail on each side
+// (tail.cpp) and plans the reads by a computed index (masked_read.cpp).
+
+class Planner {
+ public:
+  explicit Planner(const Context& context) : context_(context), analysis_(context.analysis) {}
+
+  std::string error;
+  int temps = 0;
+  int splits = 0;
+  bool expensive = false;
+  const ast::Return* tail = nullptr;
+  // Facts of the static condition prefix (floating dtypes), for branch-value purity.
+  sema::PurityFacts prefix_facts;
+
+  bool build_body(const ast::Seq<ast::stmt*>& body, Tree& tree);
+  bool build_split(const std::vector<const ast::expr*>& operands, const ast::Seq<ast::stmt*>& body,
+                   const ast::Seq<ast::stmt*>& orelse, Tree& tree);
+  bool build_conditional(const ast::IfExp& e, std::string_view var, Tree& tree);
+  static void set_paths(Tree& tree);
+  bool set_condition(const std::vector<const ast::expr*>& operands, Tree& tree);
+
+  std::string torch_;
+  sema::Speculation* speculation = nullptr;  // active while planning, or null
+  // The arguments of each runtime.index_where the branch values call (see Plan), and the
+  // first subscript read so.
+  std::vector<std::string> masked_reads;
+  const ast::Subscript* first_masked = nullptr;
+
+  // Tail duplication: a static `if` in a branch (the `elif flag:` of a branch whose static
+  // prefix is `x is not None`) is computed on both of its sides, and each variable they
+  // assign is selected by a conditional expression on the test, which is static under
+  // Dynamo: a Python number stays a number.
+  bool static_ifs = false;
+  std::vector<std::string> flag_checks;  // the flags those tests read (Plan::flag_checks)
+
+  void focus(const Tree& tree);
+
+  // ---- Tail duplication: the tail (the statements after the rewritten one, up to the
+  // function's return) computed on each side with that side's values.
+
+  // What one side holds while its tail is checked.
+  struct Side {
+    std::vector<std::string_view> local;    // names assigned on this side so far
+    std::vector<std::string_view> derived;  // of those, the ones holding tensors
+    std::vector<std::string> numeric;       // names holding Python numbers
+  };
+
+  // Subexpressions evaluated once before both tails (PurityFacts::opaque).
+  std::vector<const ast::expr*> hoisted;
+  const ast::Return* final_return = nullptr;
+
+  // Both sides compute the tail: a longer one doubles more work than a graph break costs
+  // (docs/MENDER.md, "Tail duplication").
+  static constexpr int kMaxTailStatements = 12;
+
+  // tail.cpp
+  void hoist(const ast::expr* e, const std::set<std::string_view>& assigned);
+  bool side_block(const ast::Seq<ast::stmt*>& body, uint32_t from, Side& side, int& count);
+
+ private:
+  bool pure_as_written(const ast::expr& e) const;
+
+  // tail.cpp
+  void focus_side(const Side& side);
+  sema::PurityFacts side_facts(const Side& side) const;
+  bool side_value(const ast::expr& value, const Side& side);
+  void side_assign(std::string_view var, const ast::expr& value, Side& side);
+  bool side_test(const ast::expr& test, const Side& side);
+  bool side_statement(const ast::stmt& s, Side& side, int& count);
+
+  bool fail(std::string reason);
+  bool build_statement(const ast::stmt& s, bool last, Tree& tree);
+  static std::unique_ptr<Tree> static_side(const Tree& tree);
+  bool kept_number(const ast::If& n, std::string_view var, Tree& tree);
+  bool build_static_if(const ast::If& n, Tree& tree);
+  bool check_value(const ast::expr& value, const Tree& tree,
+                   std::vector<const ast::Subscript*>& masked);
+
+  // masked_read.cpp
+  bool find_masked(const ast::expr& value, const Tree& tree, sema::PurityFacts& facts);
+  std::string masked_read(const ast::Subscript& sub, const Tree& tree);
+
+  bool calls_expensive(const ast::expr& e) const;
+  bool local_function_is_cond_traceable(const sema::Callee& callee, int depth = 0) const;
+  bool cond_eligible(const ast::expr& e) const;
+  std::optional<std::string> renamed(const ast::expr& value, const Tree& tree,
+                                     const std::vector<const ast::Subscript*>& masked);
+  void note_free_reads(const ast::expr& value, Tree& tree);
+  void note_reads(const ast::expr& value, Tree& tree);
+  sema::PurityFacts facts_of(const Tree& tree) const;
+  bool add_assignment(std::string_view var, const ast::expr& value, Tree& tree);
+  bool add_return(const ast::expr& value, Tree& tree);
+
+  const Context& context_;
+  const sema::Analysis& analysis_;
+};
+
+// ---------------------------------------------------------------------------------------
+// The tree and the statement's place (plan.cpp).
+
+void leaves_of(Tree& tree, std::vector<Tree*>& out);
+void merge_order(const Tree& tree, std::vector<std::string_view>& out);
+bool definitely_bound(const std::vector<BlockRef>& path, std::string_view var);
+bool is_where_ok_test(const Context& context, const ast::expr* test);
+std::set<std::string_view> function_locals(const Context& context,
+                                           const std::vector<BlockRef>& path);
+std::string check_statement(const Context& context, const ast::stmt& statement,
+                            std::vector<BlockRef>& path);
+
+// The condition split into a static prefix of an `and` chain, which stays a Python `if`,
+// and the tensor operands that are predicated.
+struct Condition {
+  std::vector<const ast::expr*> operands;
+  std::vector<const ast::expr*> static_operands;
+  std::string prefix;
+};
+
+std::string split_condition(const Context& context, const ast::If& node, Condition& condition,
+                            bool else_ifs = false);
+std::string reads_bound(const Context& context, const ast::stmt& node,
+                        const std::vector<BlockRef>& path, const std::vector<Tree*>& leaves);
+std::string check_static_prefix(const Context& context, const Plan& plan);
+
+// masked_read.cpp
+std::string check_masked_reads(const Context& context, const Planner& planner, const Plan& plan);
+
+// What the text shows first; failing that, the same with the values whose type it cannot
+// show assumed to be tensors, checked at run time (sema::Speculation).
+template <class PlanOnce>
+PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
+                            const PlanOnce& plan_once) {
+  PlanResult shown = plan_once(nullptr);
+  if (shown.plan) return shown;
+  sema::Speculation speculation;
+  speculation.site = &statement;
+  sema::Speculation* before = context.analysis.speculate(&speculation);
+  PlanResult assumed = plan_once(&speculation);
+  context.analysis.speculate(before);
+  if (!assumed.plan ||
+      (speculation.assumed.empty() && speculation.floating.empty() && speculation.numbers.empty()))
+    return assumed;
+  if (std::string why = check_static_prefix(context, *assumed.plan); !why.empty()) {
+    assumed.plan.reset();
+    assumed.reason = why;
+    return assumed;
+  }
+  for (const ast::expr* value : speculation.assumed)
+    assumed.plan->checks.emplace_back(node_text(context, *value));
+  for (const ast::expr* value : speculation.floating)
+    assumed.plan->floating_checks.emplace_back(node_text(context, *value));
+  for (const ast::expr* value : speculation.numbers)
+    assumed.plan->number_checks.emplace_back(node_text(context, *value));
+  return assumed;
+}
+
+// tail.cpp
+PlanResult plan_tail(const Context& context, const ast::stmt& statement,
+                     const ast::IfExp* conditional);
+
+}  // namespace graphmend::rewrite::where_detail

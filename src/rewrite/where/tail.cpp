@@ -1,0 +1,516 @@
+// [Where] tail duplication: a branch assigning Python numbers planned together with the
+// statements after it up to the function's return, which each side computes with its own
+// values (plan_tail; the Planner's checks of the tail on each side).
+#include <algorithm>
+#include <set>
+
+#include "ast/walk.h"
+#include "rewrite/where/planner.h"
+
+namespace graphmend::rewrite::where_detail {
+
+using ast::Kind;
+
+// ---------------------------------------------------------------------------------------
+// The Planner's checks of the tail on each side.
+
+// Maximal subexpressions of `e` that read no name in `assigned` and are not pure as
+// written, in evaluation order; only those Python evaluates unconditionally.
+void Planner::hoist(const ast::expr* e, const std::set<std::string_view>& assigned) {
+  // what binds names or defers evaluation stays where it is (and is declined there)
+  if (e == nullptr ||
+      contains_kind(e, {Kind::NamedExpr, Kind::Yield, Kind::YieldFrom, Kind::Await, Kind::Lambda,
+                        Kind::ListComp, Kind::SetComp, Kind::DictComp, Kind::GeneratorExp}))
+    return;
+  bool reads = false;
+  for (const ast::Name* name : loads(e)) reads = reads || assigned.count(name->id) != 0;
+  if (!reads && !ast::is<ast::Starred>(e) && !ast::is<ast::Slice>(e)) {
+    if (!ast::is<ast::Name>(e) && !ast::is<ast::Constant>(e) && !pure_as_written(*e))
+      hoisted.push_back(e);
+    return;
+  }
+  switch (e->kind) {
+    case Kind::BinOp: {
+      auto& n = static_cast<const ast::BinOp&>(*e);
+      hoist(n.left, assigned);
+      hoist(n.right, assigned);
+      return;
+    }
+    case Kind::UnaryOp:
+      return hoist(static_cast<const ast::UnaryOp&>(*e).operand, assigned);
+    case Kind::Compare: {  // later links of a chain are evaluated only if earlier ones hold
+      auto& n = static_cast<const ast::Compare&>(*e);
+      hoist(n.left, assigned);
+      hoist(n.comparators[0], assigned);
+      return;
+    }
+    case Kind::Call: {
+      auto& n = static_cast<const ast::Call&>(*e);
+      hoist(n.func, assigned);
+      for (auto* arg : n.args) hoist(arg, assigned);
+      for (auto* kw : n.keywords) hoist(kw->value, assigned);
+      return;
+    }
+    case Kind::Attribute:
+      return hoist(static_cast<const ast::Attribute&>(*e).value, assigned);
+    case Kind::Subscript: {
+      auto& n = static_cast<const ast::Subscript&>(*e);
+      hoist(n.value, assigned);
+      hoist(n.slice, assigned);
+      return;
+    }
+    case Kind::Tuple:
+      for (auto* elt : static_cast<const ast::Tuple&>(*e).elts) hoist(elt, assigned);
+      return;
+    case Kind::Starred:
+      return hoist(static_cast<const ast::Starred&>(*e).value, assigned);
+    case Kind::Slice: {
+      auto& n = static_cast<const ast::Slice&>(*e);
+      hoist(n.lower, assigned);
+      hoist(n.upper, assigned);
+      hoist(n.step, assigned);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+// Checks the tail statements `body[from..]` on one side; false with `error` when a side
+// cannot compute them unconditionally.
+bool Planner::side_block(const ast::Seq<ast::stmt*>& body, uint32_t from, Side& side, int& count) {
+  for (uint32_t i = from; i < body.size; ++i)
+    if (!side_statement(*body[i], side, count)) return false;
+  return true;
+}
+
+void Planner::focus_side(const Side& side) {
+  if (speculation == nullptr) return;
+  speculation->local = side.local;
+  speculation->derived = side.derived;
+}
+
+sema::PurityFacts Planner::side_facts(const Side& side) const {
+  sema::PurityFacts facts = prefix_facts;
+  facts.numeric_names = side.numeric;
+  facts.opaque = hoisted;
+  return facts;
+}
+
+bool Planner::side_value(const ast::expr& value, const Side& side) {
+  if (contains_kind(&value,
+                    {Kind::Yield, Kind::YieldFrom, Kind::Await, Kind::Lambda, Kind::NamedExpr}))
+    return fail("the tail holds yield, await, a lambda or :=");
+  if (uses_scalar(&value)) return fail("the tail uses .item()/.tolist() (GM106)");
+  focus_side(side);
+  if (analysis_.is_pure(value, side_facts(side))) return true;
+  if (calls_expensive(value))
+    return fail("the tail calls a submodule or function in `" +
+                short_text(node_text(context_, value)) + "`: both sides would run it");
+  return fail("tail value `" + short_text(node_text(context_, value)) +
+              "` is not pure (both sides compute it)");
+}
+
+void Planner::side_assign(std::string_view var, const ast::expr& value, Side& side) {
+  focus_side(side);
+  bool number = analysis_.is_number(value, side_facts(side));
+  bool tensor = analysis_.is_tensor(value);
+  auto drop = [&](auto& list) {
+    list.erase(std::remove(list.begin(), list.end(), var), list.end());
+  };
+  drop(side.derived);
+  drop(side.numeric);
+  if (std::find(side.local.begin(), side.local.end(), var) == side.local.end())
+    side.local.push_back(var);
+  if (tensor) side.derived.push_back(var);
+  if (number) side.numeric.emplace_back(var);
+}
+
+// A test both sides evaluate: Python numbers compared (static on each side), or a pure
+// test that is not data-dependent and reads nothing a side assigns.
+bool Planner::side_test(const ast::expr& test, const Side& side) {
+  focus_side(side);
+  sema::PurityFacts facts = side_facts(side);
+  bool numbers = true;
+  for (const ast::expr* leaf : condition_leaves(test)) {
+    const auto* compare = ast::as<ast::Compare>(leaf);
+    numbers = numbers && compare != nullptr && analysis_.is_number(*compare->left, facts) &&
+              analysis_.is_pure(*leaf, facts);
+    for (const ast::expr* x : compare != nullptr ? compare->comparators : ast::Seq<ast::expr*>{})
+      numbers = numbers && analysis_.is_number(*x, facts);
+  }
+  if (numbers) return true;
+  for (const ast::Name* name : loads(&test))
+    if (std::find(side.local.begin(), side.local.end(), name->id) != side.local.end()) return false;
+  return !analysis_.is_data_dependent(test) && pure_as_written(test);
+}
+
+bool Planner::side_statement(const ast::stmt& s, Side& side, int& count) {
+  if (++count > kMaxTailStatements)
+    return fail("the tail after the branch is longer than " + std::to_string(kMaxTailStatements) +
+                " statements (both sides compute it)");
+  switch (s.kind) {
+    case Kind::Pass:
+      return true;
+    case Kind::Assign:
+    case Kind::AnnAssign: {
+      const ast::expr* target = nullptr;
+      const ast::expr* value = nullptr;
+      if (auto* n = ast::as<ast::Assign>(&s); n && n->targets.size == 1) {
+        target = n->targets[0];
+        value = n->value;
+      } else if (auto* a = ast::as<ast::AnnAssign>(&s)) {
+        target = a->target;
+        value = a->value;
+      }
+      auto* name = ast::as<ast::Name>(target);
+      if (name == nullptr || value == nullptr)
+        return fail("the tail assigns `" + short_text(node_text(context_, s)) +
+                    "` (a target that is not one name: a side effect both sides would run)");
+      if (!side_value(*value, side)) return false;
+      side_assign(name->id, *value, side);
+      return true;
+    }
+    case Kind::Return:
+      if (&s != final_return) return fail("the tail returns inside an if");
+      return side_value(*static_cast<const ast::Return&>(s).value, side);
+    case Kind::If: {
+      auto& n = static_cast<const ast::If&>(s);
+      if (!side_test(*n.test, side))
+        return fail("the tail's test `" + short_text(node_text(context_, *n.test)) +
+                    "` is not a comparison of Python numbers or a pure static test");
+      Side on_true = side, on_false = side;
+      if (!side_block(n.body, 0, on_true, count) || !side_block(n.orelse, 0, on_false, count))
+        return false;
+      // after the if, a name holds a tensor (a number) when both paths leave one
+      auto both = [](const auto& a, const auto& b) {
+        std::decay_t<decltype(a)> out;
+        for (const auto& x : a)
+          if (std::find(b.begin(), b.end(), x) != b.end()) out.push_back(x);
+        return out;
+      };
+      side.derived = both(on_true.derived, on_false.derived);
+      side.numeric = both(on_true.numeric, on_false.numeric);
+      for (const auto* branch : {&on_true, &on_false})
+        for (std::string_view name : branch->local)
+          if (std::find(side.local.begin(), side.local.end(), name) == side.local.end())
+            side.local.push_back(name);
+      return true;
+    }
+    case Kind::For:
+    case Kind::AsyncFor:
+    case Kind::While:
+      return fail("the tail after the branch holds a loop");
+    default:
+      return fail("the tail holds `" + short_text(node_text(context_, s)) +
+                  "` (only assignments, ifs and the final return are duplicated)");
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Planning the tail as a nested function each side calls.
+
+namespace {
+
+// Whether the last statement before the one at the end of `path` that binds `var`, in the
+// same block, assigns it a Python number (`variance = 0`).
+bool number_before(const Context& context, const std::vector<BlockRef>& path,
+                   std::string_view var) {
+  const BlockRef& here = path.back();
+  for (uint32_t i = here.index; i-- > 0;) {
+    const ast::stmt* s = (*here.block)[i];
+    if (!ast::stores_name(s, var)) continue;
+    auto* assign = ast::as<ast::Assign>(s);
+    return assign != nullptr && assign->targets.size == 1 &&
+           ast::is<ast::Name>(assign->targets[0]) &&
+           context.analysis.is_number(*assign->value, sema::PurityFacts{});
+  }
+  return false;
+}
+
+// The text of `node` with each hoisted subexpression in it replaced by its temp.
+std::string hoisted_text(const Context& context, const ast::Node& node,
+                         const std::vector<const ast::expr*>& hoisted,
+                         const std::vector<int>& temps) {
+  std::vector<size_t> order(hoisted.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return hoisted[a]->begin < hoisted[b]->begin; });
+  std::string_view all = context.source.text();
+  std::string out;
+  uint32_t at = node.begin;
+  for (size_t i : order) {
+    const ast::expr* h = hoisted[i];
+    if (h->begin < node.begin || h->end > node.end) continue;
+    out += all.substr(at, h->begin - at);
+    out += kTempOpen + std::to_string(temps[i]) + kTempClose;
+    at = h->end;
+  }
+  out += all.substr(at, node.end - at);
+  return out;
+}
+
+// The tail's lines as the nested function's body (ifs re-nested, other statements as
+// written from their first line).
+void tail_lines(const Context& context, const ast::stmt& s, int level,
+                const std::vector<const ast::expr*>& hoisted, const std::vector<int>& temps,
+                std::vector<std::pair<int, std::string>>& out) {
+  if (auto* n = ast::as<ast::If>(&s)) {
+    out.push_back(
+        {level, "if " + parenthesize_multiline(std::string(node_text(context, *n->test))) + ":"});
+    for (auto* inner : n->body) tail_lines(context, *inner, level + 1, hoisted, temps, out);
+    if (!n->orelse.empty()) {
+      out.push_back({level, "else:"});
+      for (auto* inner : n->orelse) tail_lines(context, *inner, level + 1, hoisted, temps, out);
+    }
+    return;
+  }
+  out.push_back({level, hoisted_text(context, s, hoisted, temps)});
+}
+
+// Function locals the tail reads (outside hoisted subexpressions), first read first.
+std::vector<std::string_view> tail_reads(const ast::Seq<ast::stmt*>& block, uint32_t from,
+                                         const std::set<std::string_view>& locals,
+                                         const std::vector<const ast::expr*>& hoisted) {
+  std::vector<std::string_view> out;
+  for (uint32_t i = from; i < block.size; ++i) {
+    ast::walk(block[i], [&](const ast::Node* n) {
+      if (std::find(hoisted.begin(), hoisted.end(), n) != hoisted.end()) return false;
+      if (auto* name = ast::as<ast::Name>(n);
+          name && name->ctx == ast::ExprContext::Load && locals.count(name->id) != 0 &&
+          std::find(out.begin(), out.end(), name->id) == out.end())
+        out.push_back(name->id);
+      return true;
+    });
+  }
+  return out;
+}
+
+// Whether every read of `name` in `body[from..]` comes after an assignment to it on every
+// path through those statements (`bound`: whether one has happened so far).
+bool binds_before_reads(const ast::Seq<ast::stmt*>& body, uint32_t from, std::string_view name,
+                        bool& bound) {
+  auto reads = [&](const ast::Node* node) {
+    for (const ast::Name* read : loads(node))
+      if (read->id == name) return true;
+    return false;
+  };
+  for (uint32_t i = from; i < body.size; ++i) {
+    if (auto* n = ast::as<ast::If>(body[i])) {
+      if (!bound && reads(n->test)) return false;
+      bool on_true = bound, on_false = bound;
+      if (!binds_before_reads(n->body, 0, name, on_true) ||
+          !binds_before_reads(n->orelse, 0, name, on_false))
+        return false;
+      bound = on_true && on_false;
+      continue;
+    }
+    if (!bound && reads(body[i])) return false;
+    bound = bound || ast::stores_name(body[i], name);
+  }
+  return true;
+}
+
+// Tail duplication: a data-dependent branch that assigns Python numbers, followed by
+// straight-line code up to the function's `return`. Each side (leaf) calls the tail, as a
+// nested function, with its own values, and the returned values are selected with
+// torch.where. What the sides assign stays what the original assigns (a Python float stays
+// a float, computed in float64), so each side computes exactly what the original computes
+// when it takes that side.
+PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
+                          const ast::IfExp* conditional, sema::Speculation* speculation) {
+  PlanResult result;
+  auto decline = [&](std::string reason) {
+    result.reason = "tail duplication: " + std::move(reason);
+    return std::move(result);
+  };
+  std::vector<BlockRef> path;
+  if (conditional == nullptr) {
+    if (std::string why = check_statement(context, statement, path); !why.empty())
+      return decline(why);
+  } else {
+    if (!find_path(context.module.body, nullptr, &statement, path))
+      return decline("statement not found in the module");
+    for (const BlockRef& ref : path)
+      if (auto* owner = ast::as<ast::If>(ref.owner);
+          owner && is_where_ok_test(context, owner->test))
+        return decline("fallback branch of an already predicated if");
+  }
+  const BlockRef& here = path.back();
+  if (!ast::is<ast::FunctionDef>(here.owner) && !ast::is<ast::AsyncFunctionDef>(here.owner))
+    return decline("the branch is not in the function's own body");
+  const ast::Seq<ast::stmt*>& block = *here.block;
+  const auto* final_return = ast::as<ast::Return>(block[block.size - 1]);
+  if (here.index + 1 >= block.size || final_return == nullptr || final_return->value == nullptr)
+    return decline("the function does not end in `return <value>` after the branch");
+  std::string torch(context.analysis.torch_name());
+  if (torch.empty()) return decline("torch is not imported under a known name");
+  if (speculation != nullptr) speculation->assume_numbers = true;
+  Planner planner(context);
+  planner.torch_ = torch;
+  planner.speculation = speculation;
+  Plan plan;
+  plan.root = std::make_unique<Tree>();
+  std::set<std::string_view> assigned;  // names the branch assigns
+  if (conditional != nullptr) {
+    const auto* assign = ast::as<ast::Assign>(&statement);
+    const ast::Name* target = assign != nullptr && assign->targets.size == 1
+                                  ? ast::as<ast::Name>(assign->targets[0])
+                                  : nullptr;
+    if (target == nullptr || assign->value != conditional)
+      return decline("the conditional expression is not assigned to one name");
+    if (condition_uses_scalar(conditional->test))
+      return decline("condition uses .item()/.tolist() (GM106, out of scope)");
+    if (!planner.build_conditional(*conditional, target->id, *plan.root))
+      return decline(planner.error);
+    plan.merge = {target->id};
+    assigned.insert(target->id);
+  } else {
+    const ast::If& node = *ast::as<ast::If>(&statement);
+    if (condition_uses_scalar(node.test))
+      return decline("condition uses .item()/.tolist() (GM106, out of scope)");
+    if (context.analysis.mutates_state(node.body) || context.analysis.mutates_state(node.orelse))
+      return decline("a branch mutates state (attribute/subscript store or in-place call)");
+    Condition condition;
+    if (std::string why = split_condition(context, node, condition, true); !why.empty())
+      return decline(why);
+    // the static prefix stays a Python `if` around the rewrite; where it is false the
+    // original statement runs (where.cpp)
+    plan.static_prefix = condition.prefix;
+    plan.static_operands = condition.static_operands;
+    for (const ast::expr* operand : condition.static_operands)
+      context.analysis.add_floating_dtypes(*operand, planner.prefix_facts);
+    planner.static_ifs = true;
+    if (!planner.build_split(condition.operands, node.body, node.orelse, *plan.root))
+      return decline(planner.error);
+    for (const auto* body : {&node.body, &node.orelse})
+      for (std::string_view name : context.analysis.assigned_names(*body)) assigned.insert(name);
+    std::vector<std::string_view> order, live = context.analysis.live_after(node);
+    merge_order(*plan.root, order);
+    for (std::string_view var : order)
+      if (std::find(live.begin(), live.end(), var) != live.end()) plan.merge.push_back(var);
+    if (plan.merge.empty()) return decline("the branches assign no variable used afterwards");
+  }
+  if (planner.expensive)
+    return decline("a branch calls a submodule or function (both sides would run it)");
+  std::vector<Tree*> leaves;
+  leaves_of(*plan.root, leaves);
+  bool number = false;
+  for (Tree* leaf : leaves) {
+    if (leaf->returned) return decline("a branch returns");
+    for (std::string_view var : plan.merge) {
+      bool kept = leaf->env.count(var) == 0;
+      if (kept && !definitely_bound(path, var) &&
+          !context.analysis.is_definitely_bound_before(statement, var))
+        return decline("different live sets: `" + std::string(var) +
+                       "` is assigned in only some branches and not bound before the if");
+      auto& numeric = leaf->numeric;
+      number = number || (kept ? number_before(context, path, var)
+                               : std::find(numeric.begin(), numeric.end(), var) != numeric.end());
+    }
+  }
+  if (std::string why = reads_bound(context, statement, path, leaves); !why.empty())
+    return decline(why);
+  if (!number) return decline("no branch value is a Python number");
+
+  planner.final_return = final_return;
+  std::set<std::string_view> tail_assigned = assigned;
+  for (uint32_t i = here.index + 1; i < block.size; ++i) {
+    const ast::stmt* s = block[i];
+    const ast::expr* value = nullptr;
+    if (auto* n = ast::as<ast::Assign>(s)) value = n->value;
+    if (auto* n = ast::as<ast::AnnAssign>(s)) value = n->value;
+    if (auto* n = ast::as<ast::Return>(s)) value = n->value;
+    planner.hoist(value, tail_assigned);
+    ast::walk(s, [&](const ast::Node* n) {
+      if (auto* name = ast::as<ast::Name>(n); name && name->ctx == ast::ExprContext::Store)
+        tail_assigned.insert(name->id);
+      return true;
+    });
+  }
+  for (Tree* leaf : leaves) {
+    Planner::Side side;
+    for (const auto& [name, temp] : leaf->env) side.local.push_back(name);
+    side.derived = leaf->derived;
+    side.numeric = leaf->numeric;
+    for (std::string_view var : plan.merge)
+      if (leaf->env.count(var) == 0 && number_before(context, path, var))
+        side.numeric.emplace_back(var);
+    int count = 0;
+    if (!planner.side_block(block, here.index + 1, side, count)) return decline(planner.error);
+  }
+  if (speculation != nullptr) {
+    speculation->local.clear();
+    speculation->derived.clear();
+  }
+
+  // The nested function's parameters: what the sides assign, the locals it reads, the
+  // hoisted values.
+  std::set<std::string_view> locals = function_locals(context, path);
+  std::vector<std::string_view> params(plan.merge.begin(), plan.merge.end());
+  for (std::string_view name : tail_reads(block, here.index + 1, locals, planner.hoisted)) {
+    if (std::find(params.begin(), params.end(), name) != params.end()) continue;
+    if (definitely_bound(path, name) ||
+        context.analysis.is_definitely_bound_before(statement, name))
+      params.push_back(name);
+    else if (bool bound = false; !binds_before_reads(block, here.index + 1, name, bound))
+      return decline("the tail reads `" + std::string(name) + "`, which may be unbound");
+  }
+  std::vector<int> hoisted_temps;
+  for (const ast::expr* h : planner.hoisted) {
+    int temp = planner.temps++;
+    hoisted_temps.push_back(temp);
+    plan.root->assigns.push_back(
+        {std::string_view(), temp, parenthesize_multiline(std::string(node_text(context, *h)))});
+  }
+  auto placeholder = [](int temp) { return kTempOpen + std::to_string(temp) + kTempClose; };
+  plan.tail_function = planner.temps++;
+  for (std::string_view name : params)
+    plan.tail_params += (plan.tail_params.empty() ? "" : ", ") + std::string(name);
+  for (size_t i = 0; i < hoisted_temps.size(); ++i)
+    plan.tail_params += (plan.tail_params.empty() ? "" : ", ") + placeholder(hoisted_temps[i]);
+  for (Tree* leaf : leaves) {
+    std::string args;
+    for (std::string_view name : params) {
+      auto it = leaf->env.find(name);
+      args += (args.empty() ? "" : ", ") +
+              (it != leaf->env.end() ? placeholder(it->second) : std::string(name));
+    }
+    for (int temp : hoisted_temps) args += (args.empty() ? "" : ", ") + placeholder(temp);
+    int temp = planner.temps++;
+    leaf->assigns.push_back(
+        {std::string_view(), temp, placeholder(plan.tail_function) + "(" + args + ")"});
+    leaf->returned = temp;
+  }
+  for (uint32_t i = here.index + 1; i < block.size; ++i)
+    tail_lines(context, *block[i], 1, planner.hoisted, hoisted_temps, plan.tail_body);
+  if (auto* tuple = ast::as<ast::Tuple>(final_return->value);
+      tuple && !contains_kind(tuple, {Kind::Starred}))
+    plan.return_arity = tuple->elts.size;
+  plan.statement = &statement;
+  plan.condition_if = conditional == nullptr ? ast::as<ast::If>(&statement) : nullptr;
+  plan.torch = torch;
+  plan.returns = true;
+  plan.merge.clear();
+  plan.tail = final_return;
+  plan.flag_checks = planner.flag_checks;
+  if (!plan.flag_checks.empty()) {  // a checked rewrite: the prefix is evaluated again
+    if (std::string why = check_static_prefix(context, plan); !why.empty()) return decline(why);
+  }
+  plan.temp_count = planner.temps;
+  plan.split_count = planner.splits;
+  result.plan = std::move(plan);
+  return result;
+}
+
+}  // namespace
+
+// Tail duplication where a branch value is a Python number (plan_tail_once).
+PlanResult plan_tail(const Context& context, const ast::stmt& statement,
+                     const ast::IfExp* conditional) {
+  return plan_speculating(context, statement, [&](sema::Speculation* speculation) {
+    return plan_tail_once(context, statement, conditional, speculation);
+  });
+}
+
+}  // namespace graphmend::rewrite::where_detail
