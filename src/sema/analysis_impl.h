@@ -247,8 +247,14 @@ class AnalysisImpl final : public Analysis {
   bool may_assume_self_attribute(const ast::Attribute& a, ScopeId scope) const;
   bool is_registered_tensor(const ast::Attribute& a, ScopeId scope) const;
   bool class_registers(ClassId klass, std::string_view attr, int depth) const;
-  void count_attribute_sets(ClassId klass, std::string_view attr, int depth, int& tensors,
-                            int& others) const;
+  struct AttributeSets {  // `self.<attr> = value` in a class, by what the value is
+    int tensors = 0;
+    int constants = 0;  // literals: numbers, bools, strings
+    int others = 0;
+  };
+  void count_attribute_sets(ClassId klass, std::string_view attr, int depth,
+                            AttributeSets& sets) const;
+  AttributeSets attribute_sets(ClassId klass, std::string_view attr) const;
   ValueKind registered_kind(const ast::expr* e, ScopeId scope, int depth) const;
   void assume(const ast::expr* e) const;
   ValueKind attribute_kind(const ast::Attribute& a, ScopeId scope, int depth) const;

@@ -17,6 +17,7 @@
 namespace graphmend::sema {
 
 using ast::as;
+using ast::is;
 
 Speculation* AnalysisImpl::speculate(Speculation* speculation) const {
   std::swap(speculation_, speculation);
@@ -69,7 +70,11 @@ bool AnalysisImpl::may_assume_self_attribute(const ast::Attribute& a, ScopeId sc
   const auto* self = as<ast::Name>(root);
   if (self == nullptr || hops > 3) return false;
   ClassId klass = self_class_of_scope(scope, self->id);
-  return klass.has_value() && find_method(klass, first->attr) == nullptr;
+  if (!klass.has_value() || find_method(klass, first->attr) != nullptr) return false;
+  if (hops > 1) return true;
+  // a flag or setting the class sets only to literals (`self.training_flag = True`) is not
+  AttributeSets sets = attribute_sets(klass, first->attr);
+  return sets.constants == 0 || sets.tensors > 0 || sets.others > 0;
 }
 
 // Whether every definition of `name` reaching it is `a or b` / `a and b` with an operand the
@@ -153,18 +158,31 @@ bool AnalysisImpl::class_registers(ClassId klass, std::string_view attr, int dep
 }
 
 // Counts the assignments `self.<attr> = value` in the methods of the class and its local
-// bases, other than of None or of a value computed from `<x>.<attr>`, into `tensors` and `others`,
-// by what the text shows of the value.
+// bases, other than of None or of a value computed from `<x>.<attr>`, by what the text shows
+// of the value.
 void AnalysisImpl::count_attribute_sets(ClassId klass, std::string_view attr, int depth,
-                                        int& tensors, int& others) const {
+                                        AttributeSets& sets) const {
   if (!klass.has_value() || depth > 32) return;
   for (const auto& [name, value] : classes_[klass.index].pending_attrs) {
     // `self.sigmas = None` until it is set; `self.sigmas = self.sigmas.to(device)` keeps it
     if (name != attr || is_none_constant(value) || reads_attribute(value, attr)) continue;
-    ++(is_tensor_kind(kind_rec(value, scope_of(value), 1)) ? tensors : others);
+    if (is<ast::Constant>(value))
+      ++sets.constants;
+    else
+      ++(is_tensor_kind(kind_rec(value, scope_of(value), 1)) ? sets.tensors : sets.others);
   }
   for (ClassId base : classes_[klass.index].local_bases)
-    count_attribute_sets(base, attr, depth + 1, tensors, others);
+    count_attribute_sets(base, attr, depth + 1, sets);
+}
+
+AnalysisImpl::AttributeSets AnalysisImpl::attribute_sets(ClassId klass,
+                                                         std::string_view attr) const {
+  // what the text shows of each value: `self.x = self.x * 2` must not ask about `self.x` again
+  Speculation* active = speculate(nullptr);
+  AttributeSets sets;
+  count_attribute_sets(klass, attr, 0, sets);
+  speculate(active);
+  return sets;
 }
 
 // `self.<attr>` in a method, where the class registers <attr> as a parameter or buffer of an
@@ -175,12 +193,8 @@ bool AnalysisImpl::is_registered_tensor(const ast::Attribute& a, ScopeId scope) 
   ClassId klass = self_class_of_scope(scope, self->id);
   if (!klass.has_value()) return false;
   if (class_registers(klass, a.attr, 0)) return true;
-  // what the text shows of each value: `self.x = self.x * 2` must not ask about `self.x` again
-  Speculation* active = speculate(nullptr);
-  int tensors = 0, others = 0;
-  count_attribute_sets(klass, a.attr, 0, tensors, others);
-  speculate(active);
-  return tensors > 0 && others == 0;
+  AttributeSets sets = attribute_sets(klass, a.attr);
+  return sets.tensors > 0 && sets.constants == 0 && sets.others == 0;
 }
 
 // The kind of a Name or Attribute under a registered_only Speculation: a registered

@@ -190,5 +190,37 @@ TEST(Speculation, ConfigLocalsAreNumbersAndFlagsAreNotTensors) {
   p.analysis->speculate(before);
 }
 
+// A setting the class sets only to literals (`self.use_cache = True`, `self.eps = 1e-5`) is
+// never assumed a tensor: assuming it would fail every run-time check (`elif self.flag:`). One
+// also set to a tensor, or to anything else, may be.
+TEST(Speculation, AttributesSetOnlyToLiteralsAreNotAssumed) {
+  Program p(
+      "import torch\n"
+      "class M(torch.nn.Module):\n"
+      "    def __init__(self, cfg):\n"
+      "        super().__init__()\n"
+      "        self.flag = True\n"
+      "        self.eps = 1e-5\n"
+      "        self.mode = 'sum'\n"
+      "        self.mixed = 0.0\n"
+      "        self.config = cfg\n"
+      "    def reset(self):\n"
+      "        self.mixed = torch.zeros(1)\n"
+      "    def forward(self, x):\n"
+      "        if x.sum() > 0:\n"
+      "            pass\n"
+      "        self.flag, self.eps, self.mode, self.mixed, self.config, self.state\n");
+  Speculation speculation;
+  speculation.site = p.stmt("if x.sum() > 0");
+  Speculation* before = p.analysis->speculate(&speculation);
+  EXPECT_FALSE(p.tensor("self.flag", 1));
+  EXPECT_FALSE(p.tensor("self.eps", 1));
+  EXPECT_FALSE(p.tensor("self.mode", 1));
+  EXPECT_TRUE(p.tensor("self.mixed", 2));
+  EXPECT_TRUE(p.tensor("self.config", 1));
+  EXPECT_TRUE(p.tensor("self.state"));  // set nowhere in the file
+  p.analysis->speculate(before);
+}
+
 }  // namespace
 }  // namespace graphmend::sema

@@ -1,0 +1,62 @@
+"""[Where] tail duplication under a static condition prefix whose `elif` tests a flag the
+module keeps as an attribute, from huggingface/transformers:
+src/transformers/models/reformer/modeling_reformer.py: LSHSelfAttention._hash_vectors (there
+`increase_num_buckets` is a parameter; here the module sets `self.increase_num_buckets` to
+True or False). The class sets the attribute only to literals, so it is a flag, tested in
+Python (`runtime.python_flags`), never assumed a tensor (which would fail every run-time
+check and keep the break). Inputs drive the padding side, the `elif` with the flag set and
+not, and no mask."""
+import torch
+from torch import nn
+
+
+class ENTRY(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.num_buckets = 4
+        self.increase_num_buckets = False
+        self.register_buffer("random_rotations", torch.randn(1, 4, 2, 2))
+
+    def _hash_vectors(self, vectors, num_hashes, attention_mask):
+        batch_size = vectors.shape[0]
+        num_buckets = self.num_buckets
+        rotated_vectors = torch.einsum("bmtd,mdhr->bmhtr", vectors, self.random_rotations)
+        rotated_vectors = torch.cat([rotated_vectors, -rotated_vectors], dim=-1)
+        buckets = torch.argmax(rotated_vectors, dim=-1)
+
+        if attention_mask is not None and (attention_mask.sum().item() < batch_size * attention_mask.shape[-1]):
+            num_buckets = num_buckets + 1
+            buckets_mask = attention_mask.to(torch.bool)[:, None, None, :].expand(buckets.shape)
+            buckets = torch.where(
+                buckets_mask, buckets, torch.tensor(num_buckets - 1, dtype=torch.long, device=buckets.device)
+            )
+        elif self.increase_num_buckets:
+            num_buckets = num_buckets + 1
+
+        offsets = torch.arange(num_hashes, device=vectors.device)
+        offsets = (offsets * num_buckets).view((1, 1, -1, 1))
+        offset_buckets = (buckets + offsets).flatten(start_dim=2, end_dim=3)
+        return offset_buckets
+
+    def forward(self, hidden_states, attention_mask=None, increase_num_buckets=False):
+        if increase_num_buckets:
+            self.increase_num_buckets = True
+        else:
+            self.increase_num_buckets = False
+        return self._hash_vectors(hidden_states[:, None], 2, attention_mask)
+
+
+torch.manual_seed(0)
+INPUTS = [
+    (torch.randn(2, 5, 4), torch.tensor([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]])),
+    (torch.randn(2, 5, 4), torch.ones(2, 5, dtype=torch.long)),
+    (torch.randn(2, 5, 4), None, False),
+    (torch.randn(2, 5, 4), None, True),
+    (torch.randn(2, 5, 4), torch.tensor([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]]), True),
+    (torch.randn(2, 5, 4), torch.ones(2, 5, dtype=torch.long), True),
+    (torch.randn(2, 5, 4), torch.tensor([[1.0, 1.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0, 1.0]])),
+    (torch.randn(1, 5, 4), torch.tensor([[True, True, True, True, False]])),
+]
+EXPECTED_BREAKS = (2, 0)
+EXPECTED_GRAPHS = (3, 1)
+EXPECTED_TAGS = [("GM101", "where"), ("GM106", "where")]
