@@ -213,8 +213,8 @@ class AnalysisImpl final : public Analysis {
   // `condition`, read at `site`, depends on tensor data once the attributes a class registers
   // as parameters or buffers, or sets only to tensors, count as tensors; those read are
   // added to `read`.
-  bool is_data_dependent_if_registered(const ast::expr& condition, const ast::stmt& site,
-                                       std::vector<const ast::expr*>& read) const;
+  bool is_data_dependent_by_class(const ast::expr& condition, const ast::stmt& site,
+                                  std::vector<const ast::expr*>& read) const;
 
  private:
   friend class ScopeWalker;
@@ -245,7 +245,7 @@ class AnalysisImpl final : public Analysis {
   bool may_assume_name(const ast::Name& name, ScopeId scope) const;
   bool bound_to_boolean_operator_over_tensor(const ast::Name& name, ScopeId scope) const;
   bool may_assume_self_attribute(const ast::Attribute& a, ScopeId scope) const;
-  bool is_registered_tensor(const ast::Attribute& a, ScopeId scope) const;
+  bool class_sets_tensor(const ast::Attribute& a, ScopeId scope) const;
   bool class_registers(ClassId klass, std::string_view attr, int depth) const;
   struct AttributeSets {  // `self.<attr> = value` in a class, by what the value is
     int tensors = 0;
@@ -255,7 +255,7 @@ class AnalysisImpl final : public Analysis {
   void count_attribute_sets(ClassId klass, std::string_view attr, int depth,
                             AttributeSets& sets) const;
   AttributeSets attribute_sets(ClassId klass, std::string_view attr) const;
-  ValueKind registered_kind(const ast::expr* e, ScopeId scope, int depth) const;
+  ValueKind class_evidence_kind(const ast::expr* e, ScopeId scope, int depth) const;
   void assume(const ast::expr* e) const;
   ValueKind attribute_kind(const ast::Attribute& a, ScopeId scope, int depth) const;
   ValueKind subscript_kind(const ast::Subscript& s, ScopeId scope, int depth) const;
@@ -311,7 +311,7 @@ class AnalysisImpl final : public Analysis {
   mutable bool pending_seen_ = false;
   mutable Speculation* speculation_ = nullptr;  // see Speculation
   mutable int non_tensor_budget_ = 0;           // join_defs met only not-yet-known definitions
-  mutable int registered_budget_ = 0;           // definitions registered_kind may still read
+  mutable int evidence_budget_ = 0;             // definitions class_evidence_kind may still read
 };
 
 // Walks the module once, filling the scope table, classes, functions and call sites

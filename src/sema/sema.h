@@ -89,9 +89,9 @@ struct Speculation {
   std::vector<const ast::expr*> numbers;  // out: the values assumed numbers
   // Evidence only (the tagger's question, never a rewrite's): the attributes a class
   // registers as parameters or buffers, or sets only to tensors, count as tensors, nothing
-  // else is assumed, and a
-  // local variable counts as what its definitions compute under the same assumption.
-  bool registered_only = false;
+  // else is assumed, and a local variable counts as what its definitions compute under the
+  // same assumption.
+  bool class_evidence = false;
 };
 
 struct AnalysisOptions {

@@ -109,7 +109,7 @@ bool AnalysisImpl::bound_to_boolean_operator_over_tensor(const ast::Name& name,
 // the same speculation (`h.T` with `h` assumed).
 ValueKind AnalysisImpl::speculated_kind(const ast::expr* e, ScopeId scope, int depth) const {
   Speculation* active = speculation_;
-  if (active->registered_only) return registered_kind(e, scope, depth);
+  if (active->class_evidence) return class_evidence_kind(e, scope, depth);
   if (const auto* name = as<ast::Name>(e); name && in_list(name->id, active->derived)) {
     return ValueKind::Tensor;
   }
@@ -140,7 +140,7 @@ bool reads_attribute(const ast::expr* value, std::string_view attr) {
   bool found = false;
   ast::walk(value, [&](const ast::Node* n) {
     const auto* read = as<ast::Attribute>(n);
-    found = found || (read && read->attr == attr && ast::is<ast::Name>(read->value));
+    found = found || (read && read->attr == attr && is<ast::Name>(read->value));
     return !found;
   });
   return found;
@@ -187,7 +187,7 @@ AnalysisImpl::AttributeSets AnalysisImpl::attribute_sets(ClassId klass,
 
 // `self.<attr>` in a method, where the class registers <attr> as a parameter or buffer of an
 // nn.Module, or sets it only ever to tensors (`self.sigmas = torch.from_numpy(...)`).
-bool AnalysisImpl::is_registered_tensor(const ast::Attribute& a, ScopeId scope) const {
+bool AnalysisImpl::class_sets_tensor(const ast::Attribute& a, ScopeId scope) const {
   const auto* self = as<ast::Name>(a.value);
   if (self == nullptr || a.ctx != ast::ExprContext::Load) return false;
   ClassId klass = self_class_of_scope(scope, self->id);
@@ -197,12 +197,12 @@ bool AnalysisImpl::is_registered_tensor(const ast::Attribute& a, ScopeId scope) 
   return sets.tensors > 0 && sets.constants == 0 && sets.others == 0;
 }
 
-// The kind of a Name or Attribute under a registered_only Speculation: a registered
-// attribute is a tensor; a name the text shows nothing of is what every definition reaching
+// The kind of a Name or Attribute under a class_evidence Speculation: an attribute its class
+// sets to a tensor is one; a name the text shows nothing of is what every definition reaching
 // it computes under the same assumption (`sigma = self.sigmas[i]`).
-ValueKind AnalysisImpl::registered_kind(const ast::expr* e, ScopeId scope, int depth) const {
+ValueKind AnalysisImpl::class_evidence_kind(const ast::expr* e, ScopeId scope, int depth) const {
   if (const auto* attribute = as<ast::Attribute>(e)) {
-    if (!is_registered_tensor(*attribute, scope)) return attribute_kind(*attribute, scope, depth);
+    if (!class_sets_tensor(*attribute, scope)) return attribute_kind(*attribute, scope, depth);
     assume(e);
     return ValueKind::Tensor;
   }
@@ -221,7 +221,7 @@ ValueKind AnalysisImpl::registered_kind(const ast::expr* e, ScopeId scope, int d
     if (!flow->reaches(d, static_cast<uint32_t>(node))) continue;
     const Def& def = flow->defs[d];
     if (def.source == Def::Source::Unbound) continue;
-    if (def.source != Def::Source::Value || --registered_budget_ < 0) return shown;
+    if (def.source != Def::Source::Value || --evidence_budget_ < 0) return shown;
     ValueKind k = kind_rec(def.value, scope, depth + 1);
     if (!is_tensor_kind(k)) return shown;
     all_bool &= k == ValueKind::BoolTensor;
@@ -231,13 +231,12 @@ ValueKind AnalysisImpl::registered_kind(const ast::expr* e, ScopeId scope, int d
   return all_bool ? ValueKind::BoolTensor : ValueKind::Tensor;
 }
 
-bool AnalysisImpl::is_data_dependent_if_registered(const ast::expr& condition,
-                                                   const ast::stmt& site,
-                                                   std::vector<const ast::expr*>& read) const {
+bool AnalysisImpl::is_data_dependent_by_class(const ast::expr& condition, const ast::stmt& site,
+                                              std::vector<const ast::expr*>& read) const {
   Speculation evidence;
   evidence.site = &site;
-  evidence.registered_only = true;
-  registered_budget_ = 64;  // names fan out over definitions: bound the work
+  evidence.class_evidence = true;
+  evidence_budget_ = 64;  // names fan out over definitions: bound the work
   Speculation* before = speculate(&evidence);
   bool dependent = is_data_dependent(condition);
   speculate(before);

@@ -134,10 +134,9 @@ class Tagger {
       *assumption = " (Dynamo broke on it when the program ran)";
       return true;
     }
-    std::vector<const ast::expr*> registered;
-    if (!a_.is_data_dependent_if_registered(test, site, registered) || registered.empty())
-      return false;
-    *assumption = " (its class sets " + quote(*registered.front()) + " to a tensor)";
+    std::vector<const ast::expr*> attributes;
+    if (!a_.is_data_dependent_by_class(test, site, attributes) || attributes.empty()) return false;
+    *assumption = " (its class sets " + quote(*attributes.front()) + " to a tensor)";
     return true;
   }
 
