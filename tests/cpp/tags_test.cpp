@@ -150,6 +150,30 @@ TEST(Tags, RegistrationsElsewhereAreNoEvidence) {
   EXPECT_EQ(tags_of(text), "");
 }
 
+// The evidence follows definitions through loops and attributes set from one another without
+// running away: `h = h + self.buf` in a loop, `self.a = self.b` / `self.b = self.a`.
+TEST(Tags, ClassEvidenceTerminatesOnCycles) {
+  std::string text = std::string(kHeader) +
+                     "class M(nn.Module):\n"
+                     "    def __init__(self):\n"
+                     "        super().__init__()\n"
+                     "        self.register_buffer('buf', torch.ones(1))\n"
+                     "        self.a = self.b\n"
+                     "        self.b = self.a\n"
+                     "    def forward(self, x: torch.Tensor, n):\n"
+                     "        h = 0\n"
+                     "        for _ in range(n):\n"
+                     "            h = h + self.buf\n"
+                     "            g = h\n"
+                     "            h = g * 2\n"
+                     "        if self.a > 0:\n"
+                     "            x = x + 1\n"
+                     "        while h > 1:\n"
+                     "            h = h / 2\n"
+                     "        return x\n";
+  EXPECT_EQ(tags_of(text), "");  // h is 0 on one path: a number or a tensor
+}
+
 // diffusers' schedulers are plain classes that set their schedule in `set_timesteps`
 // (`self.sigmas = torch.from_numpy(...)`): an attribute set only to tensors is evidence, one
 // also set to a number or a list is not (None, the usual placeholder, says nothing).
