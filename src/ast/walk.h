@@ -14,15 +14,24 @@ void walk(const Node* node, Visit&& visit) {
   for_each_child(node, [&](const Node* child) { walk(child, visit); });
 }
 
-// Whether `node` binds the name `id` anywhere in its subtree (a Name in Store context).
-inline bool stores_name(const Node* node, std::string_view id) {
+// Whether a node of the subtree of `node` (`node` included) satisfies `pred(const Node*)`;
+// the walk stops at the first.
+template <class Pred>
+bool contains(const Node* node, Pred&& pred) {
   bool found = false;
   walk(node, [&](const Node* n) {
-    if (const auto* name = as<Name>(n); name && name->ctx == ExprContext::Store)
-      found = found || name->id == id;
+    found = found || pred(n);  // once found, the rest of the walk is pruned node by node
     return !found;
   });
   return found;
+}
+
+// Whether `node` binds the name `id` anywhere in its subtree (a Name in Store context).
+inline bool stores_name(const Node* node, std::string_view id) {
+  return contains(node, [&](const Node* n) {
+    const auto* name = as<Name>(n);
+    return name && name->ctx == ExprContext::Store && name->id == id;
+  });
 }
 
 }  // namespace graphmend::ast

@@ -208,6 +208,10 @@ class AnalysisImpl final : public Analysis {
   const SourceText& source() const { return source_; }
   const ast::Module& module() const { return module_; }
   Flow* flow_for_scope(ScopeId scope) const;
+  // The definitions of the local `name` that reach this read of it (the unbound
+  // pseudo-definition included), in the flow of `scope`; none where that flow does not know
+  // the name there (flow.cpp).
+  std::vector<const Def*> reaching_defs(const ast::Name& name, ScopeId scope) const;
   const std::vector<Scope>& scopes() const { return scopes_; }
   // The tagger's evidence where the text shows no tensor (speculation.cpp): whether
   // `condition`, read at `site`, depends on tensor data once the attributes a class registers

@@ -879,6 +879,18 @@ std::vector<std::string_view> AnalysisImpl::live_before(const ast::stmt& stateme
   return live_names(*flow, &flow->live_in[it->second * flow->var_words], it->second, false);
 }
 
+std::vector<const Def*> AnalysisImpl::reaching_defs(const ast::Name& name, ScopeId scope) const {
+  Flow* flow = flow_for_scope(scope);
+  if (flow == nullptr) return {};
+  auto var = flow->var_ids.find(name.id);
+  int node = flow->node_at(name.begin);
+  if (var == flow->var_ids.end() || node < 0) return {};
+  std::vector<const Def*> out;
+  for (uint32_t d : flow->defs_of_var[var->second])
+    if (flow->reaches(d, static_cast<uint32_t>(node))) out.push_back(&flow->defs[d]);
+  return out;
+}
+
 bool AnalysisImpl::is_definitely_bound_before(const ast::stmt& statement,
                                               std::string_view name) const {
   Flow* flow = flow_for_scope(scope_of(&statement));

@@ -84,16 +84,9 @@ bool AnalysisImpl::may_assume_self_attribute(const ast::Attribute& a, ScopeId sc
 // name (it is data-dependent) says nothing against its being a tensor.
 bool AnalysisImpl::bound_to_boolean_operator_over_tensor(const ast::Name& name,
                                                          ScopeId scope) const {
-  Flow* flow = flow_for_scope(scope);
-  if (flow == nullptr) return false;
-  auto var = flow->var_ids.find(name.id);
-  int node = flow->node_at(name.begin);
-  if (var == flow->var_ids.end() || node < 0) return false;
   bool any = false;
-  for (uint32_t d : flow->defs_of_var[var->second]) {
-    if (!flow->reaches(d, static_cast<uint32_t>(node))) continue;
-    const Def& def = flow->defs[d];
-    const auto* op = def.source == Def::Source::Value ? as<ast::BoolOp>(def.value) : nullptr;
+  for (const Def* def : reaching_defs(name, scope)) {
+    const auto* op = def->source == Def::Source::Value ? as<ast::BoolOp>(def->value) : nullptr;
     if (op == nullptr) return false;
     bool tensor_operand = std::any_of(op->values.begin(), op->values.end(), [&](auto* value) {
       return is_tensor_kind(kind_rec(value, scope, 1));
@@ -137,13 +130,10 @@ namespace {
 
 // Whether `value` reads an attribute `<name>.<attr>`.
 bool reads_attribute(const ast::expr* value, std::string_view attr) {
-  bool found = false;
-  ast::walk(value, [&](const ast::Node* n) {
+  return ast::contains(value, [&](const ast::Node* n) {
     const auto* read = as<ast::Attribute>(n);
-    found = found || (read && read->attr == attr && is<ast::Name>(read->value));
-    return !found;
+    return read && read->attr == attr && is<ast::Name>(read->value);
   });
-  return found;
 }
 
 }  // namespace
@@ -211,18 +201,12 @@ ValueKind AnalysisImpl::class_evidence_kind(const ast::expr* e, ScopeId scope, i
   ValueKind shown = kind_rec(e, scope, depth);
   speculation_ = active;
   const auto* name = as<ast::Name>(e);
-  Flow* flow = flow_for_scope(scope);
-  if (shown != ValueKind::Other || name == nullptr || flow == nullptr) return shown;
-  auto var = flow->var_ids.find(name->id);
-  int node = flow->node_at(name->begin);
-  if (var == flow->var_ids.end() || node < 0) return shown;
+  if (shown != ValueKind::Other || name == nullptr) return shown;
   bool any = false, all_bool = true;
-  for (uint32_t d : flow->defs_of_var[var->second]) {
-    if (!flow->reaches(d, static_cast<uint32_t>(node))) continue;
-    const Def& def = flow->defs[d];
-    if (def.source == Def::Source::Unbound) continue;
-    if (def.source != Def::Source::Value || --evidence_budget_ < 0) return shown;
-    ValueKind k = kind_rec(def.value, scope, depth + 1);
+  for (const Def* def : reaching_defs(*name, scope)) {
+    if (def->source == Def::Source::Unbound) continue;
+    if (def->source != Def::Source::Value || --evidence_budget_ < 0) return shown;
+    ValueKind k = kind_rec(def->value, scope, depth + 1);
     if (!is_tensor_kind(k)) return shown;
     all_bool &= k == ValueKind::BoolTensor;
     any = true;

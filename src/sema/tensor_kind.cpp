@@ -436,16 +436,9 @@ bool AnalysisImpl::known_non_tensor(const ast::expr* e, ScopeId scope, int depth
   if (e == nullptr || depth > 8 || --non_tensor_budget_ < 0) return false;
   if (is_literal(e)) return true;
   if (const auto* name = as<ast::Name>(e)) {
-    Flow* flow = flow_for_scope(scope);
-    if (flow == nullptr) return false;
-    auto var = flow->var_ids.find(name->id);
-    if (var == flow->var_ids.end()) return false;
-    int node = flow->node_at(name->begin);
-    if (node < 0) return false;
     bool any = false;
-    for (uint32_t d : flow->defs_of_var[var->second]) {
-      if (!flow->reaches(d, static_cast<uint32_t>(node))) continue;
-      const Def& def = flow->defs[d];
+    for (const Def* reaching : reaching_defs(*name, scope)) {
+      const Def& def = *reaching;
       if (def.source == Def::Source::Unbound) continue;
       any = true;
       if (def.source == Def::Source::Value) {

@@ -29,9 +29,10 @@ const char* const kModule =
     "            k = h * 2\n"
     "            y = k + x + self.scale + self.buf.weight + a + G + g + n + self.helper\n";
 
+// A speculation at the statement `site` of `p`, active while it lives.
 struct Speculating {
-  explicit Speculating(const Program& p) : program(p) {
-    speculation.site = p.stmt("if h.sum() > 0");
+  explicit Speculating(const Program& p, const char* site = "if h.sum() > 0") : program(p) {
+    speculation.site = p.stmt(site);
     before = p.analysis->speculate(&speculation);
   }
   ~Speculating() { program.analysis->speculate(before); }
@@ -86,15 +87,12 @@ TEST(Speculation, ShownTensorsArePreferredToAssumedOnes) {
       "            y = self.eps + t\n"
       "            z = self.eps * x\n"
       "        return y\n");
-  Speculation speculation;
-  speculation.site = p.stmt("if t.sum() > 0");
-  Speculation* before = p.analysis->speculate(&speculation);
+  Speculating s(p, "if t.sum() > 0");
   EXPECT_TRUE(p.analysis->is_pure(*p.find("self.eps + t")));
-  EXPECT_TRUE(speculation.assumed.empty());  // t is a tensor: self.eps need not be
+  EXPECT_TRUE(s.speculation.assumed.empty());  // t is a tensor: self.eps need not be
   EXPECT_TRUE(p.analysis->is_pure(*p.find("self.eps * x")));
-  ASSERT_EQ(speculation.assumed.size(), 1u);  // the local, not the attribute
-  EXPECT_EQ(p.text(speculation.assumed[0]), "x");
-  p.analysis->speculate(before);
+  ASSERT_EQ(s.speculation.assumed.size(), 1u);  // the local, not the attribute
+  EXPECT_EQ(p.text(s.speculation.assumed[0]), "x");
 }
 
 TEST(Speculation, AFinfoDtypeIsAssumedFloatingAndRecorded) {
@@ -119,12 +117,6 @@ TEST(Speculation, AFinfoDtypeIsAssumedFloatingAndRecorded) {
   EXPECT_EQ(p.text(speculation.assumed[0]), "g");
 }
 
-}  // namespace
-}  // namespace graphmend::sema
-
-namespace graphmend::sema {
-namespace {
-
 // Tail duplication's numbers: a parameter with a numeric default or an int/float annotation
 // is assumed a Python number (recorded, for runtime.numbers) only where the speculation
 // allows numbers, and then never a tensor; min/max, a division by a shape and a constant
@@ -139,20 +131,17 @@ TEST(Speculation, NumbersAreAssumedWhereAllowed) {
       "    churn / (lo + 1)\n"
       "    other * 2\n"
       "    lo <= sigma\n");
-  Speculation speculation;
-  speculation.site = p.stmt("if sigma > 0");
-  Speculation* before = p.analysis->speculate(&speculation);
+  Speculating s(p, "if sigma > 0");
   PurityFacts facts;
   EXPECT_FALSE(p.analysis->is_number(*p.find("min(churn / (len(t) - 1), 2**0.5 - 1)"), facts));
-  speculation.assume_numbers = true;
+  s.speculation.assume_numbers = true;
   EXPECT_TRUE(p.analysis->is_number(*p.find("min(churn / (len(t) - 1), 2**0.5 - 1)"), facts));
   EXPECT_FALSE(p.analysis->is_number(*p.find("churn / (lo + 1)"), facts));  // not a shape
   EXPECT_FALSE(p.analysis->is_number(*p.find("other * 2"), facts));
-  ASSERT_EQ(speculation.numbers.size(), 1u);  // what failed assumed nothing
-  EXPECT_EQ(p.text(speculation.numbers[0]), "churn");
+  ASSERT_EQ(s.speculation.numbers.size(), 1u);  // what failed assumed nothing
+  EXPECT_EQ(p.text(s.speculation.numbers[0]), "churn");
   EXPECT_TRUE(p.analysis->is_pure(*p.find("lo <= sigma")));
-  EXPECT_TRUE(speculation.assumed.empty());  // `lo` may be a number: not assumed a tensor
-  p.analysis->speculate(before);
+  EXPECT_TRUE(s.speculation.assumed.empty());  // `lo` may be a number: not assumed a tensor
 }
 
 // Transformers' Reformer: a local last bound by `self.<attr>` or `x.shape[i]` before the
@@ -173,21 +162,18 @@ TEST(Speculation, ConfigLocalsAreNumbersAndFlagsAreNotTensors) {
       "        b * mask.shape[-1]\n"
       "        k + 1\n"
       "        grow\n");
-  Speculation speculation;
-  speculation.site = p.stmt("if mask.sum() > 0");
-  speculation.assume_numbers = true;
-  Speculation* before = p.analysis->speculate(&speculation);
+  Speculating s(p, "if mask.sum() > 0");
+  s.speculation.assume_numbers = true;
   PurityFacts facts;
   EXPECT_TRUE(p.analysis->is_number(*p.find("n + 1"), facts));
   EXPECT_TRUE(p.analysis->is_number(*p.find("b * mask.shape[-1]"), facts));
   EXPECT_FALSE(p.analysis->is_number(*p.find("k + 1"), facts));
-  ASSERT_EQ(speculation.numbers.size(), 2u);
-  EXPECT_EQ(p.text(speculation.numbers[0]), "n");
-  EXPECT_EQ(p.text(speculation.numbers[1]), "b");
-  size_t assumed = speculation.assumed.size();
+  ASSERT_EQ(s.speculation.numbers.size(), 2u);
+  EXPECT_EQ(p.text(s.speculation.numbers[0]), "n");
+  EXPECT_EQ(p.text(s.speculation.numbers[1]), "b");
+  size_t assumed = s.speculation.assumed.size();
   EXPECT_FALSE(p.analysis->is_data_dependent(*p.find("grow")));
-  EXPECT_EQ(speculation.assumed.size(), assumed);
-  p.analysis->speculate(before);
+  EXPECT_EQ(s.speculation.assumed.size(), assumed);
 }
 
 // A setting the class sets only to literals (`self.use_cache = True`, `self.eps = 1e-5`) is
@@ -210,16 +196,13 @@ TEST(Speculation, AttributesSetOnlyToLiteralsAreNotAssumed) {
       "        if x.sum() > 0:\n"
       "            pass\n"
       "        self.flag, self.eps, self.mode, self.mixed, self.config, self.state\n");
-  Speculation speculation;
-  speculation.site = p.stmt("if x.sum() > 0");
-  Speculation* before = p.analysis->speculate(&speculation);
+  Speculating s(p, "if x.sum() > 0");
   EXPECT_FALSE(p.tensor("self.flag", 1));
   EXPECT_FALSE(p.tensor("self.eps", 1));
   EXPECT_FALSE(p.tensor("self.mode", 1));
   EXPECT_TRUE(p.tensor("self.mixed", 2));
   EXPECT_TRUE(p.tensor("self.config", 1));
   EXPECT_TRUE(p.tensor("self.state"));  // set nowhere in the file
-  p.analysis->speculate(before);
 }
 
 }  // namespace

@@ -385,11 +385,9 @@ class BodyCheck {
       return "its loop runs over " + quoted(*loop.iter) +
              ", not over the members of a module it is handed";
     if (!loop.orelse.empty()) return "its loop has an else branch";
-    bool shadows = false;
-    ast::walk(loop.target, [&](const ast::Node* node) {
+    bool shadows = ast::contains(loop.target, [&](const ast::Node* node) {
       const auto* name = ast::as<ast::Name>(node);
-      shadows = shadows || (name && parameters.is_parameter_name(name->id));
-      return true;
+      return name && parameters.is_parameter_name(name->id);
     });
     if (shadows) return "its loop rebinds a parameter";
     if (!contains_name(walked, module->id)) walked.push_back(module->id);

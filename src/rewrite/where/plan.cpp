@@ -43,26 +43,18 @@ bool find_path(const ast::Seq<ast::stmt*>& block, const ast::stmt* owner, const 
 // Expression scans.
 
 bool contains_kind(const ast::Node* node, std::initializer_list<Kind> kinds) {
-  bool found = false;
-  auto visit = [&](const ast::Node* n) {
-    if (std::find(kinds.begin(), kinds.end(), n->kind) != kinds.end()) found = true;
-    return !found;
-  };
-  ast::walk(node, visit);
-  return found;
+  return ast::contains(node, [&](const ast::Node* n) {
+    return std::find(kinds.begin(), kinds.end(), n->kind) != kinds.end();
+  });
 }
 
 // `.item()` / `.tolist()` anywhere in `node`.
 bool uses_scalar(const ast::Node* node) {
-  bool found = false;
-  auto visit = [&](const ast::Node* n) {
-    if (auto* call = ast::as<ast::Call>(n))
-      if (auto* attr = ast::as<ast::Attribute>(call->func))
-        if (attr->attr == "item" || attr->attr == "tolist") found = true;
-    return !found;
-  };
-  ast::walk(node, visit);
-  return found;
+  return ast::contains(node, [](const ast::Node* n) {
+    const auto* call = ast::as<ast::Call>(n);
+    const auto* attr = call ? ast::as<ast::Attribute>(call->func) : nullptr;
+    return attr && (attr->attr == "item" || attr->attr == "tolist");
+  });
 }
 
 // `.item()` / `.tolist()` in a condition other than as a direct operand of one comparison
