@@ -30,6 +30,31 @@ ClassId AnalysisImpl::self_class_of_scope(ScopeId scope, std::string_view receiv
   return klass;
 }
 
+const ast::expr* argument_for(const ast::FunctionDef& def, const ast::arg& param,
+                              const ast::Call& call, size_t bound) {
+  for (const ast::expr* a : call.args)
+    if (is<ast::Starred>(a)) return nullptr;
+  for (const ast::keyword* k : call.keywords)
+    if (k->arg.empty()) return nullptr;
+  size_t position = 0;
+  bool positional = false;
+  for (auto* list : {&def.args->posonlyargs, &def.args->args}) {
+    for (const ast::arg* p : *list) {
+      if (p == &param) positional = true;
+      if (!positional) ++position;
+    }
+  }
+  if (positional && position < bound) return nullptr;
+  if (positional && position - bound < call.args.size)
+    return call.args[static_cast<uint32_t>(position - bound)];
+  const ast::keyword* k = find_keyword(call, param.arg);
+  if (k != nullptr &&
+      (positional || std::find(def.args->kwonlyargs.begin(), def.args->kwonlyargs.end(), &param) !=
+                         def.args->kwonlyargs.end()))
+    return k->value;
+  return nullptr;
+}
+
 Callee AnalysisImpl::resolve_call(const ast::Call& call) const {
   Callee out;
   ScopeId scope = scope_of(&call);

@@ -219,29 +219,6 @@ class FreshnessCheck {
     return true;
   }
 
-  static const ast::expr* argument_for(const ast::FunctionDef& def, const ast::arg& param,
-                                       const ast::Call& c) {
-    for (const ast::expr* a : c.args)
-      if (is<ast::Starred>(a)) return nullptr;
-    for (const ast::keyword* k : c.keywords)
-      if (k->arg.empty()) return nullptr;
-    size_t position = 0;
-    bool positional = false;
-    for (auto* list : {&def.args->posonlyargs, &def.args->args}) {
-      for (const ast::arg* p : *list) {
-        if (p == &param) positional = true;
-        if (!positional) ++position;
-      }
-    }
-    if (positional && position < c.args.size) return c.args[static_cast<uint32_t>(position)];
-    const ast::keyword* k = find_keyword(c, param.arg);
-    if (k != nullptr &&
-        (positional || std::find(def.args->kwonlyargs.begin(), def.args->kwonlyargs.end(),
-                                 &param) != def.args->kwonlyargs.end()))
-      return k->value;
-    return nullptr;
-  }
-
   bool call(const ast::Call& c, ScopeId scope, int depth) {
     if (find_keyword(c, "out") != nullptr || find_keyword(c, "inplace") != nullptr)
       return fail(c, "may write into an existing tensor (out=, inplace=)");

@@ -108,6 +108,12 @@ struct AnalysisOptions {
 // AssertionError.
 bool ends_in_raise(const ast::Seq<ast::stmt*>& body, std::string_view torch_name);
 
+// The argument `call` passes for `param` of `def`, or null when the parameter takes its
+// default or the call passes *args or **kwargs. `bound`: the leading parameters the call
+// binds itself (1 for a method called on an object: `self.helper(x)`), which get null.
+const ast::expr* argument_for(const ast::FunctionDef& def, const ast::arg& param,
+                              const ast::Call& call, size_t bound = 0);
+
 class Analysis {
  public:
   // Analyses `module`; the tree and source must outlive the Analysis.

@@ -193,3 +193,34 @@ TEST(SemaEntries, FunctionOf) {
 
 }  // namespace
 }  // namespace graphmend::sema
+
+namespace graphmend::sema {
+namespace {
+
+// The argument a call passes for each parameter: by position (after the ones a method call
+// binds), by keyword, none for a default or when *args / **kwargs hide it.
+TEST(SemaCalls, ArgumentForEachParameter) {
+  test_support::Program p(
+      "def f(a, b, c=1, *, d=2):\n    pass\n"
+      "f(x, y, d=z)\nf(*xs)\nf(x, **kw)\n"
+      "class M:\n    def m(self, a, b=0):\n        pass\n    def g(self):\n        self.m(b=y, "
+      "a=x)\n");
+  ASSERT_NE(p.module, nullptr);
+  const auto* f = ast::as<ast::FunctionDef>(p.stmt("def f"));
+  const auto* call = p.find<ast::Call>("f(x, y, d=z)");
+  auto text = [&](const ast::expr* e) { return e ? std::string(p.text(e)) : std::string("-"); };
+  EXPECT_EQ(text(argument_for(*f, *f->args->args[0], *call)), "x");
+  EXPECT_EQ(text(argument_for(*f, *f->args->args[1], *call)), "y");
+  EXPECT_EQ(text(argument_for(*f, *f->args->args[2], *call)), "-");
+  EXPECT_EQ(text(argument_for(*f, *f->args->kwonlyargs[0], *call)), "z");
+  EXPECT_EQ(text(argument_for(*f, *f->args->args[0], *p.find<ast::Call>("f(*xs)"))), "-");
+  EXPECT_EQ(text(argument_for(*f, *f->args->args[1], *p.find<ast::Call>("f(x, **kw)"))), "-");
+  const auto* m = ast::as<ast::FunctionDef>(p.stmt("def m"));
+  const auto* method_call = p.find<ast::Call>("self.m(b=y, a=x)");
+  EXPECT_EQ(text(argument_for(*m, *m->args->args[0], *method_call, 1)), "-");
+  EXPECT_EQ(text(argument_for(*m, *m->args->args[1], *method_call, 1)), "x");
+  EXPECT_EQ(text(argument_for(*m, *m->args->args[2], *method_call, 1)), "y");
+}
+
+}  // namespace
+}  // namespace graphmend::sema

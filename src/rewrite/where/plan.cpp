@@ -91,6 +91,45 @@ std::vector<const ast::Name*> loads(const ast::Node* node) {
   return out;
 }
 
+namespace {
+
+// Names bound (Store) in `node`, in source order.
+std::vector<const ast::Name*> stores(const ast::Node* node) {
+  std::vector<const ast::Name*> out;
+  auto visit = [&](const ast::Node* n) {
+    if (auto* name = ast::as<ast::Name>(n))
+      if (name->ctx == ast::ExprContext::Store) out.push_back(name);
+    return true;
+  };
+  ast::walk(node, visit);
+  return out;
+}
+
+// The parameter of `def` called `name`, or null.
+const ast::arg* parameter_named(const ast::FunctionDef& def, std::string_view name) {
+  for (const auto* list : {&def.args->posonlyargs, &def.args->args, &def.args->kwonlyargs})
+    for (const ast::arg* param : *list)
+      if (param->arg == name) return param;
+  return nullptr;
+}
+
+bool is_staticmethod(const ast::FunctionDef& def) {
+  for (const ast::expr* decorator : def.decorator_list)
+    if (const auto* name = ast::as<ast::Name>(decorator); name && name->id == "staticmethod")
+      return true;
+  return false;
+}
+
+// The name an attribute chain starts from (`self` in `self.lin.weight`), or empty.
+std::string_view root_name(const ast::expr& e) {
+  const ast::expr* root = &e;
+  while (const auto* attribute = ast::as<ast::Attribute>(root)) root = attribute->value;
+  const auto* name = ast::as<ast::Name>(root);
+  return name != nullptr ? name->id : std::string_view();
+}
+
+}  // namespace
+
 // The operands of a condition below its `and`/`or`/`not`.
 std::vector<const ast::expr*> condition_leaves(const ast::expr& e) {
   if (auto* op = ast::as<ast::BoolOp>(&e)) {
@@ -467,24 +506,42 @@ bool Planner::calls_expensive(const ast::expr& e) const {
   return found;
 }
 
-// A helper of this module that torch.cond can trace whole: torch.cond fails the compile
-// (it does not break the graph) on anything Dynamo cannot trace inside a branch. So its
-// body is straight-line code writing no state outside its locals, whose calls are torch
-// functions, tensor methods other than Python-scalar conversions, and helpers of the same
-// kind; no control flow, raise, assert or nested definition.
-bool Planner::local_function_is_cond_traceable(const sema::Callee& callee, int depth) const {
+// A helper of this module that torch.cond can trace whole, called by `call`: torch.cond
+// fails the compile (it does not break the graph) on anything Dynamo cannot trace inside a
+// branch. So its body is straight-line code writing no state outside its locals, whose calls
+// are torch functions, tensor methods other than Python-scalar conversions, and helpers of
+// the same kind; no control flow, raise, assert or nested definition. Its parameters may be
+// assumed tensors (`def rms(x, eps): return x * torch.rsqrt(x.pow(2).mean(-1) + eps)`: a
+// method of `x` is a tensor method then) where the argument the call passes for each is a
+// tensor, shown or assumed (and then checked before the statement).
+bool Planner::local_function_is_cond_traceable(const sema::Callee& callee, const ast::Call& call,
+                                               int depth) const {
   const auto* def = ast::as<ast::FunctionDef>(callee.definition);
-  if (def == nullptr || depth > 4) return false;
+  if (def == nullptr || depth > 4 || def->body.empty()) return false;
   if (contains_kind(def, {Kind::Global, Kind::Nonlocal, Kind::If, Kind::For, Kind::While, Kind::Try,
                           Kind::With, Kind::Raise, Kind::Assert, Kind::IfExp, Kind::Yield,
                           Kind::YieldFrom, Kind::Await, Kind::Lambda, Kind::ListComp, Kind::SetComp,
                           Kind::DictComp, Kind::GeneratorExp}))
     return false;
   if (analysis_.mutates_state(def->body) || uses_scalar(def)) return false;
+  sema::Speculation inside;
+  inside.site = def->body[0];
+  sema::Speculation* outer = analysis_.speculate(&inside);
+  bool traceable = true;
+  for (const ast::stmt* statement : def->body) {
+    traceable = traceable && traceable_calls(*statement, depth);
+    if (traceable) note_helper_locals(*statement, inside);
+  }
+  analysis_.speculate(outer);
+  return traceable && parameters_passed_tensors(*def, call, inside.assumed);
+}
+
+// The calls of one statement of a cond-traceable helper (above), under its speculation.
+bool Planner::traceable_calls(const ast::stmt& statement, int depth) const {
   bool traceable = true;
   auto visit = [&](const ast::Node* n) {
-    if (n != def && (n->kind == Kind::FunctionDef || n->kind == Kind::AsyncFunctionDef ||
-                     n->kind == Kind::ClassDef))
+    if (n->kind == Kind::FunctionDef || n->kind == Kind::AsyncFunctionDef ||
+        n->kind == Kind::ClassDef)
       traceable = false;
     if (const auto* call = ast::as<ast::Call>(n)) {
       sema::Callee inner = analysis_.resolve_call(*call);
@@ -493,7 +550,7 @@ bool Planner::local_function_is_cond_traceable(const sema::Callee& callee, int d
         case sema::CalleeKind::TensorMethod:
           break;
         case sema::CalleeKind::LocalFunction:
-          traceable = local_function_is_cond_traceable(inner, depth + 1);
+          traceable = local_function_is_cond_traceable(inner, *call, depth + 1);
           break;
         default:
           traceable = false;
@@ -501,8 +558,52 @@ bool Planner::local_function_is_cond_traceable(const sema::Callee& callee, int d
     }
     return traceable;
   };
-  ast::walk(def, visit);
+  ast::walk(&statement, visit);
   return traceable;
+}
+
+// After a statement of a straight-line helper: a name it binds to a tensor (given the
+// assumptions) holds one from there on, any other name it binds is not assumed one.
+void Planner::note_helper_locals(const ast::stmt& statement, sema::Speculation& inside) const {
+  const auto* assign = ast::as<ast::Assign>(&statement);
+  if (assign == nullptr) {
+    for (const ast::Name* name : stores(&statement)) inside.local.push_back(name->id);
+    return;
+  }
+  bool tensor = analysis_.is_tensor(*assign->value);
+  for (const ast::expr* target : assign->targets) {
+    const auto* name = ast::as<ast::Name>(target);
+    if (name != nullptr && tensor) {
+      inside.derived.push_back(name->id);
+      continue;
+    }
+    for (const ast::Name* stored : stores(target)) inside.local.push_back(stored->id);
+  }
+}
+
+// Every value assumed inside a helper is one of its parameters, passed a tensor by `call`,
+// or, in a method called on the caller's own `self`, an attribute of `self` the caller may
+// assume too (the check before the statement reads the same text).
+bool Planner::parameters_passed_tensors(const ast::FunctionDef& def, const ast::Call& call,
+                                        const std::vector<const ast::expr*>& assumed) const {
+  const auto* method = ast::as<ast::Attribute>(call.func);
+  size_t bound = method != nullptr && !is_staticmethod(def) ? 1 : 0;
+  const auto* receiver = bound == 1 ? ast::as<ast::Name>(method->value) : nullptr;
+  const ast::arg* self = bound == 1 && !def.args->args.empty() ? def.args->args[0] : nullptr;
+  bool same_self = receiver != nullptr && self != nullptr && receiver->id == self->arg;
+  for (const ast::expr* value : assumed) {
+    if (ast::is<ast::Attribute>(value)) {
+      if (!same_self || root_name(*value) != self->arg || !analysis_.is_tensor(*value))
+        return false;
+      continue;
+    }
+    const auto* name = ast::as<ast::Name>(value);
+    const ast::arg* param = name != nullptr ? parameter_named(def, name->id) : nullptr;
+    const ast::expr* argument =
+        param != nullptr ? sema::argument_for(def, *param, call, bound) : nullptr;
+    if (argument == nullptr || !analysis_.is_tensor(*argument)) return false;
+  }
+  return true;
 }
 
 // Pure apart from calls of submodules / local functions: a torch.cond candidate.
@@ -515,7 +616,7 @@ bool Planner::cond_eligible(const ast::expr& e) const {
       switch (callee.kind) {
         case sema::CalleeKind::LocalFunction:
           // torch.cond traces both branch functions: a helper it cannot trace fails it.
-          if (!local_function_is_cond_traceable(callee)) return false;
+          if (!local_function_is_cond_traceable(callee, call)) return false;
           break;
         case sema::CalleeKind::SelfSubmodule:
         case sema::CalleeKind::TorchFunction:
@@ -997,6 +1098,18 @@ std::string cond_operands(const Context& context, const std::vector<BlockRef>& p
   return {};
 }
 
+// Whether `var`, a merged variable, holds a tensor before the if: shown there, or (under a
+// speculation) assumed at a read of it in a branch before the branch assigns it, where it
+// still holds that value (`h = self.lin(x); if h.sum() > 0: h = self.proj(h)`).
+bool tensor_before(const Context& context, const ast::stmt& statement,
+                   const std::vector<Tree*>& leaves, std::string_view var) {
+  if (context.analysis.is_tensor_before(statement, var)) return true;
+  for (const Tree* leaf : leaves)
+    for (const auto& [name, node] : leaf->reads)
+      if (name == var && context.analysis.is_tensor(*node)) return true;
+  return false;
+}
+
 // A merged variable a branch does not assign is returned as it was before the if, which
 // torch.cond needs to be a tensor (the torch.where form checks it at run time: where_ok).
 std::string kept_values_are_tensors(const Context& context, const std::vector<BlockRef>& path,
@@ -1005,7 +1118,7 @@ std::string kept_values_are_tensors(const Context& context, const std::vector<Bl
   const ast::stmt& statement = *(*here.block)[here.index];
   for (const Tree* leaf : leaves) {
     for (std::string_view var : plan.returns ? std::vector<std::string_view>{} : plan.merge) {
-      if (leaf->env.count(var) == 0 && !context.analysis.is_tensor_before(statement, var))
+      if (leaf->env.count(var) == 0 && !tensor_before(context, statement, leaves, var))
         return "`" + std::string(var) +
                "` keeps its value in a torch.cond branch, and that value is not shown to be a "
                "tensor before the if";

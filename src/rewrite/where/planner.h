@@ -128,7 +128,12 @@ class Planner {
   std::string masked_read(const ast::Subscript& sub, const Tree& tree);
 
   bool calls_expensive(const ast::expr& e) const;
-  bool local_function_is_cond_traceable(const sema::Callee& callee, int depth = 0) const;
+  bool local_function_is_cond_traceable(const sema::Callee& callee, const ast::Call& call,
+                                        int depth = 0) const;
+  bool traceable_calls(const ast::stmt& statement, int depth) const;
+  void note_helper_locals(const ast::stmt& statement, sema::Speculation& inside) const;
+  bool parameters_passed_tensors(const ast::FunctionDef& def, const ast::Call& call,
+                                 const std::vector<const ast::expr*>& assumed) const;
   bool cond_eligible(const ast::expr& e) const;
   std::optional<std::string> renamed(const ast::expr& value, const Tree& tree,
                                      const std::vector<const ast::Subscript*>& masked);
