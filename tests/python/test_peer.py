@@ -46,6 +46,9 @@ PENDING[("torchmetrics/pearson_low_variance", "mended_text")] = (
     "the file shows no entry point, so its mended text is the original's, and torch.compile "
     "(plain too) attributes a warnings.warn(stacklevel=3) issued after a graph break to the "
     "frame of the break")
+PENDING[("torchvision/random_horizontal_flip", "mended_inductor")] = (
+    "Inductor (plain torch.compile too) draws torch.rand from its own generator, so under the "
+    "same seed the coin is not eager's")
 PENDING[("transformers/conditional_detr_train_clamp", "mended_inductor")] = (
     "Inductor (plain torch.compile too) returns 0 where eager returns NaN for the overflowing "
     "input (scale 1e38)")
