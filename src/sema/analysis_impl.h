@@ -293,6 +293,7 @@ class AnalysisImpl final : public Analysis {
   bool number_checked(const ast::expr* e, ScopeId scope, int depth, const PurityFacts& facts) const;
   bool may_assume_number(const ast::Name& name, ScopeId scope) const;
   bool is_number_parameter(const ast::Name& name, ScopeId scope, bool or_bool) const;
+  bool holds_number_parameter(const ast::Name& name, ScopeId scope) const;
   std::optional<bool> assigned_self_attribute(const ast::Name& name, ScopeId scope) const;
   bool is_flag_parameter(const ast::Name& name, ScopeId scope) const;
   bool shape_int(const ast::expr* e, ScopeId scope, int depth) const;

@@ -49,12 +49,22 @@ bool AnalysisImpl::may_assume_name(const ast::Name& name, ScopeId scope) const {
   if (in_list(name.id, speculation_->local)) return false;
   // a parameter declared a number or a bool (annotation, default) is not assumed a tensor,
   // nor, where numbers may be assumed, a local that may be one or a flag defaulting to None
-  if (is_number_parameter(name, scope, true) || may_assume_number(name, scope) ||
+  if (holds_number_parameter(name, scope) || may_assume_number(name, scope) ||
       is_flag_parameter(name, scope))
     return false;
   const ast::stmt* site = speculation_->site;
   return site != nullptr && scope_of(site) == scope && is_definitely_bound_before(*site, name.id) &&
          !known_non_tensor(&name, scope);
+}
+
+// A parameter declared a number or a bool (is_number_parameter) that still holds the
+// argument where `name` reads it: kornia's `gain: Union[float, Tensor] = 1.0` is rebound to
+// `gain.to(...)` before its guard reads it, and may be a tensor there.
+bool AnalysisImpl::holds_number_parameter(const ast::Name& name, ScopeId scope) const {
+  if (!is_number_parameter(name, scope, true)) return false;
+  std::vector<const Def*> defs = reaching_defs(name, scope);
+  return std::all_of(defs.begin(), defs.end(),
+                     [](const Def* def) { return def->source == Def::Source::Param; });
 }
 
 bool AnalysisImpl::may_assume_self_attribute(const ast::Attribute& a, ScopeId scope) const {

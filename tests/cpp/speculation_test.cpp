@@ -205,5 +205,22 @@ TEST(Speculation, AttributesSetOnlyToLiteralsAreNotAssumed) {
   EXPECT_TRUE(p.tensor("self.state"));  // set nowhere in the file
 }
 
+// A parameter declared a number is not assumed a tensor where it still holds the argument,
+// and may be where it was rebound (kornia's adjust_gamma: `gain: Union[float, Tensor] = 1.0`,
+// then `gain = gain.to(input.dtype)` before its guard).
+TEST(Speculation, ANumberParameterReboundBeforeTheReadMayBeAssumed) {
+  Program p(
+      "import torch\n"
+      "def f(x, gain=1.0, scale=2.0):\n"
+      "    gain = gain.to(x.dtype)\n"
+      "    if (gain < 0.0).any():\n"
+      "        pass\n"
+      "    gain, scale\n");
+  Speculating s(p, "if (gain < 0.0).any()");
+  EXPECT_TRUE(p.tensor("gain", 2));
+  EXPECT_FALSE(p.tensor("scale"));
+  EXPECT_EQ(s.assumed(), (std::vector<std::string>{"gain"}));
+}
+
 }  // namespace
 }  // namespace graphmend::sema
