@@ -181,8 +181,12 @@ bool Planner::build_body(const ast::Seq<ast::stmt*>& body, Tree& tree) {
     if (!build_statement(*s, last, tree)) return false;
     if (tree.is_split() || tree.returned) return true;
   }
-  if (tail != nullptr) return add_return(*tail->value, tree);
-  return true;
+  if (tail == nullptr) return true;
+  for (const ast::stmt* s : tail_statements) {
+    if (!build_statement(*s, false, tree)) return false;
+    if (tree.is_split() || tree.returned) return fail("the rest of the block branches or returns");
+  }
+  return add_return(*tail->value, tree);
 }
 
 // A split on `operands` joined by `and`, true side `body`, false side `orelse`.
@@ -769,6 +773,9 @@ bool Planner::add_return(const ast::expr& value, Tree& tree) {
   int temp = temps++;
   tree.assigns.push_back({std::string_view(), temp, *text});
   tree.returned = temp;
+  const auto* tuple = ast::as<ast::Tuple>(&value);
+  tree.returned_arity =
+      tuple != nullptr && !contains_kind(tuple, {Kind::Starred}) ? tuple->elts.size : 0;
   note_reads(value, tree);
   std::string written = parenthesize_multiline(std::string(node_text(context_, value)));
   if (ast::is<ast::Name>(&value)) written += ".clone()";
@@ -985,19 +992,38 @@ struct Built {
   bool returns = false;
 };
 
-// Builds the tree; when only some branches return and `return B` follows, folds it in.
+// The rest of the block after the if when it ends in `return B` and before that only assigns
+// (`if not target.sum(): return tensor(0.0)`, then `tp = ...`, `return tp / n`): what a
+// branch that does not return runs next. Null otherwise; nothing there may be a site of its
+// own (no if, conditional expression, loop or call statement).
+const ast::Return* block_tail(const BlockRef& here, std::vector<const ast::stmt*>& statements) {
+  const ast::Seq<ast::stmt*>& block = *here.block;
+  if (here.index + 1 >= block.size) return nullptr;
+  const auto* last = ast::as<ast::Return>(block[block.size - 1]);
+  if (last == nullptr || last->value == nullptr) return nullptr;
+  for (uint32_t i = here.index + 1; i + 1 < block.size; ++i) {
+    const ast::stmt* s = block[i];
+    if (!ast::is<ast::Assign>(s) && !ast::is<ast::AugAssign>(s) && !ast::is<ast::AnnAssign>(s))
+      return nullptr;
+    if (contains_kind(s, {Kind::IfExp, Kind::NamedExpr, Kind::Lambda})) return nullptr;
+    statements.push_back(s);
+  }
+  return last;
+}
+
+// Builds the tree; when only some branches return and the block ends in `return B`, folds
+// the rest of the block in.
 std::string build_tree(const Context& context, const ast::If& node,
                        const std::vector<BlockRef>& path, const Condition& condition,
                        const std::string& torch, sema::Speculation* speculation, Built& built) {
-  const ast::Return* follower = nullptr;
-  const BlockRef& here = path.back();
-  if (here.index + 1 < here.block->size)
-    follower = ast::as<ast::Return>((*here.block)[here.index + 1]);
+  std::vector<const ast::stmt*> tail_statements;
+  const ast::Return* follower = block_tail(path.back(), tail_statements);
   for (int attempt = 0; attempt < 2; ++attempt) {
     built.planner = std::make_unique<Planner>(context);
     built.planner->torch_ = torch;
     built.planner->speculation = speculation;
     built.planner->tail = attempt == 1 ? follower : nullptr;
+    if (attempt == 1) built.planner->tail_statements = tail_statements;
     for (const ast::expr* static_operand : condition.static_operands) {
       context.analysis.add_floating_dtypes(*static_operand, built.planner->prefix_facts);
     }
@@ -1013,10 +1039,20 @@ std::string build_tree(const Context& context, const ast::If& node,
       return {};
     }
     if (returning == 0) return {};
-    if (attempt == 1 || follower == nullptr || follower->value == nullptr)
-      return "only some branches return";
+    if (attempt == 1 || follower == nullptr)
+      return "only some branches return (and the rest of the block does not end in a return "
+             "after assignments only)";
   }
   return {};
+}
+
+// The number of values every leaf returns as a tuple display (`return a, b`), selected one
+// by one; 0 when a leaf returns anything else or the counts differ.
+size_t common_arity(const std::vector<Tree*>& leaves) {
+  size_t arity = leaves.empty() ? 0 : leaves[0]->returned_arity;
+  for (const Tree* leaf : leaves)
+    if (leaf->returned_arity != arity) return 0;
+  return arity;
 }
 
 // The variables assigned in some branch and live after the if, each bound on every path.
@@ -1195,6 +1231,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
   plan.returns = built.returns;
   plan.static_prefix = condition.prefix;
   plan.tail = built.planner->tail;
+  plan.tail_statements = built.planner->tail_statements;
   plan.root = std::move(built.root);
   std::vector<Tree*> leaves;
   leaves_of(*plan.root, leaves);
@@ -1203,6 +1240,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
       return decline(why);
   }
   if (std::string why = reads_bound(context, node, path, leaves); !why.empty()) return decline(why);
+  if (plan.returns) plan.return_arity = common_arity(leaves);
   plan.static_operands = condition.static_operands;
   plan.masked_reads = built.planner->masked_reads;
   if (std::string why = check_masked_reads(context, *built.planner, plan); !why.empty())

@@ -36,6 +36,7 @@ struct Tree {
   std::vector<std::string_view> derived;     // under a speculation: variables holding tensors
   std::vector<std::string_view> free_reads;  // names read before the path assigns them
   std::optional<int> returned;               // leaf ending in `return`: the temp of its value
+  size_t returned_arity = 0;                 // it returns a tuple display of this many values
   std::vector<std::pair<int, bool>> path;    // the splits above this node, and the side taken
 
   int split_id = -1;        // >= 0: this node branches on cond_tensor
@@ -67,8 +68,9 @@ struct Plan {
   int temp_count = 0;
   int split_count = 0;
   std::string static_prefix;          // Python condition kept as an `if` around it
-  const ast::Return* tail = nullptr;  // `return B` after the if, folded in as its else
-  bool use_cond = false;              // torch.cond instead of torch.where
+  const ast::Return* tail = nullptr;  // `return B` ending the block, folded in as the if's else
+  std::vector<const ast::stmt*> tail_statements;  // the assignments before it after the if
+  bool use_cond = false;                          // torch.cond instead of torch.where
   bool training_cond = false;         // and torch.cond where where_ok refuses (runtime.cond_ok)
   std::vector<std::string> operands;  // torch.cond operands (tensor locals read)
   // Values assumed to be tensors (sema::Speculation), as written: the rewrite runs only

@@ -55,7 +55,10 @@ class Planner {
   int temps = 0;
   int splits = 0;
   bool expensive = false;
+  // `return B` ending the block after the if, and the statements before it there: folded
+  // into every branch that does not return (the rest of the block is the if's else).
   const ast::Return* tail = nullptr;
+  std::vector<const ast::stmt*> tail_statements;
   // Facts of the static condition prefix (floating dtypes), for branch-value purity.
   sema::PurityFacts prefix_facts;
 

@@ -268,6 +268,7 @@ std::vector<std::string> cond_submodules(const Context& context, const Plan& pla
     return true;
   };
   ast::walk(plan.statement, visit);
+  for (const ast::stmt* s : plan.tail_statements) ast::walk(s, visit);
   ast::walk(plan.tail, visit);
   return found;
 }
@@ -434,7 +435,11 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
         }
       }
     }
-    if (plan.tail != nullptr && plan.tail_function < 0) out.raw(node_text(context, *plan.tail));
+    if (plan.tail != nullptr && plan.tail_function < 0) {
+      uint32_t begin =
+          plan.tail_statements.empty() ? plan.tail->begin : plan.tail_statements[0]->begin;
+      out.raw(context.source.text().substr(begin, plan.tail->end - begin));
+    }
   }
 
   uint32_t end = edit_end(plan, checked);
