@@ -147,6 +147,21 @@ std::optional<std::string> chained_comparison(const Context& context, const ast:
 }
 
 // `and`/`or`/`not` become torch.logical_*; anything else must itself be a tensor.
+// `v in t` (`v not in t`) on a tensor `t`: `runtime.contains(v, t)`, while compiling the bool
+// tensor `(v == t).any()` that Tensor.__contains__ converts with `.item()` (a graph break),
+// otherwise Python's `in` (then not a tensor, and the original statement runs).
+std::optional<std::string> membership(const Context& context, const ast::expr& e) {
+  const auto* compare = ast::as<ast::Compare>(&e);
+  if (compare == nullptr || compare->ops.size != 1) return std::nullopt;
+  ast::CmpOpKind op = compare->ops[0];
+  if (op != ast::CmpOpKind::In && op != ast::CmpOpKind::NotIn) return std::nullopt;
+  const ast::expr& container = *compare->comparators[0];
+  if (!context.analysis.is_tensor(container) || !context.analysis.is_pure(e)) return std::nullopt;
+  return context.runtime + (op == ast::CmpOpKind::In ? ".contains(" : ".not_contains(") +
+         std::string(node_text(context, *compare->left)) + ", " +
+         std::string(node_text(context, container)) + ")";
+}
+
 // Operands that Python might not have evaluated (all but the first of an and/or) must be
 // pure, since the logical form evaluates every one of them.
 std::optional<std::string> condition_operand(const Context& context, const ast::expr& e,
@@ -170,6 +185,7 @@ std::optional<std::string> condition_operand(const Context& context, const ast::
   }
   if (const auto* chain = ast::as<ast::Compare>(&e); chain && chain->ops.size > 1)
     return chained_comparison(context, *chain);
+  if (std::optional<std::string> lowered = membership(context, e)) return lowered;
   // only where Python always evaluates it: `.item()` raises for more than one element
   if (!must_be_pure)
     if (std::optional<std::string> lowered = item_comparison(context, e)) return lowered;

@@ -294,6 +294,8 @@ class AnalysisImpl final : public Analysis {
   bool may_assume_number(const ast::Name& name, ScopeId scope) const;
   bool is_number_parameter(const ast::Name& name, ScopeId scope, bool or_bool) const;
   bool holds_number_parameter(const ast::Name& name, ScopeId scope) const;
+  bool annotates_tensor(const ast::Node* parameter, ScopeId scope) const;
+  bool names_tensor_type(const ast::expr* annotation, ScopeId scope, int depth) const;
   std::optional<bool> assigned_self_attribute(const ast::Name& name, ScopeId scope) const;
   bool is_flag_parameter(const ast::Name& name, ScopeId scope) const;
   bool shape_int(const ast::expr* e, ScopeId scope, int depth) const;

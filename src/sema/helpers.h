@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -67,6 +68,26 @@ inline std::string_view function_name(const ast::Node* fn) {
   if (const auto* f = ast::as<ast::FunctionDef>(fn)) return f->name;
   if (const auto* f = ast::as<ast::AsyncFunctionDef>(fn)) return f->name;
   return {};
+}
+
+// A parameter of a function, by name, with its default (null when it has none).
+struct Parameter {
+  const ast::arg* arg = nullptr;
+  const ast::expr* default_value = nullptr;
+};
+
+inline std::optional<Parameter> find_parameter(const ast::arguments& args, std::string_view name) {
+  std::vector<const ast::arg*> positional(args.posonlyargs.begin(), args.posonlyargs.end());
+  positional.insert(positional.end(), args.args.begin(), args.args.end());
+  size_t first_default = positional.size() - args.defaults.size;  // they align with the last
+  for (size_t i = 0; i < positional.size(); ++i) {
+    if (positional[i]->arg != name) continue;
+    return Parameter{positional[i],
+                     i >= first_default ? args.defaults[i - first_default] : nullptr};
+  }
+  for (uint32_t i = 0; i < args.kwonlyargs.size; ++i)
+    if (args.kwonlyargs[i]->arg == name) return Parameter{args.kwonlyargs[i], args.kw_defaults[i]};
+  return std::nullopt;
 }
 
 inline const ast::keyword* find_keyword(const ast::Call& call, std::string_view name) {

@@ -197,6 +197,65 @@ bool AnalysisImpl::class_sets_tensor(const ast::Attribute& a, ScopeId scope) con
   return sets.tensors > 0 && sets.constants == 0 && sets.others == 0;
 }
 
+namespace {
+
+// torch's tensor type names: `torch.Tensor` and the legacy `torch.LongTensor`, ... that
+// transformers annotates with (`labels: Optional[torch.LongTensor] = None`).
+bool is_tensor_type_name(std::string_view qualified) {
+  if (!starts_with(qualified, "torch.")) return false;
+  std::string_view name = qualified.substr(6);
+  return name == "nn.Parameter" || name == "nn.parameter.Parameter" ||
+         (ends_with(name, "Tensor") && name.find('.') == std::string_view::npos);
+}
+
+}  // namespace
+
+// Whether a parameter's annotation names a tensor type, alone or with None (Optional[...],
+// Union[..., None], `X | None`; a string annotation naming one counts too) and its default,
+// if any, is None: the author's word that the argument is a tensor or None, evidence for
+// tagging, never proof. `Union[int, torch.Tensor]` is not (mostly a number).
+bool AnalysisImpl::annotates_tensor(const ast::Node* parameter, ScopeId scope) const {
+  const auto* arg = as<ast::arg>(parameter);
+  if (arg == nullptr || arg->annotation == nullptr) return false;
+  // `output_attentions: torch.Tensor | None = False`: the default says otherwise
+  const auto* function = as<ast::FunctionDef>(scopes_[scope.index].node);
+  std::optional<Parameter> declared =
+      function != nullptr ? find_parameter(*function->args, arg->arg) : std::nullopt;
+  if (declared && declared->default_value != nullptr && !is_none_constant(declared->default_value))
+    return false;
+  ScopeId outer = scope.is_function() ? scopes_[scope.index].parent : kModuleScope;
+  if (!outer.has_value()) outer = kModuleScope;
+  return names_tensor_type(arg->annotation, outer, 0);
+}
+
+bool AnalysisImpl::names_tensor_type(const ast::expr* annotation, ScopeId scope, int depth) const {
+  if (annotation == nullptr || depth > 8) return false;
+  if (const auto* text = as<ast::Constant>(annotation))
+    return text->value.type == ast::ConstantValue::Type::Str &&
+           text->value.text.find("Tensor") != std::string::npos;
+  // a union's members: each a tensor type or None, one at least a tensor type
+  auto union_of_tensors = [&](const std::vector<const ast::expr*>& members) {
+    bool tensor = false;
+    for (const ast::expr* member : members) {
+      if (is_none_constant(member)) continue;
+      if (!names_tensor_type(member, scope, depth + 1)) return false;
+      tensor = true;
+    }
+    return tensor;
+  };
+  if (const auto* either = as<ast::BinOp>(annotation);
+      either && either->op == ast::OperatorKind::BitOr)
+    return union_of_tensors({either->left, either->right});
+  if (const auto* generic = as<ast::Subscript>(annotation)) {
+    std::string q = qualify(generic->value, scope);
+    if (q != "typing.Optional" && q != "typing.Union") return false;
+    if (const auto* tuple = as<ast::Tuple>(generic->slice))
+      return union_of_tensors({tuple->elts.begin(), tuple->elts.end()});
+    return names_tensor_type(generic->slice, scope, depth + 1);
+  }
+  return is_tensor_type_name(qualify(annotation, scope));
+}
+
 // The kind of a Name or Attribute under a class_evidence Speculation: an attribute its class
 // sets to a tensor is one; a name the text shows nothing of is what every definition reaching
 // it computes under the same assumption (`sigma = self.sigmas[i]`).
@@ -215,6 +274,12 @@ ValueKind AnalysisImpl::class_evidence_kind(const ast::expr* e, ScopeId scope, i
   bool any = false, all_bool = true;
   for (const Def* def : reaching_defs(*name, scope)) {
     if (def->source == Def::Source::Unbound) continue;
+    if (def->source == Def::Source::Param && annotates_tensor(def->origin, scope)) {
+      assume(e);
+      all_bool = false;
+      any = true;
+      continue;
+    }
     if (def->source != Def::Source::Value || --evidence_budget_ < 0) return shown;
     ValueKind k = kind_rec(def->value, scope, depth + 1);
     if (!is_tensor_kind(k)) return shown;

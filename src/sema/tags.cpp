@@ -134,9 +134,12 @@ class Tagger {
       *assumption = " (Dynamo broke on it when the program ran)";
       return true;
     }
-    std::vector<const ast::expr*> attributes;
-    if (!a_.is_data_dependent_by_class(test, site, attributes) || attributes.empty()) return false;
-    *assumption = " (its class sets " + quote(*attributes.front()) + " to a tensor)";
+    std::vector<const ast::expr*> evidence;
+    if (!a_.is_data_dependent_by_class(test, site, evidence) || evidence.empty()) return false;
+    if (ast::is<ast::Name>(evidence.front()))
+      *assumption = " (" + quote(*evidence.front()) + " is annotated as a tensor)";
+    else
+      *assumption = " (its class sets " + quote(*evidence.front()) + " to a tensor)";
     return true;
   }
 

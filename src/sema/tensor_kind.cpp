@@ -188,9 +188,10 @@ ValueKind AnalysisImpl::compare_kind(const ast::Compare& c, ScopeId scope, int d
 
 ValueKind AnalysisImpl::boolop_kind(const ast::BoolOp& b, ScopeId scope, int depth) const {
   // `flag and mask.any()`: nothing is assumed a tensor under `and`/`or` (a Python flag there
-  // is the common case, and assuming it would fail every run-time check)
+  // is the common case, and assuming it would fail every run-time check); evidence for
+  // tagging is read there as anywhere (`labels is not None and pad in labels`)
   Speculation* active = speculation_;
-  speculation_ = nullptr;
+  if (active != nullptr && !active->class_evidence) speculation_ = nullptr;
   ValueKind k = boolop_kind_shown(b, scope, depth);
   speculation_ = active;
   return k;

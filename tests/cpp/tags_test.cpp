@@ -202,6 +202,32 @@ TEST(Tags, AttributesSetOnlyToTensorsAreTensors) {
   EXPECT_EQ(tags_of(text), "");
 }
 
+// A parameter annotated a tensor or None (transformers' `labels: Optional[torch.LongTensor] =
+// None`) is evidence, also under `and`/`or`; a union with a number, or a default that is not
+// None, is not.
+TEST(Tags, ParametersAnnotatedATensorOrNoneAreTensors) {
+  std::string text =
+      std::string(kHeader) +
+      "from typing import Optional, Union\n"
+      "@torch.compile\n"
+      "def f(x, pad: int, labels: Optional[torch.LongTensor] = None,\n"
+      "      mask: 'torch.Tensor | None' = None, keep: Union[int, torch.Tensor] = 0,\n"
+      "      flag: torch.Tensor | None = False):\n"
+      "    if labels is not None and pad in labels:\n"
+      "        x = x + 1\n"
+      "    if pad not in mask:\n"
+      "        x = x - 1\n"
+      "    if keep == 0:\n"
+      "        x = x * 2\n"
+      "    if not flag:\n"
+      "        x = x * 3\n"
+      "    return x\n";
+  EXPECT_EQ(tags_of(text),
+            "GM101@11 branch on tensor value `labels is not None and pad in labels` "
+            "(`labels` is annotated as a tensor)\n"
+            "GM101@13 branch on tensor value `pad not in mask` (`mask` is annotated as a tensor)");
+}
+
 TEST(Tags, ValidationGuard) {
   EXPECT_EQ(tags_of(module_with("        if torch.isnan(x).any():\n"
                                 "            raise ValueError('nan')\n"
