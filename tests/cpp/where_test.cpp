@@ -259,6 +259,45 @@ TEST(Where, TwoVariablesAndIntermediates) {
   EXPECT_EQ(r.text.find("\n    t = "), std::string::npos) << r.text;  // only in torch.cond's branch
 }
 
+// torch.where selects tensors only: a branch setting a flag (`detected = True`) is declined
+// rather than rewritten into a form whose check never holds.
+TEST(Where, AConstantFlagIsNotSelected) {
+  Result r =
+      run("def f(x):\n"
+          "    detected = False\n"
+          "    if x.isnan().any():\n"
+          "        detected = True\n"
+          "    return detected\n",
+          {"detected"});
+  EXPECT_FALSE(r.fixed);
+  EXPECT_EQ(r.reason, "the branch sets `detected` to True (torch.where selects tensors only)");
+}
+
+// A print in a branch is recorded with the branch's condition where the branch is
+// predicated (only while compiling), and in [Defer]'s plain form on the original path.
+TEST(Where, ACallInABranchIsRecordedWithItsCondition) {
+  Result r =
+      run("def f(x):\n"
+          "    y = x + 1\n"
+          "    if x.isinf().any():\n"
+          "        print('clamping')\n"
+          "        y = x.clamp(-1, 1)\n"
+          "    return y\n",
+          {"y"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  for (const char* piece : {"    if __graphmend_rt__.is_compiling() and "
+                            "__graphmend_rt__.where_ok(__gm_c1, __gm_t0, y):\n"
+                            "        __graphmend_rt__.defer_when(__gm_c1, ('m.py', 4, ",
+                            "), print, 'clamping')\n"
+                            "        y = torch.where(__gm_c1, __gm_t0, y)\n"
+                            "    elif x.isinf().any():\n"
+                            "        __graphmend_rt__.defer(('m.py', 4, ",
+                            "), print, 'clamping')\n"
+                            "        y = __gm_t0\n"})
+    EXPECT_NE(r.text.find(piece), std::string::npos) << piece << "\n" << r.text;
+  EXPECT_EQ(r.text.find("cond_ok"), std::string::npos) << r.text;  // torch.cond cannot record
+}
+
 TEST(Where, ElselessUpdateNeedsPriorBinding) {
   Result r =
       run("def f(x):\n"

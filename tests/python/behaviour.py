@@ -134,10 +134,11 @@ def observe(module, call, index):
 
 def behaviour_differences(expected, actual, *, classes_by_name=False, close=False):
     """The names of what differs between two observations (empty when they agree).
-    ``classes_by_name``: exception classes compare by module and qualified name (a module
-    compiled from mended text defines its own copy of the program's classes)."""
-    differ = [key for key in ("printed", "stderr", "records", "warnings")
-              if actual[key] != expected[key]]
+    ``classes_by_name``: exception and warning classes compare by module and qualified name
+    (a module compiled from mended text defines its own copy of the program's classes)."""
+    differ = [key for key in ("printed", "stderr", "records") if actual[key] != expected[key]]
+    if _warnings(actual, classes_by_name) != _warnings(expected, classes_by_name):
+        differ.append("warnings")
     e, a = expected["outcome"], actual["outcome"]
     if e[0] != a[0]:
         return differ + ["outcome"]
@@ -153,12 +154,22 @@ def behaviour_differences(expected, actual, *, classes_by_name=False, close=Fals
 
 
 def assert_same_behaviour(expected, actual, *, classes_by_name=False, close=False):
-    for key in ("printed", "stderr", "records", "warnings"):
+    for key in ("printed", "stderr", "records"):
         assert actual[key] == expected[key], key
+    assert _warnings(actual, classes_by_name) == _warnings(expected, classes_by_name), "warnings"
     e, a = expected["outcome"], actual["outcome"]
     assert e[0] == a[0], (e, a)
     assert not behaviour_differences(expected, actual, classes_by_name=classes_by_name,
                                      close=close), (e, a)
+
+
+def _warnings(observed, classes_by_name):
+    """The warnings observed, their categories by name where a module's copy defines its own
+    classes (a warning class of the mended text is not the original's object)."""
+    if not classes_by_name:
+        return observed["warnings"]
+    return tuple(((category.__module__, category.__qualname__), *rest)
+                 for category, *rest in observed["warnings"])
 
 
 def breaks_of(module, obj):
@@ -237,11 +248,14 @@ def mended_text_module(path, name):
     name, so its loggers are the program's)."""
     import types
 
+    from graphmend.codegen import compile_text
+
     path = Path(path)
     result = graphmend.mend_source(path.read_text(encoding="utf-8"), filename=str(path))
     module = types.ModuleType(name)
     module.__file__ = str(path)
-    exec(compile(result.source, str(path), "exec"), module.__dict__)
+    # with the original's line numbers, as the hook compiles it (warnings, tracebacks)
+    exec(compile_text(result.source, list(result.line_map), str(path)), module.__dict__)
     return module
 
 

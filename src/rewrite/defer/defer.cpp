@@ -559,7 +559,7 @@ std::optional<Outcome> rewrite_defer(const sema::BreakTag& tag, Context& context
   return outcome;
 }
 
-Outcome defer_call(const sema::BreakTag& tag, Context& context, std::string_view condition) {
+Outcome defer_call(const sema::BreakTag& tag, const Context& context, std::string_view condition) {
   const auto* call = ast::as<ast::Call>(tag.site);
   if (call == nullptr) return Outcome::declined("the break site is not a call");
   const auto* statement = ast::as<ast::Expr>(tag.statement);

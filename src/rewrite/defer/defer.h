@@ -16,7 +16,8 @@ std::optional<sema::BreakKind> deferrable_kind(const Context& context, const ast
 // The fix of the call statement `tag` names. With a `condition` (the name of a temporary
 // holding a one-element tensor), the call is recorded only to be replayed if that condition
 // holds at replay time (runtime.defer_when / defer_format_when).
-Outcome defer_call(const sema::BreakTag& tag, Context& context, std::string_view condition = {});
+Outcome defer_call(const sema::BreakTag& tag, const Context& context,
+                   std::string_view condition = {});
 
 // [Defer] of a whole data-dependent `if` whose body only builds values from static ones
 // and calls deferrable functions (branch.cpp): nullopt when the body calls none.

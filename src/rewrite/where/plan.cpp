@@ -6,6 +6,8 @@
 #include <set>
 
 #include "ast/walk.h"
+#include "rewrite/defer/defer.h"
+#include "rewrite/edits.h"
 #include "rewrite/where/planner.h"
 
 namespace graphmend::rewrite::where_detail {
@@ -193,6 +195,7 @@ bool Planner::build_body(const ast::Seq<ast::stmt*>& body, Tree& tree) {
 bool Planner::build_split(const std::vector<const ast::expr*>& operands,
                           const ast::Seq<ast::stmt*>& body, const ast::Seq<ast::stmt*>& orelse,
                           Tree& tree) {
+  if (!tree.deferred.empty()) return fail("a nested tensor if after a call the branch records");
   tree.split_id = splits++;
   tree.on_true = std::make_unique<Tree>();
   tree.on_false = std::make_unique<Tree>();
@@ -356,8 +359,7 @@ bool Planner::build_statement(const ast::stmt& s, bool last, Tree& tree) {
       auto& n = static_cast<const ast::Expr&>(s);
       if (contains_kind(n.value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
         return fail("branch contains yield/await");
-      return fail("expression statement in a branch (a side effect): `" +
-                  short_text(node_text(context_, s)) + "`");
+      return add_deferred_call(n, tree);
     }
     case Kind::Import:
     case Kind::ImportFrom:
@@ -365,6 +367,56 @@ bool Planner::build_statement(const ast::stmt& s, bool last, Tree& tree) {
     default:
       return fail("branch contains a loop, with, try or match statement");
   }
+}
+
+// A print, logging or warnings.warn statement in a branch: recorded with the branch's
+// condition ([Defer]'s defer_when), replayed only if it held, where the branch is predicated;
+// recorded as [Defer] records it on the original path (runtime.defer: eagerly it calls
+// at once, after what is pending). Its arguments are evaluated whatever the condition, so
+// they must not read what the branch assigned (both forms read them as written).
+bool Planner::add_deferred_call(const ast::Expr& statement, Tree& tree) {
+  const auto* call = ast::as<ast::Call>(statement.value);
+  std::optional<sema::BreakKind> kind = call ? deferrable_kind(context_, *call) : std::nullopt;
+  if (!kind)
+    return fail("expression statement in a branch (a side effect): `" +
+                short_text(node_text(context_, statement)) + "`");
+  for (const ast::Name* name : loads(call))
+    if (tree.env.count(name->id) != 0)
+      return fail("a call the branch makes reads `" + std::string(name->id) +
+                  "`, which the branch assigns");
+  for (const ast::expr* arg : call->args)
+    if (!ast::is<ast::Starred>(arg) && !analysis_.is_pure(*arg) && !ast::is<ast::JoinedStr>(arg))
+      return fail("an argument of `" + short_text(node_text(context_, *call->func)) +
+                  "` in a branch is not pure");
+  sema::BreakTag tag{*kind, &statement, call, analysis_.function_of(call), {}, false};
+  std::optional<std::string> recorded = deferred_text(tag, kPathCondition);
+  std::optional<std::string> plain = recorded ? deferred_text(tag, {}) : std::nullopt;
+  if (!plain) return false;
+  tree.deferred.push_back({call, *recorded, *plain, indentation_of(context_, statement)});
+  return true;
+}
+
+// The text of the call `tag` names as [Defer] records it (with `condition`, see defer_call).
+std::optional<std::string> Planner::deferred_text(const sema::BreakTag& tag,
+                                                  std::string_view condition) {
+  Outcome deferred = defer_call(tag, context_, condition);
+  if (!deferred.fixed) {
+    fail("a call in a branch cannot be deferred: " + deferred.reason);
+    return std::nullopt;
+  }
+  const ast::Node& call = *tag.site;
+  std::vector<TextEdit> edits = deferred.edits;
+  for (TextEdit& edit : edits) {
+    edit.begin -= call.begin;
+    edit.end -= call.begin;
+  }
+  std::string error;
+  std::string_view written = node_text(context_, call);
+  if (!normalize_edits(edits, static_cast<uint32_t>(written.size()), &error)) {
+    fail("internal: a deferred call's edits (" + error + ")");
+    return std::nullopt;
+  }
+  return apply_edits(written, edits);
 }
 
 // A side of a static if: the state of `tree` before it.
@@ -425,6 +477,7 @@ bool Planner::build_static_if(const ast::If& n, Tree& tree) {
   for (auto& side : sides) {
     if (side->is_split() || side->returned)
       return fail("a static if in a branch holding a return or a tensor if");
+    if (!side->deferred.empty()) return fail("a static if in a branch making a call it records");
     for (auto& a : side->assigns) tree.assigns.push_back(std::move(a));
     for (std::string_view name : side->free_reads) tree.free_reads.push_back(name);
     for (const auto& [var, temp] : side->env) {
@@ -1046,6 +1099,28 @@ std::string build_tree(const Context& context, const ast::If& node,
   return {};
 }
 
+// A merged variable a branch sets to True, False or None (`detected = True`), or a branch
+// returning one: torch.where never selects it (where_ok holds for tensors only), so the
+// rewrite would only keep the break.
+std::string merges_constant(const std::vector<Tree*>& leaves, const Plan& plan) {
+  auto constant = [](const std::string& value) {
+    return value == "True" || value == "False" || value == "None";
+  };
+  for (const Tree* leaf : leaves)
+    for (const Assignment& assignment : leaf->assigns) {
+      if (!constant(assignment.value)) continue;
+      if (plan.returns && leaf->returned == assignment.temp)
+        return "a branch returns " + assignment.value + " (torch.where selects tensors only)";
+      auto final_value = leaf->env.find(assignment.var);
+      bool merged = !plan.returns && std::find(plan.merge.begin(), plan.merge.end(),
+                                               assignment.var) != plan.merge.end();
+      if (merged && final_value != leaf->env.end() && final_value->second == assignment.temp)
+        return "the branch sets `" + std::string(assignment.var) + "` to " + assignment.value +
+               " (torch.where selects tensors only)";
+    }
+  return {};
+}
+
 // The number of values every leaf returns as a tuple display (`return a, b`), selected one
 // by one; 0 when a leaf returns anything else or the counts differ.
 size_t common_arity(const std::vector<Tree*>& leaves) {
@@ -1239,6 +1314,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
     if (std::string why = merge_set(context, node, path, leaves, plan); !why.empty())
       return decline(why);
   }
+  if (std::string why = merges_constant(leaves, plan); !why.empty()) return decline(why);
   if (std::string why = reads_bound(context, node, path, leaves); !why.empty()) return decline(why);
   if (plan.returns) plan.return_arity = common_arity(leaves);
   plan.static_operands = condition.static_operands;
@@ -1249,10 +1325,15 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
     speculation->local.clear();
     speculation->derived.clear();
   }
+  for (const Tree* leaf : leaves) plan.defers |= !leaf->deferred.empty();
+  if (plan.defers && (built.planner->expensive || built.planner->splits != 1))
+    return decline(built.planner->expensive
+                       ? "a branch records a call and calls code (torch.cond cannot record it)"
+                       : "a branch records a call under nested conditions");
   if (built.planner->expensive) {
     if (std::string why = plan_cond(context, path, leaves, plan); !why.empty()) return decline(why);
-  } else if (plan.masked_reads.empty() && leaves.size() == 2 && !plan.root->on_true->is_split() &&
-             !plan.root->on_false->is_split()) {
+  } else if (!plan.defers && plan.masked_reads.empty() && leaves.size() == 2 &&
+             !plan.root->on_true->is_split() && !plan.root->on_false->is_split()) {
     // In training, where_ok says no (the unselected side's gradients); torch.cond over
     // the branches as written then selects without a break, where it can (not over a
     // subscript by a tensor index: Dynamo reads it with .item(), a failed compile there).

@@ -28,6 +28,19 @@ struct Assignment {
   std::string value;  // source text of the value, names assigned earlier as placeholders
 };
 
+// Where a deferred call's recorded form takes the condition of its branch's path.
+inline constexpr std::string_view kPathCondition = "\x05";
+
+// A print, logging or warnings call in a branch, which [Defer] records: with the branch's
+// condition where the branch is predicated (runtime.defer_when(<kPathCondition>, ...)), and
+// unconditionally on the original path (runtime.defer(...)).
+struct DeferredCall {
+  const ast::Call* call = nullptr;
+  std::string recorded;
+  std::string plain;
+  std::string indent;  // the statement's indentation, which its further lines start with
+};
+
 // A branch: assignments, then either a final value (leaf) or a split on a nested condition.
 struct Tree {
   std::vector<Assignment> assigns;
@@ -38,6 +51,7 @@ struct Tree {
   std::optional<int> returned;               // leaf ending in `return`: the temp of its value
   size_t returned_arity = 0;                 // it returns a tuple display of this many values
   std::vector<std::pair<int, bool>> path;    // the splits above this node, and the side taken
+  std::vector<DeferredCall> deferred;        // the calls it records, in order
 
   int split_id = -1;        // >= 0: this node branches on cond_tensor
   std::string cond_tensor;  // the condition as a tensor expression
@@ -71,6 +85,7 @@ struct Plan {
   const ast::Return* tail = nullptr;  // `return B` ending the block, folded in as the if's else
   std::vector<const ast::stmt*> tail_statements;  // the assignments before it after the if
   bool use_cond = false;                          // torch.cond instead of torch.where
+  bool defers = false;                // a leaf records calls: predicated only while compiling
   bool training_cond = false;         // and torch.cond where where_ok refuses (runtime.cond_ok)
   std::vector<std::string> operands;  // torch.cond operands (tensor locals read)
   // Values assumed to be tensors (sema::Speculation), as written: the rewrite runs only

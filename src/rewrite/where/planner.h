@@ -63,6 +63,8 @@ class Planner {
   sema::PurityFacts prefix_facts;
 
   bool build_body(const ast::Seq<ast::stmt*>& body, Tree& tree);
+  bool add_deferred_call(const ast::Expr& statement, Tree& tree);
+  std::optional<std::string> deferred_text(const sema::BreakTag& tag, std::string_view condition);
   bool build_split(const std::vector<const ast::expr*>& operands, const ast::Seq<ast::stmt*>& body,
                    const ast::Seq<ast::stmt*>& orelse, Tree& tree);
   bool build_conditional(const ast::IfExp& e, std::string_view var, Tree& tree);

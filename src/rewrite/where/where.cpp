@@ -132,8 +132,31 @@ void emit_fallback_body(const Plan& plan, const Tree& tree, const Names& names, 
 
 // Whether a leaf's fallback body would be `pass`: it returns nothing and binds no merged
 // variable.
+// A recorded call's text at `level`: each further line keeps its indentation relative to
+// the statement's (lines inside a triple-quoted string or after a backslash continuation
+// are part of a string, and stay exactly as written).
+void emit_call(const where_detail::DeferredCall& call, std::string_view text, int level,
+               Emitter& out) {
+  bool verbatim = text.find("\"\"\"") != std::string_view::npos ||
+                  text.find("'''") != std::string_view::npos ||
+                  text.find("\\\n") != std::string_view::npos;
+  if (verbatim) {
+    out.line(level, text);
+    return;
+  }
+  size_t start = 0;
+  for (bool first = true; start <= text.size(); first = false) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    if (!first && line.substr(0, call.indent.size()) == call.indent)
+      line.remove_prefix(call.indent.size());
+    out.line(level, line);
+    start = end + 1;
+  }
+}
+
 bool does_nothing(const Plan& plan, const Tree& leaf) {
-  if (leaf.is_split() || plan.returns) return false;
+  if (leaf.is_split() || plan.returns || !leaf.deferred.empty()) return false;
   for (std::string_view var : plan.merge) {
     if (leaf.env.count(var) != 0) return false;
   }
@@ -159,6 +182,8 @@ void emit_fallback_body(const Plan& plan, const Tree& tree, const Names& names, 
     emit_fallback_chain(plan, tree, names, level, "if", out);
     return;
   }
+  for (const where_detail::DeferredCall& call : tree.deferred)
+    emit_call(call, call.plain, level, out);
   if (plan.returns) {
     out.line(level, "return " + return_value(tree, names));
     return;
@@ -184,6 +209,23 @@ std::vector<std::string> condition_texts(const Plan& plan) {
     texts[static_cast<size_t>(split->split_id)] = cond;
   }
   return texts;
+}
+
+// The calls the leaves record, each with the condition of its leaf's path (one split).
+void emit_recorded_calls(const Plan& plan, const std::vector<const Tree*>& leaves,
+                         const Names& names, Emitter& out) {
+  for (const Tree* leaf : leaves) {
+    if (leaf->deferred.empty() || leaf->path.size() != 1) continue;
+    const std::string& condition = names.conds[static_cast<size_t>(leaf->path[0].first)];
+    std::string holds =
+        leaf->path[0].second ? condition : plan.torch + ".logical_not(" + condition + ")";
+    for (const where_detail::DeferredCall& call : leaf->deferred) {
+      std::string text = call.recorded;
+      size_t at = text.find(where_detail::kPathCondition);
+      if (at != std::string::npos) text.replace(at, where_detail::kPathCondition.size(), holds);
+      emit_call(call, text, 1, out);
+    }
+  }
 }
 
 void emit_where(const Plan& plan, const Context& context, const Names& names, Emitter& out) {
@@ -226,7 +268,10 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
       test += check(var);
     }
   }
+  // a recorded call replays only after the compiled region: eagerly the original path runs
+  if (plan.defers) test = context.runtime + ".is_compiling() and " + test;
   out.line(0, "if " + test + ":");
+  emit_recorded_calls(plan, leaves, names, out);
   if (plan.returns && arity > 0) {
     std::string values;
     for (int i = 0; i < arity; ++i)
@@ -287,6 +332,22 @@ bool is_checked(const Plan& plan, const std::vector<std::string>& submodules) {
          !plan.flag_checks.empty() || !submodules.empty() || !plan.masked_reads.empty();
 }
 
+// `text` (the source from offset `begin`) with the calls the plan's leaves record in
+// [Defer]'s plain form, as the fallback runs them (and as mending it again would make them).
+std::string with_plain_deferrals(const Plan& plan, std::string_view text, uint32_t begin) {
+  std::vector<const Tree*> splits, leaves;
+  collect_splits(*plan.root, splits, leaves);
+  std::vector<const where_detail::DeferredCall*> calls;
+  for (const Tree* leaf : leaves)
+    for (const where_detail::DeferredCall& call : leaf->deferred) calls.push_back(&call);
+  std::sort(calls.begin(), calls.end(),
+            [](auto* a, auto* b) { return a->call->begin > b->call->begin; });
+  std::string out(text);
+  for (const where_detail::DeferredCall* call : calls)
+    out.replace(call->call->begin - begin, call->call->end - call->call->begin, call->plain);
+  return out;
+}
+
 // `if <checks>: <rewritten> el<the original statement>`: the rewrite runs only where every
 // value assumed to be a tensor is one, every submodule a torch.cond branch calls is one
 // torch.cond traces (and the static prefix holds); anywhere else the original statement
@@ -337,7 +398,8 @@ void emit_checked(const Plan& plan, const Context& context,
   out.append(body, 1);
   const ast::stmt& statement = *plan.statement;
   uint32_t end = edit_end(plan, true);
-  std::string original(context.source.text().substr(statement.begin, end - statement.begin));
+  std::string original = with_plain_deferrals(
+      plan, context.source.text().substr(statement.begin, end - statement.begin), statement.begin);
   if (plan.condition_if != nullptr) {
     out.raw("el" + original);
   } else {
@@ -369,7 +431,12 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
   if (!result.plan) {
     // a branch that only prints, logs or warns is deferred whole ([Defer], branch.cpp)
     if (conditional == nullptr) {
-      if (std::optional<Outcome> deferred = defer_branch(tag, context)) return deferred;
+      if (std::optional<Outcome> deferred = defer_branch(tag, context)) {
+        // both ways declined: say why each
+        if (!deferred->fixed)
+          deferred->reason = result.reason + "; deferred whole: " + deferred->reason;
+        return deferred;
+      }
     }
     outcome.reason = result.reason;
     return outcome;
@@ -446,6 +513,12 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
   outcome.edits.push_back(TextEdit{statement.begin, end, out.text()});
   outcome.fixed = true;
   outcome.needs_runtime = true;
+  // the calls the branch records are fixed with it ([Defer] leaves them alone)
+  std::vector<const Tree*> splits, leaves;
+  collect_splits(*plan.root, splits, leaves);
+  for (const Tree* leaf : leaves)
+    for (const where_detail::DeferredCall& call : leaf->deferred)
+      outcome.absorbed.push_back(call.call);
   return outcome;
 }
 

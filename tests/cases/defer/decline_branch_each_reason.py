@@ -66,7 +66,7 @@ def other_call(x: torch.Tensor, seen: list):
 def returns(x: torch.Tensor):
     if (x < 0).any():
         logger.warning("negative values")
-        return x.abs()
+        return None
     return x
 
 
