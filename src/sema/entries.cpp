@@ -206,6 +206,8 @@ void AnalysisImpl::build_call_graph() {
         if (b == nullptr || b->conflicting) continue;
         if (b->kind == BindKind::Function) add(b->definition);
         if (b->kind == BindKind::Instance) add(module_forward(b->class_index));
+        // building an object of a local class runs its __init__ (a base's, inherited)
+        if (b->kind == BindKind::Class) add(find_method(b->class_index, "__init__"));
         continue;
       }
       const auto* attr = as<ast::Attribute>(func);

@@ -242,6 +242,8 @@ ValueKind torch_function_kind(std::string_view name, const ast::Call& call, cons
   if (name[0] >= 'A' && name[0] <= 'Z') {
     return ends_with(name, "Tensor") ? ValueKind::Tensor : ValueKind::Other;
   }
+  // torch.distributions' validation reads these: `t.all()` / `t.any()` of a bool tensor
+  if (in_list(name, {"_is_all_true", "_is_any_true"})) return ValueKind::BoolTensor;
   if (name[0] == '_' || starts_with(name, "is_") || starts_with(name, "get_") ||
       starts_with(name, "set_") || starts_with(name, "use_") || starts_with(name, "are_")) {
     return ValueKind::Other;

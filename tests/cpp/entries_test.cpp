@@ -174,6 +174,35 @@ TEST(SemaEntries, MethodsOfAnObjectSetOnSelfAreReached) {
   EXPECT_FALSE(p.analysis->is_traced(*p.function("Scheduler.set_timesteps")));
 }
 
+// Building an object of a local class runs its __init__, and a base's through super()
+// (torch.distributions' Exponential -> Distribution.__init__, which validates its arguments);
+// a method called on the object is reached, an inherited one too.
+TEST(SemaEntries, ConstructorsOfLocalClassesAreReached) {
+  Program p(
+      "import torch\n"
+      "class Distribution:\n"
+      "    def __init__(self, validate):\n"
+      "        self.validate = validate\n"
+      "    def _validate_sample(self, v):\n"
+      "        return v\n"
+      "    def unused(self):\n"
+      "        pass\n"
+      "class Exponential(Distribution):\n"
+      "    def __init__(self, rate):\n"
+      "        super().__init__(True)\n"
+      "    def log_prob(self, v):\n"
+      "        return self._validate_sample(v)\n"
+      "@torch.compile\n"
+      "def nll(rate, t):\n"
+      "    d = Exponential(rate)\n"
+      "    return d.log_prob(t)\n");
+  EXPECT_EQ(p.function("Exponential.__init__")->reason, EntryReason::Reached);
+  EXPECT_EQ(p.function("Distribution.__init__")->reason, EntryReason::Reached);
+  EXPECT_EQ(p.function("Exponential.log_prob")->reason, EntryReason::Reached);
+  EXPECT_EQ(p.function("Distribution._validate_sample")->reason, EntryReason::Reached);
+  EXPECT_FALSE(p.analysis->is_traced(*p.function("Distribution.unused")));
+}
+
 TEST(SemaEntries, FunctionOf) {
   Program p(
       "x = 1\n"

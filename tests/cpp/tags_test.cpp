@@ -237,6 +237,15 @@ TEST(Tags, ValidationGuard) {
             "GM105@8 validation guard on tensor value `torch.isnan(x).any()`");
 }
 
+// torch.distributions validates with the private `torch._is_all_true` (a bool tensor).
+TEST(Tags, DistributionValidationGuard) {
+  EXPECT_EQ(tags_of(module_with("        valid = x > 0\n"
+                                "        if not torch._is_all_true(valid):\n"
+                                "            raise ValueError('invalid')\n"
+                                "        return x\n")),
+            "GM105@9 validation guard on tensor value `not torch._is_all_true(valid)`");
+}
+
 TEST(Tags, TensorAssert) {
   EXPECT_EQ(tags_of(module_with("        assert (x > 0).all(), 'positive'\n"
                                 "        assert x.dim() == 2\n"
