@@ -23,8 +23,8 @@ PROGRAMS = sorted(glob.glob(os.path.join(REPO_ROOT, "tests", "cases", "*", "*.py
 # Large transformers modules whose mended text has lines added (a statement whose rewrite has
 # fewer lines is padded to its own: only longer rewrites move lines).
 TRANSFORMERS_MODULES = (
-    "models/fsmt/modeling_fsmt.py",
-    "models/m2m_100/modeling_m2m_100.py",
+    "models/table_transformer/modeling_table_transformer.py",
+    "models/grounding_dino/modeling_grounding_dino.py",
     "models/bart/modeling_bart.py",
     "models/led/modeling_led.py",
     "models/longt5/modeling_longt5.py",
