@@ -298,6 +298,25 @@ TEST(Where, ACallInABranchIsRecordedWithItsCondition) {
   EXPECT_EQ(r.text.find("cond_ok"), std::string::npos) << r.text;  // torch.cond cannot record
 }
 
+// A recorded call's arguments are evaluated whatever the condition: each must be pure, an
+// f-string's fields too.
+TEST(Where, ARecordedCallsArgumentsArePure) {
+  for (const char* call :
+       {"print(next_id())", "print(f'step {next_id()}')", "print('x', end=make())"}) {
+    Result r = run(std::string("def f(x):\n"
+                               "    y = x + 1\n"
+                               "    if x.isinf().any():\n"
+                               "        ") +
+                       call +
+                       "\n"
+                       "        y = x.clamp(-1, 1)\n"
+                       "    return y\n",
+                   {"y"});
+    EXPECT_FALSE(r.fixed) << call;
+    EXPECT_NE(r.reason.find("in a branch is not pure"), std::string::npos) << r.reason;
+  }
+}
+
 TEST(Where, ElselessUpdateNeedsPriorBinding) {
   Result r =
       run("def f(x):\n"

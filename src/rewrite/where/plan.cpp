@@ -384,8 +384,10 @@ bool Planner::add_deferred_call(const ast::Expr& statement, Tree& tree) {
     if (tree.env.count(name->id) != 0)
       return fail("a call the branch makes reads `" + std::string(name->id) +
                   "`, which the branch assigns");
-  for (const ast::expr* arg : call->args)
-    if (!ast::is<ast::Starred>(arg) && !analysis_.is_pure(*arg) && !ast::is<ast::JoinedStr>(arg))
+  std::vector<const ast::expr*> arguments(call->args.begin(), call->args.end());
+  for (const ast::keyword* keyword : call->keywords) arguments.push_back(keyword->value);
+  for (const ast::expr* argument : arguments)
+    if (!recordable_argument(*argument))
       return fail("an argument of `" + short_text(node_text(context_, *call->func)) +
                   "` in a branch is not pure");
   sema::BreakTag tag{*kind, &statement, call, analysis_.function_of(call), {}, false};
@@ -393,6 +395,25 @@ bool Planner::add_deferred_call(const ast::Expr& statement, Tree& tree) {
   std::optional<std::string> plain = recorded ? deferred_text(tag, {}) : std::nullopt;
   if (!plain) return false;
   tree.deferred.push_back({call, *recorded, *plain, indentation_of(context_, statement)});
+  return true;
+}
+
+// An argument a recorded call evaluates whatever the condition: pure, or an f-string of
+// pure values (a `t.item()` field is converted at the replay, only if the condition held).
+bool Planner::recordable_argument(const ast::expr& argument) const {
+  const ast::expr* value = &argument;
+  if (const auto* starred = ast::as<ast::Starred>(value)) value = starred->value;
+  const auto* joined = ast::as<ast::JoinedStr>(value);
+  if (joined == nullptr) return analysis_.is_pure(*value);
+  for (const ast::expr* part : joined->values) {
+    const auto* field = ast::as<ast::FormattedValue>(part);
+    if (field == nullptr) continue;
+    const ast::expr* shown =
+        item_receiver(field->value) ? item_receiver(field->value) : field->value;
+    if (!analysis_.is_pure(*shown) ||
+        (field->format_spec != nullptr && !recordable_argument(*field->format_spec)))
+      return false;
+  }
   return true;
 }
 

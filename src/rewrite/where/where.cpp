@@ -130,8 +130,6 @@ void emit_tail_function(const Plan& plan, const Names& names, Emitter& out) {
 void emit_fallback_body(const Plan& plan, const Tree& tree, const Names& names, int level,
                         Emitter& out);
 
-// Whether a leaf's fallback body would be `pass`: it returns nothing and binds no merged
-// variable.
 // A recorded call's text at `level`: each further line keeps its indentation relative to
 // the statement's (lines inside a triple-quoted string or after a backslash continuation
 // are part of a string, and stay exactly as written).
@@ -155,6 +153,8 @@ void emit_call(const where_detail::DeferredCall& call, std::string_view text, in
   }
 }
 
+// Whether a leaf's fallback body would be `pass`: it returns nothing, binds no merged
+// variable and records no call.
 bool does_nothing(const Plan& plan, const Tree& leaf) {
   if (leaf.is_split() || plan.returns || !leaf.deferred.empty()) return false;
   for (std::string_view var : plan.merge) {
