@@ -81,30 +81,22 @@ bool condition_uses_scalar(const ast::Node* node) {
   return found;
 }
 
-// Names read (Load) in `node`, in source order.
-std::vector<const ast::Name*> loads(const ast::Node* node) {
+namespace {
+
+// The names in `node` used as `context` (read, bound), in source order.
+std::vector<const ast::Name*> names_used(const ast::Node* node, ast::ExprContext context) {
   std::vector<const ast::Name*> out;
   auto visit = [&](const ast::Node* n) {
     if (auto* name = ast::as<ast::Name>(n))
-      if (name->ctx == ast::ExprContext::Load) out.push_back(name);
+      if (name->ctx == context) out.push_back(name);
     return true;
   };
   ast::walk(node, visit);
   return out;
 }
 
-namespace {
-
-// Names bound (Store) in `node`, in source order.
 std::vector<const ast::Name*> stores(const ast::Node* node) {
-  std::vector<const ast::Name*> out;
-  auto visit = [&](const ast::Node* n) {
-    if (auto* name = ast::as<ast::Name>(n))
-      if (name->ctx == ast::ExprContext::Store) out.push_back(name);
-    return true;
-  };
-  ast::walk(node, visit);
-  return out;
+  return names_used(node, ast::ExprContext::Store);
 }
 
 // The parameter of `def` called `name`, or null.
@@ -131,6 +123,11 @@ std::string_view root_name(const ast::expr& e) {
 }
 
 }  // namespace
+
+// Names read (Load) in `node`, in source order.
+std::vector<const ast::Name*> loads(const ast::Node* node) {
+  return names_used(node, ast::ExprContext::Load);
+}
 
 // The operands of a condition below its `and`/`or`/`not`.
 std::vector<const ast::expr*> condition_leaves(const ast::expr& e) {
