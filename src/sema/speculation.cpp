@@ -208,6 +208,23 @@ bool is_tensor_type_name(std::string_view qualified) {
          (ends_with(name, "Tensor") && name.find('.') == std::string_view::npos);
 }
 
+// A string annotation of that form: a dotted name ending in `Tensor`, alone, in
+// `Optional[...]` or with `| None` (`"torch.Tensor | None"`), not `"List[torch.Tensor]"`.
+bool names_tensor_type_in_text(std::string_view text) {
+  auto strip = [](std::string_view& t, std::string_view affix, bool prefix) {
+    bool has = prefix ? starts_with(t, affix) : ends_with(t, affix);
+    if (has) t = prefix ? t.substr(affix.size()) : t.substr(0, t.size() - affix.size());
+    return has;
+  };
+  if (strip(text, "Optional[", true) && !strip(text, "]", false)) return false;
+  strip(text, " | None", false);
+  strip(text, "None | ", true);
+  return ends_with(text, "Tensor") && std::all_of(text.begin(), text.end(), [](char c) {
+           return c == '.' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                  (c >= '0' && c <= '9');
+         });
+}
+
 }  // namespace
 
 // Whether a parameter's annotation names a tensor type, alone or with None (Optional[...],
@@ -232,7 +249,7 @@ bool AnalysisImpl::names_tensor_type(const ast::expr* annotation, ScopeId scope,
   if (annotation == nullptr || depth > 8) return false;
   if (const auto* text = as<ast::Constant>(annotation))
     return text->value.type == ast::ConstantValue::Type::Str &&
-           text->value.text.find("Tensor") != std::string::npos;
+           names_tensor_type_in_text(text->value.text);
   // a union's members: each a tensor type or None, one at least a tensor type
   auto union_of_tensors = [&](const std::vector<const ast::expr*>& members) {
     bool tensor = false;

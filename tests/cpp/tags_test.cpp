@@ -203,8 +203,8 @@ TEST(Tags, AttributesSetOnlyToTensorsAreTensors) {
 }
 
 // A parameter annotated a tensor or None (transformers' `labels: Optional[torch.LongTensor] =
-// None`) is evidence, also under `and`/`or`; a union with a number, or a default that is not
-// None, is not.
+// None`) is evidence, also under `and`/`or`; a union with a number, a default that is not
+// None, or a string naming a list of tensors, is not.
 TEST(Tags, ParametersAnnotatedATensorOrNoneAreTensors) {
   std::string text =
       std::string(kHeader) +
@@ -212,7 +212,7 @@ TEST(Tags, ParametersAnnotatedATensorOrNoneAreTensors) {
       "@torch.compile\n"
       "def f(x, pad: int, labels: Optional[torch.LongTensor] = None,\n"
       "      mask: 'torch.Tensor | None' = None, keep: Union[int, torch.Tensor] = 0,\n"
-      "      flag: torch.Tensor | None = False):\n"
+      "      flag: torch.Tensor | None = False, many: 'List[torch.Tensor]' = None):\n"
       "    if labels is not None and pad in labels:\n"
       "        x = x + 1\n"
       "    if pad not in mask:\n"
@@ -221,6 +221,8 @@ TEST(Tags, ParametersAnnotatedATensorOrNoneAreTensors) {
       "        x = x * 2\n"
       "    if not flag:\n"
       "        x = x * 3\n"
+      "    if pad in many:\n"
+      "        x = x * 4\n"
       "    return x\n";
   EXPECT_EQ(tags_of(text),
             "GM101@11 branch on tensor value `labels is not None and pad in labels` "
