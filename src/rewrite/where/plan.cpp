@@ -124,6 +124,12 @@ std::string_view root_name(const ast::expr& e) {
 
 }  // namespace
 
+// The number of values of a tuple display without `*` (`a, b`), else 0.
+size_t tuple_arity(const ast::expr& e) {
+  const auto* tuple = ast::as<ast::Tuple>(&e);
+  return tuple != nullptr && !contains_kind(tuple, {Kind::Starred}) ? tuple->elts.size : 0;
+}
+
 // Names read (Load) in `node`, in source order.
 std::vector<const ast::Name*> loads(const ast::Node* node) {
   return names_used(node, ast::ExprContext::Load);
@@ -844,9 +850,7 @@ bool Planner::add_return(const ast::expr& value, Tree& tree) {
   int temp = temps++;
   tree.assigns.push_back({std::string_view(), temp, *text});
   tree.returned = temp;
-  const auto* tuple = ast::as<ast::Tuple>(&value);
-  tree.returned_arity =
-      tuple != nullptr && !contains_kind(tuple, {Kind::Starred}) ? tuple->elts.size : 0;
+  tree.returned_arity = tuple_arity(value);
   note_reads(value, tree);
   std::string written = parenthesize_multiline(std::string(node_text(context_, value)));
   if (ast::is<ast::Name>(&value)) written += ".clone()";

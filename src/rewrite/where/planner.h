@@ -34,6 +34,7 @@ bool contains_kind(const ast::Node* node, std::initializer_list<ast::Kind> kinds
 bool uses_scalar(const ast::Node* node);
 bool condition_uses_scalar(const ast::Node* node);
 std::vector<const ast::Name*> loads(const ast::Node* node);
+size_t tuple_arity(const ast::expr& e);
 std::vector<const ast::expr*> condition_leaves(const ast::expr& e);
 const ast::expr* number_literal(const ast::expr* e);
 std::string short_text(std::string_view text);

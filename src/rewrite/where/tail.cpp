@@ -485,9 +485,7 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
   }
   for (uint32_t i = here.index + 1; i < block.size; ++i)
     tail_lines(context, *block[i], 1, planner.hoisted, hoisted_temps, plan.tail_body);
-  if (auto* tuple = ast::as<ast::Tuple>(final_return->value);
-      tuple && !contains_kind(tuple, {Kind::Starred}))
-    plan.return_arity = tuple->elts.size;
+  plan.return_arity = tuple_arity(*final_return->value);
   plan.statement = &statement;
   plan.condition_if = conditional == nullptr ? ast::as<ast::If>(&statement) : nullptr;
   plan.torch = torch;
