@@ -566,7 +566,7 @@ class _Mender:
         self.places: Dict[tuple, Optional[str]] = {}  # (module, file) -> why never mended
         self.sources: Dict[str, Any] = {}  # file name -> its _Source (None: no source)
         self.mended_files: Dict[str, _MendedFile] = {}  # file name -> as mended
-        self.global_functions: Dict[int, Dict[str, Any]] = {}  # id(module globals) -> functions
+        self.global_helpers: Dict[int, Dict[str, Any]] = {}  # id(module globals) -> helpers
 
     # -- functions ------------------------------------------------------------------------
 
@@ -706,15 +706,22 @@ class _Mender:
     def _helpers(
         self, fn: types.FunctionType, code: types.CodeType, freevars: List[str]
     ) -> Dict[str, Any]:
-        """The user functions ``code`` calls by a global name that mending rebuilt (or that
-        are being built: recursion), each mended in turn: name -> the original."""
+        """The user functions and classes ``code`` calls by a global name that mending
+        rebuilt (or that are being built: recursion), each mended in turn: name -> the
+        original. A class is reached as its constructor: ``Exponential(rate)`` in a mended
+        function builds an instance of the mended class (``cls``), whose methods and mended
+        bases' methods run mended."""
         helpers: Dict[str, Any] = {}
-        functions = self._global_functions(fn.__globals__)
-        if not codegen.may_load_any(code, functions):
+        candidates = self._global_helpers(fn.__globals__)
+        if not codegen.may_load_any(code, candidates):
             return helpers
         for name in codegen.global_loads(code):
-            value = fn.__globals__.get(name)
-            if name in freevars or not isinstance(value, types.FunctionType):
+            value = candidates.get(name)
+            if name in freevars or value is None or value is not fn.__globals__.get(name):
+                continue
+            if isinstance(value, type):
+                if self._mended_constructor(value) is not value:
+                    helpers[name] = value
                 continue
             if _skip_reason(value, self.places) is not None:
                 continue
@@ -723,13 +730,31 @@ class _Mender:
                 helpers[name] = value
         return helpers
 
-    def _global_functions(self, globals_: dict) -> Dict[str, Any]:
-        """The Python functions among a module's globals, the candidate helpers of its
-        functions (taken once per module within one ``mend``)."""
-        found = self.global_functions.get(id(globals_))
+    def _mended_constructor(self, klass: type) -> type:
+        """The mended class a call of ``klass`` by name builds instead, with the cell that
+        binds it; ``klass`` itself when nothing in it changes or it cannot be subclassed
+        (an enum with members, a metaclass that refuses)."""
+        try:
+            mended = self.cls(klass)
+        except Exception as exc:  # never let mending break the program: keep the class
+            self.note(klass.__qualname__, "", 0, "skipped",
+                      f"could not subclass: {type(exc).__name__}: {exc}")
+            return klass
+        if mended is not klass and id(klass) not in self.cells:
+            self.cells[id(klass)] = types.CellType(mended)
+        return mended
+
+    def _global_helpers(self, globals_: dict) -> Dict[str, Any]:
+        """The Python functions and user classes among a module's globals, the candidate
+        helpers of its functions (taken once per module within one ``mend``)."""
+        found = self.global_helpers.get(id(globals_))
         if found is None:
-            found = {n: v for n, v in globals_.items() if isinstance(v, types.FunctionType)}
-            self.global_functions[id(globals_)] = found
+            found = {
+                n: v for n, v in globals_.items()
+                if isinstance(v, types.FunctionType)
+                or (isinstance(v, type) and not is_library_module(v.__module__))
+            }
+            self.global_helpers[id(globals_)] = found
             self.keep_alive.append(globals_)
         return found
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import enum
 import functools
 
 import torch
@@ -66,6 +67,38 @@ def logged(fn):
 @logged
 def decorated(x):
     return "orig"
+
+
+class Constraint:
+    def __init__(self, bound):
+        self.bound = bound
+
+    def check(self, x):
+        return "orig", x > self.bound
+
+
+class Positive(Constraint):
+    def __init__(self):
+        super().__init__(0)
+
+
+def constructs_a_class(x):
+    """Reaches Positive and Constraint only through the constructor (torch.distributions'
+    shape: a distribution built in the function validates in its __init__)."""
+    constraint = Positive()
+    return constraint.check(x), constraint
+
+
+class Color(enum.Enum):
+    RED = 1
+
+    def tag(self):
+        return "orig"
+
+
+def uses_an_enum():
+    """Color cannot be subclassed: it stays as it is."""
+    return Color.RED.tag(), Color(1)
 
 
 class Base(torch.nn.Module):

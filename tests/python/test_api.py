@@ -147,6 +147,24 @@ def test_helpers_called_by_global_name_are_mended(fake_mender):
     assert mended(0) == "mend"
 
 
+def test_classes_constructed_by_global_name_are_mended(fake_mender):
+    mended = graphmend.mend(T.constructs_a_class)
+    (tag, positive), constraint = mended(1)
+    assert (tag, positive) == ("mend", True)
+    assert isinstance(constraint, T.Positive) and isinstance(constraint, T.Constraint)
+    assert type(constraint).__name__ == "Positive" and constraint.bound == 0
+    assert T.constructs_a_class(1)[0] == ("orig", True)  # the original and its classes are as they were
+    assert type(T.constructs_a_class(1)[1]) is T.Positive
+    assert T.Positive.__dict__.get("__graphmend_original__") is None
+
+
+def test_a_class_that_cannot_be_subclassed_is_kept(fake_mender):
+    mended, report = graphmend.mend(T.uses_an_enum, report=True)
+    assert mended() == ("orig", T.Color.RED)
+    assert any(n.qualname == "Color" and n.status == "skipped" and "subclass" in n.reason
+               for n in report.notes)
+
+
 def test_recursive_helper_reaches_its_mended_self(fake_mender):
     mended = graphmend.mend(T.fact)
     assert mended(4) == "mend"
