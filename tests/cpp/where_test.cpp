@@ -742,5 +742,45 @@ TEST(Where, OneLineBranches) {
       << r.text;
 }
 
+// transformers' VITS spline: `bin_locations = cumheights if reverse else cumwidths`, then
+// `bin_locations[..., -1] += 1e-6` changes cumheights or cumwidths, whichever it is. A
+// predicated value is a new tensor, so the change would reach neither.
+TEST(Where, AValueSharedWithAnotherNameIsKeptWhereTensorsChangeInPlace) {
+  for (const char* change : {"    y[..., -1] += 1e-6\n", "    y.add_(1)\n", "    y += 1\n",
+                             "    torch.add(x, 1, out=a)\n"}) {
+    Result r = run(std::string("def f(x, a, b):\n"
+                               "    if x.sum() > 0:\n"
+                               "        y = a\n"
+                               "    else:\n"
+                               "        y = b.transpose(0, 1)\n") +
+                       change + "    return y, a, b\n",
+                   {"y"});
+    EXPECT_FALSE(r.fixed) << change;
+    EXPECT_NE(r.reason.find("changes tensors in place"), std::string::npos) << r.reason;
+  }
+  // new tensors on every side, or no change in place (a tuple extended): predicated as before
+  Result fresh =
+      run("def f(x, a, b):\n"
+          "    if x.sum() > 0:\n"
+          "        y = a * 2\n"
+          "    else:\n"
+          "        y = torch.relu(b)\n"
+          "    y[..., -1] += 1e-6\n"
+          "    return y\n",
+          {"y"});
+  EXPECT_TRUE(fresh.fixed) << fresh.reason;
+  Result unchanged =
+      run("def f(x, a, b):\n"
+          "    if x.sum() > 0:\n"
+          "        y = a\n"
+          "    else:\n"
+          "        y = b\n"
+          "    outputs = (y * 2,)\n"
+          "    outputs += (a,)\n"
+          "    return outputs\n",
+          {"y"});
+  EXPECT_TRUE(unchanged.fixed) << unchanged.reason;
+}
+
 }  // namespace
 }  // namespace graphmend::rewrite

@@ -835,6 +835,7 @@ bool Planner::add_assignment(std::string_view var, const ast::expr& value, Tree&
   if (std::find(tree.assigned.begin(), tree.assigned.end(), var) == tree.assigned.end())
     tree.assigned.push_back(var);
   tree.alias[var] = ast::is<ast::Name>(&value);
+  tree.shares[var] = may_alias(context_, value);
   tree.cond_body.push_back(std::string(var) + " = " +
                            parenthesize_multiline(std::string(node_text(context_, value))));
   return true;
@@ -1152,6 +1153,141 @@ size_t common_arity(const std::vector<Tree*>& leaves) {
   return arity;
 }
 
+// torch's functions whose result may be (a view of) an argument.
+bool is_view_function(std::string_view name) {
+  static const std::set<std::string_view> kViews = {"torch.narrow",
+                                                    "torch.transpose",
+                                                    "torch.swapaxes",
+                                                    "torch.swapdims",
+                                                    "torch.squeeze",
+                                                    "torch.unsqueeze",
+                                                    "torch.reshape",
+                                                    "torch.flatten",
+                                                    "torch.permute",
+                                                    "torch.movedim",
+                                                    "torch.moveaxis",
+                                                    "torch.select",
+                                                    "torch.t",
+                                                    "torch.diagonal",
+                                                    "torch.as_strided",
+                                                    "torch.view_as_real",
+                                                    "torch.view_as_complex",
+                                                    "torch.detach",
+                                                    "torch.broadcast_to",
+                                                    "torch.unflatten",
+                                                    "torch.atleast_1d",
+                                                    "torch.atleast_2d",
+                                                    "torch.atleast_3d",
+                                                    "torch.real",
+                                                    "torch.imag",
+                                                    "torch.unbind",
+                                                    "torch.chunk",
+                                                    "torch.split",
+                                                    "torch.tensor_split",
+                                                    "torch.hsplit",
+                                                    "torch.vsplit",
+                                                    "torch.dsplit",
+                                                    "torch.as_tensor",
+                                                    "torch.asarray",
+                                                    "torch.from_numpy"};
+  return kViews.count(name) != 0;
+}
+
+}  // namespace
+
+// Whether a branch value may be an existing tensor itself or a view of one, which the
+// original shares with other names: a name, attribute or subscript, a method's result (`.to`,
+// `.float()`, `.contiguous()` return the tensor itself when nothing changes; `.view`,
+// `.transpose` views), a view function's. Arithmetic and other torch functions make new ones.
+bool may_alias(const Context& context, const ast::expr& value) {
+  switch (value.kind) {
+    case Kind::Constant:
+    case Kind::BinOp:
+    case Kind::Compare:
+    case Kind::JoinedStr:
+    case Kind::List:
+    case Kind::ListComp:
+    case Kind::Dict:
+    case Kind::DictComp:
+    case Kind::Set:
+    case Kind::SetComp:
+      return false;
+    case Kind::UnaryOp:
+      return ast::as<ast::UnaryOp>(&value)->op == ast::UnaryOpKind::UAdd;
+    case Kind::Call: {
+      const auto& call = *ast::as<ast::Call>(&value);
+      sema::Callee callee = context.analysis.resolve_call(call);
+      if (callee.kind == sema::CalleeKind::TorchFunction)
+        return is_view_function(callee.qualified_name);
+      return callee.kind != sema::CalleeKind::Builtin;
+    }
+    default:
+      return true;  // names, attributes, subscripts, conditional expressions, tuples...
+  }
+}
+
+namespace {
+
+// Whether the function holding `statement` changes a tensor in place anywhere: a subscript
+// store (`y[..., -1] += 1e-6`), an augmented assignment to one of `names` (`y += 1` is in
+// place on a tensor; `outputs += (attn,)` on a tuple is not) or to an attribute or subscript,
+// an in-place method (`y.add_(1)`) or an `out=` argument.
+bool changes_tensors_in_place(const Context& context, const ast::stmt& statement,
+                              const std::set<std::string_view>& names) {
+  const ast::Node* scope = &context.module;  // the innermost function holding it
+  ast::walk(&context.module, [&](const ast::Node* n) {
+    bool holds = n->begin <= statement.begin && statement.end <= n->end;
+    if (holds && (ast::is<ast::FunctionDef>(n) || ast::is<ast::AsyncFunctionDef>(n))) scope = n;
+    return holds;
+  });
+  bool found = false;
+  auto visit = [&](const ast::Node* n) {
+    if (found) return false;
+    if (n != scope && (ast::is<ast::FunctionDef>(n) || ast::is<ast::AsyncFunctionDef>(n) ||
+                       ast::is<ast::ClassDef>(n) || ast::is<ast::Lambda>(n)))
+      return false;
+    if (const auto* update = ast::as<ast::AugAssign>(n)) {
+      const auto* name = ast::as<ast::Name>(update->target);
+      found |= name == nullptr || names.count(name->id) != 0;
+    }
+    if (const auto* assign = ast::as<ast::Assign>(n))
+      for (const ast::expr* target : assign->targets) found |= ast::is<ast::Subscript>(target);
+    if (const auto* call = ast::as<ast::Call>(n)) {
+      if (const auto* method = ast::as<ast::Attribute>(call->func)) {
+        std::string_view m = method->attr;
+        found |= m.size() > 1 && m.back() == '_' && m.front() != '_';
+      }
+      for (const ast::keyword* k : call->keywords) found |= k->arg == "out";
+    }
+    return !found;
+  };
+  ast::walk(scope, visit);
+  return found;
+}
+
+// A merged variable that may share its tensor with another name (a branch value that is a
+// name, a view or a method's result, or the value it kept from before the if), in a function
+// that changes tensors in place: torch.where and torch.cond give a new tensor, so a change
+// through the variable would no longer reach the other name, or the other way round.
+std::string shares_merged_tensor(const Context& context, const ast::stmt& statement,
+                                 const std::vector<Tree*>& leaves, const Plan& plan) {
+  if (plan.returns) return {};
+  std::set<std::string_view> names(plan.merge.begin(), plan.merge.end());
+  for (const Tree* leaf : leaves)
+    for (const auto& [name, node] : leaf->reads) names.insert(name);
+  for (std::string_view var : plan.merge)
+    for (const Tree* leaf : leaves) {
+      auto shares = leaf->shares.find(var);
+      if ((shares == leaf->shares.end() || shares->second) &&
+          changes_tensors_in_place(context, statement, names))
+        return "`" + std::string(var) +
+               "` may hold a tensor another name holds too (a name, a view, a method's result "
+               "or its value before the if), and the function changes tensors in place: the "
+               "predicated value is a new tensor, which such a change would not reach";
+    }
+  return {};
+}
+
 // The variables assigned in some branch and live after the if, each bound on every path.
 std::string merge_set(const Context& context, const ast::If& node,
                       const std::vector<BlockRef>& path, const std::vector<Tree*>& leaves,
@@ -1337,6 +1473,8 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
       return decline(why);
   }
   if (std::string why = merges_constant(leaves, plan); !why.empty()) return decline(why);
+  if (std::string why = shares_merged_tensor(context, node, leaves, plan); !why.empty())
+    return decline(why);
   if (std::string why = reads_bound(context, node, path, leaves); !why.empty()) return decline(why);
   if (plan.returns) plan.return_arity = common_arity(leaves);
   plan.static_operands = condition.static_operands;
@@ -1421,6 +1559,8 @@ PlanResult plan_conditional_once(const Context& context, const ast::stmt& statem
   plan.torch = torch;
   plan.returns = var.empty();
   if (!plan.returns) plan.merge = {var};
+  if (std::string why = shares_merged_tensor(context, statement, leaves, plan); !why.empty())
+    return decline(why);
   plan.temp_count = planner.temps;
   plan.split_count = planner.splits;
   plan.masked_reads = planner.masked_reads;

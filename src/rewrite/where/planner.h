@@ -39,6 +39,7 @@ std::vector<const ast::expr*> condition_leaves(const ast::expr& e);
 const ast::expr* number_literal(const ast::expr* e);
 std::string short_text(std::string_view text);
 std::string parenthesize_multiline(std::string text);
+bool may_alias(const Context& context, const ast::expr& value);
 
 // masked_read.cpp
 const ast::Subscript* computed_index(const ast::Node* node);
