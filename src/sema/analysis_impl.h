@@ -219,6 +219,10 @@ class AnalysisImpl final : public Analysis {
   // added to `read`.
   bool is_data_dependent_by_class(const ast::expr& condition, const ast::stmt& site,
                                   std::vector<const ast::expr*>& read) const;
+  // The same for a conditional expression whose two values are tensors (by the text or that
+  // evidence), where a plain parameter counts as a tensor too (Speculation::plain_parameters).
+  bool selects_tensors_by_parameter(const ast::IfExp& e, const ast::stmt& site,
+                                    std::vector<const ast::expr*>& read) const;
 
  private:
   friend class ScopeWalker;
@@ -295,6 +299,7 @@ class AnalysisImpl final : public Analysis {
   bool is_number_parameter(const ast::Name& name, ScopeId scope, bool or_bool) const;
   bool holds_number_parameter(const ast::Name& name, ScopeId scope) const;
   bool annotates_tensor(const ast::Node* parameter, ScopeId scope) const;
+  bool is_plain_parameter(const ast::Node* parameter, ScopeId scope) const;
   bool names_tensor_type(const ast::expr* annotation, ScopeId scope, int depth) const;
   std::optional<bool> assigned_self_attribute(const ast::Name& name, ScopeId scope) const;
   bool is_flag_parameter(const ast::Name& name, ScopeId scope) const;

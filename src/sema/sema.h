@@ -92,6 +92,11 @@ struct Speculation {
   // else is assumed, and a local variable counts as what its definitions compute under the
   // same assumption.
   bool class_evidence = false;
+  // With class_evidence: a parameter with neither annotation nor default counts as a tensor
+  // too. Asked only of a conditional expression whose values are tensors (a scheduler's
+  // `alphas_cumprod[prev_t] if prev_t >= 0 else final_alpha`): the condition is on what
+  // the caller passes, a tensor timestep as often as an int.
+  bool plain_parameters = false;
 };
 
 struct AnalysisOptions {

@@ -245,6 +245,17 @@ bool AnalysisImpl::annotates_tensor(const ast::Node* parameter, ScopeId scope) c
   return names_tensor_type(arg->annotation, outer, 0);
 }
 
+// A parameter with neither annotation nor default, not a method's `self` or `cls`: what the
+// caller passes, which the text does not say.
+bool AnalysisImpl::is_plain_parameter(const ast::Node* parameter, ScopeId scope) const {
+  const auto* arg = as<ast::arg>(parameter);
+  const auto* function = as<ast::FunctionDef>(scopes_[scope.index].node);
+  if (arg == nullptr || arg->annotation != nullptr || function == nullptr) return false;
+  std::optional<Parameter> declared = find_parameter(*function->args, arg->arg);
+  if (!declared || declared->default_value != nullptr) return false;  // keyword-only, *args
+  return !self_class_of_scope(scope, arg->arg).has_value();
+}
+
 bool AnalysisImpl::names_tensor_type(const ast::expr* annotation, ScopeId scope, int depth) const {
   if (annotation == nullptr || depth > 8) return false;
   if (const auto* text = as<ast::Constant>(annotation))
@@ -291,7 +302,9 @@ ValueKind AnalysisImpl::class_evidence_kind(const ast::expr* e, ScopeId scope, i
   bool any = false, all_bool = true;
   for (const Def* def : reaching_defs(*name, scope)) {
     if (def->source == Def::Source::Unbound) continue;
-    if (def->source == Def::Source::Param && annotates_tensor(def->origin, scope)) {
+    if (def->source == Def::Source::Param &&
+        (annotates_tensor(def->origin, scope) ||
+         (speculation_->plain_parameters && is_plain_parameter(def->origin, scope)))) {
       assume(e);
       all_bool = false;
       any = true;
@@ -315,6 +328,29 @@ bool AnalysisImpl::is_data_dependent_by_class(const ast::expr& condition, const 
   evidence_budget_ = 64;  // names fan out over definitions: bound the work
   Speculation* before = speculate(&evidence);
   bool dependent = is_data_dependent(condition);
+  speculate(before);
+  read.insert(read.end(), evidence.assumed.begin(), evidence.assumed.end());
+  return dependent;
+}
+
+bool AnalysisImpl::selects_tensors_by_parameter(const ast::IfExp& e, const ast::stmt& site,
+                                                std::vector<const ast::expr*>& read) const {
+  // a parameter tested for truth (`cumheights if reverse else cumwidths`) is a flag
+  bool compares = false;
+  ast::walk(e.test, [&](const ast::Node* n) {
+    compares |= is<ast::Compare>(n);
+    return !compares;
+  });
+  if (!compares) return false;
+  Speculation evidence;
+  evidence.site = &site;
+  evidence.class_evidence = true;
+  evidence_budget_ = 64;
+  Speculation* before = speculate(&evidence);
+  bool selects_tensors = is_tensor(*e.body) && is_tensor(*e.orelse);
+  evidence.assumed.clear();  // the values' evidence: only the condition's is checked
+  evidence.plain_parameters = true;
+  bool dependent = selects_tensors && is_data_dependent(*e.test);
   speculate(before);
   read.insert(read.end(), evidence.assumed.begin(), evidence.assumed.end());
   return dependent;

@@ -135,7 +135,16 @@ class Tagger {
       return true;
     }
     std::vector<const ast::expr*> evidence;
-    if (!a_.is_data_dependent_by_class(test, site, evidence) || evidence.empty()) return false;
+    if (!a_.is_data_dependent_by_class(test, site, evidence) || evidence.empty()) {
+      evidence.clear();
+      const auto* selection = as<ast::IfExp>(&observed_range);
+      if (selection == nullptr || !a_.selects_tensors_by_parameter(*selection, site, evidence) ||
+          evidence.empty())
+        return false;
+      *assumption = " (its values are tensors, and " + quote(*evidence.front()) +
+                    " is a parameter that may be one)";
+      return true;
+    }
     if (ast::is<ast::Name>(evidence.front()))
       *assumption = " (" + quote(*evidence.front()) + " is annotated as a tensor)";
     else

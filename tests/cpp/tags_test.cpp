@@ -230,6 +230,32 @@ TEST(Tags, ParametersAnnotatedATensorOrNoneAreTensors) {
             "GM101@13 branch on tensor value `pad not in mask` (`mask` is annotated as a tensor)");
 }
 
+// diffusers' schedulers: `alphas_cumprod[prev_t] if prev_t >= 0 else final_alpha_cumprod`,
+// with `timestep` what the pipeline passes (often a 0-d tensor). A parameter with neither
+// annotation nor default is evidence only where both values are tensors and the condition
+// compares; not one with a default, an annotation, `self`, values that are not shown to be
+// tensors, or a truth test (VITS' `cumheights if reverse else cumwidths`: a flag).
+TEST(Tags, PlainParametersSelectingTensorsAreEvidence) {
+  std::string text = std::string(kHeader) +
+                     "class Scheduler(nn.Module):\n"
+                     "    def __init__(self):\n"
+                     "        super().__init__()\n"
+                     "        self.register_buffer('alphas', torch.ones(10))\n"
+                     "        self.register_buffer('final', torch.tensor(1.0))\n"
+                     "    def forward(self, x, timestep, step=0, count: int = 1):\n"
+                     "        prev = timestep - 2\n"
+                     "        a = self.alphas[prev] if prev >= 0 else self.final\n"
+                     "        b = self.alphas[step] if step >= 0 else self.final\n"
+                     "        c = self.alphas[count] if count > 1 else self.final\n"
+                     "        d = 2.0 if timestep > 0 else 1.0\n"
+                     "        e = x if self > 0 else self.final\n"
+                     "        f = self.alphas if timestep else self.final\n"
+                     "        return x * a * b * c * d * e * f\n";
+  EXPECT_EQ(tags_of(text),
+            "GM101@13 conditional expression on tensor value `prev >= 0` (its values are "
+            "tensors, and `timestep` is a parameter that may be one)");
+}
+
 TEST(Tags, ValidationGuard) {
   EXPECT_EQ(tags_of(module_with("        if torch.isnan(x).any():\n"
                                 "            raise ValueError('nan')\n"
