@@ -720,7 +720,9 @@ class _Mender:
             if name in freevars or value is None or value is not fn.__globals__.get(name):
                 continue
             if isinstance(value, type):
-                if self._mended_constructor(value) is not value:
+                # a module's walk is limited to what its call runs (reach): constructors of
+                # other classes stay as they are there (a model's output dataclasses)
+                if self.reach is None and self._mended_constructor(value) is not value:
                     helpers[name] = value
                 continue
             if _skip_reason(value, self.places) is not None:
