@@ -1529,8 +1529,9 @@ def index_where_ok(buffer, index, holding, failing=()) -> bool:
 
     * ``buffer`` is a plain tensor with at least one dimension and a first dimension of at
       least one (``buffer[0]``, read off the path, cannot raise);
-    * ``index`` is a plain 0-d int64 or int32 tensor (a bool or uint8 index is a mask, a
-      floating one raises, one with dimensions selects several rows);
+    * ``index`` is a plain int64 or int32 tensor of any shape (a bool or uint8 index is a
+      mask, a floating one raises): a 0-d one picks a row (a scheduler's timestep), one with
+      dimensions picks several (``target[preds.topk(k)[1]]``);
     * every condition is a bool tensor of one element (what the original's ``bool()`` reads);
     * everything is on the CPU (an accelerator's assert surfaces later, and its out-of-range
       read is a device-side assert), and a failed range check may be answered by running the
@@ -1547,7 +1548,7 @@ def index_where_ok(buffer, index, holding, failing=()) -> bool:
     if not (_plain_tensor(buffer) and buffer.dim() >= 1 and buffer.shape[0] > 0):
         return False
     row_dtypes = (torch.int64, torch.int32)  # a bool or uint8 index is a mask
-    if not (_plain_tensor(index) and index.dim() == 0 and index.dtype in row_dtypes):
+    if not (_plain_tensor(index) and index.dtype in row_dtypes):
         return False
     for condition in conditions:
         if not (_one_element(condition) and condition.dtype == torch.bool):
@@ -1560,10 +1561,11 @@ def index_where(buffer, index, holding, failing=()):
     """``buffer[index]`` read ahead of its branch, after ``index_where_ok``: on the branch's
     path (see there) ``buffer[index]``, off it ``buffer[0]``, in one graph (Dynamo reads a
     0-d tensor index with ``.item()``, a graph break; a one-element index it keeps in the
-    graph). On the path, an index out of range fails an in-graph assert whose failure makes
-    the compile boundary run the call again eagerly (``RERUN_TOKEN``), where the original
-    raises its own IndexError. The read is masked by the range too, so the backend's own
-    bounds check (Inductor's RuntimeError) never fires before the assert."""
+    graph). On the path, an index out of range (any element of one with dimensions) fails
+    an in-graph assert whose failure makes the compile boundary run the call again eagerly
+    (``RERUN_TOKEN``), where the original raises its own IndexError. The read is masked by
+    the range too, so the backend's own bounds check (Inductor's RuntimeError) never fires
+    before the assert."""
     torch = sys.modules["torch"]
     taken = torch.ones((), dtype=torch.bool)
     for condition in holding:
@@ -1572,9 +1574,11 @@ def index_where(buffer, index, holding, failing=()):
         taken = torch.logical_and(taken, torch.logical_not(condition.reshape(())))
     size = buffer.shape[0]
     inside = torch.logical_and(index >= -size, index < size)
-    torch._assert_async(torch.logical_or(torch.logical_not(taken), inside), RERUN_TOKEN)
+    torch._assert_async(torch.logical_or(torch.logical_not(taken), inside.all()), RERUN_TOKEN)
     row = torch.where(torch.logical_and(taken, inside), index, 0)
-    return buffer[row.reshape(1)][0]
+    if index.dim() == 0:
+        return buffer[row.reshape(1)][0]
+    return buffer[row]
 
 
 def cond_ok(condition, *values):

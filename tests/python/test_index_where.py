@@ -1,6 +1,6 @@
 """runtime.index_where_ok and runtime.index_where: a [Where] branch value read by a computed
-index ahead of its branch. Where a run-time condition fails (the index a bool, floating,
-int16 or one-dimensional tensor, the buffer empty or 0-d, no compile boundary), the original
+index ahead of its branch. Where a run-time condition fails (the index a bool, floating or
+int16 tensor, the buffer empty or 0-d, no compile boundary), the original
 statement runs: nothing of the masked read is in the graph, and the program behaves as the
 original. The read is masked by its whole path (no run again for an index off the path), and
 an index out of range on the path runs the call again, eagerly, raising the original's
@@ -79,7 +79,6 @@ FAILING = {
     "bool index": (torch.arange(10.0), torch.tensor(True)),
     "floating index": (torch.arange(10.0), torch.tensor(2.0)),
     "int16 index": (torch.arange(10.0), torch.tensor(2, dtype=torch.int16)),
-    "one-dimensional index": (torch.arange(10.0), torch.tensor([2])),
     "empty buffer": (torch.empty(0), torch.tensor(3)),
     "0-d buffer": (torch.tensor(5.0), torch.tensor(0)),
 }
@@ -160,3 +159,55 @@ def test_the_mask_is_the_whole_path(monkeypatch):
 def test_out_of_range_on_the_path_runs_the_call_again(monkeypatch):
     assert reruns_of("where/index_where_conditional", torch.tensor(14), monkeypatch) == 1
     assert reruns_of("where/index_where_conditional", torch.tensor(-30), monkeypatch) == 0
+
+
+# The top-k read of Lightning-AI/torchmetrics: src/torchmetrics/functional/retrieval/
+# precision.py: retrieval_precision, after its early return: the rest of the block is the
+# if's else, and it reads `target` by the indices of the k best predictions.
+RETRIEVAL = '''
+import torch
+from torch import tensor
+
+
+def precision(preds: torch.Tensor, target: torch.Tensor, top_k: int = 2):
+    best = preds.topk(top_k, dim=-1)[1]
+    if not target.sum():
+        return tensor(0.0, device=preds.device)
+    relevant = target[best].sum().float()
+    return relevant / top_k
+
+
+torch.compile(precision)  # an entry point of the mender
+'''
+
+
+@pytest.fixture()
+def retrieval(tmp_path):
+    with program_module(tmp_path, "index_where_retrieval", RETRIEVAL) as module:
+        yield module
+
+
+@pytest.mark.parametrize("target", [[1, 0, 1, 0, 0], [0, 0, 0, 0, 0], [1, 1, 1]],
+                         ids=["relevant", "none relevant", "target shorter than preds"])
+def test_an_index_with_dimensions_picks_several_rows(retrieval, target):
+    """One graph where the read is in range; where a top index is past the end of `target`,
+    the call runs again eagerly and raises the original's IndexError."""
+    preds, target = torch.tensor([0.1, 0.9, 0.3, 0.8, 0.2]), torch.tensor(target)
+    graphs = Graphs()
+    compiled = graphmend.compile(retrieval.precision, backend=graphs)
+    with torch.no_grad():
+        expected = outcome(retrieval.precision, preds, target)
+        assert_same(expected, outcome(compiled, preds, target))
+    if expected[0] == "returned":
+        assert graphs.masked_read() and len(graphs.graphs) == 1
+    else:
+        assert expected[1] is IndexError
+
+
+@pytest.mark.parametrize("target", [[1, 0, 1, 0, 0], [1, 1, 1]], ids=["relevant", "short"])
+def test_an_index_with_dimensions_under_inductor(retrieval, target):
+    preds, target = torch.tensor([0.1, 0.9, 0.3, 0.8, 0.2]), torch.tensor(target)
+    torch._dynamo.reset()
+    compiled = graphmend.compile(retrieval.precision)
+    with torch.no_grad():
+        assert_same(outcome(retrieval.precision, preds, target), outcome(compiled, preds, target))
