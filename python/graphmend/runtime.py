@@ -1336,6 +1336,15 @@ def python_numbers(*values) -> bool:
     return all(type(value) in (int, float) for value in values)
 
 
+def python_ints(*values) -> bool:
+    """``python_numbers`` for values declared ``int`` (``top_k: Optional[int] = None``): each
+    exactly an ``int``, since mended code may pass it where a float raises (``x.topk(k)``)
+    on a side of a branch the original did not run."""
+    if not is_compiling():
+        return False
+    return all(type(value) is int for value in values)
+
+
 def python_flags(*values) -> bool:
     """Whether mended code may test ``values`` in Python where the original might not: while
     compiling, each is exactly a ``bool``, ``int``, ``float`` or ``None``, whose truth test

@@ -302,6 +302,9 @@ class AnalysisImpl final : public Analysis {
   bool is_plain_parameter(const ast::Node* parameter, ScopeId scope) const;
   bool names_tensor_type(const ast::expr* annotation, ScopeId scope, int depth) const;
   std::optional<bool> assigned_self_attribute(const ast::Name& name, ScopeId scope) const;
+  bool rebound_to_numbers(const ast::Name& name, ScopeId scope) const;
+  bool is_int_parameter(const ast::Name& name, ScopeId scope) const;
+  const ast::Name* declared_type(const ast::expr* annotation, ScopeId scope) const;
   bool is_flag_parameter(const ast::Name& name, ScopeId scope) const;
   bool shape_int(const ast::expr* e, ScopeId scope, int depth) const;
 

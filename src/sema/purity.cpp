@@ -103,28 +103,109 @@ bool AnalysisImpl::may_assume_number(const ast::Name& name, ScopeId scope) const
   }
   const ast::stmt* site = speculation_->site;
   if (site == nullptr || scope_of(site) != scope) return false;
-  if (std::optional<bool> attribute = assigned_self_attribute(name, scope)) return *attribute;
-  return is_number_parameter(name, scope, false);
+  std::optional<bool> attribute = assigned_self_attribute(name, scope);
+  if (attribute && *attribute) return true;
+  if (!is_number_parameter(name, scope, false)) return false;
+  // torchmetrics' `top_k: Optional[int] = None`, then `if top_k is None: top_k = preds.shape[-1]`
+  return !attribute || rebound_to_numbers(name, scope);
 }
 
-// A parameter of the function `scope` annotated int or float, or defaulting to a number
-// (with `or_bool`, also annotated bool or defaulting to True or False).
-bool AnalysisImpl::is_number_parameter(const ast::Name& name, ScopeId scope, bool or_bool) const {
+// Whether every assignment to `name` before the speculated statement, at any depth of the
+// function's body, binds a Python number by its form: a number literal, `self.<attr>`,
+// `<x>.shape[...]`, `<x>.size(...)` or `len(...)`.
+bool AnalysisImpl::rebound_to_numbers(const ast::Name& name, ScopeId scope) const {
+  const auto* function = as<ast::FunctionDef>(scopes_[scope.index].node);
+  const ast::stmt* site = speculation_->site;
+  if (function == nullptr || site == nullptr || function->args->args.size == 0) return false;
+  std::string_view self = function->args->args[0]->arg;
+  auto numeric_form = [&](const ast::expr* value) {
+    if (const auto* c = as<ast::Constant>(value))
+      return c->value.type == ast::ConstantValue::Type::Int ||
+             c->value.type == ast::ConstantValue::Type::Float;
+    if (const auto* attr = as<ast::Attribute>(value)) {
+      const auto* base = as<ast::Name>(attr->value);
+      return base != nullptr && base->id == self;
+    }
+    if (const auto* sub = as<ast::Subscript>(value)) {
+      const auto* shape = as<ast::Attribute>(sub->value);
+      return shape != nullptr && shape->attr == "shape";
+    }
+    const auto* call = as<ast::Call>(value);
+    if (call == nullptr) return false;
+    if (const auto* method = as<ast::Attribute>(call->func)) return method->attr == "size";
+    const auto* f = as<ast::Name>(call->func);
+    return f != nullptr && f->id == "len" && lookup(scope, "len") == nullptr;
+  };
+  bool ok = true;
+  const ast::Node* accepted = nullptr;  // the target of the assignment last checked
+  ast::walk(function, [&](const ast::Node* n) {
+    if (!ok || n->begin >= site->begin) return false;
+    if (n != function && (is<ast::FunctionDef>(n) || is<ast::AsyncFunctionDef>(n) ||
+                          is<ast::ClassDef>(n) || is<ast::Lambda>(n)))
+      return false;
+    if (const auto* assign = as<ast::Assign>(n); assign && assign->targets.size == 1) {
+      const auto* target = as<ast::Name>(assign->targets[0]);
+      if (target != nullptr && target->id == name.id) {
+        ok = numeric_form(assign->value);
+        accepted = target;
+      }
+    }
+    const auto* stored = as<ast::Name>(n);
+    if (stored && stored->ctx == ast::ExprContext::Store && stored->id == name.id && n != accepted)
+      ok = false;  // augmented, a loop or with target, unpacked, `:=`
+    return ok;
+  });
+  return ok;
+}
+
+// The type a parameter's annotation names, alone or with None (`Optional[int]`, `int |
+// None`: a number or None, which the check tells apart); null for any other annotation.
+const ast::Name* AnalysisImpl::declared_type(const ast::expr* annotation, ScopeId scope) const {
+  if (const auto* generic = as<ast::Subscript>(annotation);
+      generic && qualify(generic->value, scope) == "typing.Optional")
+    annotation = generic->slice;
+  if (const auto* either = as<ast::BinOp>(annotation);
+      either && either->op == ast::OperatorKind::BitOr)
+    annotation = is_none_constant(either->right)  ? either->left
+                 : is_none_constant(either->left) ? either->right
+                                                  : nullptr;
+  return as<ast::Name>(annotation);
+}
+
+namespace {
+
+// The parameter `name` of the function `node` (a scope's node), if it is one.
+std::optional<Parameter> parameter_of(const ast::Node* node, std::string_view name) {
   const ast::arguments* args = nullptr;
-  if (const auto* f = as<ast::FunctionDef>(scopes_[scope.index].node)) args = f->args;
-  if (const auto* f = as<ast::AsyncFunctionDef>(scopes_[scope.index].node)) args = f->args;
-  std::optional<Parameter> parameter = args ? find_parameter(*args, name.id) : std::nullopt;
+  if (const auto* f = as<ast::FunctionDef>(node)) args = f->args;
+  if (const auto* f = as<ast::AsyncFunctionDef>(node)) args = f->args;
+  return args ? find_parameter(*args, name) : std::nullopt;
+}
+
+}  // namespace
+
+// A parameter of the function `scope` annotated int or float (alone or with None), or
+// defaulting to a number (with `or_bool`, also annotated bool or defaulting to True or False).
+bool AnalysisImpl::is_number_parameter(const ast::Name& name, ScopeId scope, bool or_bool) const {
+  std::optional<Parameter> parameter = parameter_of(scopes_[scope.index].node, name.id);
   if (!parameter) return false;
   using Type = ast::ConstantValue::Type;
-  const auto* annotation = as<ast::Name>(parameter->arg->annotation);
   const auto* default_value = as<ast::Constant>(parameter->default_value);
-  if (annotation != nullptr)
-    return annotation->id == "float" || annotation->id == "int" ||
-           (or_bool && annotation->id == "bool");
+  if (parameter->arg->annotation != nullptr) {
+    const ast::Name* type = declared_type(parameter->arg->annotation, scope);
+    return type != nullptr &&
+           (type->id == "float" || type->id == "int" || (or_bool && type->id == "bool"));
+  }
   if (default_value == nullptr) return false;
   Type type = default_value->value.type;
   return type == Type::Int || type == Type::Float ||
          (or_bool && (type == Type::True || type == Type::False));
+}
+
+bool AnalysisImpl::is_int_parameter(const ast::Name& name, ScopeId scope) const {
+  std::optional<Parameter> parameter = parameter_of(scopes_[scope.index].node, name.id);
+  const ast::Name* type = parameter ? declared_type(parameter->arg->annotation, scope) : nullptr;
+  return type != nullptr && type->id == "int";
 }
 
 // Whether `name` is last bound, before the speculated statement and in the function's own
@@ -222,6 +303,7 @@ bool AnalysisImpl::number_rec(const ast::expr* e, ScopeId scope, int depth,
         return as<ast::Name>(other)->id == name->id;
       });
       if (!seen) numbers.push_back(e);
+      if (!seen && is_int_parameter(*name, scope)) speculation_->integers.push_back(e);
       return true;
     }
     case ast::Kind::Call: {

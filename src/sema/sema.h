@@ -87,6 +87,9 @@ struct Speculation {
   // Python number (in number expressions); the check asks `runtime.python_numbers(...)` of each.
   bool assume_numbers = false;
   std::vector<const ast::expr*> numbers;  // out: the values assumed numbers
+  // out: of those, the parameters declared int (`top_k: Optional[int]`): the check asks
+  // `runtime.python_ints(...)`, since a float may raise where an int is wanted (`x.topk(k)`)
+  std::vector<const ast::expr*> integers;
   // Evidence only (the tagger's question, never a rewrite's): the attributes a class
   // registers as parameters or buffers, or sets only to tensors, count as tensors, nothing
   // else is assumed, and a local variable counts as what its definitions compute under the

@@ -961,3 +961,16 @@ def test_masked_fill_ok_traces_without_break():
             compiled = torch.compile(fn, backend="eager")
             assert torch.equal(compiled(torch.ones(2), t), fn(torch.ones(2), t))
     torch._dynamo.reset()
+
+
+def test_python_ints_hold_for_ints_only_while_compiling():
+    """`top_k: Optional[int]` assumed an int: a float, a bool or None is not one, and eagerly
+    the original statement runs."""
+    def probe(x, value):
+        return x + 1, rt.python_ints(value, 3)
+
+    compiled = torch.compile(probe, backend="eager", dynamic=False)
+    assert probe(torch.ones(1), 2)[1] is False
+    for value, expected in ((2, True), (2.5, False), (True, False), (None, False)):
+        torch._dynamo.reset()
+        assert compiled(torch.ones(1), value)[1] is expected, value

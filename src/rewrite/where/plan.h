@@ -95,6 +95,7 @@ struct Plan {
   std::vector<std::string> checks;
   std::vector<std::string> floating_checks;  // tensors whose dtype must be floating
   std::vector<std::string> number_checks;    // values assumed Python numbers
+  std::vector<std::string> int_checks;       // values assumed Python ints (declared int)
   std::vector<std::string> flag_checks;      // flags tested on both sides (runtime.python_flags)
   // Tail duplication (plan_statement/plan_conditional when a branch value is a Python
   // number): `tail` is the function's final return; the statements from the rewritten one's

@@ -3,6 +3,7 @@
 // computed index) share. Not for use outside src/rewrite/where/.
 #pragma once
 
+#include <algorithm>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -185,7 +186,8 @@ std::string check_static_prefix(const Context& context, const Plan& plan);
 std::string check_masked_reads(const Context& context, const Planner& planner, const Plan& plan);
 
 // What the text shows first; failing that, the same with the values whose type it cannot
-// show assumed to be tensors, checked at run time (sema::Speculation).
+// show assumed to be tensors, then also the parameters declared numbers assumed to be
+// numbers (`min(top_k, n)` cannot raise then), checked at run time (sema::Speculation).
 template <class PlanOnce>
 PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
                             const PlanOnce& plan_once) {
@@ -195,6 +197,12 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
   speculation.site = &statement;
   sema::Speculation* before = context.analysis.speculate(&speculation);
   PlanResult assumed = plan_once(&speculation);
+  if (!assumed.plan && !speculation.assume_numbers) {
+    speculation = sema::Speculation{};
+    speculation.site = &statement;
+    speculation.assume_numbers = true;
+    if (PlanResult numbers = plan_once(&speculation); numbers.plan) assumed = std::move(numbers);
+  }
   context.analysis.speculate(before);
   if (!assumed.plan ||
       (speculation.assumed.empty() && speculation.floating.empty() && speculation.numbers.empty()))
@@ -208,8 +216,12 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
     assumed.plan->checks.emplace_back(node_text(context, *value));
   for (const ast::expr* value : speculation.floating)
     assumed.plan->floating_checks.emplace_back(node_text(context, *value));
+  const auto& integers = speculation.integers;
   for (const ast::expr* value : speculation.numbers)
-    assumed.plan->number_checks.emplace_back(node_text(context, *value));
+    (std::find(integers.begin(), integers.end(), value) != integers.end()
+         ? assumed.plan->int_checks
+         : assumed.plan->number_checks)
+        .emplace_back(node_text(context, *value));
   return assumed;
 }
 

@@ -329,7 +329,8 @@ uint32_t edit_end(const Plan& plan, bool checked) {
 
 bool is_checked(const Plan& plan, const std::vector<std::string>& submodules) {
   return !plan.checks.empty() || !plan.floating_checks.empty() || !plan.number_checks.empty() ||
-         !plan.flag_checks.empty() || !submodules.empty() || !plan.masked_reads.empty();
+         !plan.int_checks.empty() || !plan.flag_checks.empty() || !submodules.empty() ||
+         !plan.masked_reads.empty();
 }
 
 // `text` (the source from offset `begin`) with the calls the plan's leaves record in
@@ -360,11 +361,12 @@ void emit_checked(const Plan& plan, const Context& context,
     for (size_t i = 0; i < plan.checks.size(); ++i) tensors += (i ? ", " : "") + plan.checks[i];
     parts.push_back(tensors + ")");
   }
-  if (!plan.number_checks.empty()) {
-    std::string numbers = context.runtime + ".python_numbers(";
-    for (size_t i = 0; i < plan.number_checks.size(); ++i)
-      numbers += (i ? ", " : "") + plan.number_checks[i];
-    parts.push_back(numbers + ")");
+  for (const auto& [function, values] : {std::pair{".python_ints(", &plan.int_checks},
+                                         std::pair{".python_numbers(", &plan.number_checks}}) {
+    if (values->empty()) continue;
+    std::string check = context.runtime + function;
+    for (size_t i = 0; i < values->size(); ++i) check += (i ? ", " : "") + (*values)[i];
+    parts.push_back(check + ")");
   }
   if (!plan.flag_checks.empty()) {
     std::string flags = context.runtime + ".python_flags(";

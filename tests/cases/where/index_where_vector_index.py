@@ -1,7 +1,8 @@
-"""[Where] a read by a tensor index that need not be 0-d (`table[x.long()]`): planned as a
-masked read (runtime.index_where), but with `x` a vector runtime.index_where_ok refuses the
-one-dimensional index (it selects several rows, and evaluating it ahead of the branch may
-raise where the original does not), so the original statement runs and keeps its break."""
+"""[Where] a read by a tensor index with dimensions (`table[x.long()]` with `x` a vector): a
+masked read (runtime.index_where) picking several rows. Off its path (the second input, whose
+indices are out of range) nothing is read out of range; on its path an index out of range
+(the third input) fails the in-graph assert, and the call runs again eagerly, raising the
+original's IndexError."""
 import torch
 
 
@@ -16,7 +17,8 @@ def ENTRY(x: torch.Tensor, table: torch.Tensor):
 INPUTS = [
     (torch.tensor([1.0, 2.0]), torch.tensor([10.0, 20.0, 30.0])),
     (torch.tensor([-7.0, -9.0]), torch.tensor([10.0, 20.0, 30.0])),
+    (torch.tensor([5.0, 1.0]), torch.tensor([10.0, 20.0, 30.0])),
 ]
-EXPECTED_BREAKS = (1, 1)
-EXPECTED_GRAPHS = (2, 2)
+EXPECTED_BREAKS = (1, 0)
+EXPECTED_GRAPHS = (2, 1)
 EXPECTED_TAGS = [("GM101", "where")]
