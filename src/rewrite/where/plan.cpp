@@ -1444,6 +1444,10 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
       return result;
     }
   }
+  if (context.source.text().substr(node.begin, 4) == "elif")
+    return decline(
+        "an elif whose if is not predicated with it: its rewrite would replace the elif and "
+        "drop the else it belongs to");
   if (condition_uses_scalar(node.test))
     return decline("condition uses .item()/.tolist() (GM106, out of scope)");
   if (context.analysis.mutates_state(node.body) || context.analysis.mutates_state(node.orelse))
