@@ -177,8 +177,9 @@ HINTS: Dict[str, str] = {
     "while_loop by hand",
     "not-data-dependent": "",
     "not-an-if": "write the conditional expression as an if statement, or use torch.where",
-    "branch-raises": "a raise inside a tensor branch is a validation guard only as `if cond: raise "
-    "E(\"literal\")` on its own (GM105)",
+    "branch-raises": "a raise ending a branch arm is predicated as `raise E(\"literal\")` (or a "
+    "message formatted from values other than tensors, reading nothing the branch assigns), "
+    "where another arm gives a value and no branch calls code or prints",
     "predicated-fallback": "",
     "different-live-sets": "assign the same variables in every branch",
     "no-live-value": "nothing computed in the branches is used afterwards; remove the if",
@@ -192,7 +193,8 @@ HINTS: Dict[str, str] = {
     "those names only inside the branch, or keep the break",
     "branch-not-static": "build the message from constants and config values (f-strings without "
     "format specs, ==, is, and/or/not, +) before the print/log/warn, or keep the break",
-    "has-else": "the shape [Trap] accepts is `if cond: raise E(\"literal\")`, with no else or elif",
+    "has-else": "an elif guard stays as written; a guard with an else is predicated by [Where] "
+    "where its reason allows",
     "not-single-raise": "the shape [Trap] accepts is `if cond: raise E(\"literal\")`",
     "bare-raise": "raise a new exception with a string-literal message",
     "raise-from": "drop `from ...` or keep the break",

@@ -147,8 +147,12 @@ TEST(Reasons, IdsComeFromThePhrasesInOrder) {
       "    if x.sum() < 0:\n        raise ValueError(f\"bad {x}\")\n    else:\n        x = x + 1\n"
       "    return x\n");
   ASSERT_EQ(declined.diagnostics.size(), 1u);
-  EXPECT_EQ(declined.diagnostics[0].reason_id, "has-else");
-  EXPECT_EQ(declined.diagnostics[0].reason, "the if statement has an else branch");
+  // [Where]'s reason, after [Trap]'s, names the id
+  EXPECT_EQ(declined.diagnostics[0].reason_id, "branch-raises");
+  EXPECT_EQ(declined.diagnostics[0].reason,
+            "the if statement has an else branch, which [Where] declines: a branch raises, and "
+            "its raise has no guard form: the exception message is neither a string literal nor "
+            "formatted from values other than tensors");
 }
 
 }  // namespace

@@ -65,11 +65,31 @@ TEST(Trap, AFormattedMessageIsBuiltOnlyWhenTheGuardFails) {
   }
 }
 
+// ... and predicated where [Where] can: the raise is a guard inside the predicated form.
+TEST(Trap, GuardWithElseIsPredicatedAsABranch) {
+  Fixture f(body("    if x.sum() < 0:\n        raise ValueError(\"n\")\n    else:\n"
+                 "        return x * 2\n"),
+            {"x"});
+  std::string mended = f.run(sema::BreakKind::ValidationGuard);
+  EXPECT_NE(mended.find("    if __graphmend_rt__.where_ok(__gm_c1, __gm_t0):\n"
+                        "        __graphmend_rt__.guard(__gm_c1, ValueError, \"n\")\n"
+                        "        return __gm_t0\n"
+                        "    elif x.sum() < 0:\n"
+                        "        raise ValueError(\"n\")\n"
+                        "    else:\n"
+                        "        return __gm_t0\n"),
+            std::string::npos)
+      << mended;
+}
+
+// A guard with an else branch is a branch with a raising arm: [Where] predicates it, or
+// declines it saying why.
 TEST(Trap, DeclinesElse) {
   Fixture f(body("    if x.sum() < 0:\n        raise ValueError(\"n\")\n    else:\n        pass\n"),
             {"x"});
   EXPECT_EQ(f.run(sema::BreakKind::ValidationGuard),
-            "DECLINED: the if statement has an else branch");
+            "DECLINED: the if statement has an else branch, which [Where] declines: the branches "
+            "assign no variable used afterwards");
 }
 
 // What the in-graph forms cannot lower (a message formatted from tensor data or by a call,

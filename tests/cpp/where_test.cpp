@@ -618,7 +618,23 @@ TEST(Where, Declines) {
       {"in-place", head + "        x.add_(1)\n", "mutates state"},
       {"impure", head + "        y = print(x)\n", "is not pure"},
       {"break", "def f(x):\n  for i in x:\n    if x.sum() > 0:\n      break\n", "break/continue"},
-      {"raise", head + "        raise ValueError('no')\n", "raises"},
+      {"raise", head + "        raise\n    else:\n        y = x\n", "bare raise"},
+      {"raise from", head + "        raise ValueError('no') from None\n    else:\n        y = x\n",
+       "chains a cause"},
+      {"raise not last", head + "        raise ValueError('no')\n        y = x\n",
+       "statements after raise"},
+      {"all raise",
+       head + "        raise ValueError('a')\n    else:\n        raise KeyError('b')\n",
+       "every branch raises"},
+      {"raise reads branch value",
+       head + "        m = 'bad'\n        raise ValueError(f'{m}')\n    else:\n        y = x\n",
+       "reading `m`, which the branch assigns"},
+      {"raise and cond",
+       head + "        raise ValueError('no')\n    else:\n        y = self.lin(x)\n",
+       "a branch raises and a branch calls code"},
+      {"raise and record",
+       head + "        raise ValueError('no')\n    else:\n        print('p')\n        y = x\n",
+       "a branch raises and a branch records a call"},
       {"del", head + "        del y\n", "del"},
       {"global", head + "        global y\n        y = x\n", "global"},
       {"def", head + "        def g(): pass\n", "nested def"},
@@ -655,6 +671,73 @@ TEST(Where, Declines) {
   Context context{source, *parsed.module, analysis, options};
   sema::BreakTag tag{sema::BreakKind::PrintCall, parsed.module->body[0], nullptr, nullptr, ""};
   EXPECT_FALSE(rewrite_where(tag, context).has_value());
+}
+
+// A branch arm ending in `raise` is a leaf that gives no value: torch.where selects from
+// the other leaves, and the raise becomes [Trap]'s guard on the conjunction of its path's
+// conditions, inside the predicated form; the fallback raises as written.
+TEST(Where, RaisingArmBecomesAGuardOnItsPath) {
+  Result r =
+      run("def f(x):\n"
+          "    if x.sum() < 0:\n"
+          "        if x.min() > -5:\n"
+          "            y = x * 2\n"
+          "        else:\n"
+          "            raise ValueError(\n"
+          "                \"too small\"\n"
+          "            )\n"
+          "    else:\n"
+          "        y = x - 1\n"
+          "    return y\n",
+          {"y"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_EQ(
+      r.text,
+      "def f(x):\n"
+      "    __gm_t0 = x * 2\n"
+      "    __gm_t1 = x - 1\n"
+      "    __gm_c2 = x.sum() < 0\n"
+      "    __gm_c3 = x.min() > -5\n"
+      "    if __graphmend_rt__.where_ok((__gm_c2, __gm_c3), __gm_t0, __gm_t1):\n"
+      "        __graphmend_rt__.guard(torch.logical_and(__gm_c2, torch.logical_not(__gm_c3)), "
+      "ValueError, \"too small\")\n"
+      "        y = torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
+      "    elif x.sum() < 0:\n"
+      "        if x.min() > -5:\n"
+      "            y = __gm_t0\n"
+      "        else:\n"
+      "            raise ValueError(\n"
+      "                \"too small\"\n"
+      "            )\n"
+      "    else:\n"
+      "        y = __gm_t1\n"
+      "    return y\n");
+}
+
+// A raise as the top-level arm: a path of one split; a variable only the other arm assigns
+// needs no binding before the if, and returns select from the returning arms alone.
+TEST(Where, RaisingTopLevelArm) {
+  Result assigns =
+      run("def f(x):\n    if x.sum() < 0:\n        raise ValueError(f'bad {n}')\n    else:\n"
+          "        z = x * 2\n    return z\n",
+          {"z"});
+  ASSERT_TRUE(assigns.fixed) << assigns.reason;
+  EXPECT_NE(assigns.text.find("    if __graphmend_rt__.where_ok(__gm_c1, __gm_t0):\n"
+                              "        __graphmend_rt__.guard_formatted(__gm_c1, ValueError, "
+                              "lambda: f'bad {n}')\n"
+                              "        z = __gm_t0\n"),
+            std::string::npos)
+      << assigns.text;
+  Result returns =
+      run("def f(x):\n    if x.sum() < 0:\n        return x\n    elif x.max() > 9:\n"
+          "        raise ValueError('big')\n    return x * 2\n",
+          {});
+  ASSERT_TRUE(returns.fixed) << returns.reason;
+  EXPECT_NE(returns.text.find("        __graphmend_rt__.guard(torch.logical_and(torch.logical_not("
+                              "__gm_c2), __gm_c3), ValueError, 'big')\n"
+                              "        return torch.where(__gm_c2, __gm_t0, __gm_t1)\n"),
+            std::string::npos)
+      << returns.text;
 }
 
 TEST(Where, TailDuplicationForPythonNumbers) {

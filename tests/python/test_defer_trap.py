@@ -430,8 +430,10 @@ class Model(torch.nn.Module):
         ("logger.info('m', stacklevel=2)", "GM103", "stacklevel names a caller's frame"),
         ("warnings.warn('m', skip_file_prefixes=('lib/',))", "GM104",
          "warnings.warn with skip_file_prefixes names a caller's frame"),
-        ("if x.sum() < 0:\n            raise ValueError('a')\n        else:\n            x = x + 1",
-         "GM105", "the if statement has an else branch"),
+        ("if x.sum() < 0:\n            raise ValueError(f'a {x}')\n        else:\n            x = x + 1",
+         "GM105", "the if statement has an else branch, which [Where] declines: a branch raises, "
+         "and its raise has no guard form: the exception message is neither a string literal nor "
+         "formatted from values other than tensors"),
     ],
     ids=lambda v: v if isinstance(v, str) and len(v) < 30 else None,
 )

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rewrite/rewrite.h"
 
@@ -37,6 +38,13 @@ struct GuardRaise {
     return form;
   }
 };
+
+// The guard form of `raise` (trap.cpp): `runtime.guard(<cond>, E, "literal")`, or
+// `guard_formatted(<cond>, E, lambda: <message>)` for a message formatted from values other
+// than tensors (`condition_tensors`: values the condition treats as tensors, as written);
+// `site` is where the raise stands (the class it raises is looked up from there).
+GuardRaise guard_raise(const Context& context, const ast::Node& site, const ast::Raise& raise,
+                       const std::vector<std::string_view>& condition_tensors);
 
 // A guard `if <tensor condition>: <deferrable calls, helpers that only defer>; raise ...`
 // deferred as a branch (branch.cpp): the calls recorded with the condition and the raise

@@ -16,6 +16,7 @@
 #include "ast/walk.h"
 #include "rewrite/defer/defer.h"
 #include "rewrite/rewrite.h"
+#include "rewrite/where/where.h"
 
 namespace graphmend::rewrite {
 namespace {
@@ -374,6 +375,8 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   if (tag.kind != sema::BreakKind::ValidationGuard) return std::nullopt;
   const auto* guard = ast::as<ast::If>(tag.statement);
   if (guard == nullptr) return Outcome::declined("the guard is not an if statement");
+  // a raising arm of a predicated branch, or a guard with an else branch: [Where]
+  if (std::optional<Outcome> predicated = predicate_guard(tag, context)) return predicated;
   if (node_text(context, *guard).substr(0, 4) == "elif") {
     return Outcome::declined("the guard is an elif branch of a larger if statement");
   }
@@ -386,12 +389,9 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   return rerun.fixed ? rerun : lowered;
 }
 
-namespace {
-
-// The call that raises `raise` where the guard fails: `runtime.guard(<cond>, E, "literal")`
-// or `guard_formatted(<cond>, E, lambda: <message formatted from values other than tensors>)`
-// as `function` and `arguments` around the condition, or the reason it cannot.
-GuardRaise guard_raise(const Context& context, const ast::If& guard, const ast::Raise& raise,
+// The call that raises `raise` where the guard fails, as `function` and `arguments` around the
+// condition, or the reason it cannot (defer.h).
+GuardRaise guard_raise(const Context& context, const ast::Node& site, const ast::Raise& raise,
                        const std::vector<std::string_view>& condition_tensors) {
   if (raise.exc == nullptr)
     return GuardRaise::declined("a bare raise re-raises the exception being handled");
@@ -417,7 +417,7 @@ GuardRaise guard_raise(const Context& context, const ast::If& guard, const ast::
   } else {
     return GuardRaise::declined("the raised exception is neither a class nor a class call");
   }
-  if (std::string problem = check_exception_class(context, guard, exception_class->id);
+  if (std::string problem = check_exception_class(context, site, exception_class->id);
       !problem.empty())
     return GuardRaise::declined(problem);
   // A formatted message is built only when the guard fails, as the original builds it: the
@@ -431,6 +431,8 @@ GuardRaise guard_raise(const Context& context, const ast::If& guard, const ast::
   form.arguments = ", " + std::string(exception_class->id) + ", " + message_text + ")";
   return form;
 }
+
+namespace {
 
 // The in-graph forms of `if <tensor condition>: raise E(message)`: runtime.guard (a string
 // message) and guard_formatted (one formatted from values other than tensors).

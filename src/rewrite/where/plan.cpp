@@ -184,7 +184,7 @@ bool Planner::build_body(const ast::Seq<ast::stmt*>& body, Tree& tree) {
     const ast::stmt* s = body[i];
     bool last = i + 1 == body.size;
     if (!build_statement(*s, last, tree)) return false;
-    if (tree.is_split() || tree.returned) return true;
+    if (tree.is_split() || tree.returned || tree.raises()) return true;
   }
   if (tail == nullptr) return true;
   for (const ast::stmt* s : tail_statements) {
@@ -348,7 +348,7 @@ bool Planner::build_statement(const ast::stmt& s, bool last, Tree& tree) {
     case Kind::Continue:
       return fail("branch contains break/continue");
     case Kind::Raise:
-      return fail("branch raises an exception");
+      return add_raise(static_cast<const ast::Raise&>(s), last, tree);
     case Kind::Delete:
       return fail("branch deletes a name (del)");
     case Kind::Global:
@@ -499,8 +499,8 @@ bool Planner::build_static_if(const ast::If& n, Tree& tree) {
     return fail("a static if in a branch reading by a computed index");
   std::vector<std::string_view> vars;
   for (auto& side : sides) {
-    if (side->is_split() || side->returned)
-      return fail("a static if in a branch holding a return or a tensor if");
+    if (side->is_split() || side->returned || side->raises())
+      return fail("a static if in a branch holding a return, a raise or a tensor if");
     if (!side->deferred.empty()) return fail("a static if in a branch making a call it records");
     for (auto& a : side->assigns) tree.assigns.push_back(std::move(a));
     for (std::string_view name : side->free_reads) tree.free_reads.push_back(name);
@@ -859,8 +859,36 @@ bool Planner::add_return(const ast::expr& value, Tree& tree) {
   return true;
 }
 
+// `raise` ending a branch: a leaf that gives no value and, predicated, raises where its
+// path's conditions hold ([Trap]'s guard). Its message is built only then, as the original
+// builds it, and before any merged variable is assigned: it may not read what the branch
+// assigned.
+bool Planner::add_raise(const ast::Raise& raise, bool last, Tree& tree) {
+  if (!last) return fail("statements after raise in a branch");
+  if (!context_.options.rewrites.has(RewriteKind::Trap))
+    return fail("a branch raises, and the [trap] rewrite that guards it is disabled");
+  if (speculation != nullptr) focus(tree);
+  GuardRaise form = guard_raise(context_, raise, raise, {});
+  if (!form.problem.empty())
+    return fail("a branch raises, and its raise has no guard form: " + form.problem);
+  for (const ast::Name* name : loads(&raise)) {
+    if (tree.env.count(name->id) != 0)
+      return fail("a branch raises with a message reading `" + std::string(name->id) +
+                  "`, which the branch assigns");
+    tree.message_reads.push_back(name->id);
+  }
+  std::string written(node_text(context_, raise));
+  tree.raise = RaisingArm{written, indentation_of(context_, raise), form.function, form.arguments};
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------
 // The tree's leaves and merge order; what is bound where the statement stands.
+
+bool only_raises(const Tree& tree) {
+  if (!tree.is_split()) return tree.raises();
+  return only_raises(*tree.on_true) && only_raises(*tree.on_false);
+}
 
 void leaves_of(Tree& tree, std::vector<Tree*>& out) {
   if (tree.is_split()) {
@@ -872,6 +900,7 @@ void leaves_of(Tree& tree, std::vector<Tree*>& out) {
 }
 
 void merge_order(const Tree& tree, std::vector<std::string_view>& out) {
+  if (tree.raises()) return;  // what it assigns is never read
   for (const auto& a : tree.assigns)
     if (!a.var.empty() && std::find(out.begin(), out.end(), a.var) == out.end())
       out.push_back(a.var);
@@ -1032,6 +1061,12 @@ const ast::If* covering_if(const Context& context, const std::vector<BlockRef>& 
 
 }  // namespace
 
+const ast::If* enclosing_predicated_if(const Context& context, const ast::stmt& statement) {
+  std::vector<BlockRef> path;
+  if (!find_path(context.module.body, nullptr, &statement, path)) return nullptr;
+  return covering_if(context, path);
+}
+
 // `else_ifs`: an else branch may hold another if (tail duplication lowers a static one).
 std::string split_condition(const Context& context, const ast::If& node, Condition& condition,
                             bool else_ifs) {
@@ -1108,9 +1143,14 @@ std::string build_tree(const Context& context, const ast::If& node,
       return built.planner->error;
     std::vector<Tree*> leaves;
     leaves_of(*built.root, leaves);
-    size_t returning = 0;
-    for (Tree* leaf : leaves) returning += leaf->returned ? 1 : 0;
-    if (returning == leaves.size()) {
+    // a raising leaf neither returns nor falls through: it fits either shape
+    size_t returning = 0, raising = 0;
+    for (Tree* leaf : leaves) {
+      returning += leaf->returned ? 1 : 0;
+      raising += leaf->raises() ? 1 : 0;
+    }
+    if (raising == leaves.size()) return "every branch raises";
+    if (returning + raising == leaves.size()) {
       built.returns = true;
       return {};
     }
@@ -1131,7 +1171,7 @@ std::string merges_constant(const std::vector<Tree*>& leaves, const Plan& plan) 
   };
   for (const Tree* leaf : leaves)
     for (const Assignment& assignment : leaf->assigns) {
-      if (!constant(assignment.value)) continue;
+      if (!constant(assignment.value) || leaf->raises()) continue;
       if (plan.returns && leaf->returned == assignment.temp)
         return "a branch returns " + assignment.value + " (torch.where selects tensors only)";
       auto final_value = leaf->env.find(assignment.var);
@@ -1147,10 +1187,13 @@ std::string merges_constant(const std::vector<Tree*>& leaves, const Plan& plan) 
 // The number of values every leaf returns as a tuple display (`return a, b`), selected one
 // by one; 0 when a leaf returns anything else or the counts differ.
 size_t common_arity(const std::vector<Tree*>& leaves) {
-  size_t arity = leaves.empty() ? 0 : leaves[0]->returned_arity;
-  for (const Tree* leaf : leaves)
-    if (leaf->returned_arity != arity) return 0;
-  return arity;
+  std::optional<size_t> arity;
+  for (const Tree* leaf : leaves) {
+    if (leaf->raises()) continue;
+    if (arity && leaf->returned_arity != *arity) return 0;
+    arity = leaf->returned_arity;
+  }
+  return arity.value_or(0);
 }
 
 // torch's functions whose result may be (a view of) an argument.
@@ -1300,7 +1343,7 @@ std::string merge_set(const Context& context, const ast::If& node,
   if (plan.merge.empty()) return "the branches assign no variable used afterwards";
   for (std::string_view var : plan.merge) {
     for (Tree* leaf : leaves) {
-      if (leaf->env.count(var) == 0 && !definitely_bound(path, var) &&
+      if (leaf->env.count(var) == 0 && !leaf->raises() && !definitely_bound(path, var) &&
           !context.analysis.is_definitely_bound_before(node, var))
         return "different live sets: `" + std::string(var) +
                "` is assigned in only some branches and not bound before the if";
@@ -1316,12 +1359,19 @@ std::string merge_set(const Context& context, const ast::If& node,
 std::string reads_bound(const Context& context, const ast::stmt& node,
                         const std::vector<BlockRef>& path, const std::vector<Tree*>& leaves) {
   std::set<std::string_view> locals = function_locals(context, path);
+  auto unbound = [&](std::string_view name) {
+    return locals.count(name) != 0 && !definitely_bound(path, name) &&
+           !context.analysis.is_definitely_bound_before(node, name);
+  };
   for (const Tree* leaf : leaves) {
-    for (std::string_view name : leaf->free_reads) {
-      if (locals.count(name) != 0 && !definitely_bound(path, name) &&
-          !context.analysis.is_definitely_bound_before(node, name))
+    for (std::string_view name : leaf->free_reads)
+      if (unbound(name))
         return "a branch reads `" + std::string(name) + "`, which may be unbound before the if";
-    }
+    // a guard's message function reads it as a free variable: a NameError of its own
+    for (std::string_view name : leaf->message_reads)
+      if (unbound(name))
+        return "a branch raises with a message reading `" + std::string(name) +
+               "`, which may be unbound before the if";
   }
   return {};
 }
@@ -1490,13 +1540,20 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
     speculation->derived.clear();
   }
   for (const Tree* leaf : leaves) plan.defers |= !leaf->deferred.empty();
+  bool raises =
+      std::any_of(leaves.begin(), leaves.end(), [](Tree* leaf) { return leaf->raises(); });
+  if (raises && (built.planner->expensive || plan.defers))
+    return decline(built.planner->expensive
+                       ? "a branch raises and a branch calls code (a torch.cond branch cannot "
+                         "raise as the original does)"
+                       : "a branch raises and a branch records a call");
   if (plan.defers && (built.planner->expensive || built.planner->splits != 1))
     return decline(built.planner->expensive
                        ? "a branch records a call and calls code (torch.cond cannot record it)"
                        : "a branch records a call under nested conditions");
   if (built.planner->expensive) {
     if (std::string why = plan_cond(context, path, leaves, plan); !why.empty()) return decline(why);
-  } else if (!plan.defers && plan.masked_reads.empty() && leaves.size() == 2 &&
+  } else if (!plan.defers && !raises && plan.masked_reads.empty() && leaves.size() == 2 &&
              !plan.root->on_true->is_split() && !plan.root->on_false->is_split()) {
     // In training, where_ok says no (the unselected side's gradients); torch.cond over
     // the branches as written then selects without a break, where it can (not over a

@@ -41,7 +41,17 @@ struct DeferredCall {
   std::string indent;  // the statement's indentation, which its further lines start with
 };
 
+// The `raise` ending a raising leaf: as written (the fallback runs it) and as [Trap]'s guard
+// around the leaf's path condition (`<runtime><guard_function><path><guard_arguments>`).
+struct RaisingArm {
+  std::string written;
+  std::string indent;  // the statement's indentation, which its further lines start with
+  std::string guard_function;
+  std::string guard_arguments;
+};
+
 // A branch: assignments, then either a final value (leaf) or a split on a nested condition.
+// A raising leaf gives no value: its arm ends in `raise`.
 struct Tree {
   std::vector<Assignment> assigns;
   std::map<std::string_view, int> env;       // variable -> temp holding its value here
@@ -52,6 +62,9 @@ struct Tree {
   size_t returned_arity = 0;                 // it returns a tuple display of this many values
   std::vector<std::pair<int, bool>> path;    // the splits above this node, and the side taken
   std::vector<DeferredCall> deferred;        // the calls it records, in order
+  std::optional<RaisingArm> raise;           // a raising leaf's raise
+  // The names a raising leaf's raise reads.
+  std::vector<std::string_view> message_reads;
 
   int split_id = -1;        // >= 0: this node branches on cond_tensor
   std::string cond_tensor;  // the condition as a tensor expression
@@ -69,7 +82,11 @@ struct Tree {
   std::map<std::string_view, bool> shares;
 
   bool is_split() const { return split_id >= 0; }
+  bool raises() const { return raise.has_value(); }
 };
+
+// Whether every leaf under `tree` raises: it gives no value.
+bool only_raises(const Tree& tree);
 
 struct Plan {
   // The rewritten statement: condition_if, or an assignment or return whose value is a
@@ -123,6 +140,9 @@ std::string check_unpredicated(const Context& context, const ast::stmt& statemen
 
 PlanResult plan_statement(const Context& context, const ast::stmt& statement,
                           bool check_enclosing = true);
+// The enclosing data-dependent if predicated with torch.where whose tree holds `statement`
+// (it ends that if's branch), or null.
+const ast::If* enclosing_predicated_if(const Context& context, const ast::stmt& statement);
 // `y = A if C else B` / `return A if C else B` (`e` is the statement's value).
 PlanResult plan_conditional(const Context& context, const ast::stmt& statement,
                             const ast::IfExp& e);

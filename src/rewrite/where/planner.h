@@ -151,6 +151,7 @@ class Planner {
   sema::PurityFacts facts_of(const Tree& tree) const;
   bool add_assignment(std::string_view var, const ast::expr& value, Tree& tree);
   bool add_return(const ast::expr& value, Tree& tree);
+  bool add_raise(const ast::Raise& raise, bool last, Tree& tree);
 
   const Context& context_;
   const sema::Analysis& analysis_;

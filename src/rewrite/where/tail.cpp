@@ -398,6 +398,7 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
   bool number = false;
   for (Tree* leaf : leaves) {
     if (!leaf->deferred.empty()) return decline("a branch makes a call it would record");
+    if (leaf->raises()) return decline("a branch raises");
     if (leaf->returned) return decline("a branch returns");
     for (std::string_view var : plan.merge) {
       bool kept = leaf->env.count(var) == 0;

@@ -4,14 +4,16 @@
 // branch calls a submodule or a local function, `torch.cond` over two nested functions.
 //
 // What is decided statically here (a decline when it fails): the statement shape (only
-// assignments to names, `pass`, a final `return`, a final nested data-dependent `if`),
-// purity of every branch value and of the condition, no mutation of state, the merge set
-// (assigned in some branch and live after; a variable missing from a branch must be bound
-// before the `if`), and that the condition is a tensor expression.
+// assignments to names, `pass`, a final `return` or `raise`, a final nested data-dependent
+// `if`), purity of every branch value and of the condition, no mutation of state, the merge
+// set (assigned in some branch and live after; a variable missing from a branch that does
+// not raise must be bound before the `if`), and that the condition is a tensor expression.
 // What is decided at run time by where_ok (no break under Dynamo: all static facts): that
 // the values are tensors of one shape, dtype and device, that the condition is a single
 // boolean element, and that autograd cannot see the unselected branch. When it says no,
 // the original branch runs on the already computed values.
+#include "rewrite/where/where.h"
+
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -88,6 +90,7 @@ void collect_splits(const Tree& tree, std::vector<const Tree*>& splits,
 }
 
 void emit_assignments(const Tree& tree, const Names& names, Emitter& out) {
+  if (tree.raises()) return;  // nothing reads what a raising leaf assigns
   for (const auto& a : tree.assigns)
     out.line(0, names.temps[static_cast<size_t>(a.temp)] + " = " +
                     resolve(a.value, names.temps, names.conds));
@@ -114,6 +117,11 @@ std::string where_expr(const Plan& plan, const Tree& tree, std::optional<std::st
                        const Names& names, int element = -1) {
   if (!tree.is_split())
     return var ? leaf_value(tree, *var, names) : return_value(tree, names, element);
+  // a side that only raises gives no value: where it is taken, its guard has raised
+  if (where_detail::only_raises(*tree.on_true))
+    return where_expr(plan, *tree.on_false, var, names, element);
+  if (where_detail::only_raises(*tree.on_false))
+    return where_expr(plan, *tree.on_true, var, names, element);
   return plan.torch + ".where(" + names.conds[static_cast<size_t>(tree.split_id)] + ", " +
          where_expr(plan, *tree.on_true, var, names, element) + ", " +
          where_expr(plan, *tree.on_false, var, names, element) + ")";
@@ -130,11 +138,10 @@ void emit_tail_function(const Plan& plan, const Names& names, Emitter& out) {
 void emit_fallback_body(const Plan& plan, const Tree& tree, const Names& names, int level,
                         Emitter& out);
 
-// A recorded call's text at `level`: each further line keeps its indentation relative to
-// the statement's (lines inside a triple-quoted string or after a backslash continuation
-// are part of a string, and stay exactly as written).
-void emit_call(const where_detail::DeferredCall& call, std::string_view text, int level,
-               Emitter& out) {
+// A statement's text at `level`: each further line keeps its indentation relative to the
+// statement's, `indent` (lines inside a triple-quoted string or after a backslash
+// continuation are part of a string, and stay exactly as written).
+void emit_statement(std::string_view indent, std::string_view text, int level, Emitter& out) {
   bool verbatim = text.find("\"\"\"") != std::string_view::npos ||
                   text.find("'''") != std::string_view::npos ||
                   text.find("\\\n") != std::string_view::npos;
@@ -146,17 +153,16 @@ void emit_call(const where_detail::DeferredCall& call, std::string_view text, in
   for (bool first = true; start <= text.size(); first = false) {
     size_t end = std::min(text.find('\n', start), text.size());
     std::string_view line = text.substr(start, end - start);
-    if (!first && line.substr(0, call.indent.size()) == call.indent)
-      line.remove_prefix(call.indent.size());
+    if (!first && line.substr(0, indent.size()) == indent) line.remove_prefix(indent.size());
     out.line(level, line);
     start = end + 1;
   }
 }
 
 // Whether a leaf's fallback body would be `pass`: it returns nothing, binds no merged
-// variable and records no call.
+// variable, records no call and does not raise.
 bool does_nothing(const Plan& plan, const Tree& leaf) {
-  if (leaf.is_split() || plan.returns || !leaf.deferred.empty()) return false;
+  if (leaf.is_split() || plan.returns || !leaf.deferred.empty() || leaf.raises()) return false;
   for (std::string_view var : plan.merge) {
     if (leaf.env.count(var) != 0) return false;
   }
@@ -183,7 +189,11 @@ void emit_fallback_body(const Plan& plan, const Tree& tree, const Names& names, 
     return;
   }
   for (const where_detail::DeferredCall& call : tree.deferred)
-    emit_call(call, call.plain, level, out);
+    emit_statement(call.indent, call.plain, level, out);
+  if (tree.raises()) {
+    emit_statement(tree.raise->indent, tree.raise->written, level, out);
+    return;
+  }
   if (plan.returns) {
     out.line(level, "return " + return_value(tree, names));
     return;
@@ -211,20 +221,41 @@ std::vector<std::string> condition_texts(const Plan& plan) {
   return texts;
 }
 
-// The calls the leaves record, each with the condition of its leaf's path (one split).
+// Whether a leaf is taken: the conjunction of the conditions of the splits above it, each
+// as the side taken (`c` or `torch.logical_not(c)`).
+std::string path_condition(const Plan& plan, const Tree& leaf, const Names& names) {
+  std::string holds;
+  for (const auto& [split, side] : leaf.path) {
+    const std::string& condition = names.conds[static_cast<size_t>(split)];
+    std::string term = side ? condition : plan.torch + ".logical_not(" + condition + ")";
+    holds = holds.empty() ? term : plan.torch + ".logical_and(" + holds + ", " + term + ")";
+  }
+  return holds;
+}
+
+// The calls the leaves record, each with the condition of its leaf's path.
 void emit_recorded_calls(const Plan& plan, const std::vector<const Tree*>& leaves,
                          const Names& names, Emitter& out) {
   for (const Tree* leaf : leaves) {
-    if (leaf->deferred.empty() || leaf->path.size() != 1) continue;
-    const std::string& condition = names.conds[static_cast<size_t>(leaf->path[0].first)];
-    std::string holds =
-        leaf->path[0].second ? condition : plan.torch + ".logical_not(" + condition + ")";
+    std::string holds = path_condition(plan, *leaf, names);
     for (const where_detail::DeferredCall& call : leaf->deferred) {
       std::string text = call.recorded;
       size_t at = text.find(where_detail::kPathCondition);
       if (at != std::string::npos) text.replace(at, where_detail::kPathCondition.size(), holds);
-      emit_call(call, text, 1, out);
+      emit_statement(call.indent, text, 1, out);
     }
+  }
+}
+
+// Each raising leaf's raise as [Trap]'s guard on the leaf's path: eagerly it raises where
+// the original raises; compiled, an in-graph assert the compile boundary turns back into
+// the original exception.
+void emit_guards(const Plan& plan, const Context& context, const std::vector<const Tree*>& leaves,
+                 const Names& names, Emitter& out) {
+  for (const Tree* leaf : leaves) {
+    if (!leaf->raises()) continue;
+    out.line(1, context.runtime + leaf->raise->guard_function + path_condition(plan, *leaf, names) +
+                    leaf->raise->guard_arguments);
   }
 }
 
@@ -252,8 +283,10 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
   }
   auto check = [&](std::optional<std::string_view> var, int element = -1) {
     std::string text = context.runtime + ".where_ok(" + conds;
-    for (const Tree* leaf : leaves)
+    for (const Tree* leaf : leaves) {
+      if (leaf->raises()) continue;
       text += ", " + (var ? leaf_value(*leaf, *var, names) : return_value(*leaf, names, element));
+    }
     return text + ")";
   };
   int arity = static_cast<int>(plan.return_arity);
@@ -272,6 +305,7 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
   if (plan.defers) test = context.runtime + ".is_compiling() and " + test;
   out.line(0, "if " + test + ":");
   emit_recorded_calls(plan, leaves, names, out);
+  emit_guards(plan, context, leaves, names, out);
   if (plan.returns && arity > 0) {
     std::string values;
     for (int i = 0; i < arity; ++i)
@@ -416,42 +450,17 @@ std::string line_of(const Context& context, uint32_t offset) {
   return std::to_string(context.source.line_col(offset).line);
 }
 
-}  // namespace
-
-std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context) {
-  if (tag.kind != sema::BreakKind::DataDependentBranch || tag.statement == nullptr)
-    return std::nullopt;
+// The enclosing predicated `if` rewrites this one as part of its tree.
+Outcome covered(const Context& context, const ast::If& cover) {
   Outcome outcome;
+  outcome.fixed = true;
+  outcome.reason = "predicated with the enclosing if at line " + line_of(context, cover.begin);
+  return outcome;
+}
 
-  const auto* conditional = ast::as<ast::IfExp>(tag.site);
-  if (const auto* branch = ast::as<ast::If>(tag.statement); branch && conditional == nullptr) {
-    if (auto masked = where_detail::rewrite_masked_update(context, *branch)) return masked;
-  }
-  where_detail::PlanResult result =
-      conditional != nullptr ? where_detail::plan_conditional(context, *tag.statement, *conditional)
-                             : where_detail::plan_statement(context, *tag.statement);
-  if (!result.plan) {
-    // a branch that only prints, logs or warns is deferred whole ([Defer], branch.cpp)
-    if (conditional == nullptr) {
-      if (std::optional<Outcome> deferred = defer_branch(tag, context)) {
-        // both ways declined: say why each
-        if (!deferred->fixed)
-          deferred->reason = result.reason + "; deferred whole: " + deferred->reason;
-        return deferred;
-      }
-    }
-    outcome.reason = result.reason;
-    return outcome;
-  }
-  const Plan& plan = *result.plan;
-  if (plan.covered_by != nullptr) {
-    // The enclosing predicated `if` rewrites this one as part of its tree.
-    outcome.fixed = true;
-    outcome.reason =
-        "predicated with the enclosing if at line " + line_of(context, plan.covered_by->begin);
-    return outcome;
-  }
-
+// The text of a plan that no enclosing if covers.
+Outcome emit_plan(const Plan& plan, Context& context) {
+  Outcome outcome;
   const ast::stmt& statement = *plan.statement;
   std::string indent = indentation_of(context, statement);
   Emitter out(indent, plan.condition_if != nullptr
@@ -521,6 +530,60 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
   for (const Tree* leaf : leaves)
     for (const where_detail::DeferredCall& call : leaf->deferred)
       outcome.absorbed.push_back(call.call);
+  return outcome;
+}
+
+}  // namespace
+
+std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context) {
+  if (tag.kind != sema::BreakKind::DataDependentBranch || tag.statement == nullptr)
+    return std::nullopt;
+  Outcome outcome;
+
+  const auto* conditional = ast::as<ast::IfExp>(tag.site);
+  if (const auto* branch = ast::as<ast::If>(tag.statement); branch && conditional == nullptr) {
+    if (auto masked = where_detail::rewrite_masked_update(context, *branch)) return masked;
+  }
+  where_detail::PlanResult result =
+      conditional != nullptr ? where_detail::plan_conditional(context, *tag.statement, *conditional)
+                             : where_detail::plan_statement(context, *tag.statement);
+  if (!result.plan) {
+    // a branch that only prints, logs or warns is deferred whole ([Defer], branch.cpp)
+    if (conditional == nullptr) {
+      if (std::optional<Outcome> deferred = defer_branch(tag, context)) {
+        // both ways declined: say why each
+        if (!deferred->fixed)
+          deferred->reason = result.reason + "; deferred whole: " + deferred->reason;
+        return deferred;
+      }
+    }
+    outcome.reason = result.reason;
+    return outcome;
+  }
+  const Plan& plan = *result.plan;
+  if (plan.covered_by != nullptr) return covered(context, *plan.covered_by);
+  return emit_plan(plan, context);
+}
+
+std::optional<Outcome> predicate_guard(const sema::BreakTag& tag, Context& context) {
+  const auto* guard = ast::as<ast::If>(tag.statement);
+  if (guard == nullptr || !context.options.rewrites.has(RewriteKind::Where)) return std::nullopt;
+  Outcome outcome;
+  if (const ast::If* cover = where_detail::enclosing_predicated_if(context, *guard)) {
+    outcome = covered(context, *cover);
+  } else if (guard->orelse.empty() || node_text(context, *guard).substr(0, 4) == "elif") {
+    return std::nullopt;
+  } else {
+    where_detail::PlanResult result = where_detail::plan_statement(context, *guard);
+    if (!result.plan) {
+      outcome.reason =
+          "the if statement has an else branch, which [Where] declines: " + result.reason;
+    } else {
+      const Plan& plan = *result.plan;
+      outcome = plan.covered_by ? covered(context, *plan.covered_by) : emit_plan(plan, context);
+    }
+  }
+  if (outcome.form == nullptr) outcome.form = "where";
   return outcome;
 }
 

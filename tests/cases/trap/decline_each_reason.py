@@ -1,12 +1,12 @@
-"""[Trap] declines: an else branch, an elif; left alone: a condition that is not
-data-dependent."""
+"""[Trap] declines: an else branch whose raise [Where] cannot guard either (its message
+formats a tensor), an elif; left alone: a condition that is not data-dependent."""
 import torch
 
 
 @torch.compile
 def forward(x: torch.Tensor, n: int):
     if x.mean() > 1:
-        raise ValueError("large mean")
+        raise ValueError(f"large mean {x.mean()}")
     else:
         x = x * 2
     if n > 3:
