@@ -144,6 +144,39 @@ TEST(Speculation, NumbersAreAssumedWhereAllowed) {
   EXPECT_TRUE(s.speculation.assumed.empty());  // `lo` may be a number: not assumed a tensor
 }
 
+// torchmetrics' retrieval metrics: `top_k: Optional[int] = None`, rebound to
+// `preds.shape[-1]` when None, may be assumed a number (an int: recorded in `integers` too);
+// one rebound to a call's result, or augmented, may not; `float | None` is a number, not an int.
+TEST(Speculation, OptionalNumberParametersReboundToNumbersMayBeAssumed) {
+  Program p(
+      "import torch\n"
+      "from typing import Optional\n"
+      "def f(preds, target, top_k: Optional[int] = None, scale: float | None = None,\n"
+      "      other: Optional[int] = None, more: int = 1):\n"
+      "    if top_k is None:\n"
+      "        top_k = preds.shape[-1]\n"
+      "    other = pick(preds)\n"
+      "    more += 1\n"
+      "    if target.sum() > 0:\n"
+      "        pass\n"
+      "    min(top_k, 3)\n"
+      "    scale * 2\n"
+      "    min(other, 3)\n"
+      "    min(more, 3)\n");
+  Speculating s(p, "if target.sum() > 0");
+  s.speculation.assume_numbers = true;
+  PurityFacts facts;
+  EXPECT_TRUE(p.analysis->is_number(*p.find("min(top_k, 3)"), facts));
+  EXPECT_TRUE(p.analysis->is_number(*p.find("scale * 2"), facts));
+  EXPECT_FALSE(p.analysis->is_number(*p.find("min(other, 3)"), facts));
+  EXPECT_FALSE(p.analysis->is_number(*p.find("min(more, 3)"), facts));
+  ASSERT_EQ(s.speculation.numbers.size(), 2u);
+  EXPECT_EQ(p.text(s.speculation.numbers[0]), "top_k");
+  EXPECT_EQ(p.text(s.speculation.numbers[1]), "scale");
+  ASSERT_EQ(s.speculation.integers.size(), 1u);
+  EXPECT_EQ(p.text(s.speculation.integers[0]), "top_k");
+}
+
 // Transformers' Reformer: a local last bound by `self.<attr>` or `x.shape[i]` before the
 // site may be assumed a number; one rebound otherwise may not; a parameter with a bool or
 // None default is a flag, never assumed a tensor; `x.shape[-1]` of a tensor is a shape int.

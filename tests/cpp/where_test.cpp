@@ -271,6 +271,22 @@ TEST(Where, AConstantFlagIsNotSelected) {
           {"detected"});
   EXPECT_FALSE(r.fixed);
   EXPECT_EQ(r.reason, "the branch sets `detected` to True (torch.where selects tensors only)");
+  // torchmetrics' _auc_compute: the direction a Python float on each side (under a `with`,
+  // where tail duplication, which takes Python numbers, does not apply)
+  Result number =
+      run("def f(x):\n"
+          "    with torch.no_grad():\n"
+          "        if (x < 0).any():\n"
+          "            direction = -1.0\n"
+          "        else:\n"
+          "            direction = 1e0\n"
+          "        return x * direction\n",
+          {"direction"});
+  EXPECT_FALSE(number.fixed);
+  EXPECT_NE(
+      number.reason.find("the branch sets `direction` to -1.0 (torch.where selects tensors only)"),
+      std::string::npos)
+      << number.reason;
 }
 
 // A print in a branch is recorded with the branch's condition where the branch is
@@ -830,7 +846,8 @@ TEST(Where, OneLineBranches) {
 // predicated value is a new tensor, so the change would reach neither.
 TEST(Where, AValueSharedWithAnotherNameIsKeptWhereTensorsChangeInPlace) {
   for (const char* change : {"    y[..., -1] += 1e-6\n", "    y.add_(1)\n", "    y += 1\n",
-                             "    torch.add(x, 1, out=a)\n"}) {
+                             "    torch.add(x, 1, out=a)\n", "    z = y\n    z.add_(1)\n",
+                             "    v = a.view(-1)\n    v[0] = 1\n"}) {
     Result r = run(std::string("def f(x, a, b):\n"
                                "    if x.sum() > 0:\n"
                                "        y = a\n"
@@ -858,11 +875,22 @@ TEST(Where, AValueSharedWithAnotherNameIsKeptWhereTensorsChangeInPlace) {
           "        y = a\n"
           "    else:\n"
           "        y = b\n"
-          "    outputs = (y * 2,)\n"
+          "    outputs = (y,)\n"
           "    outputs += (a,)\n"
           "    return outputs\n",
           {"y"});
   EXPECT_TRUE(unchanged.fixed) << unchanged.reason;
+  // torchmetrics' _binary_stat_scores_format: `preds` kept or `preds.sigmoid()`, and the
+  // function changes only a clone of `target` in place
+  Result unrelated =
+      run("def f(preds, target, idx):\n"
+          "    if not torch.all((preds >= 0) * (preds <= 1)):\n"
+          "        preds = preds.sigmoid()\n"
+          "    target = target.clone()\n"
+          "    target[idx] = -1\n"
+          "    return preds > 0.5, target\n",
+          {"preds"}, 0, {"preds", "target"});
+  EXPECT_TRUE(unrelated.fixed) << unrelated.reason;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "rewrite/where/plan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "ast/walk.h"
@@ -1162,12 +1163,21 @@ std::string build_tree(const Context& context, const ast::If& node,
   return {};
 }
 
-// A merged variable a branch sets to True, False or None (`detected = True`), or a branch
-// returning one: torch.where never selects it (where_ok holds for tensors only), so the
-// rewrite would only keep the break.
+// A merged variable a branch sets to True, False, None or a number literal (`detected =
+// True`, torchmetrics' AUC `direction = -1.0`), or a branch returning one: torch.where never
+// selects it (where_ok holds for tensors only), so the rewrite would only keep the break.
 std::string merges_constant(const std::vector<Tree*>& leaves, const Plan& plan) {
   auto constant = [](const std::string& value) {
-    return value == "True" || value == "False" || value == "None";
+    std::string_view digits = value;
+    if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.remove_prefix(1);
+    bool number = !digits.empty() &&
+                  (std::isdigit(static_cast<unsigned char>(digits[0])) ||
+                   (digits[0] == '.' && digits.size() > 1)) &&
+                  std::all_of(digits.begin(), digits.end(), [](char c) {
+                    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
+                           c == '+' || c == '-';
+                  });
+    return number || value == "True" || value == "False" || value == "None";
   };
   for (const Tree* leaf : leaves)
     for (const Assignment& assignment : leaf->assigns) {
@@ -1248,7 +1258,6 @@ bool may_alias(const Context& context, const ast::expr& value) {
     case Kind::BinOp:
     case Kind::Compare:
     case Kind::JoinedStr:
-    case Kind::List:
     case Kind::ListComp:
     case Kind::Dict:
     case Kind::DictComp:
@@ -1257,54 +1266,124 @@ bool may_alias(const Context& context, const ast::expr& value) {
       return false;
     case Kind::UnaryOp:
       return ast::as<ast::UnaryOp>(&value)->op == ast::UnaryOpKind::UAdd;
+    case Kind::Tuple:
+    case Kind::List: {  // holds what its elements may be
+      const auto& elements = value.kind == Kind::Tuple ? ast::as<ast::Tuple>(&value)->elts
+                                                       : ast::as<ast::List>(&value)->elts;
+      return std::any_of(elements.begin(), elements.end(),
+                         [&](const ast::expr* e) { return may_alias(context, *e); });
+    }
     case Kind::Call: {
       const auto& call = *ast::as<ast::Call>(&value);
+      // what the callee is, as the text shows it: resolving assumes nothing of the receiver
+      sema::Speculation* active = context.analysis.speculate(nullptr);
       sema::Callee callee = context.analysis.resolve_call(call);
+      context.analysis.speculate(active);
       if (callee.kind == sema::CalleeKind::TorchFunction)
         return is_view_function(callee.qualified_name);
       return callee.kind != sema::CalleeKind::Builtin;
     }
     default:
-      return true;  // names, attributes, subscripts, conditional expressions, tuples...
+      return true;  // names, attributes, subscripts, conditional expressions...
   }
 }
 
 namespace {
 
-// Whether the function holding `statement` changes a tensor in place anywhere: a subscript
-// store (`y[..., -1] += 1e-6`), an augmented assignment to one of `names` (`y += 1` is in
-// place on a tensor; `outputs += (attn,)` on a tuple is not) or to an attribute or subscript,
-// an in-place method (`y.add_(1)`) or an `out=` argument.
-bool changes_tensors_in_place(const Context& context, const ast::stmt& statement,
-                              const std::set<std::string_view>& names) {
-  const ast::Node* scope = &context.module;  // the innermost function holding it
+// The innermost function holding `statement` (the module when none does).
+const ast::Node* enclosing_scope(const Context& context, const ast::stmt& statement) {
+  const ast::Node* scope = &context.module;
   ast::walk(&context.module, [&](const ast::Node* n) {
     bool holds = n->begin <= statement.begin && statement.end <= n->end;
     if (holds && (ast::is<ast::FunctionDef>(n) || ast::is<ast::AsyncFunctionDef>(n))) scope = n;
     return holds;
   });
-  bool found = false;
-  auto visit = [&](const ast::Node* n) {
-    if (found) return false;
+  return scope;
+}
+
+// The nodes of `scope`'s own body, nested functions, classes and lambdas left out.
+template <class Visit>
+void walk_own_body(const ast::Node* scope, const Visit& visit) {
+  ast::walk(scope, [&](const ast::Node* n) {
     if (n != scope && (ast::is<ast::FunctionDef>(n) || ast::is<ast::AsyncFunctionDef>(n) ||
                        ast::is<ast::ClassDef>(n) || ast::is<ast::Lambda>(n)))
       return false;
-    if (const auto* update = ast::as<ast::AugAssign>(n)) {
-      const auto* name = ast::as<ast::Name>(update->target);
-      found |= name == nullptr || names.count(name->id) != 0;
+    visit(n);
+    return true;
+  });
+}
+
+// The name a target or receiver is rooted at (`y` of `y[..., -1]`, `self` of
+// `self.buf.data`), or empty.
+std::string_view root_name(const ast::expr* e) {
+  while (true) {
+    if (const auto* name = ast::as<ast::Name>(e)) return name->id;
+    if (const auto* sub = ast::as<ast::Subscript>(e)) {
+      e = sub->value;
+    } else if (const auto* attr = ast::as<ast::Attribute>(e)) {
+      e = attr->value;
+    } else if (const auto* call = ast::as<ast::Call>(e)) {
+      e = call->func;
+    } else {
+      return {};
     }
+  }
+}
+
+// `names` grown by every name the function binds to a value that may share a tensor with
+// one of them (`z = y`, `v = preds.view(-1)`), until none is added; `holders` gets those
+// bound to a tuple or list display holding one (`outputs = (y,)`), through which a tensor
+// changes only by an element (`outputs[0].add_(1)`; `outputs += (a,)` makes a new tuple).
+void add_aliases(const Context& context, const ast::Node* scope, std::set<std::string_view>& names,
+                 std::set<std::string_view>& holders) {
+  for (size_t before = 0; before != names.size() + holders.size();) {
+    before = names.size() + holders.size();
+    walk_own_body(scope, [&](const ast::Node* n) {
+      const auto* assign = ast::as<ast::Assign>(n);
+      if (assign == nullptr || !may_alias(context, *assign->value)) return;
+      bool reads = false;
+      for (const ast::Name* read : loads(assign->value))
+        reads |= names.count(read->id) != 0 || holders.count(read->id) != 0;
+      if (!reads) return;
+      bool display = ast::is<ast::Tuple>(assign->value) || ast::is<ast::List>(assign->value);
+      for (const ast::expr* target : assign->targets)
+        ast::walk(target, [&](const ast::Node* t) {
+          const auto* bound = ast::as<ast::Name>(t);
+          if (bound != nullptr && bound->ctx == ast::ExprContext::Store)
+            (display && bound == target ? holders : names).insert(bound->id);
+          return true;
+        });
+    });
+  }
+}
+
+// Whether the function holding `statement` changes in place a tensor one of `names` may
+// hold: a subscript store or augmented assignment rooted at one (`y[..., -1] += 1e-6`; `y +=
+// 1` is in place on a tensor), an in-place method on one (`y.add_(1)`) or an `out=` argument.
+bool changes_tensors_in_place(const Context& context, const ast::stmt& statement,
+                              std::set<std::string_view> names) {
+  const ast::Node* scope = enclosing_scope(context, statement);
+  std::set<std::string_view> holders;
+  add_aliases(context, scope, names, holders);
+  auto shared = [&](const ast::expr* e) {
+    std::string_view root = root_name(e);
+    if (root.empty() || names.count(root) != 0) return true;
+    return holders.count(root) != 0 && !ast::is<ast::Name>(e);  // an element of one
+  };
+  bool found = false;
+  walk_own_body(scope, [&](const ast::Node* n) {
+    if (const auto* update = ast::as<ast::AugAssign>(n)) found |= shared(update->target);
     if (const auto* assign = ast::as<ast::Assign>(n))
-      for (const ast::expr* target : assign->targets) found |= ast::is<ast::Subscript>(target);
+      for (const ast::expr* target : assign->targets)
+        found |= ast::is<ast::Subscript>(target) && shared(target);
     if (const auto* call = ast::as<ast::Call>(n)) {
       if (const auto* method = ast::as<ast::Attribute>(call->func)) {
         std::string_view m = method->attr;
-        found |= m.size() > 1 && m.back() == '_' && m.front() != '_';
+        found |= m.size() > 1 && m.back() == '_' && m.front() != '_' && shared(method->value);
       }
-      for (const ast::keyword* k : call->keywords) found |= k->arg == "out";
+      for (const ast::keyword* k : call->keywords) found |= k->arg == "out" && shared(k->value);
     }
-    return !found;
-  };
-  ast::walk(scope, visit);
+  });
   return found;
 }
 
