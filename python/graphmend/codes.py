@@ -167,6 +167,13 @@ HINTS: Dict[str, str] = {
     "side is a tensor), if float32 arithmetic is what the program means; or end the function "
     "after the branch with short, pure straight-line code and its return, which is then "
     "computed on both sides (tail duplication)",
+    "selects-python-value": "a flag, None or a Python number set in a branch is never selected "
+    "by torch.where: keep such values out of the branch, or make them tensors if float32 "
+    "arithmetic is what the program means",
+    "shares-tensor": "the branch picks a tensor that the function later changes in place (or "
+    "one changed through another name): clone it in the branch, or change a copy",
+    "elif-alone": "a data-dependent elif under an if on a Python value stays as written: test "
+    "the Python value in an if of its own around the data-dependent if",
     "tail-duplication": "the rest of the function after the branch is computed on both sides "
     "only when it is short (12 statements), pure straight-line code (assignments, ifs on Python "
     "numbers) ending in its return, at the function's own level",
