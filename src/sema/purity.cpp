@@ -111,20 +111,20 @@ bool AnalysisImpl::may_assume_number(const ast::Name& name, ScopeId scope) const
 }
 
 // Whether every assignment to `name` before the speculated statement, at any depth of the
-// function's body, binds a Python number by its form: a number literal, `self.<attr>`,
-// `<x>.shape[...]`, `<x>.size(...)` or `len(...)`.
+// function's body, binds a Python number by its form: a number literal, a method's
+// `self.<attr>`, `<x>.shape[...]`, `<x>.size(...)` or `len(...)` (evidence: the run-time
+// check decides).
 bool AnalysisImpl::rebound_to_numbers(const ast::Name& name, ScopeId scope) const {
   const auto* function = as<ast::FunctionDef>(scopes_[scope.index].node);
   const ast::stmt* site = speculation_->site;
-  if (function == nullptr || site == nullptr || function->args->args.size == 0) return false;
-  std::string_view self = function->args->args[0]->arg;
+  if (function == nullptr || site == nullptr) return false;
   auto numeric_form = [&](const ast::expr* value) {
     if (const auto* c = as<ast::Constant>(value))
       return c->value.type == ast::ConstantValue::Type::Int ||
              c->value.type == ast::ConstantValue::Type::Float;
-    if (const auto* attr = as<ast::Attribute>(value)) {
+    if (const auto* attr = as<ast::Attribute>(value)) {  // a method's `self.<attr>`
       const auto* base = as<ast::Name>(attr->value);
-      return base != nullptr && base->id == self;
+      return base != nullptr && self_class_of_scope(scope, base->id).has_value();
     }
     if (const auto* sub = as<ast::Subscript>(value)) {
       const auto* shape = as<ast::Attribute>(sub->value);
