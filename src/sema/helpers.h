@@ -90,6 +90,14 @@ inline std::optional<Parameter> find_parameter(const ast::arguments& args, std::
   return std::nullopt;
 }
 
+// The parameter `name` of `function` (a def or async def, as a scope's node), if it is one.
+inline std::optional<Parameter> find_parameter(const ast::Node* function, std::string_view name) {
+  const ast::arguments* args = nullptr;
+  if (const auto* f = ast::as<ast::FunctionDef>(function)) args = f->args;
+  if (const auto* f = ast::as<ast::AsyncFunctionDef>(function)) args = f->args;
+  return args ? find_parameter(*args, name) : std::nullopt;
+}
+
 inline const ast::keyword* find_keyword(const ast::Call& call, std::string_view name) {
   for (const ast::keyword* k : call.keywords) {
     if (k->arg == name) return k;

@@ -172,22 +172,10 @@ const ast::Name* AnalysisImpl::declared_type(const ast::expr* annotation, ScopeI
   return as<ast::Name>(annotation);
 }
 
-namespace {
-
-// The parameter `name` of the function `node` (a scope's node), if it is one.
-std::optional<Parameter> parameter_of(const ast::Node* node, std::string_view name) {
-  const ast::arguments* args = nullptr;
-  if (const auto* f = as<ast::FunctionDef>(node)) args = f->args;
-  if (const auto* f = as<ast::AsyncFunctionDef>(node)) args = f->args;
-  return args ? find_parameter(*args, name) : std::nullopt;
-}
-
-}  // namespace
-
 // A parameter of the function `scope` annotated int or float (alone or with None), or
 // defaulting to a number (with `or_bool`, also annotated bool or defaulting to True or False).
 bool AnalysisImpl::is_number_parameter(const ast::Name& name, ScopeId scope, bool or_bool) const {
-  std::optional<Parameter> parameter = parameter_of(scopes_[scope.index].node, name.id);
+  std::optional<Parameter> parameter = find_parameter(scopes_[scope.index].node, name.id);
   if (!parameter) return false;
   using Type = ast::ConstantValue::Type;
   const auto* default_value = as<ast::Constant>(parameter->default_value);
@@ -203,7 +191,7 @@ bool AnalysisImpl::is_number_parameter(const ast::Name& name, ScopeId scope, boo
 }
 
 bool AnalysisImpl::is_int_parameter(const ast::Name& name, ScopeId scope) const {
-  std::optional<Parameter> parameter = parameter_of(scopes_[scope.index].node, name.id);
+  std::optional<Parameter> parameter = find_parameter(scopes_[scope.index].node, name.id);
   const ast::Name* type = parameter ? declared_type(parameter->arg->annotation, scope) : nullptr;
   return type != nullptr && type->id == "int";
 }
@@ -247,10 +235,7 @@ std::optional<bool> AnalysisImpl::assigned_self_attribute(const ast::Name& name,
 bool AnalysisImpl::is_flag_parameter(const ast::Name& name, ScopeId scope) const {
   if (speculation_ == nullptr || !speculation_->assume_numbers || !scope.is_function())
     return false;
-  const ast::arguments* args = nullptr;
-  if (const auto* f = as<ast::FunctionDef>(scopes_[scope.index].node)) args = f->args;
-  if (args == nullptr) return false;
-  std::optional<Parameter> parameter = find_parameter(*args, name.id);
+  std::optional<Parameter> parameter = find_parameter(scopes_[scope.index].node, name.id);
   const auto* c = parameter ? as<ast::Constant>(parameter->default_value) : nullptr;
   using Type = ast::ConstantValue::Type;
   return c != nullptr && (c->value.type == Type::True || c->value.type == Type::False ||

@@ -235,9 +235,7 @@ bool AnalysisImpl::annotates_tensor(const ast::Node* parameter, ScopeId scope) c
   const auto* arg = as<ast::arg>(parameter);
   if (arg == nullptr || arg->annotation == nullptr) return false;
   // `output_attentions: torch.Tensor | None = False`: the default says otherwise
-  const auto* function = as<ast::FunctionDef>(scopes_[scope.index].node);
-  std::optional<Parameter> declared =
-      function != nullptr ? find_parameter(*function->args, arg->arg) : std::nullopt;
+  std::optional<Parameter> declared = find_parameter(scopes_[scope.index].node, arg->arg);
   if (declared && declared->default_value != nullptr && !is_none_constant(declared->default_value))
     return false;
   ScopeId outer = scope.is_function() ? scopes_[scope.index].parent : kModuleScope;
@@ -249,9 +247,8 @@ bool AnalysisImpl::annotates_tensor(const ast::Node* parameter, ScopeId scope) c
 // caller passes, which the text does not say.
 bool AnalysisImpl::is_plain_parameter(const ast::Node* parameter, ScopeId scope) const {
   const auto* arg = as<ast::arg>(parameter);
-  const auto* function = as<ast::FunctionDef>(scopes_[scope.index].node);
-  if (arg == nullptr || arg->annotation != nullptr || function == nullptr) return false;
-  std::optional<Parameter> declared = find_parameter(*function->args, arg->arg);
+  if (arg == nullptr || arg->annotation != nullptr) return false;
+  std::optional<Parameter> declared = find_parameter(scopes_[scope.index].node, arg->arg);
   if (!declared || declared->default_value != nullptr) return false;  // keyword-only, *args
   return !self_class_of_scope(scope, arg->arg).has_value();
 }
