@@ -211,6 +211,10 @@ std::string_view node_text(const Context& context, const ast::Node& node) {
   return text.substr(node.begin, node.end - node.begin);
 }
 
+bool written_as_elif(const Context& context, const ast::stmt& statement) {
+  return ast::is<ast::If>(&statement) && node_text(context, statement).substr(0, 4) == "elif";
+}
+
 std::optional<std::string> tensor_condition(const Context& context, const ast::expr& condition) {
   if (context.analysis.torch_name().empty()) return std::nullopt;
   return condition_operand(context, condition, false);

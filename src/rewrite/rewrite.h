@@ -67,6 +67,9 @@ std::optional<Outcome> run_rewrite(RewriteKind kind, const sema::BreakTag& tag, 
 // Shared helpers (expr_text.cpp).
 // The source text of a node, exactly as written.
 std::string_view node_text(const Context& context, const ast::Node& node);
+// Whether `statement` is written `elif ...`: the else branch of another if, not a
+// statement of its own.
+bool written_as_elif(const Context& context, const ast::stmt& statement);
 // A tensor-valued Python expression for a branch condition: `and`/`or`/`not` become
 // torch.logical_and/or/not over the operands, comparisons and tensor calls stay as
 // written. Returns std::nullopt when an operand is not a tensor.

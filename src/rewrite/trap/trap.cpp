@@ -377,7 +377,7 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   if (guard == nullptr) return Outcome::declined("the guard is not an if statement");
   // a raising arm of a predicated branch, or a guard with an else branch: [Where]
   if (std::optional<Outcome> predicated = predicate_guard(tag, context)) return predicated;
-  if (node_text(context, *guard).substr(0, 4) == "elif") {
+  if (written_as_elif(context, *guard)) {
     return Outcome::declined("the guard is an elif branch of a larger if statement");
   }
   if (!guard->orelse.empty()) return Outcome::declined("the if statement has an else branch");

@@ -220,7 +220,7 @@ std::optional<Outcome> rewrite_masked_update(const Context& context, const ast::
     checks += (checks.empty() ? "" : " and ") + check_call(context, u);
   std::string_view text = context.source.text();
   std::string_view original = text.substr(statement.begin, statement.end - statement.begin);
-  bool is_elif = original.substr(0, 4) == "elif";
+  bool is_elif = written_as_elif(context, statement);
   const ast::stmt& last = *statement.body[statement.body.size - 1];
   std::string replacement = (is_elif ? "elif " : "if ") + checks + ":" +
                             std::string(text.substr(body_begin, last.end - body_begin)) + "\n" +

@@ -3,7 +3,6 @@
 #include "rewrite/where/plan.h"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 
 #include "ast/walk.h"
@@ -162,6 +161,15 @@ const ast::expr* number_literal(const ast::expr* e) {
   using Type = ast::ConstantValue::Type;
   Type type = constant->value.type;
   return type == Type::Int || type == Type::Float ? e : nullptr;
+}
+
+bool is_python_constant(const ast::expr& e) {
+  if (number_literal(&e) != nullptr) return true;
+  const auto* constant = ast::as<ast::Constant>(&e);
+  using Type = ast::ConstantValue::Type;
+  return constant != nullptr &&
+         (constant->value.type == Type::True || constant->value.type == Type::False ||
+          constant->value.type == Type::None);
 }
 
 std::string short_text(std::string_view text) {
@@ -830,7 +838,7 @@ bool Planner::add_assignment(std::string_view var, const ast::expr& value, Tree&
   if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
   note_free_reads(value, tree);
   int temp = temps++;
-  tree.assigns.push_back({var, temp, *text});
+  tree.assigns.push_back({var, temp, *text, is_python_constant(value)});
   tree.env[var] = temp;
   note_reads(value, tree);
   if (std::find(tree.assigned.begin(), tree.assigned.end(), var) == tree.assigned.end())
@@ -850,7 +858,7 @@ bool Planner::add_return(const ast::expr& value, Tree& tree) {
   if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
   note_free_reads(value, tree);
   int temp = temps++;
-  tree.assigns.push_back({std::string_view(), temp, *text});
+  tree.assigns.push_back({std::string_view(), temp, *text, is_python_constant(value)});
   tree.returned = temp;
   tree.returned_arity = tuple_arity(value);
   note_reads(value, tree);
@@ -1167,21 +1175,9 @@ std::string build_tree(const Context& context, const ast::If& node,
 // True`, torchmetrics' AUC `direction = -1.0`), or a branch returning one: torch.where never
 // selects it (where_ok holds for tensors only), so the rewrite would only keep the break.
 std::string merges_constant(const std::vector<Tree*>& leaves, const Plan& plan) {
-  auto constant = [](const std::string& value) {
-    std::string_view digits = value;
-    if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.remove_prefix(1);
-    bool number = !digits.empty() &&
-                  (std::isdigit(static_cast<unsigned char>(digits[0])) ||
-                   (digits[0] == '.' && digits.size() > 1)) &&
-                  std::all_of(digits.begin(), digits.end(), [](char c) {
-                    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
-                           c == '+' || c == '-';
-                  });
-    return number || value == "True" || value == "False" || value == "None";
-  };
   for (const Tree* leaf : leaves)
     for (const Assignment& assignment : leaf->assigns) {
-      if (!constant(assignment.value) || leaf->raises()) continue;
+      if (!assignment.python_constant || leaf->raises()) continue;
       if (plan.returns && leaf->returned == assignment.temp)
         return "a branch returns " + assignment.value + " (torch.where selects tensors only)";
       auto final_value = leaf->env.find(assignment.var);
@@ -1400,12 +1396,13 @@ std::string shares_merged_tensor(const Context& context, const ast::stmt& statem
   for (std::string_view var : plan.merge)
     for (const Tree* leaf : leaves) {
       auto shares = leaf->shares.find(var);
-      if ((shares == leaf->shares.end() || shares->second) &&
-          changes_tensors_in_place(context, statement, names))
-        return "`" + std::string(var) +
-               "` may hold a tensor another name holds too (a name, a view, a method's result "
-               "or its value before the if), and the function changes tensors in place: the "
-               "predicated value is a new tensor, which such a change would not reach";
+      if (shares != leaf->shares.end() && !shares->second) continue;
+      // the same for every variable: asked once, of the first that may share
+      if (!changes_tensors_in_place(context, statement, names)) return {};
+      return "`" + std::string(var) +
+             "` may hold a tensor another name holds too (a name, a view, a method's result "
+             "or its value before the if), and the function changes tensors in place: the "
+             "predicated value is a new tensor, which such a change would not reach";
     }
   return {};
 }
@@ -1573,7 +1570,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
       return result;
     }
   }
-  if (context.source.text().substr(node.begin, 4) == "elif")
+  if (written_as_elif(context, node))
     return decline(
         "an elif whose if is not predicated with it: its rewrite would replace the elif and "
         "drop the else it belongs to");

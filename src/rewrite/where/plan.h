@@ -26,6 +26,8 @@ struct Assignment {
   std::string_view var;
   int temp = 0;
   std::string value;  // source text of the value, names assigned earlier as placeholders
+  // True, False, None or a number literal: a Python value torch.where never selects
+  bool python_constant = false;
 };
 
 // Where a deferred call's recorded form takes the condition of its branch's path.

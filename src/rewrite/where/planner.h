@@ -38,6 +38,8 @@ std::vector<const ast::Name*> loads(const ast::Node* node);
 size_t tuple_arity(const ast::expr& e);
 std::vector<const ast::expr*> condition_leaves(const ast::expr& e);
 const ast::expr* number_literal(const ast::expr* e);
+// True, False, None or a number literal (number_literal).
+bool is_python_constant(const ast::expr& e);
 std::string short_text(std::string_view text);
 std::string parenthesize_multiline(std::string text);
 bool may_alias(const Context& context, const ast::expr& value);

@@ -500,7 +500,7 @@ Outcome emit_plan(const Plan& plan, Context& context) {
       const ast::stmt& first = *orelse[0];
       const ast::stmt& last = *orelse[orelse.size - 1];
       std::string_view all = context.source.text();
-      if (orelse.size == 1 && ast::is<ast::If>(&first) && all.substr(first.begin, 4) == "elif") {
+      if (orelse.size == 1 && written_as_elif(context, first)) {
         out.raw(all.substr(first.begin, first.end - first.begin));
       } else {
         uint32_t line_begin = context.source.line_start(context.source.line_col(first.begin).line);
@@ -571,7 +571,7 @@ std::optional<Outcome> predicate_guard(const sema::BreakTag& tag, Context& conte
   Outcome outcome;
   if (const ast::If* cover = where_detail::enclosing_predicated_if(context, *guard)) {
     outcome = covered(context, *cover);
-  } else if (guard->orelse.empty() || node_text(context, *guard).substr(0, 4) == "elif") {
+  } else if (guard->orelse.empty() || written_as_elif(context, *guard)) {
     return std::nullopt;
   } else {
     where_detail::PlanResult result = where_detail::plan_statement(context, *guard);
