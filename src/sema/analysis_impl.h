@@ -292,6 +292,7 @@ class AnalysisImpl final : public Analysis {
   ValueKind join_defs(const Flow& flow, uint32_t var, uint32_t node, bool* any_def) const;
 
   // purity.cpp (with PurityCheck)
+  bool pure_in_scope(const ast::expr& e, ScopeId scope, int depth) const;
   bool number_rec(const ast::expr* e, ScopeId scope, int depth, const PurityFacts& facts) const;
   bool is_floating_dtype(const ast::expr* e, ScopeId scope, const PurityFacts* facts) const;
   bool number_checked(const ast::expr* e, ScopeId scope, int depth, const PurityFacts& facts) const;
@@ -307,6 +308,24 @@ class AnalysisImpl final : public Analysis {
   const ast::Name* declared_type(const ast::expr* annotation, ScopeId scope) const;
   bool is_flag_parameter(const ast::Name& name, ScopeId scope) const;
   bool shape_int(const ast::expr* e, ScopeId scope, int depth) const;
+
+  // helper_calls.cpp: a module helper's call, asked about in the frame of the call.
+  struct HelperFrame {
+    ScopeId scope;  // the helper's
+    const HelperFrame* outer = nullptr;
+    std::unordered_map<std::string_view, ValueKind> kinds;  // parameters and locals so far
+    // parameter -> the text of its argument in the speculated statement's words
+    std::unordered_map<std::string_view, std::string> texts;
+  };
+  const ast::FunctionDef* module_helper(const ast::Call& call, ScopeId scope) const;
+  bool helper_call_pure(const ast::Call& call, ScopeId scope, int depth) const;
+  bool helper_block(const ast::Seq<ast::stmt*>& body, HelperFrame& frame, int depth,
+                    bool& ended) const;
+  bool helper_guard(const ast::If& guard, HelperFrame& frame, int depth) const;
+  bool reads_parameters_only(const ast::expr& test, const HelperFrame& frame) const;
+  bool reads_speculated_local(const ast::expr& e) const;
+  std::string caller_text(const ast::expr& e, const HelperFrame* frame) const;
+  std::string operand_text(const ast::expr& e, const HelperFrame* frame) const;
 
   const ast::Module& module_;
   const SourceText& source_;
@@ -325,6 +344,7 @@ class AnalysisImpl final : public Analysis {
   mutable std::vector<std::unique_ptr<Flow>> flows_;  // [scope], built on demand
   mutable bool pending_seen_ = false;
   mutable Speculation* speculation_ = nullptr;  // see Speculation
+  mutable const HelperFrame* frame_ = nullptr;  // the helper call being asked about, if any
   mutable int non_tensor_budget_ = 0;           // join_defs met only not-yet-known definitions
   mutable int evidence_budget_ = 0;             // definitions class_evidence_kind may still read
 };

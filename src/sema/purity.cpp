@@ -67,8 +67,8 @@ bool AnalysisImpl::is_floating_dtype(const ast::expr* e, ScopeId scope,
   return true;
 }
 
-// A Python int computed from shapes only: int literals, `len(<tensor>)`, `<tensor>.shape[i]`
-// and +, -, * of those.
+// A Python int computed from shapes only: int literals, `len(<tensor>)`, `<tensor>.shape[i]`,
+// `<tensor>.ndim` and +, -, * of those.
 bool AnalysisImpl::shape_int(const ast::expr* e, ScopeId scope, int depth) const {
   if (e == nullptr || depth > kMaxDepth) return false;
   if (const auto* c = as<ast::Constant>(e)) return c->value.type == ast::ConstantValue::Type::Int;
@@ -87,6 +87,8 @@ bool AnalysisImpl::shape_int(const ast::expr* e, ScopeId scope, int depth) const
            c->value.type == ast::ConstantValue::Type::Int &&
            is_tensor_kind(kind_rec(shape->value, scope, depth + 1));
   }
+  if (const auto* ndim = as<ast::Attribute>(e); ndim && ndim->attr == "ndim")
+    return is_tensor_kind(kind_rec(ndim->value, scope, depth + 1));
   const auto* call = as<ast::Call>(e);
   const auto* f = call != nullptr ? as<ast::Name>(call->func) : nullptr;
   return f != nullptr && f->id == "len" && lookup(scope, "len") == nullptr &&
@@ -305,6 +307,7 @@ bool AnalysisImpl::number_rec(const ast::expr* e, ScopeId scope, int depth,
       return true;
     }
     case ast::Kind::Attribute: {
+      if (shape_int(e, scope, depth)) return true;  // `x.ndim`
       // torch.finfo(<floating dtype>).max
       const auto* a = as<ast::Attribute>(e);
       const auto* call = as<ast::Call>(a->value);
@@ -560,7 +563,7 @@ class PurityCheck {
           return true;
         }
       }
-      return false;
+      return a_.helper_call_pure(call, scope_, depth);
     }
     return method(call, *attr, depth);
   }
@@ -596,6 +599,11 @@ class PurityCheck {
   ScopeId scope_;
   const PurityFacts* facts_;
 };
+
+bool AnalysisImpl::pure_in_scope(const ast::expr& e, ScopeId scope, int depth) const {
+  static const PurityFacts kNone;  // the caller's facts name its own values
+  return PurityCheck(*this, scope, &kNone).pure(&e, depth);
+}
 
 bool AnalysisImpl::is_pure(const ast::expr& e) const {
   return PurityCheck(*this, scope_of(&e), nullptr).pure(&e, 0);

@@ -90,6 +90,9 @@ struct Speculation {
   // out: of those, the parameters declared int (`top_k: Optional[int]`): the check asks
   // `runtime.python_ints(...)`, since a float may raise where an int is wanted (`x.topk(k)`)
   std::vector<const ast::expr*> integers;
+  // out: tests (Python text) that must hold for the helpers a speculated value calls to be
+  // pure: `not (img.ndim < 2)` for a helper that raises when `img.ndim < 2`
+  std::vector<std::string> preconditions;
   // Evidence only (the tagger's question, never a rewrite's): the attributes a class
   // registers as parameters or buffers, or sets only to tensors, count as tensors, nothing
   // else is assumed, and a local variable counts as what its definitions compute under the

@@ -36,6 +36,10 @@ bool AnalysisImpl::is_data_dependent(const ast::expr& condition) const {
 
 ValueKind AnalysisImpl::kind_rec(const ast::expr* e, ScopeId scope, int depth) const {
   if (e == nullptr || depth > kMaxDepth) return ValueKind::Other;
+  if (const auto* name = as<ast::Name>(e); name && frame_ != nullptr && frame_->scope == scope) {
+    auto it = frame_->kinds.find(name->id);
+    if (it != frame_->kinds.end()) return it->second;
+  }
   if (speculation_ != nullptr && (is<ast::Name>(e) || is<ast::Attribute>(e))) {
     return speculated_kind(e, scope, depth);
   }

@@ -255,5 +255,69 @@ TEST(Speculation, ANumberParameterReboundBeforeTheReadMayBeAssumed) {
   EXPECT_EQ(s.assumed(), (std::vector<std::string>{"gain"}));
 }
 
+// A call of a module helper is as pure as its body in the frame of the call: torchvision's
+// `hflip` (transforms/_functional_tensor.py) flips a tensor after validating it. Its
+// validation `if not _is_tensor_a_torch_image(img): raise TypeError(...)` is a precondition
+// the speculation records in the caller's words; without a speculation it cannot be
+// checked, so the call is not pure. Helpers that write state, loop, validate a local or a
+// tensor's values, or are passed a non-tensor, are not pure.
+TEST(Speculation, HelperCallsArePureInTheFrameOfTheCall) {
+  Program p(
+      "import torch\n"
+      "from torch import Tensor\n"
+      "def _is_tensor_a_torch_image(x: Tensor) -> bool:\n"
+      "    return x.ndim >= 2\n"
+      "def _assert_image_tensor(img: Tensor) -> None:\n"
+      "    if not _is_tensor_a_torch_image(img):\n"
+      "        raise TypeError('Tensor is not a torch image.')\n"
+      "def hflip(img: Tensor) -> Tensor:\n"
+      "    _assert_image_tensor(img)\n"
+      "    return img.flip(-1)\n"
+      "def scaled(x, direction, axis=-1):\n"
+      "    \"\"\"The area.\"\"\"\n"
+      "    with torch.no_grad():\n"
+      "        area = torch.trapz(x, dim=axis) * direction\n"
+      "    return area\n"
+      "def counted(x, seen):\n"
+      "    seen.append(x)\n"
+      "    return x\n"
+      "def looped(x):\n"
+      "    for _ in range(2):\n"
+      "        x = x * 2\n"
+      "    return x\n"
+      "def checks_local(x):\n"
+      "    n = x.shape[0] * 2\n"
+      "    if n > 10:\n"
+      "        raise ValueError(n)\n"
+      "    return x\n"
+      "def checks_values(x):\n"
+      "    if (x < 0).any():\n"
+      "        raise ValueError('negative')\n"
+      "    return x\n"
+      "def f(v, c: torch.Tensor, seen: list, z: torch.Tensor):\n"
+      "    if c.sum() > 0:\n"
+      "        pass\n"
+      "    hflip(v)\n"
+      "    scaled(z, -1.0)\n"
+      "    scaled(z, -1.0, axis=0, extra=1)\n"
+      "    counted(z, seen)\n"
+      "    looped(z)\n"
+      "    checks_local(z)\n"
+      "    checks_values(z)\n"
+      "    hflip(seen)\n");
+  EXPECT_FALSE(p.pure("hflip(v)"));  // its validation: no speculation to check it
+  EXPECT_TRUE(p.pure("scaled(z, -1.0)"));
+  EXPECT_FALSE(p.pure("scaled(z, -1.0, axis=0, extra=1)"));  // a TypeError
+  EXPECT_FALSE(p.pure("counted(z, seen)"));
+  EXPECT_FALSE(p.pure("looped(z)"));
+  Speculating s(p, "if c.sum() > 0");
+  EXPECT_TRUE(p.pure("hflip(v)"));
+  EXPECT_EQ(s.assumed(), std::vector<std::string>{"v"});
+  EXPECT_EQ(s.speculation.preconditions, std::vector<std::string>{"_is_tensor_a_torch_image(v)"});
+  EXPECT_FALSE(p.pure("checks_local(z)"));
+  EXPECT_FALSE(p.pure("checks_values(z)"));
+  EXPECT_FALSE(p.pure("hflip(seen)"));  // `seen` is a list here: not assumed a tensor
+}
+
 }  // namespace
 }  // namespace graphmend::sema

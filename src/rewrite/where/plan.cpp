@@ -563,11 +563,12 @@ bool Planner::check_value(const ast::expr& value, const Tree& tree,
   if (contains_kind(&value, {Kind::NamedExpr}))
     return fail("assignment expression (:=) in a branch");
   if (uses_scalar(&value)) return fail("branch value uses .item()/.tolist() (GM106)");
-  if (analysis_.is_pure(value, facts_of(tree))) return true;
+  // a helper torch.cond can trace runs only on the side taken; another pure one on both
   if (calls_expensive(value) && cond_eligible(value)) {
     expensive = true;
     return true;
   }
+  if (analysis_.is_pure(value, facts_of(tree))) return true;
   sema::PurityFacts facts = facts_of(tree);
   if (!find_masked(value, tree, facts)) return false;
   if (!facts.masked_subscripts.empty() && analysis_.is_pure(value, facts)) {

@@ -116,6 +116,8 @@ struct Plan {
   std::vector<std::string> number_checks;    // values assumed Python numbers
   std::vector<std::string> int_checks;       // values assumed Python ints (declared int)
   std::vector<std::string> flag_checks;      // flags tested on both sides (runtime.python_flags)
+  // tests under which the helpers a value calls cannot raise (Speculation::preconditions)
+  std::vector<std::string> preconditions;
   // Tail duplication (plan_statement/plan_conditional when a branch value is a Python
   // number): `tail` is the function's final return; the statements from the rewritten one's
   // end to it form a nested function (named by temp `tail_function`) that every leaf calls

@@ -207,8 +207,8 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
     if (PlanResult numbers = plan_once(&speculation); numbers.plan) assumed = std::move(numbers);
   }
   context.analysis.speculate(before);
-  if (!assumed.plan ||
-      (speculation.assumed.empty() && speculation.floating.empty() && speculation.numbers.empty()))
+  if (!assumed.plan || (speculation.assumed.empty() && speculation.floating.empty() &&
+                        speculation.numbers.empty() && speculation.preconditions.empty()))
     return assumed;
   if (std::string why = check_static_prefix(context, *assumed.plan); !why.empty()) {
     assumed.plan.reset();
@@ -225,6 +225,7 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
          ? assumed.plan->int_checks
          : assumed.plan->number_checks)
         .emplace_back(node_text(context, *value));
+  assumed.plan->preconditions = speculation.preconditions;
   return assumed;
 }
 

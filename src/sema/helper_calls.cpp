@@ -1,0 +1,215 @@
+// Calls of this module's helper functions, asked about in the frame of the call: the kinds of
+// the helper's parameters are those of the arguments, so `hflip(img)` is as pure as
+// `img.flip(-1)` where `img` is a tensor. A helper is pure when its body is straight-line
+// code of pure statements (assignments to names, grad-mode `with` blocks, calls of pure
+// helpers, a final return); a validation `if <test>: raise ...` on its parameters does not
+// make it impure under a speculation: the rewrite checks `not <test>`, in the caller's
+// words, before the statement (Speculation::preconditions) and runs the original where it
+// fails, so the helper never raises where it is speculated.
+#include <algorithm>
+
+#include "ast/walk.h"
+#include "sema/analysis_impl.h"
+#include "sema/helpers.h"
+
+namespace graphmend::sema {
+
+using ast::as;
+using ast::is;
+
+namespace {
+
+constexpr int kMaxHelperDepth = 4;  // helpers calling helpers: how deep the question goes
+
+// torch's grad-mode context managers: entering and leaving one changes no state after it.
+bool is_grad_mode_block(const ast::With& with, const AnalysisImpl& a, ScopeId scope) {
+  for (const ast::withitem* item : with.items) {
+    const auto* call = as<ast::Call>(item->context_expr);
+    if (item->optional_vars != nullptr || call == nullptr || !call->args.empty() ||
+        !call->keywords.empty())
+      return false;
+    std::string q = a.qualify(call->func, scope);
+    if (q != "torch.no_grad" && q != "torch.enable_grad" && q != "torch.inference_mode")
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// The module-level function a call of a bare name runs, or null.
+const ast::FunctionDef* AnalysisImpl::module_helper(const ast::Call& call, ScopeId scope) const {
+  const auto* name = as<ast::Name>(call.func);
+  const Binding* b = name != nullptr ? lookup(scope, name->id) : nullptr;
+  if (b == nullptr || b->conflicting || b->kind != BindKind::Function) return nullptr;
+  const auto* def = as<ast::FunctionDef>(b->definition);
+  if (def == nullptr || !def->decorator_list.empty() || def->args->vararg != nullptr ||
+      def->args->kwarg != nullptr)
+    return nullptr;
+  auto it = function_index_.find(def);
+  if (it == function_index_.end()) return nullptr;
+  int f = it->second;
+  if (function_parent_[f] >= 0 || function_class_[f].has_value()) return nullptr;
+  return def;
+}
+
+// Whether `e` reads a name assigned earlier in the part of the statement being speculated.
+bool AnalysisImpl::reads_speculated_local(const ast::expr& e) const {
+  if (speculation_ == nullptr) return false;
+  return ast::contains(&e, [&](const ast::Node* n) {
+    const auto* name = as<ast::Name>(n);
+    return name != nullptr && in_list(name->id, speculation_->local);
+  });
+}
+
+// `e` as the caller writes it: each parameter of `frame` it reads replaced by the caller's
+// text of its argument.
+std::string AnalysisImpl::caller_text(const ast::expr& e, const HelperFrame* frame) const {
+  std::string_view all = source_.text();
+  if (frame == nullptr) return std::string(all.substr(e.begin, e.end - e.begin));
+  std::string out;
+  uint32_t at = e.begin;
+  ast::walk(&e, [&](const ast::Node* n) {
+    const auto* name = as<ast::Name>(n);
+    if (name == nullptr) return true;
+    auto it = frame->texts.find(name->id);
+    if (it == frame->texts.end()) return true;
+    out += all.substr(at, name->begin - at);
+    out += it->second;
+    at = name->end;
+    return true;
+  });
+  out += all.substr(at, e.end - at);
+  return out;
+}
+
+// caller_text, in brackets unless it is an atom (a name, attribute, call, subscript or
+// constant), so that it reads the same as an operand.
+std::string AnalysisImpl::operand_text(const ast::expr& e, const HelperFrame* frame) const {
+  std::string text = caller_text(e, frame);
+  bool atom = is<ast::Name>(&e) || is<ast::Attribute>(&e) || is<ast::Call>(&e) ||
+              is<ast::Subscript>(&e) || is<ast::Constant>(&e);
+  return atom ? text : "(" + text + ")";
+}
+
+// Whether every name `test` reads is a parameter of the frame, or a global the statement
+// being speculated reads as the same object (the check before it evaluates `test` there).
+bool AnalysisImpl::reads_parameters_only(const ast::expr& test, const HelperFrame& frame) const {
+  ScopeId site = scope_of(speculation_->site);
+  bool ok = true;
+  ast::walk(&test, [&](const ast::Node* n) {
+    if (is<ast::Lambda>(n) || is<ast::NamedExpr>(n)) ok = false;
+    const auto* name = as<ast::Name>(n);
+    if (name == nullptr || !ok) return ok;
+    if (frame.texts.count(name->id) != 0) return true;
+    const Binding* here = lookup(frame.scope, name->id);
+    ok = here == lookup(kModuleScope, name->id) && lookup(site, name->id) == here;
+    return ok;
+  });
+  return ok;
+}
+
+// `if <test>: raise ...` in a helper: its precondition `not (<test>)`, in the caller's words,
+// added to the speculation; false where it cannot be checked before the statement.
+bool AnalysisImpl::helper_guard(const ast::If& guard, HelperFrame& frame, int depth) const {
+  if (speculation_ == nullptr || speculation_->class_evidence || speculation_->site == nullptr ||
+      !guard.orelse.empty() || guard.body.size != 1 || !is<ast::Raise>(guard.body[0]))
+    return false;
+  if (!pure_in_scope(*guard.test, frame.scope, depth + 1) ||
+      is_data_kind(kind_rec(guard.test, frame.scope, depth + 1)) ||
+      !reads_parameters_only(*guard.test, frame))
+    return false;
+  // `if not ok(x): raise` holds where `ok(x)` does
+  const auto* negated = as<ast::UnaryOp>(guard.test);
+  std::string test = negated != nullptr && negated->op == ast::UnaryOpKind::Not
+                         ? operand_text(*negated->operand, &frame)
+                         : "not " + operand_text(*guard.test, &frame);
+  auto& preconditions = speculation_->preconditions;
+  if (std::find(preconditions.begin(), preconditions.end(), test) == preconditions.end())
+    preconditions.push_back(test);
+  return true;
+}
+
+// The statements of a helper's body from `from`, in its frame; `ended`: a return was met
+// (nothing may follow it).
+bool AnalysisImpl::helper_block(const ast::Seq<ast::stmt*>& body, HelperFrame& frame, int depth,
+                                bool& ended) const {
+  for (uint32_t i = 0; i < body.size; ++i) {
+    const ast::stmt* s = body[i];
+    if (ended) return false;
+    if (const auto* e = as<ast::Expr>(s)) {
+      if (!is<ast::Constant>(e->value) && !pure_in_scope(*e->value, frame.scope, depth + 1))
+        return false;
+      continue;
+    }
+    if (is<ast::Pass>(s)) continue;
+    const ast::expr* target = nullptr;
+    const ast::expr* value = nullptr;
+    if (const auto* a = as<ast::Assign>(s); a && a->targets.size == 1) {
+      target = a->targets[0];
+      value = a->value;
+    } else if (const auto* a = as<ast::AnnAssign>(s)) {
+      target = a->target;
+      value = a->value;
+    }
+    if (const auto* name = as<ast::Name>(target); name && value != nullptr) {
+      if (!pure_in_scope(*value, frame.scope, depth + 1)) return false;
+      frame.kinds[name->id] = kind_rec(value, frame.scope, depth + 1);
+      frame.texts.erase(name->id);  // no longer the argument: a guard may not read it
+      continue;
+    }
+    if (const auto* r = as<ast::Return>(s)) {
+      if (r->value != nullptr && !pure_in_scope(*r->value, frame.scope, depth + 1)) return false;
+      ended = true;
+      continue;
+    }
+    if (const auto* w = as<ast::With>(s); w && is_grad_mode_block(*w, *this, frame.scope)) {
+      if (!helper_block(w->body, frame, depth, ended)) return false;
+      continue;
+    }
+    if (const auto* guard = as<ast::If>(s); guard && helper_guard(*guard, frame, depth)) continue;
+    return false;
+  }
+  return true;
+}
+
+bool AnalysisImpl::helper_call_pure(const ast::Call& call, ScopeId scope, int depth) const {
+  const ast::FunctionDef* def = module_helper(call, scope);
+  if (def == nullptr || depth > kMaxDepth) return false;
+  int nesting = 0;
+  for (const HelperFrame* f = frame_; f != nullptr; f = f->outer) ++nesting;
+  if (nesting >= kMaxHelperDepth) return false;
+  HelperFrame frame;
+  frame.scope = ScopeId::for_function(function_index_.at(def));
+  frame.outer = frame_;
+  if (call.args.size > def->args->posonlyargs.size + def->args->args.size) return false;
+  for (const ast::keyword* k : call.keywords)
+    if (!find_parameter(*def->args, k->arg)) return false;  // a TypeError
+  for (const auto* list : {&def->args->posonlyargs, &def->args->args, &def->args->kwonlyargs}) {
+    for (const ast::arg* param : *list) {
+      const ast::expr* argument = argument_for(*def, *param, call);
+      if (argument == nullptr) {  // the default: a literal, the same on every call
+        std::optional<Parameter> declared = find_parameter(*def->args, param->arg);
+        const ast::expr* given = declared ? declared->default_value : nullptr;
+        const auto* negative = as<ast::UnaryOp>(given);
+        if (negative != nullptr && negative->op == ast::UnaryOpKind::USub)
+          given = negative->operand;
+        if (given == nullptr || !is<ast::Constant>(given)) return false;
+        given = declared->default_value;
+        argument = given;
+      }
+      frame.kinds[param->arg] = kind_rec(argument, scope_of(argument), depth + 1);
+      // an argument reading a name the speculated part assigns: the check before it cannot
+      if (frame_ != nullptr || !reads_speculated_local(*argument))
+        frame.texts[param->arg] = operand_text(*argument, frame_);
+    }
+  }
+  const HelperFrame* before = frame_;
+  frame_ = &frame;
+  bool ended = false;
+  bool pure = helper_block(def->body, frame, depth, ended);
+  frame_ = before;
+  return pure;
+}
+
+}  // namespace graphmend::sema
