@@ -1360,6 +1360,18 @@ def python_flags(*values) -> bool:
     return all(value is None or type(value) in (bool, int, float) for value in values)
 
 
+def same_method(obj, name, function) -> bool:
+    """Whether ``obj.<name>`` runs ``function``, the method (plain or static) a class of the
+    module defines: no subclass overrides it and no instance attribute hides it.
+
+    Mended code computes a method's result where the original might not only as the source
+    shows that method, pure; a replaced one takes the original path. Under Dynamo the test
+    is resolved while tracing: no graph break, nothing in the graph.
+    """
+    attribute = getattr(obj, name, None)
+    return getattr(attribute, "__func__", attribute) is function
+
+
 _COMPARISONS = {
     "<": operator.lt,
     "<=": operator.le,

@@ -318,6 +318,10 @@ class AnalysisImpl final : public Analysis {
     std::unordered_map<std::string_view, std::string> texts;
   };
   const ast::FunctionDef* module_helper(const ast::Call& call, ScopeId scope) const;
+  const ast::FunctionDef* method_helper(const ast::Call& call, ScopeId scope,
+                                        SameMethod& method) const;
+  std::optional<HelperFrame> bind_call(const ast::Call& call, const ast::FunctionDef& def,
+                                       size_t bound) const;
   bool helper_call_pure(const ast::Call& call, ScopeId scope, int depth) const;
   bool helper_block(const ast::Seq<ast::stmt*>& body, HelperFrame& frame, int depth,
                     bool& ended) const;

@@ -43,13 +43,39 @@ const ast::FunctionDef* AnalysisImpl::module_helper(const ast::Call& call, Scope
   const Binding* b = name != nullptr ? lookup(scope, name->id) : nullptr;
   if (b == nullptr || b->conflicting || b->kind != BindKind::Function) return nullptr;
   const auto* def = as<ast::FunctionDef>(b->definition);
-  if (def == nullptr || !def->decorator_list.empty() || def->args->vararg != nullptr ||
-      def->args->kwarg != nullptr)
-    return nullptr;
+  if (def == nullptr || !def->decorator_list.empty()) return nullptr;
   auto it = function_index_.find(def);
   if (it == function_index_.end()) return nullptr;
   int f = it->second;
   if (function_parent_[f] >= 0 || function_class_[f].has_value()) return nullptr;
+  return def;
+}
+
+// The method `self.m(...)` runs, defined (as a plain method or a staticmethod) by a class
+// at module level, where `self` is the method's own receiver; null otherwise. `method`: the
+// check that the instance still runs that definition (no subclass or instance attribute
+// replaces it), in the speculated statement's words.
+const ast::FunctionDef* AnalysisImpl::method_helper(const ast::Call& call, ScopeId scope,
+                                                    SameMethod& method) const {
+  const auto* attribute = as<ast::Attribute>(call.func);
+  const auto* receiver = attribute != nullptr ? as<ast::Name>(attribute->value) : nullptr;
+  if (receiver == nullptr) return nullptr;
+  ClassId klass = self_class_of_scope(scope, receiver->id);
+  const auto* def = as<ast::FunctionDef>(find_method(klass, attribute->attr));
+  if (def == nullptr) return nullptr;
+  bool staticmethod = is_staticmethod(def);
+  if (def->decorator_list.size != (staticmethod ? 1u : 0u)) return nullptr;
+  ClassId owner = function_class_[function_index_.at(def)];
+  const ast::ClassDef& owner_node = *classes_[owner.index].node;
+  const Binding* named = lookup(kModuleScope, owner_node.name);
+  if (named == nullptr || named->conflicting || named->kind != BindKind::Class ||
+      named->class_index != owner)
+    return nullptr;
+  method.receiver = caller_text(*receiver, frame_);
+  // the method's `self.x` reads the same object as the speculated statement's
+  if (!staticmethod && method.receiver != first_param(def)) return nullptr;
+  method.name = std::string(attribute->attr);
+  method.owner = std::string(owner_node.name);
   return def;
 }
 
@@ -174,42 +200,71 @@ bool AnalysisImpl::helper_block(const ast::Seq<ast::stmt*>& body, HelperFrame& f
 }
 
 bool AnalysisImpl::helper_call_pure(const ast::Call& call, ScopeId scope, int depth) const {
+  size_t bound = 0;  // the receiver of a plain method
+  SameMethod method;
   const ast::FunctionDef* def = module_helper(call, scope);
-  if (def == nullptr || depth > kMaxDepth) return false;
+  if (def == nullptr && speculation_ != nullptr && !speculation_->class_evidence) {
+    def = method_helper(call, scope, method);
+    bound = def != nullptr && !is_staticmethod(def) ? 1 : 0;
+  }
+  if (def == nullptr || depth > kMaxDepth || def->args->vararg != nullptr ||
+      def->args->kwarg != nullptr)
+    return false;
   int nesting = 0;
   for (const HelperFrame* f = frame_; f != nullptr; f = f->outer) ++nesting;
   if (nesting >= kMaxHelperDepth) return false;
-  HelperFrame frame;
-  frame.scope = ScopeId::for_function(function_index_.at(def));
-  frame.outer = frame_;
-  if (call.args.size > def->args->posonlyargs.size + def->args->args.size) return false;
+  std::optional<HelperFrame> frame = bind_call(call, *def, bound);
+  if (!frame) return false;
+  if (bound == 1) {
+    frame->kinds[first_param(def)] = ValueKind::Other;
+    frame->texts[first_param(def)] = method.receiver;
+  }
+  const HelperFrame* before = frame_;
+  frame_ = &*frame;
+  bool ended = false;
+  bool pure = helper_block(def->body, *frame, depth, ended);
+  frame_ = before;
+  if (pure && !method.name.empty()) {
+    auto& methods = speculation_->methods;
+    if (std::find(methods.begin(), methods.end(), method) == methods.end())
+      methods.push_back(method);
+  }
+  return pure;
+}
+
+// The frame of `def` called by `call` (`bound`: leading parameters the call binds itself),
+// or none where the call would raise TypeError or passes a default that is not a literal.
+std::optional<AnalysisImpl::HelperFrame> AnalysisImpl::bind_call(const ast::Call& call,
+                                                                 const ast::FunctionDef& def,
+                                                                 size_t bound) const {
+  const ast::arguments& args = *def.args;
+  if (call.args.size + bound > args.posonlyargs.size + args.args.size) return std::nullopt;
   for (const ast::keyword* k : call.keywords)
-    if (!find_parameter(*def->args, k->arg)) return false;  // a TypeError
-  for (const auto* list : {&def->args->posonlyargs, &def->args->args, &def->args->kwonlyargs}) {
+    if (!find_parameter(args, k->arg)) return std::nullopt;
+  HelperFrame frame;
+  frame.scope = ScopeId::for_function(function_index_.at(&def));
+  frame.outer = frame_;
+  size_t position = 0;
+  for (const auto* list : {&args.posonlyargs, &args.args, &args.kwonlyargs}) {
     for (const ast::arg* param : *list) {
-      const ast::expr* argument = argument_for(*def, *param, call);
+      if (position++ < bound) continue;
+      const ast::expr* argument = argument_for(def, *param, call, bound);
       if (argument == nullptr) {  // the default: a literal, the same on every call
-        std::optional<Parameter> declared = find_parameter(*def->args, param->arg);
+        std::optional<Parameter> declared = find_parameter(args, param->arg);
         const ast::expr* given = declared ? declared->default_value : nullptr;
         const auto* negative = as<ast::UnaryOp>(given);
         if (negative != nullptr && negative->op == ast::UnaryOpKind::USub)
           given = negative->operand;
-        if (given == nullptr || !is<ast::Constant>(given)) return false;
-        given = declared->default_value;
-        argument = given;
+        if (given == nullptr || !is<ast::Constant>(given)) return std::nullopt;
+        argument = declared->default_value;
       }
-      frame.kinds[param->arg] = kind_rec(argument, scope_of(argument), depth + 1);
+      frame.kinds[param->arg] = kind_rec(argument, scope_of(argument), 1);
       // an argument reading a name the speculated part assigns: the check before it cannot
       if (frame_ != nullptr || !reads_speculated_local(*argument))
         frame.texts[param->arg] = operand_text(*argument, frame_);
     }
   }
-  const HelperFrame* before = frame_;
-  frame_ = &frame;
-  bool ended = false;
-  bool pure = helper_block(def->body, frame, depth, ended);
-  frame_ = before;
-  return pure;
+  return frame;
 }
 
 }  // namespace graphmend::sema

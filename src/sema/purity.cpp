@@ -565,7 +565,7 @@ class PurityCheck {
       }
       return a_.helper_call_pure(call, scope_, depth);
     }
-    return method(call, *attr, depth);
+    return method(call, *attr, depth) || a_.helper_call_pure(call, scope_, depth);
   }
 
   static bool torch_function(std::string_view q) {

@@ -68,6 +68,15 @@ struct PurityFacts {
   std::vector<const ast::expr*> opaque;
 };
 
+// A method whose result a speculation computes as its definition shows: the rewrite checks
+// `runtime.same_method(<receiver>, "<name>", <owner>.<name>)` before the statement.
+struct SameMethod {
+  std::string receiver;
+  std::string name;
+  std::string owner;  // the module-level class defining it
+  bool operator==(const SameMethod&) const = default;
+};
+
 // Speculation: while one is active (Analysis::speculate), a local variable or a `self`
 // attribute whose type the text cannot show counts as a tensor wherever a tensor is asked
 // for, and is recorded in `assumed`. A rewrite that relies on it checks at run time, just
@@ -93,6 +102,8 @@ struct Speculation {
   // out: tests (Python text) that must hold for the helpers a speculated value calls to be
   // pure: `not (img.ndim < 2)` for a helper that raises when `img.ndim < 2`
   std::vector<std::string> preconditions;
+  // out: the methods whose results it computes (see SameMethod)
+  std::vector<SameMethod> methods;
   // Evidence only (the tagger's question, never a rewrite's): the attributes a class
   // registers as parameters or buffers, or sets only to tensors, count as tensors, nothing
   // else is assumed, and a local variable counts as what its definitions compute under the

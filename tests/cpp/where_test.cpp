@@ -270,7 +270,10 @@ TEST(Where, AConstantFlagIsNotSelected) {
           "    return detected\n",
           {"detected"});
   EXPECT_FALSE(r.fixed);
-  EXPECT_EQ(r.reason, "the branch sets `detected` to True (torch.where selects tensors only)");
+  EXPECT_EQ(r.reason,
+            "the branch sets `detected` to True (torch.where selects tensors only); tail "
+            "duplication: the tail returns the Python value `detected` (torch.where selects "
+            "tensors only)");
   // torchmetrics' _auc_compute: the direction a Python float on each side (under a `with`,
   // where tail duplication, which takes Python numbers, does not apply)
   Result number =

@@ -699,7 +699,12 @@ bool Planner::parameters_passed_tensors(const ast::FunctionDef& def, const ast::
 
 // Pure apart from calls of submodules / local functions: a torch.cond candidate.
 bool Planner::cond_eligible(const ast::expr& e) const {
-  if (analysis_.is_pure(e)) return true;
+  // torch.cond traces the method the instance has, and runs only the side taken: no need
+  // to check that it is the one the text shows
+  size_t methods = speculation != nullptr ? speculation->methods.size() : 0;
+  bool pure = analysis_.is_pure(e);
+  if (speculation != nullptr) speculation->methods.resize(methods);
+  if (pure) return true;
   switch (e.kind) {
     case Kind::Call: {
       auto& call = static_cast<const ast::Call&>(e);
@@ -1084,9 +1089,16 @@ std::string split_condition(const Context& context, const ast::If& node, Conditi
   auto* op = ast::as<ast::BoolOp>(node.test);
   if (op == nullptr || op->op != ast::BoolOpKind::And) return {};
   std::vector<const ast::expr*> operands(op->values.begin(), op->values.end());
+  // the prefix as the text shows it: a flag (`do_normalize and image.min() < 0`) stays a
+  // Python test rather than a value assumed to be a tensor
+  sema::Speculation* active = context.analysis.speculate(nullptr);
   size_t k = 0;
   while (k < operands.size() && !context.analysis.is_data_dependent(*operands[k])) ++k;
-  if (k == operands.size()) return "condition is not data-dependent";
+  context.analysis.speculate(active);
+  if (k == operands.size()) {  // only a speculation shows the data: the whole condition
+    if (!context.analysis.is_data_dependent(*node.test)) return "condition is not data-dependent";
+    k = 0;
+  }
   if (k == 0) return {};  // no static prefix: the condition as a whole
   for (size_t i = 0; i < k; ++i) {
     if (!condition.prefix.empty()) condition.prefix += " and ";
@@ -1722,8 +1734,9 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
   PlanResult tail = plan_tail(context, statement, nullptr);
   if (tail.plan) return tail;
   // only tail duplication takes an else branch holding an if: say why it could not
-  if (plain.reason.find("else branch holding another if") != std::string::npos &&
-      tail.reason.find("no branch value is a Python number") == std::string::npos)
+  bool tail_tried = plain.reason.find("else branch holding another if") != std::string::npos ||
+                    plain.reason.find("torch.where selects tensors only") != std::string::npos;
+  if (tail_tried && tail.reason.find("no branch value is a Python number") == std::string::npos)
     plain.reason += "; " + tail.reason;
   return plain;
 }

@@ -118,6 +118,7 @@ struct Plan {
   std::vector<std::string> flag_checks;      // flags tested on both sides (runtime.python_flags)
   // tests under which the helpers a value calls cannot raise (Speculation::preconditions)
   std::vector<std::string> preconditions;
+  std::vector<sema::SameMethod> methods;  // methods it computes as written (runtime.same_method)
   // Tail duplication (plan_statement/plan_conditional when a branch value is a Python
   // number): `tail` is the function's final return; the statements from the rewritten one's
   // end to it form a nested function (named by temp `tail_function`) that every leaf calls

@@ -101,7 +101,12 @@ class Planner {
     std::vector<std::string_view> local;    // names assigned on this side so far
     std::vector<std::string_view> derived;  // of those, the ones holding tensors
     std::vector<std::string> numeric;       // names holding Python numbers
+    // names holding a literal (True, False, None, a number): a test of one is static there
+    std::vector<std::string_view> constants;
   };
+  // Static tests in the tail assumed to take the side that both can compute (the other
+  // side's statements are not pure), as Python tests checked before the statement.
+  std::vector<std::string> tail_preconditions;
 
   // Subexpressions evaluated once before both tails (PurityFacts::opaque).
   std::vector<const ast::expr*> hoisted;
@@ -125,6 +130,9 @@ class Planner {
   void side_assign(std::string_view var, const ast::expr& value, Side& side);
   bool side_test(const ast::expr& test, const Side& side);
   bool side_statement(const ast::stmt& s, Side& side, int& count);
+  bool side_static_if(const ast::If& n, Side& side, int& count);
+  bool test_checkable_before(const ast::expr& test, const Side& side) const;
+  bool static_as_written(const ast::expr& test) const;
 
   bool fail(std::string reason);
   bool build_statement(const ast::stmt& s, bool last, Tree& tree);
@@ -207,8 +215,9 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
     if (PlanResult numbers = plan_once(&speculation); numbers.plan) assumed = std::move(numbers);
   }
   context.analysis.speculate(before);
-  if (!assumed.plan || (speculation.assumed.empty() && speculation.floating.empty() &&
-                        speculation.numbers.empty() && speculation.preconditions.empty()))
+  if (!assumed.plan ||
+      (speculation.assumed.empty() && speculation.floating.empty() && speculation.numbers.empty() &&
+       speculation.preconditions.empty() && speculation.methods.empty()))
     return assumed;
   if (std::string why = check_static_prefix(context, *assumed.plan); !why.empty()) {
     assumed.plan.reset();
@@ -225,7 +234,11 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
          ? assumed.plan->int_checks
          : assumed.plan->number_checks)
         .emplace_back(node_text(context, *value));
-  assumed.plan->preconditions = speculation.preconditions;
+  auto& preconditions = assumed.plan->preconditions;
+  for (const std::string& test : speculation.preconditions)
+    if (std::find(preconditions.begin(), preconditions.end(), test) == preconditions.end())
+      preconditions.push_back(test);
+  assumed.plan->methods = speculation.methods;
   return assumed;
 }
 

@@ -14,6 +14,25 @@ using ast::Kind;
 // ---------------------------------------------------------------------------------------
 // The Planner's checks of the tail on each side.
 
+namespace {
+
+template <class List, class Item>
+bool in(const List& list, const Item& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// `test` as a check that it holds (`holds`) or not, to join with `and`.
+std::string checked_test(const ast::expr& test, std::string_view text, bool holds) {
+  bool operand = ast::is<ast::Name>(&test) || ast::is<ast::Attribute>(&test) ||
+                 ast::is<ast::Call>(&test) || ast::is<ast::Compare>(&test);
+  std::string inner = operand && text.find('\n') == std::string_view::npos
+                          ? std::string(text)
+                          : "(" + std::string(text) + ")";
+  return holds ? inner : "not " + inner;
+}
+
+}  // namespace
+
 // Maximal subexpressions of `e` that read no name in `assigned` and are not pure as
 // written, in evaluation order; only those Python evaluates unconditionally.
 void Planner::hoist(const ast::expr* e, const std::set<std::string_view>& assigned) {
@@ -120,6 +139,8 @@ void Planner::side_assign(std::string_view var, const ast::expr& value, Side& si
   };
   drop(side.derived);
   drop(side.numeric);
+  drop(side.constants);
+  if (is_python_constant(value)) side.constants.push_back(var);
   if (std::find(side.local.begin(), side.local.end(), var) == side.local.end())
     side.local.push_back(var);
   if (tensor) side.derived.push_back(var);
@@ -140,9 +161,43 @@ bool Planner::side_test(const ast::expr& test, const Side& side) {
       numbers = numbers && analysis_.is_number(*x, facts);
   }
   if (numbers) return true;
+  // a literal a side assigns: the nested function is traced with it, a constant there
   for (const ast::Name* name : loads(&test))
-    if (std::find(side.local.begin(), side.local.end(), name->id) != side.local.end()) return false;
-  return !analysis_.is_data_dependent(test) && pure_as_written(test);
+    if (in(side.local, name->id) && !in(side.constants, name->id)) return false;
+  return static_as_written(test);
+}
+
+// Whether `test` reads no tensor data as the text shows it (`self.config.do_binarize` is
+// not assumed a tensor) and is pure: each side may evaluate it.
+bool Planner::static_as_written(const ast::expr& test) const {
+  sema::Speculation* active = analysis_.speculate(nullptr);
+  bool data = analysis_.is_data_dependent(test);
+  analysis_.speculate(active);
+  return !data && pure_as_written(test);
+}
+
+// Whether the check before the statement sees the value `test` has in the tail: it reads
+// nothing the branch or the tail assigns before it.
+bool Planner::test_checkable_before(const ast::expr& test, const Side& side) const {
+  for (const ast::Name* name : loads(&test))
+    if (in(side.local, name->id)) return false;
+  return static_as_written(test);
+}
+
+// `if <static test>:` in the tail where one side holds what the tail cannot compute on
+// both sides (a method changing a tensor in place under a config flag): the other side only,
+// with the test's value checked before the statement, where the original runs otherwise.
+bool Planner::side_static_if(const ast::If& n, Side& side, int& count) {
+  Side on_true = side, on_false = side;
+  std::string error_before = error;
+  bool true_ok = side_block(n.body, 0, on_true, count);
+  bool false_ok = side_block(n.orelse, 0, on_false, count);
+  if (true_ok == false_ok || !test_checkable_before(*n.test, side)) return false;
+  std::string check = checked_test(*n.test, node_text(context_, *n.test), true_ok);
+  if (!in(tail_preconditions, check)) tail_preconditions.push_back(check);
+  side = true_ok ? on_true : on_false;
+  error = error_before;
+  return true;
 }
 
 bool Planner::side_statement(const ast::stmt& s, Side& side, int& count) {
@@ -171,17 +226,33 @@ bool Planner::side_statement(const ast::stmt& s, Side& side, int& count) {
       side_assign(name->id, *value, side);
       return true;
     }
-    case Kind::Return:
+    case Kind::Return: {
       if (&s != final_return) return fail("the tail returns inside an if");
-      return side_value(*static_cast<const ast::Return&>(s).value, side);
+      const ast::expr& value = *static_cast<const ast::Return&>(s).value;
+      std::vector<const ast::expr*> values{&value};
+      if (const auto* tuple = ast::as<ast::Tuple>(&value))
+        values.assign(tuple->elts.begin(), tuple->elts.end());
+      for (const ast::expr* returned : values) {
+        const auto* name = ast::as<ast::Name>(returned);
+        if (name != nullptr && (in(side.constants, name->id) || in(side.numeric, name->id)))
+          return fail("the tail returns the Python value `" + std::string(name->id) +
+                      "` (torch.where selects tensors only)");
+      }
+      return side_value(value, side);
+    }
     case Kind::If: {
       auto& n = static_cast<const ast::If&>(s);
       if (!side_test(*n.test, side))
         return fail("the tail's test `" + short_text(node_text(context_, *n.test)) +
                     "` is not a comparison of Python numbers or a pure static test");
       Side on_true = side, on_false = side;
-      if (!side_block(n.body, 0, on_true, count) || !side_block(n.orelse, 0, on_false, count))
-        return false;
+      int before = count;
+      if (!side_block(n.body, 0, on_true, count) || !side_block(n.orelse, 0, on_false, count)) {
+        std::string why = error;
+        count = before;
+        if (side_static_if(n, side, count)) return true;
+        return fail(why);
+      }
       // after the if, a name holds a tensor (a number) when both paths leave one
       auto both = [](const auto& a, const auto& b) {
         std::decay_t<decltype(a)> out;
@@ -211,6 +282,15 @@ bool Planner::side_statement(const ast::stmt& s, Side& side, int& count) {
 // Planning the tail as a nested function each side calls.
 
 namespace {
+
+// Whether `var`'s value at the end of `leaf` is a literal (True, False, None, a number).
+bool assigns_literal(const Tree& leaf, std::string_view var) {
+  auto it = leaf.env.find(var);
+  if (it == leaf.env.end()) return false;
+  return std::any_of(leaf.assigns.begin(), leaf.assigns.end(), [&](const Assignment& a) {
+    return a.temp == it->second && a.python_constant;
+  });
+}
 
 // Whether the last statement before the one at the end of `path` that binds `var`, in the
 // same block, assigns it a Python number (`variance = 0`).
@@ -408,12 +488,12 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
                        "` is assigned in only some branches and not bound before the if");
       auto& numeric = leaf->numeric;
       number = number || (kept ? number_before(context, path, var)
-                               : std::find(numeric.begin(), numeric.end(), var) != numeric.end());
+                               : in(numeric, var) || assigns_literal(*leaf, var));
     }
   }
   if (std::string why = reads_bound(context, statement, path, leaves); !why.empty())
     return decline(why);
-  if (!number) return decline("no branch value is a Python number");
+  if (!number) return decline("no branch value is a Python number");  // nor another literal
 
   planner.final_return = final_return;
   std::set<std::string_view> tail_assigned = assigned;
@@ -435,9 +515,11 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
     for (const auto& [name, temp] : leaf->env) side.local.push_back(name);
     side.derived = leaf->derived;
     side.numeric = leaf->numeric;
-    for (std::string_view var : plan.merge)
+    for (std::string_view var : plan.merge) {
       if (leaf->env.count(var) == 0 && number_before(context, path, var))
         side.numeric.emplace_back(var);
+      if (assigns_literal(*leaf, var)) side.constants.push_back(var);
+    }
     int count = 0;
     if (!planner.side_block(block, here.index + 1, side, count)) return decline(planner.error);
   }
@@ -494,7 +576,9 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
   plan.merge.clear();
   plan.tail = final_return;
   plan.flag_checks = planner.flag_checks;
-  if (!plan.flag_checks.empty()) {  // a checked rewrite: the prefix is evaluated again
+  plan.preconditions = planner.tail_preconditions;
+  if (!plan.flag_checks.empty() || !plan.preconditions.empty()) {
+    // a checked rewrite: the prefix is evaluated again
     if (std::string why = check_static_prefix(context, plan); !why.empty()) return decline(why);
   }
   plan.temp_count = planner.temps;
@@ -505,7 +589,7 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
 
 }  // namespace
 
-// Tail duplication where a branch value is a Python number (plan_tail_once).
+// Tail duplication where a branch value is a Python number or literal (plan_tail_once).
 PlanResult plan_tail(const Context& context, const ast::stmt& statement,
                      const ast::IfExp* conditional) {
   return plan_speculating(context, statement, [&](sema::Speculation* speculation) {

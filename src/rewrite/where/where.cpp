@@ -364,7 +364,7 @@ uint32_t edit_end(const Plan& plan, bool checked) {
 bool is_checked(const Plan& plan, const std::vector<std::string>& submodules) {
   return !plan.checks.empty() || !plan.floating_checks.empty() || !plan.number_checks.empty() ||
          !plan.int_checks.empty() || !plan.flag_checks.empty() || !submodules.empty() ||
-         !plan.masked_reads.empty() || !plan.preconditions.empty();
+         !plan.masked_reads.empty() || !plan.preconditions.empty() || !plan.methods.empty();
 }
 
 // `text` (the source from offset `begin`) with the calls the plan's leaves record in
@@ -410,6 +410,9 @@ void emit_checked(const Plan& plan, const Context& context,
   }
   for (const std::string& tensor : plan.floating_checks)
     parts.push_back(tensor + ".is_floating_point()");
+  for (const sema::SameMethod& method : plan.methods)
+    parts.push_back(context.runtime + ".same_method(" + method.receiver + ", \"" + method.name +
+                    "\", " + method.owner + "." + method.name + ")");
   // after the type checks, which make evaluating them safe
   parts.insert(parts.end(), plan.preconditions.begin(), plan.preconditions.end());
   // a masked read's check reads the conditions as written: their temps come after it
