@@ -1720,8 +1720,10 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
   if (plain.plan && plain.plan->covered_by != nullptr) return plain;
   PlanResult tail = plan_tail(context, statement, nullptr);
   if (tail.plan) return tail;
-  // only tail duplication takes an else branch holding an if: say why it could not
-  if (plain.reason.find("else branch holding another if") != std::string::npos &&
+  // only tail duplication takes an else branch holding an if, or a Python number: say why
+  // it could not
+  bool number = plain.reason.find("(torch.where selects tensors only)") != std::string::npos;
+  if ((number || plain.reason.find("else branch holding another if") != std::string::npos) &&
       tail.reason.find("no branch value is a Python number") == std::string::npos)
     plain.reason += "; " + tail.reason;
   return plain;
