@@ -405,6 +405,13 @@ TEST(Where, TailDuplicationWithARaisingLeafDeclines) {
                                 "ahead of both sides"),
             std::string::npos)
       << hoisted.reason;
+  Result index = run(program("    with torch.no_grad():\n", "        return y[n] * d\n"), {"d"});
+  EXPECT_FALSE(index.fixed);
+  EXPECT_NE(index.reason.find("a branch raises, and the tail indexes `y[n]`"), std::string::npos)
+      << index.reason;
+  Result slices =
+      run(program("    with torch.no_grad():\n", "        return y[1:, ..., None] * d\n"), {"d"});
+  EXPECT_TRUE(slices.fixed) << slices.reason;
   Result manager =
       run(program("    with contextlib.suppress(ValueError):\n", "        return y * d\n"), {"d"});
   EXPECT_FALSE(manager.fixed);

@@ -311,6 +311,32 @@ bool binds_before_reads(const ast::Seq<ast::stmt*>& body, uint32_t from, std::st
   return true;
 }
 
+// The first subscript in `block[from..]` by an index rather than slices (`y[idx]`): it may
+// raise IndexError, which sema's purity allows. Each side runs the tail ahead of a raising
+// leaf's guard, and compiled, Dynamo raises such an error while tracing, ahead of every
+// guard; the original raises first and never indexes. (Slices clamp their bounds: they do
+// not raise.)
+const ast::expr* first_index(const ast::Seq<ast::stmt*>& block, uint32_t from) {
+  auto slicing = [](const ast::expr* e) {
+    if (ast::is<ast::Slice>(e)) return true;
+    const auto* c = ast::as<ast::Constant>(e);
+    return c != nullptr && (c->value.type == ast::ConstantValue::Type::None ||
+                            c->value.type == ast::ConstantValue::Type::Ellipsis);
+  };
+  const ast::expr* found = nullptr;
+  for (uint32_t i = from; i < block.size && found == nullptr; ++i)
+    ast::walk(block[i], [&](const ast::Node* n) {
+      const auto* sub = ast::as<ast::Subscript>(n);
+      if (found != nullptr || sub == nullptr) return found == nullptr;
+      const auto* tuple = ast::as<ast::Tuple>(sub->slice);
+      bool slices = tuple != nullptr ? std::all_of(tuple->elts.begin(), tuple->elts.end(), slicing)
+                                     : slicing(sub->slice);
+      if (!slices) found = sub;
+      return found == nullptr;
+    });
+  return found;
+}
+
 // A context manager known not to suppress an exception its block raises: torch's grad-mode
 // and autocast managers, called (`with torch.no_grad():`).
 bool passes_exceptions(const Context& context, const ast::With& with) {
@@ -365,8 +391,8 @@ std::string check_enclosing(const Context& context, const std::vector<BlockRef>&
         return "the branch is inside a loop";
       case Kind::Try:
       case Kind::TryStar:
-        return "the branch is inside a try statement (its handlers would see the compiled "
-               "guard's RuntimeError, not the original exception)";
+        return "the branch is inside a try statement (its handlers would see what the "
+               "compiled form raises, not what the original raises)";
       default:
         return "the branch is inside `" + short_text(node_text(context, *owner)) +
                "` (only if, else and with blocks hold a duplicated tail)";
@@ -508,6 +534,12 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
     return decline("a branch raises, and the tail evaluates `" +
                    short_text(node_text(context, *planner.hoisted[0])) +
                    "` once ahead of both sides, which would run before the raise");
+  if (raising != 0) {
+    if (const ast::expr* index = first_index(block, here.index + 1))
+      return decline("a branch raises, and the tail indexes `" +
+                     short_text(node_text(context, *index)) +
+                     "`, which may raise ahead of the guard where the original raises first");
+  }
   for (Tree* leaf : leaves) {
     if (leaf->raises()) continue;
     Planner::Side side;
