@@ -387,6 +387,47 @@ TEST(Where, TailDuplicationWithARaisingLeaf) {
             "            return __gm_t4\n");
 }
 
+// A branch that records a call in a tail plan: recorded with its condition where predicated
+// (only while compiling; the tail records nothing and is pure, so replaying after it is
+// unobservable); not with a raising branch or under nested conditions.
+TEST(Where, TailDuplicationWithARecordedCall) {
+  auto program = [](const std::string& arms) {
+    return "def f(x, y):\n    with torch.no_grad():\n" + arms +
+           "        else:\n"
+           "            d = 1.0\n"
+           "        return y * d\n";
+  };
+  Result r = run(program("        if (x < 0).any():\n"
+                         "            print('negated')\n"
+                         "            d = -1.0\n"),
+                 {"d"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_NE(r.text.find("        if __graphmend_rt__.is_compiling() and "
+                        "__graphmend_rt__.where_ok(__gm_c5, __gm_t3, __gm_t4):\n"),
+            std::string::npos)
+      << r.text;
+  for (const auto& [arms, reason] :
+       {std::pair{"        if (x < 0).any():\n"
+                  "            if (x <= 0).all():\n"
+                  "                print('negated')\n"
+                  "                d = -1.0\n"
+                  "            else:\n"
+                  "                raise ValueError('neither')\n",
+                  "a branch raises and a branch records a call"},
+        std::pair{"        if (x < 0).any():\n"
+                  "            if (x <= 0).all():\n"
+                  "                print('negated')\n"
+                  "                d = -1.0\n"
+                  "            else:\n"
+                  "                d = 0.0\n",
+                  "a branch records a call under nested conditions"}}) {
+    Result declined = run(program(arms), {"d"});
+    EXPECT_FALSE(declined.fixed);
+    EXPECT_NE(declined.reason.find(std::string("tail duplication: ") + reason), std::string::npos)
+        << declined.reason;
+  }
+}
+
 // What would run ahead of a raise that the original runs first is declined: a value the
 // tail evaluates once for both sides, and a with whose manager may suppress the exception.
 TEST(Where, TailDuplicationWithARaisingLeafDeclines) {

@@ -487,8 +487,8 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
   bool number = false;
   size_t raising = 0;
   for (Tree* leaf : leaves) {
-    if (!leaf->deferred.empty()) return decline("a branch makes a call it would record");
     if (leaf->returned) return decline("a branch returns");
+    plan.defers |= !leaf->deferred.empty();
     // a raising leaf gives no value and does not call the tail: its raise is a guard on its
     // path (where.cpp's emit_guards), and the fallback raises as written
     if (leaf->raises()) {
@@ -507,6 +507,12 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
     }
   }
   if (raising == leaves.size()) return decline("every branch raises");
+  // a recorded call replays after the compiled region, past the tail the original runs after
+  // it: the tail records nothing and cannot raise what it could not raise on the original path
+  // (pure), so only the same limits as an ordinary plan's recorded calls
+  if (plan.defers && raising != 0) return decline("a branch raises and a branch records a call");
+  if (plan.defers && planner.splits != 1)
+    return decline("a branch records a call under nested conditions");
   if (std::string why = check_enclosing(context, path, raising != 0); !why.empty())
     return decline(why);
   if (std::string why = reads_bound(context, statement, path, leaves); !why.empty())
