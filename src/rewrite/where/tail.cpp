@@ -431,7 +431,7 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
   const ast::Seq<ast::stmt*>& block = *here.block;
   const auto* final_return = ast::as<ast::Return>(block[block.size - 1]);
   if (here.index + 1 >= block.size || final_return == nullptr || final_return->value == nullptr)
-    return decline("the function does not end in `return <value>` after the branch");
+    return decline("the branch's block does not end in `return <value>` after it");
   std::string torch(context.analysis.torch_name());
   if (torch.empty()) return decline("torch is not imported under a known name");
   if (speculation != nullptr) speculation->assume_numbers = true;
