@@ -274,11 +274,10 @@ TEST(Where, AConstantFlagIsNotSelected) {
             "the branch sets `detected` to True (torch.where selects tensors only); tail "
             "duplication: the tail returns the Python value `detected` (torch.where selects "
             "tensors only)");
-  // torchmetrics' _auc_compute: the direction a Python float on each side (under a `with`,
-  // where tail duplication, which takes Python numbers, does not apply)
+  // a Python number is declined the same where tail duplication cannot take it
   Result number =
       run("def f(x):\n"
-          "    with torch.no_grad():\n"
+          "    for i in range(2):\n"
           "        if (x < 0).any():\n"
           "            direction = -1.0\n"
           "        else:\n"
@@ -290,6 +289,193 @@ TEST(Where, AConstantFlagIsNotSelected) {
       number.reason.find("the branch sets `direction` to -1.0 (torch.where selects tensors only)"),
       std::string::npos)
       << number.reason;
+}
+
+// torchmetrics' _auc_compute: the direction a Python float on each side, under `with
+// torch.no_grad():`. The tail runs as a nested function defined and called inside the with.
+TEST(Where, TailDuplicationInsideAWith) {
+  Result r =
+      run("def f(x):\n"
+          "    with torch.no_grad():\n"
+          "        if (x < 0).any():\n"
+          "            direction = -1.0\n"
+          "        else:\n"
+          "            direction = 1e0\n"
+          "        return x * direction\n",
+          {"direction"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_EQ(r.text,
+            "def f(x):\n"
+            "    with torch.no_grad():\n"
+            "        def __gm_tail_2(direction, x):\n"
+            "            return x * direction\n"
+            "        __gm_t0 = -1.0\n"
+            "        __gm_t3 = __gm_tail_2(__gm_t0, x)\n"
+            "        __gm_t1 = 1e0\n"
+            "        __gm_t4 = __gm_tail_2(__gm_t1, x)\n"
+            "        __gm_c5 = (x < 0).any()\n"
+            "        if __graphmend_rt__.where_ok(__gm_c5, __gm_t3, __gm_t4):\n"
+            "            return torch.where(__gm_c5, __gm_t3, __gm_t4)\n"
+            "        elif (x < 0).any():\n"
+            "            return __gm_t3\n"
+            "        else:\n"
+            "            return __gm_t4\n");
+}
+
+// The branch's block may sit in if, else and with blocks (control leaves it only through
+// the tail's return); not in a loop or a try.
+TEST(Where, TailDuplicationOnlyWhereTheTailLeavesTheFunction) {
+  auto place = [](const std::string& head, const std::string& pad) {
+    return "def f(x, flag):\n" + head + pad + "if (x < 0).any():\n" + pad + "    d = -1.0\n" + pad +
+           "else:\n" + pad + "    d = 1.0\n" + pad + "return x * d\n" + "    return x\n";
+  };
+  for (const char* head : {"    if flag:\n", "    if flag:\n        pass\n    else:\n",
+                           "    with open('f') as g:\n"}) {
+    Result r = run(place(head, "        "), {"d"}, head[4] == 'i' ? 1 : 0);
+    EXPECT_TRUE(r.fixed) << head << r.reason;
+    EXPECT_NE(r.text.find("        def __gm_tail_2(d, x):\n            return x * d\n"),
+              std::string::npos)
+        << r.text;
+  }
+  for (const auto& [head, reason] :
+       {std::pair{"    for i in range(2):\n", "the branch is inside a loop"},
+        std::pair{"    while flag:\n", "the branch is inside a loop"},
+        std::pair{"    try:\n", "the branch is inside a try statement"}}) {
+    std::string text = place(head, "        ");
+    if (std::string(head).find("try") != std::string::npos)
+      text.insert(text.rfind("    return x\n"), "    finally:\n        pass\n");
+    Result r = run(text, {"d"}, head[4] == 'w' ? 1 : 0);
+    EXPECT_FALSE(r.fixed) << head;
+    EXPECT_NE(r.reason.find(reason), std::string::npos) << r.reason;
+  }
+}
+
+// torchmetrics' _auc_compute: a raising leaf in a tail plan calls no tail; its raise is the
+// guard on its path, and the fallback raises as written.
+TEST(Where, TailDuplicationWithARaisingLeaf) {
+  Result r =
+      run("def f(x, y):\n"
+          "    with torch.no_grad():\n"
+          "        if (x < 0).any():\n"
+          "            if (x <= 0).all():\n"
+          "                direction = -1.0\n"
+          "            else:\n"
+          "                raise ValueError('neither')\n"
+          "        else:\n"
+          "            direction = 1.0\n"
+          "        return torch.trapz(y, x) * direction\n",
+          {"direction"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_EQ(r.text,
+            "def f(x, y):\n"
+            "    with torch.no_grad():\n"
+            "        def __gm_tail_2(direction, y, x):\n"
+            "            return torch.trapz(y, x) * direction\n"
+            "        __gm_t0 = -1.0\n"
+            "        __gm_t3 = __gm_tail_2(__gm_t0, y, x)\n"
+            "        __gm_t1 = 1.0\n"
+            "        __gm_t4 = __gm_tail_2(__gm_t1, y, x)\n"
+            "        __gm_c5 = (x < 0).any()\n"
+            "        __gm_c6 = (x <= 0).all()\n"
+            "        if __graphmend_rt__.where_ok((__gm_c5, __gm_c6), __gm_t3, __gm_t4):\n"
+            "            __graphmend_rt__.guard(torch.logical_and(__gm_c5, "
+            "torch.logical_not(__gm_c6)), ValueError, 'neither')\n"
+            "            return torch.where(__gm_c5, __gm_t3, __gm_t4)\n"
+            "        elif (x < 0).any():\n"
+            "            if (x <= 0).all():\n"
+            "                return __gm_t3\n"
+            "            else:\n"
+            "                raise ValueError('neither')\n"
+            "        else:\n"
+            "            return __gm_t4\n");
+}
+
+// A branch that records a call in a tail plan: recorded with its condition where predicated
+// (only while compiling; the tail records nothing and is pure, so replaying after it is
+// unobservable); not with a raising branch or under nested conditions.
+TEST(Where, TailDuplicationWithARecordedCall) {
+  auto program = [](const std::string& arms) {
+    return "def f(x, y):\n    with torch.no_grad():\n" + arms +
+           "        else:\n"
+           "            d = 1.0\n"
+           "        return y * d\n";
+  };
+  Result r = run(program("        if (x < 0).any():\n"
+                         "            print('negated')\n"
+                         "            d = -1.0\n"),
+                 {"d"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_NE(r.text.find("        if __graphmend_rt__.is_compiling() and "
+                        "__graphmend_rt__.where_ok(__gm_c5, __gm_t3, __gm_t4):\n"),
+            std::string::npos)
+      << r.text;
+  for (const auto& [arms, reason] :
+       {std::pair{"        if (x < 0).any():\n"
+                  "            if (x <= 0).all():\n"
+                  "                print('negated')\n"
+                  "                d = -1.0\n"
+                  "            else:\n"
+                  "                raise ValueError('neither')\n",
+                  "a branch raises and a branch records a call"},
+        std::pair{"        if (x < 0).any():\n"
+                  "            if (x <= 0).all():\n"
+                  "                print('negated')\n"
+                  "                d = -1.0\n"
+                  "            else:\n"
+                  "                d = 0.0\n",
+                  "a branch records a call under nested conditions"}}) {
+    Result declined = run(program(arms), {"d"});
+    EXPECT_FALSE(declined.fixed);
+    EXPECT_NE(declined.reason.find(std::string("tail duplication: ") + reason), std::string::npos)
+        << declined.reason;
+  }
+}
+
+// What would run ahead of a raise that the original runs first is declined: a value the
+// tail evaluates once for both sides, and a with whose manager may suppress the exception.
+TEST(Where, TailDuplicationWithARaisingLeafDeclines) {
+  auto program = [](const std::string& head, const std::string& tail) {
+    return "def f(x, y, n):\n" + head +
+           "        if (x < 0).any():\n"
+           "            raise ValueError('negative')\n"
+           "        else:\n"
+           "            d = 1.0\n" +
+           tail;
+  };
+  Result hoisted =
+      run(program("    with torch.no_grad():\n", "        return y[:helper(n)] * d\n"), {"d"});
+  EXPECT_FALSE(hoisted.fixed);
+  EXPECT_NE(hoisted.reason.find("a branch raises, and the tail evaluates `y[:helper(n)]` once "
+                                "ahead of both sides"),
+            std::string::npos)
+      << hoisted.reason;
+  Result index = run(program("    with torch.no_grad():\n", "        return y[n] * d\n"), {"d"});
+  EXPECT_FALSE(index.fixed);
+  EXPECT_NE(index.reason.find("a branch raises, and the tail indexes `y[n]`"), std::string::npos)
+      << index.reason;
+  Result slices =
+      run(program("    with torch.no_grad():\n", "        return y[1:, ..., None] * d\n"), {"d"});
+  EXPECT_TRUE(slices.fixed) << slices.reason;
+  Result manager =
+      run(program("    with contextlib.suppress(ValueError):\n", "        return y * d\n"), {"d"});
+  EXPECT_FALSE(manager.fixed);
+  EXPECT_NE(manager.reason.find("a context manager that may suppress the exception"),
+            std::string::npos)
+      << manager.reason;
+  Result autocast =
+      run(program("    with torch.autocast('cpu'), torch.no_grad():\n", "        return y * d\n"),
+          {"d"});
+  EXPECT_TRUE(autocast.fixed) << autocast.reason;
+  Result every =
+      run("def f(x):\n"
+          "    d = 1.0\n"
+          "    if (x < 0).any():\n"
+          "        raise ValueError('negative')\n"
+          "    else:\n"
+          "        raise ValueError('positive')\n"
+          "    return x * d\n",
+          {"d"});
+  EXPECT_FALSE(every.fixed);
 }
 
 // A print in a branch is recorded with the branch's condition where the branch is

@@ -1733,7 +1733,8 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
   if (plain.plan && plain.plan->covered_by != nullptr) return plain;
   PlanResult tail = plan_tail(context, statement, nullptr);
   if (tail.plan) return tail;
-  // only tail duplication takes an else branch holding an if: say why it could not
+  // only tail duplication takes an else branch holding an if, or a Python value: say why
+  // it could not
   bool tail_tried = plain.reason.find("else branch holding another if") != std::string::npos ||
                     plain.reason.find("torch.where selects tensors only") != std::string::npos;
   if (tail_tried && tail.reason.find("no branch value is a Python number") == std::string::npos)

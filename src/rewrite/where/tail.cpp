@@ -391,6 +391,96 @@ bool binds_before_reads(const ast::Seq<ast::stmt*>& body, uint32_t from, std::st
   return true;
 }
 
+// The first subscript in `block[from..]` by an index rather than slices (`y[idx]`): it may
+// raise IndexError, which sema's purity allows. Each side runs the tail ahead of a raising
+// leaf's guard, and compiled, Dynamo raises such an error while tracing, ahead of every
+// guard; the original raises first and never indexes. (Slices clamp their bounds: they do
+// not raise.)
+const ast::expr* first_index(const ast::Seq<ast::stmt*>& block, uint32_t from) {
+  auto slicing = [](const ast::expr* e) {
+    if (ast::is<ast::Slice>(e)) return true;
+    const auto* c = ast::as<ast::Constant>(e);
+    return c != nullptr && (c->value.type == ast::ConstantValue::Type::None ||
+                            c->value.type == ast::ConstantValue::Type::Ellipsis);
+  };
+  const ast::expr* found = nullptr;
+  for (uint32_t i = from; i < block.size && found == nullptr; ++i)
+    ast::walk(block[i], [&](const ast::Node* n) {
+      const auto* sub = ast::as<ast::Subscript>(n);
+      if (found != nullptr || sub == nullptr) return found == nullptr;
+      const auto* tuple = ast::as<ast::Tuple>(sub->slice);
+      bool slices = tuple != nullptr ? std::all_of(tuple->elts.begin(), tuple->elts.end(), slicing)
+                                     : slicing(sub->slice);
+      if (!slices) found = sub;
+      return found == nullptr;
+    });
+  return found;
+}
+
+// A context manager known not to suppress an exception its block raises: torch's grad-mode
+// and autocast managers, called (`with torch.no_grad():`).
+bool passes_exceptions(const Context& context, const ast::With& with) {
+  static const std::set<std::string_view> kManagers = {
+      "no_grad",  "enable_grad",  "inference_mode",   "set_grad_enabled",
+      "autocast", "amp.autocast", "cpu.amp.autocast", "cuda.amp.autocast"};
+  std::string_view torch = context.analysis.torch_name();
+  for (const ast::withitem* item : with.items) {
+    const auto* call = ast::as<ast::Call>(item->context_expr);
+    std::string_view callee = call != nullptr ? node_text(context, *call->func) : "";
+    if (torch.empty() || callee.size() <= torch.size() + 1 ||
+        callee.substr(0, torch.size()) != torch || callee[torch.size()] != '.' ||
+        kManagers.count(callee.substr(torch.size() + 1)) == 0)
+      return false;
+  }
+  return true;
+}
+
+// Why the tail cannot become a nested function where the branch stands, or empty. The tail
+// returns on every path, so control leaves the branch's block only through its final
+// `return` or an exception, and every block around it is left the same way. An enclosing
+// `if`/`else` is then never left otherwise. An enclosing `with` runs its exit on either, and
+// the nested function, defined and called in the branch's place, runs inside it (no_grad,
+// autocast active as in the original). A raising branch's guard raises there too; compiled,
+// it raises only at the compile boundary, so a manager that could suppress the exception
+// (its exit sees it) is declined: only torch's grad-mode and autocast managers. A `try` would
+// see the compiled guard's RuntimeError in its handlers (and Dynamo gives up on a frame that
+// breaks inside one); a loop would run the branch on some pass after names bound on earlier
+// passes, which the check of what is bound before the branch does not follow: declined.
+std::string check_enclosing(const Context& context, const std::vector<BlockRef>& path,
+                            bool raises) {
+  for (size_t k = path.size(); k-- > 0;) {
+    const ast::stmt* owner = path[k].owner;
+    if (owner == nullptr) return "the branch is not in a function";
+    switch (owner->kind) {
+      case Kind::FunctionDef:
+      case Kind::AsyncFunctionDef:
+        return {};
+      case Kind::If:
+        continue;
+      case Kind::With:
+        if (raises && !passes_exceptions(context, static_cast<const ast::With&>(*owner)))
+          return "a branch raises inside `with " +
+                 short_text(node_text(
+                     context, *static_cast<const ast::With&>(*owner).items[0]->context_expr)) +
+                 "`, a context manager that may suppress the exception (the compiled guard "
+                 "raises only at the compile boundary)";
+        continue;
+      case Kind::For:
+      case Kind::AsyncFor:
+      case Kind::While:
+        return "the branch is inside a loop";
+      case Kind::Try:
+      case Kind::TryStar:
+        return "the branch is inside a try statement (its handlers would see what the "
+               "compiled form raises, not what the original raises)";
+      default:
+        return "the branch is inside `" + short_text(node_text(context, *owner)) +
+               "` (only if, else and with blocks hold a duplicated tail)";
+    }
+  }
+  return "the branch is not in a function";
+}
+
 // Tail duplication: a data-dependent branch that assigns Python numbers, followed by
 // straight-line code up to the function's `return`. Each side (leaf) calls the tail, as a
 // nested function, with its own values, and the returned values are selected with
@@ -417,12 +507,11 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
         return decline("fallback branch of an already predicated if");
   }
   const BlockRef& here = path.back();
-  if (!ast::is<ast::FunctionDef>(here.owner) && !ast::is<ast::AsyncFunctionDef>(here.owner))
-    return decline("the branch is not in the function's own body");
+  if (std::string why = check_enclosing(context, path, false); !why.empty()) return decline(why);
   const ast::Seq<ast::stmt*>& block = *here.block;
   const auto* final_return = ast::as<ast::Return>(block[block.size - 1]);
   if (here.index + 1 >= block.size || final_return == nullptr || final_return->value == nullptr)
-    return decline("the function does not end in `return <value>` after the branch");
+    return decline("the branch's block does not end in `return <value>` after it");
   std::string torch(context.analysis.torch_name());
   if (torch.empty()) return decline("torch is not imported under a known name");
   if (speculation != nullptr) speculation->assume_numbers = true;
@@ -476,10 +565,16 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
   std::vector<Tree*> leaves;
   leaves_of(*plan.root, leaves);
   bool number = false;
+  size_t raising = 0;
   for (Tree* leaf : leaves) {
-    if (!leaf->deferred.empty()) return decline("a branch makes a call it would record");
-    if (leaf->raises()) return decline("a branch raises");
     if (leaf->returned) return decline("a branch returns");
+    plan.defers |= !leaf->deferred.empty();
+    // a raising leaf gives no value and does not call the tail: its raise is a guard on its
+    // path (where.cpp's emit_guards), and the fallback raises as written
+    if (leaf->raises()) {
+      ++raising;
+      continue;
+    }
     for (std::string_view var : plan.merge) {
       bool kept = leaf->env.count(var) == 0;
       if (kept && !definitely_bound(path, var) &&
@@ -491,6 +586,15 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
                                : in(numeric, var) || assigns_literal(*leaf, var));
     }
   }
+  if (raising == leaves.size()) return decline("every branch raises");
+  // a recorded call replays after the compiled region, past the tail the original runs after
+  // it: the tail records nothing and cannot raise what it could not raise on the original path
+  // (pure), so only the same limits as an ordinary plan's recorded calls
+  if (plan.defers && raising != 0) return decline("a branch raises and a branch records a call");
+  if (plan.defers && planner.splits != 1)
+    return decline("a branch records a call under nested conditions");
+  if (std::string why = check_enclosing(context, path, raising != 0); !why.empty())
+    return decline(why);
   if (std::string why = reads_bound(context, statement, path, leaves); !why.empty())
     return decline(why);
   if (!number) return decline("no branch value is a Python number");  // nor another literal
@@ -510,7 +614,20 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
       return true;
     });
   }
+  // what the tail evaluates once for both sides runs before the guards, where the original
+  // raises first and never evaluates it (`self.sigmas[step + 1]` past the end: IndexError)
+  if (raising != 0 && !planner.hoisted.empty())
+    return decline("a branch raises, and the tail evaluates `" +
+                   short_text(node_text(context, *planner.hoisted[0])) +
+                   "` once ahead of both sides, which would run before the raise");
+  if (raising != 0) {
+    if (const ast::expr* index = first_index(block, here.index + 1))
+      return decline("a branch raises, and the tail indexes `" +
+                     short_text(node_text(context, *index)) +
+                     "`, which may raise ahead of the guard where the original raises first");
+  }
   for (Tree* leaf : leaves) {
+    if (leaf->raises()) continue;
     Planner::Side side;
     for (const auto& [name, temp] : leaf->env) side.local.push_back(name);
     side.derived = leaf->derived;
@@ -554,6 +671,7 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
   for (size_t i = 0; i < hoisted_temps.size(); ++i)
     plan.tail_params += (plan.tail_params.empty() ? "" : ", ") + placeholder(hoisted_temps[i]);
   for (Tree* leaf : leaves) {
+    if (leaf->raises()) continue;
     std::string args;
     for (std::string_view name : params) {
       auto it = leaf->env.find(name);

@@ -3,8 +3,8 @@ huggingface/diffusers: src/diffusers/schedulers/scheduling_euler_discrete.py:
 EulerDiscreteScheduler.step (`gamma = ... if s_tmin <= sigma <= s_tmax else 0.0`), here inside
 a static `if`. torch.where cannot hold the float (a float32 tensor in its place computes
 `gamma + 1` in float32 where Python computes it in float64), and tail duplication takes only
-a branch in the function's own body, whose rest runs up to the function's return: here the
-static `if` would have to be duplicated too."""
+a branch whose block ends in the function's return: here the static `if`'s block ends in an
+assignment, and the code after the `if` would have to be duplicated too."""
 import torch
 from torch import nn
 
@@ -27,4 +27,4 @@ INPUTS = [
 EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (2, 2)
 EXPECTED_TAGS = [("GM101", "declined")]
-EXPECTED_DECLINES = [("GM101", "not in the function's own body")]
+EXPECTED_DECLINES = [("GM101", "the branch's block does not end in `return <value>` after it")]
