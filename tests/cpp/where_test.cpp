@@ -431,6 +431,36 @@ TEST(Where, TailDuplicationWithARecordedCall) {
   }
 }
 
+// diffusers' VaeImageProcessor.preprocess: a flag set to a literal in the branch is a
+// constant on its side, so the tail's later test of it is static there; a static test whose
+// side the tail cannot compute on both sides (a method changing the image in place) holds
+// the other side, checked before the statement. A test reading what the branch assigns
+// cannot be checked there, and a tail returning the literal itself is declined.
+TEST(Where, TailDuplicationTestsLiteralsAndChecksStaticSides) {
+  auto program = [](const std::string& test) {
+    return "def f(self, x):\n"
+           "    do_normalize = self.do_normalize\n"
+           "    if do_normalize and x.min() < 0:\n"
+           "        do_normalize = False\n"
+           "    if do_normalize:\n"
+           "        x = 2.0 * x - 1.0\n"
+           "    if " +
+           test +
+           ":\n"
+           "        x = impure(x)\n"
+           "    return x\n";
+  };
+  Result r = run(program("self.do_binarize"), {"do_normalize"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_NE(r.text.find("    if do_normalize and not self.do_binarize:\n"), std::string::npos)
+      << r.text;
+  Result declined = run(program("do_normalize"), {"do_normalize"});
+  EXPECT_FALSE(declined.fixed);
+  EXPECT_NE(declined.reason.find("tail duplication: tail value `impure(x)` is not pure"),
+            std::string::npos)
+      << declined.reason;
+}
+
 // What would run ahead of a raise that the original runs first is declined: a value the
 // tail evaluates once for both sides, and a with whose manager may suppress the exception.
 TEST(Where, TailDuplicationWithARaisingLeafDeclines) {
