@@ -2,7 +2,8 @@
 // rewrite's shapes and declines are tested independently of the real semantic analysis.
 // The stub's rules: names listed as tensors are tensors; torch.* calls, tensor methods,
 // arithmetic and comparisons with a tensor operand are tensors; self.<attr>(...) and
-// helper(...) are impure calls (submodule / local function); print(...) is impure.
+// helper(...) are impure calls (submodule / local function); print(...) is impure; so are
+// torch's random draws (torch.rand, torch.randn_like, torch.bernoulli, ...).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -117,6 +118,10 @@ class StubAnalysis : public sema::Analysis {
         auto kind = resolve_call(*call).kind;
         if (kind != sema::CalleeKind::TorchFunction && kind != sema::CalleeKind::TensorMethod)
           pure = false;
+        auto* attr = ast::as<ast::Attribute>(call->func);
+        if (kind == sema::CalleeKind::TorchFunction &&
+            (attr->attr.substr(0, 4) == "rand" || attr->attr == "bernoulli"))
+          pure = false;
       }
       if (ast::is<ast::Lambda>(n) || ast::is<ast::NamedExpr>(n)) pure = false;
     });
@@ -198,6 +203,35 @@ Result run(const std::string& text, std::set<std::string, std::less<>> live, int
   result.handled = true;
   result.fixed = outcome->fixed;
   result.rewrite = outcome->form != nullptr ? outcome->form : "where";
+  result.reason = outcome->reason;
+  result.text = text;
+  for (auto it = outcome->edits.rbegin(); it != outcome->edits.rend(); ++it)
+    result.text.replace(it->begin, it->end - it->begin, it->replacement);
+  return result;
+}
+
+// Runs rewrite_where on the first conditional expression of `text`, in its statement.
+Result run_conditional(const std::string& text) {
+  SourceText source(text, "m.py");
+  Arena arena;
+  ParseResult parsed = parse_module(source, arena, {});
+  Result result;
+  const ast::Node* conditional = nullptr;
+  const ast::stmt* statement = nullptr;
+  walk(parsed.module, [&](const ast::Node* n) {
+    if (conditional == nullptr && (ast::is<ast::Assign>(n) || ast::is<ast::Return>(n)))
+      statement = static_cast<const ast::stmt*>(n);
+    if (conditional == nullptr && ast::is<ast::IfExp>(n)) conditional = n;
+  });
+  if (conditional == nullptr) return result;
+  StubAnalysis analysis;
+  sema::BreakTag tag{sema::BreakKind::DataDependentBranch, statement, conditional, nullptr, ""};
+  MendOptions options;
+  Context context{source, *parsed.module, analysis, options};
+  std::optional<Outcome> outcome = rewrite_where(tag, context);
+  if (!outcome) return result;
+  result.handled = true;
+  result.fixed = outcome->fixed;
   result.reason = outcome->reason;
   result.text = text;
   for (auto it = outcome->edits.rbegin(); it != outcome->edits.rend(); ++it)
@@ -1110,6 +1144,114 @@ TEST(Where, AValueSharedWithAnotherNameIsKeptWhereTensorsChangeInPlace) {
           "    return preds > 0.5, target\n",
           {"preds"}, 0, {"preds", "target"});
   EXPECT_TRUE(unrelated.fixed) << unrelated.reason;
+}
+
+// torchvision's RandomHorizontalFlip: the coin is drawn once, first, as the original draws
+// it before anything else, and the fallback tests the drawn value (bool() of the temp, as the
+// original `if` does) instead of drawing again.
+TEST(Where, ARandomRootConditionIsDrawnOnceFirst) {
+  Result r =
+      run("def f(x):\n"
+          "    if torch.rand(1) < p:\n"
+          "        y = x.flip(-1)\n"
+          "    else:\n"
+          "        y = x\n"
+          "    return y\n",
+          {"y"});
+  ASSERT_TRUE(r.fixed) << r.reason;
+  EXPECT_EQ(r.text,
+            "def f(x):\n"
+            "    __gm_c2 = torch.rand(1) < p\n"
+            "    __gm_t0 = x.flip(-1)\n"
+            "    __gm_t1 = x\n"
+            "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+            "        y = torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
+            "    elif __graphmend_rt__.cond_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+            "        def __gm_true_3(x):\n"
+            "            y = x.flip(-1)\n"
+            "            return y\n"
+            "        def __gm_false_4(x):\n"
+            "            y = x\n"
+            "            return y.clone()\n"
+            "        y = __graphmend_rt__.cond(__gm_c2, __gm_true_3, __gm_false_4, (x,))\n"
+            "    elif __gm_c2:\n"
+            "        y = __gm_t0\n"
+            "    else:\n"
+            "        y = __gm_t1\n"
+            "    return y\n");
+  EXPECT_EQ(r.text.find("torch.rand"), r.text.rfind("torch.rand")) << "drawn once: " << r.text;
+
+  // the conditional expression, returned, with the draw on the image's device
+  Result returned = run_conditional(
+      "def f(x):\n"
+      "    return x.flip(-1) if torch.rand((), device=x.device) < p else x\n");
+  ASSERT_TRUE(returned.fixed) << returned.reason;
+  EXPECT_EQ(returned.text,
+            "def f(x):\n"
+            "    __gm_c2 = torch.rand((), device=x.device) < p\n"
+            "    __gm_t0 = x.flip(-1)\n"
+            "    __gm_t1 = x\n"
+            "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+            "        return torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
+            "    elif __gm_c2:\n"
+            "        return __gm_t0\n"
+            "    else:\n"
+            "        return __gm_t1\n");
+  Result random_value =
+      run_conditional("def f(x):\n    y = x + torch.randn_like(x) if torch.rand(1) < p else x\n");
+  EXPECT_FALSE(random_value.fixed) << random_value.text;
+  EXPECT_NE(random_value.reason.find("is not pure"), std::string::npos) << random_value.reason;
+
+  // a static prefix is tested first and still short-circuits the draw
+  Result prefixed =
+      run("def f(x):\n"
+          "    if training and torch.rand(1) < p:\n"
+          "        x = x.flip(-1)\n"
+          "    return x\n",
+          {"x"});
+  ASSERT_TRUE(prefixed.fixed) << prefixed.reason;
+  EXPECT_NE(prefixed.text.find("    if training:\n"
+                               "        __gm_c1 = torch.rand(1) < p\n"
+                               "        __gm_t0 = x.flip(-1)\n"),
+            std::string::npos)
+      << prefixed.text;
+  EXPECT_NE(prefixed.text.find("        elif __gm_c1:\n"
+                               "            x = __gm_t0\n"
+                               "    return x\n"),
+            std::string::npos)
+      << prefixed.text;
+}
+
+// An impure condition Python evaluates on some paths only (a nested split's, an elif's, a
+// later operand of `and`), one combined with others, and a random branch value stay as
+// written: the rewrite would evaluate them on every path.
+TEST(Where, RandomDrawsOnSomePathsOnlyAreDeclined) {
+  const std::string head = "def f(x):\n    y = x\n";
+  std::vector<DeclineCase> cases = {
+      {"nested",
+       head + "    if x.sum() > 0:\n        if torch.rand(1) < p:\n"
+              "            y = x * 2\n",
+       "is not pure (Python evaluates it on some paths only"},
+      {"elif",
+       head + "    if x.sum() > 0:\n        y = x * 2\n"
+              "    elif torch.rand(1) < p:\n        y = x.flip(-1)\n",
+       "is not pure (Python evaluates it on some paths only"},
+      {"later operand", head + "    if x.sum() > 0 and torch.rand(1) < p:\n        y = x * 2\n",
+       "is not pure (Python evaluates it on some paths only"},
+      {"combined", head + "    if torch.rand(1) < p and x.sum() > 0:\n        y = x * 2\n",
+       "combines it with and/or/not"},
+      {"negated", head + "    if not torch.rand(1) < p:\n        y = x * 2\n",
+       "combines it with and/or/not"},
+      {"walrus", head + "    if (r := torch.rand(1)) < p:\n        y = x * 2\n", ":="},
+      {"random value", head + "    if torch.rand(1) < p:\n        y = x + torch.randn_like(x)\n",
+       "branch value `x + torch.randn_like(x)` is not pure"},
+  };
+  for (const auto& c : cases) {
+    Result r = run(c.source, {"y"});
+    EXPECT_TRUE(r.handled) << c.name;
+    EXPECT_FALSE(r.fixed) << c.name << "\n" << r.text;
+    EXPECT_NE(r.reason.find(c.reason), std::string::npos) << c.name << ": " << r.reason;
+  }
 }
 
 }  // namespace

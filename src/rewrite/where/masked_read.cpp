@@ -89,6 +89,10 @@ std::string Planner::masked_read(const ast::Subscript& sub, const Tree& tree) {
 std::string check_masked_reads(const Context& context, const Planner& planner, const Plan& plan) {
   if (planner.masked_reads.empty()) return {};
   if (planner.expensive) return computed_index_reason(context, *planner.first_masked);
+  // runtime.index_where_ok reads the conditions as written, before the rewrite evaluates them
+  if (plan.root->evaluated_once)
+    return "a branch reads by a computed index, whose check would evaluate the impure "
+           "condition a second time";
   return check_static_prefix(context, plan);
 }
 

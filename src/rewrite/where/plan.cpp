@@ -261,10 +261,16 @@ bool Planner::set_condition(const std::vector<const ast::expr*>& operands, Tree&
       if (always_evaluated && is_item_comparison(context_, *leaf)) continue;
       // a chained comparison is checked link by link by its lowering (tensor_condition)
       if (const auto* chain = ast::as<ast::Compare>(leaf); chain && chain->ops.size > 1) continue;
-      if (!analysis_.is_pure(*leaf)) {
-        error = "condition operand `" + short_text(node_text(context_, *leaf)) + "` is not pure";
-        return false;
+      if (analysis_.is_pure(*leaf)) continue;
+      // the root's first operand is evaluated first and on every path, as in the original
+      if (always_evaluated && tree.path.empty()) {
+        if (!once_condition(operands, *leaf)) return false;
+        tree.evaluated_once = true;
+        continue;
       }
+      error = "condition operand `" + short_text(node_text(context_, *leaf)) +
+              "` is not pure (Python evaluates it on some paths only; the rewrite on all)";
+      return false;
     }
     for (const ast::Name* name : loads(operand)) {
       if (tree.env.count(name->id)) {
@@ -294,6 +300,21 @@ bool Planner::set_condition(const std::vector<const ast::expr*>& operands, Tree&
   }
   tree.cond_tensor = tensor;
   tree.cond_python = parenthesize_multiline(python);
+  return true;
+}
+
+// Whether `leaf`, impure and the first operand of the root's condition, can be evaluated
+// once, first, into the condition's temp, which the fallback tests: only when it is the
+// whole condition (bool() of the temp is then what the original's `if` calls; with
+// `and`/`or`/`not` the fallback would need the other operands as written around it).
+bool Planner::once_condition(const std::vector<const ast::expr*>& operands, const ast::expr& leaf) {
+  std::string text = short_text(node_text(context_, leaf));
+  if (operands.size() != 1 || operands.front() != &leaf)
+    return fail("condition operand `" + text +
+                "` is not pure, and the condition combines it with and/or/not");
+  if (contains_kind(&leaf,
+                    {Kind::Yield, Kind::YieldFrom, Kind::Await, Kind::Lambda, Kind::NamedExpr}))
+    return fail("condition `" + text + "` is not pure and holds yield, await, a lambda or :=");
   return true;
 }
 
@@ -1714,6 +1735,8 @@ PlanResult plan_conditional_once(const Context& context, const ast::stmt& statem
   plan.temp_count = planner.temps;
   plan.split_count = planner.splits;
   plan.masked_reads = planner.masked_reads;
+  if (std::string why = check_masked_reads(context, planner, plan); !why.empty())
+    return decline(why);
   result.plan = std::move(plan);
   return result;
 }

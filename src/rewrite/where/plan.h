@@ -71,6 +71,9 @@ struct Tree {
   int split_id = -1;        // >= 0: this node branches on cond_tensor
   std::string cond_tensor;  // the condition as a tensor expression
   std::string cond_python;  // the condition as written (for the fallback branch)
+  // The root's condition is impure (it draws random numbers, say): the rewrite evaluates it
+  // once, first, as the original does, and the fallback tests its temp, not the text.
+  bool evaluated_once = false;
   std::unique_ptr<Tree> on_true;
   std::unique_ptr<Tree> on_false;
 

@@ -76,6 +76,7 @@ class Planner {
   bool build_conditional(const ast::IfExp& e, std::string_view var, Tree& tree);
   static void set_paths(Tree& tree);
   bool set_condition(const std::vector<const ast::expr*>& operands, Tree& tree);
+  bool once_condition(const std::vector<const ast::expr*>& operands, const ast::expr& leaf);
 
   std::string torch_;
   sema::Speculation* speculation = nullptr;  // active while planning, or null

@@ -172,7 +172,11 @@ bool does_nothing(const Plan& plan, const Tree& leaf) {
 // `<keyword> <cond>:` + true body, then the false side as elif/else (no `else: pass`).
 void emit_fallback_chain(const Plan& plan, const Tree& tree, const Names& names, int level,
                          std::string_view keyword, Emitter& out) {
-  out.line(level, std::string(keyword) + " " + tree.cond_python + ":");
+  // an impure condition was evaluated once already: its temp is tested, as the original's
+  // `if` tests the value (bool())
+  const std::string& condition =
+      tree.evaluated_once ? names.conds[static_cast<size_t>(tree.split_id)] : tree.cond_python;
+  out.line(level, std::string(keyword) + " " + condition + ":");
   emit_fallback_body(plan, *tree.on_true, names, level + 1, out);
   if (tree.on_false->is_split()) {
     emit_fallback_chain(plan, *tree.on_false, names, level, "elif", out);
@@ -260,8 +264,9 @@ void emit_guards(const Plan& plan, const Context& context, const std::vector<con
 }
 
 void emit_where(const Plan& plan, const Context& context, const Names& names, Emitter& out) {
-  // A masked read (runtime.index_where) reads the conditions: they come first then.
-  bool conditions_first = !plan.masked_reads.empty();
+  // A masked read (runtime.index_where) reads the conditions: they come first then. So
+  // does an impure condition: the original evaluates it before any branch value.
+  bool conditions_first = !plan.masked_reads.empty() || plan.root->evaluated_once;
   std::vector<std::string> conditions = condition_texts(plan);
   auto emit_conditions = [&] {
     for (size_t i = 0; i < conditions.size(); ++i)

@@ -24,7 +24,7 @@ EXPECTED_GRAPHS = (3, 3)
 EXPECTED_TAGS = [("GM101", "declined"), ("GM101", "declined"), ("GM106", "declined")]
 EXPECTED_DECLINES = [
     ("GM106", "out of scope"),
-    ("GM101", "condition operand `total > 100` is not pure"),
+    ("GM101", "condition `total > 100` is not a tensor expression"),
     ("GM101", "branch value `scaled(x, w)` is not pure"),
 ]
 

@@ -14,4 +14,4 @@ INPUTS = [(torch.tensor([1.0, 2.0]),), (torch.tensor([-1.0, -2.0]),)]
 EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (2, 2)
 EXPECTED_TAGS = [("GM101", "declined"), ("GM106", "declined")]
-EXPECTED_DECLINES = [("GM106", "converted to a Python scalar"), ("GM101", "not pure")]
+EXPECTED_DECLINES = [("GM106", "converted to a Python scalar"), ("GM101", "not a tensor expression")]
