@@ -163,6 +163,28 @@ const ast::expr* number_literal(const ast::expr* e) {
   return type == Type::Int || type == Type::Float ? e : nullptr;
 }
 
+const ast::expr* first_index(const std::vector<const ast::Node*>& nodes) {
+  auto slicing = [](const ast::expr* e) {
+    if (ast::is<ast::Slice>(e)) return true;
+    const auto* c = ast::as<ast::Constant>(e);
+    return c != nullptr && (c->value.type == ast::ConstantValue::Type::None ||
+                            c->value.type == ast::ConstantValue::Type::Ellipsis);
+  };
+  const ast::expr* found = nullptr;
+  for (const ast::Node* node : nodes)
+    ast::walk(node, [&](const ast::Node* n) {
+      if (found != nullptr || ast::is<ast::Raise>(n)) return false;
+      const auto* sub = ast::as<ast::Subscript>(n);
+      if (sub == nullptr || sub->ctx != ast::ExprContext::Load) return true;
+      const auto* tuple = ast::as<ast::Tuple>(sub->slice);
+      bool slices = tuple != nullptr ? std::all_of(tuple->elts.begin(), tuple->elts.end(), slicing)
+                                     : slicing(sub->slice);
+      if (!slices) found = sub;
+      return found == nullptr;
+    });
+  return found;
+}
+
 bool is_python_constant(const ast::expr& e) {
   if (number_literal(&e) != nullptr) return true;
   const auto* constant = ast::as<ast::Constant>(&e);
@@ -1110,16 +1132,18 @@ std::string split_condition(const Context& context, const ast::If& node, Conditi
   auto* op = ast::as<ast::BoolOp>(node.test);
   if (op == nullptr || op->op != ast::BoolOpKind::And) return {};
   std::vector<const ast::expr*> operands(op->values.begin(), op->values.end());
+  auto first_dependent = [&] {
+    size_t k = 0;
+    while (k < operands.size() && !context.analysis.is_data_dependent(*operands[k])) ++k;
+    return k;
+  };
   // the prefix as the text shows it: a flag (`do_normalize and image.min() < 0`) stays a
   // Python test rather than a value assumed to be a tensor
   sema::Speculation* active = context.analysis.speculate(nullptr);
-  size_t k = 0;
-  while (k < operands.size() && !context.analysis.is_data_dependent(*operands[k])) ++k;
+  size_t k = first_dependent();
   context.analysis.speculate(active);
-  if (k == operands.size()) {  // only a speculation shows the data: the whole condition
-    if (!context.analysis.is_data_dependent(*node.test)) return "condition is not data-dependent";
-    k = 0;
-  }
+  if (k == operands.size()) k = first_dependent();  // only a speculation shows the data
+  if (k == operands.size()) return "condition is not data-dependent";
   if (k == 0) return {};  // no static prefix: the condition as a whole
   for (size_t i = 0; i < k; ++i) {
     if (!condition.prefix.empty()) condition.prefix += " and ";
@@ -1652,6 +1676,16 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
   for (const Tree* leaf : leaves) plan.defers |= !leaf->deferred.empty();
   bool raises =
       std::any_of(leaves.begin(), leaves.end(), [](Tree* leaf) { return leaf->raises(); });
+  if (raises) {
+    std::vector<const ast::Node*> computed(node.body.begin(), node.body.end());
+    computed.insert(computed.end(), node.orelse.begin(), node.orelse.end());
+    computed.insert(computed.end(), plan.tail_statements.begin(), plan.tail_statements.end());
+    if (plan.tail != nullptr) computed.push_back(plan.tail);
+    if (const ast::expr* index = first_index(computed))
+      return decline("a branch raises, and another branch indexes `" +
+                     short_text(node_text(context, *index)) +
+                     "`, which may raise ahead of the guard where the original raises first");
+  }
   if (raises && (built.planner->expensive || plan.defers))
     return decline(built.planner->expensive
                        ? "a branch raises and a branch calls code (a torch.cond branch cannot "

@@ -44,6 +44,13 @@ std::string short_text(std::string_view text);
 std::string parenthesize_multiline(std::string text);
 bool may_alias(const Context& context, const ast::expr& value);
 
+// The first subscript in `nodes`, outside raise statements, by an index rather than slices
+// (`y[idx]`): it may raise IndexError, which sema's purity allows. Where a branch raises,
+// the rewrite computes the other branches' values ahead of its guard, and compiled, Dynamo
+// raises such an error while tracing, ahead of every guard; the original raises first and
+// never indexes. (Slices clamp their bounds: they do not raise.)
+const ast::expr* first_index(const std::vector<const ast::Node*>& nodes);
+
 // masked_read.cpp
 const ast::Subscript* computed_index(const ast::Node* node);
 std::string computed_index_reason(const Context& context, const ast::Subscript& index);

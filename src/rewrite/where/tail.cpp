@@ -391,32 +391,6 @@ bool binds_before_reads(const ast::Seq<ast::stmt*>& body, uint32_t from, std::st
   return true;
 }
 
-// The first subscript in `block[from..]` by an index rather than slices (`y[idx]`): it may
-// raise IndexError, which sema's purity allows. Each side runs the tail ahead of a raising
-// leaf's guard, and compiled, Dynamo raises such an error while tracing, ahead of every
-// guard; the original raises first and never indexes. (Slices clamp their bounds: they do
-// not raise.)
-const ast::expr* first_index(const ast::Seq<ast::stmt*>& block, uint32_t from) {
-  auto slicing = [](const ast::expr* e) {
-    if (ast::is<ast::Slice>(e)) return true;
-    const auto* c = ast::as<ast::Constant>(e);
-    return c != nullptr && (c->value.type == ast::ConstantValue::Type::None ||
-                            c->value.type == ast::ConstantValue::Type::Ellipsis);
-  };
-  const ast::expr* found = nullptr;
-  for (uint32_t i = from; i < block.size && found == nullptr; ++i)
-    ast::walk(block[i], [&](const ast::Node* n) {
-      const auto* sub = ast::as<ast::Subscript>(n);
-      if (found != nullptr || sub == nullptr) return found == nullptr;
-      const auto* tuple = ast::as<ast::Tuple>(sub->slice);
-      bool slices = tuple != nullptr ? std::all_of(tuple->elts.begin(), tuple->elts.end(), slicing)
-                                     : slicing(sub->slice);
-      if (!slices) found = sub;
-      return found == nullptr;
-    });
-  return found;
-}
-
 // A context manager known not to suppress an exception its block raises: torch's grad-mode
 // and autocast managers, called (`with torch.no_grad():`).
 bool passes_exceptions(const Context& context, const ast::With& with) {
@@ -621,7 +595,8 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
                    short_text(node_text(context, *planner.hoisted[0])) +
                    "` once ahead of both sides, which would run before the raise");
   if (raising != 0) {
-    if (const ast::expr* index = first_index(block, here.index + 1))
+    std::vector<const ast::Node*> rest(block.begin() + here.index + 1, block.end());
+    if (const ast::expr* index = first_index(rest))
       return decline("a branch raises, and the tail indexes `" +
                      short_text(node_text(context, *index)) +
                      "`, which may raise ahead of the guard where the original raises first");
