@@ -68,8 +68,10 @@ const ast::FunctionDef* AnalysisImpl::method_helper(const ast::Call& call, Scope
   ClassId owner = function_class_[function_index_.at(def)];
   const ast::ClassDef& owner_node = *classes_[owner.index].node;
   const Binding* named = lookup(kModuleScope, owner_node.name);
+  // the check names the class where the speculated statement stands
   if (named == nullptr || named->conflicting || named->kind != BindKind::Class ||
-      named->class_index != owner)
+      named->class_index != owner || speculation_->site == nullptr ||
+      lookup(scope_of(speculation_->site), owner_node.name) != named)
     return nullptr;
   method.receiver = caller_text(*receiver, frame_);
   // the method's `self.x` reads the same object as the speculated statement's

@@ -319,5 +319,45 @@ TEST(Speculation, HelperCallsArePureInTheFrameOfTheCall) {
   EXPECT_FALSE(p.pure("hflip(seen)"));  // `seen` is a list here: not assumed a tensor
 }
 
+// diffusers' VaeImageProcessor: `self.normalize(image)`, a staticmethod, and a plain method of
+// `self` are as pure as their bodies, under a speculation only (the rewrite checks with
+// runtime.same_method that the instance runs them); another object's method, a decorated
+// one, or one changing the image in place is not.
+TEST(Speculation, MethodsOfSelfArePureWhereChecked) {
+  Program p(
+      "import torch\n"
+      "import functools\n"
+      "class P(torch.nn.Module):\n"
+      "    @staticmethod\n"
+      "    def normalize(images):\n"
+      "        return 2.0 * images - 1.0\n"
+      "    def scale(self, x):\n"
+      "        return x * self.k\n"
+      "    @functools.lru_cache\n"
+      "    def cached(self, x):\n"
+      "        return x\n"
+      "    def binarize(self, image):\n"
+      "        image[image < 0.5] = 0\n"
+      "        return image\n"
+      "    def forward(self, x: torch.Tensor, other):\n"
+      "        if x.sum() > 0:\n"
+      "            pass\n"
+      "        self.normalize(x)\n"
+      "        self.scale(x)\n"
+      "        self.cached(x)\n"
+      "        self.binarize(x)\n"
+      "        other.normalize(x)\n");
+  EXPECT_FALSE(p.pure("self.normalize(x)"));
+  Speculating s(p, "if x.sum() > 0");
+  EXPECT_TRUE(p.pure("self.normalize(x)"));
+  EXPECT_TRUE(p.pure("self.scale(x)"));
+  EXPECT_FALSE(p.pure("self.cached(x)"));
+  EXPECT_FALSE(p.pure("self.binarize(x)"));
+  EXPECT_FALSE(p.pure("other.normalize(x)"));
+  ASSERT_EQ(s.speculation.methods.size(), 2u);
+  EXPECT_EQ(s.speculation.methods[0], (SameMethod{"self", "normalize", "P"}));
+  EXPECT_EQ(s.speculation.methods[1], (SameMethod{"self", "scale", "P"}));
+}
+
 }  // namespace
 }  // namespace graphmend::sema
