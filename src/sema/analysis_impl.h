@@ -51,6 +51,14 @@ inline bool is_tensor_kind(ValueKind k) {
 }
 inline bool is_data_kind(ValueKind k) { return is_tensor_kind(k) || k == ValueKind::DataScalar; }
 
+// What a value is where it may be either.
+inline ValueKind join_kind(ValueKind a, ValueKind b) {
+  if (a == b) return a;
+  if (is_tensor_kind(a) && is_tensor_kind(b)) return ValueKind::Tensor;
+  if (is_data_kind(a) && is_data_kind(b)) return ValueKind::DataScalar;
+  return ValueKind::Other;
+}
+
 // How a name is bound in one scope (merged over every binding of it there).
 enum class BindKind : uint8_t {
   Import,    // `import a.b as c`, `from a import b`: path holds the dotted module path
@@ -323,9 +331,14 @@ class AnalysisImpl final : public Analysis {
   std::optional<HelperFrame> bind_call(const ast::Call& call, const ast::FunctionDef& def,
                                        size_t bound) const;
   bool helper_call_pure(const ast::Call& call, ScopeId scope, int depth) const;
+  ValueKind helper_call_kind(const ast::Call& call, ScopeId scope, int depth) const;
+  bool returned_kind(const ast::Seq<ast::stmt*>& body, HelperFrame& frame, int depth,
+                     std::optional<ValueKind>& returned) const;
+  int helper_nesting() const;
   bool helper_block(const ast::Seq<ast::stmt*>& body, HelperFrame& frame, int depth,
                     bool& ended) const;
   bool helper_guard(const ast::If& guard, HelperFrame& frame, int depth) const;
+  bool helper_static_if(const ast::If& branch, HelperFrame& frame, int depth, bool& ended) const;
   bool reads_parameters_only(const ast::expr& test, const HelperFrame& frame) const;
   bool reads_speculated_local(const ast::expr& e) const;
   std::string caller_text(const ast::expr& e, const HelperFrame* frame) const;

@@ -158,6 +158,41 @@ bool AnalysisImpl::helper_guard(const ast::If& guard, HelperFrame& frame, int de
   return true;
 }
 
+// `if <static test>: ... else: ...` in a helper (`if img.ndim == 3: img = img.unsqueeze(0)`):
+// Dynamo resolves it while tracing, so the helper is pure where both sides are. After it, a
+// name holds what both paths that go on leave it (`ended`: both returned).
+bool AnalysisImpl::helper_static_if(const ast::If& branch, HelperFrame& frame, int depth,
+                                    bool& ended) const {
+  if (!pure_in_scope(*branch.test, frame.scope, depth + 1) ||
+      is_data_kind(kind_rec(branch.test, frame.scope, depth + 1)))
+    return false;
+  HelperFrame before = frame;
+  bool true_ended = false, false_ended = false;
+  if (!helper_block(branch.body, frame, depth, true_ended)) return false;
+  HelperFrame on_true = frame;
+  frame.kinds = before.kinds;
+  frame.texts = before.texts;
+  if (!helper_block(branch.orelse, frame, depth, false_ended)) return false;
+  ended = true_ended && false_ended;
+  if (false_ended) {
+    frame.kinds = std::move(on_true.kinds);
+    frame.texts = std::move(on_true.texts);
+  } else if (!true_ended) {
+    for (auto& [name, kind] : on_true.kinds) {
+      auto it = frame.kinds.find(name);
+      if (it == frame.kinds.end() || it->second != kind) frame.kinds[name] = ValueKind::Other;
+    }
+    for (auto& [name, kind] : frame.kinds)
+      if (on_true.kinds.count(name) == 0) kind = ValueKind::Other;
+    for (auto it = frame.texts.begin(); it != frame.texts.end();) {
+      auto other = on_true.texts.find(it->first);
+      it = other == on_true.texts.end() || other->second != it->second ? frame.texts.erase(it)
+                                                                       : std::next(it);
+    }
+  }
+  return true;
+}
+
 // The statements of a helper's body from `from`, in its frame; `ended`: a return was met
 // (nothing may follow it).
 bool AnalysisImpl::helper_block(const ast::Seq<ast::stmt*>& body, HelperFrame& frame, int depth,
@@ -196,9 +231,74 @@ bool AnalysisImpl::helper_block(const ast::Seq<ast::stmt*>& body, HelperFrame& f
       continue;
     }
     if (const auto* guard = as<ast::If>(s); guard && helper_guard(*guard, frame, depth)) continue;
+    if (const auto* branch = as<ast::If>(s);
+        branch && helper_static_if(*branch, frame, depth, ended))
+      continue;
     return false;
   }
   return true;
+}
+
+// The kind of what a module helper's call returns: every return's, in the frame of the call;
+// Other where its body is not straight-line code and static ifs.
+ValueKind AnalysisImpl::helper_call_kind(const ast::Call& call, ScopeId scope, int depth) const {
+  const ast::FunctionDef* def = module_helper(call, scope);
+  if (def == nullptr || depth > kMaxDepth || def->args->vararg != nullptr ||
+      def->args->kwarg != nullptr || helper_nesting() >= kMaxHelperDepth)
+    return ValueKind::Other;
+  std::optional<HelperFrame> frame = bind_call(call, *def, 0);
+  if (!frame) return ValueKind::Other;
+  const HelperFrame* before = frame_;
+  frame_ = &*frame;
+  std::optional<ValueKind> returned;
+  bool known = returned_kind(def->body, *frame, depth, returned);
+  frame_ = before;
+  return known && returned ? *returned : ValueKind::Other;
+}
+
+// The kinds `body` returns, joined into `returned`; false where the body holds a statement
+// other than assignments to names, expressions, raises, ifs, withs and returns.
+bool AnalysisImpl::returned_kind(const ast::Seq<ast::stmt*>& body, HelperFrame& frame, int depth,
+                                 std::optional<ValueKind>& returned) const {
+  for (const ast::stmt* s : body) {
+    if (is<ast::Expr>(s) || is<ast::Pass>(s) || is<ast::Raise>(s)) continue;
+    if (const auto* r = as<ast::Return>(s)) {
+      ValueKind k =
+          r->value != nullptr ? kind_rec(r->value, frame.scope, depth + 1) : ValueKind::Other;
+      returned = returned ? join_kind(*returned, k) : k;
+      return true;
+    }
+    if (const auto* a = as<ast::Assign>(s); a && a->targets.size == 1) {
+      const auto* name = as<ast::Name>(a->targets[0]);
+      if (name == nullptr) return false;
+      frame.kinds[name->id] = kind_rec(a->value, frame.scope, depth + 1);
+      continue;
+    }
+    if (const auto* w = as<ast::With>(s)) {
+      if (!returned_kind(w->body, frame, depth, returned)) return false;
+      continue;
+    }
+    const auto* branch = as<ast::If>(s);
+    if (branch == nullptr) return false;
+    HelperFrame on_false = frame;
+    if (!returned_kind(branch->body, frame, depth, returned)) return false;
+    const HelperFrame* active = frame_;
+    frame_ = &on_false;
+    bool known = returned_kind(branch->orelse, on_false, depth, returned);
+    frame_ = active;
+    if (!known) return false;
+    for (auto& [name, kind] : on_false.kinds) {
+      auto it = frame.kinds.find(name);
+      frame.kinds[name] = it == frame.kinds.end() ? kind : join_kind(it->second, kind);
+    }
+  }
+  return true;
+}
+
+int AnalysisImpl::helper_nesting() const {
+  int nesting = 0;
+  for (const HelperFrame* f = frame_; f != nullptr; f = f->outer) ++nesting;
+  return nesting;
 }
 
 bool AnalysisImpl::helper_call_pure(const ast::Call& call, ScopeId scope, int depth) const {
@@ -212,9 +312,7 @@ bool AnalysisImpl::helper_call_pure(const ast::Call& call, ScopeId scope, int de
   if (def == nullptr || depth > kMaxDepth || def->args->vararg != nullptr ||
       def->args->kwarg != nullptr)
     return false;
-  int nesting = 0;
-  for (const HelperFrame* f = frame_; f != nullptr; f = f->outer) ++nesting;
-  if (nesting >= kMaxHelperDepth) return false;
+  if (helper_nesting() >= kMaxHelperDepth) return false;
   std::optional<HelperFrame> frame = bind_call(call, *def, bound);
   if (!frame) return false;
   if (bound == 1) {

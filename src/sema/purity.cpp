@@ -67,8 +67,8 @@ bool AnalysisImpl::is_floating_dtype(const ast::expr* e, ScopeId scope,
   return true;
 }
 
-// A Python int computed from shapes only: int literals, `len(<tensor>)`, `<tensor>.shape[i]`,
-// `<tensor>.ndim` and +, -, * of those.
+// A Python int computed from shapes only: int literals, `len(<tensor>)`,
+// `len(<tensor>.shape)`, `<tensor>.shape[i]`, `<tensor>.ndim` and +, -, * of those.
 bool AnalysisImpl::shape_int(const ast::expr* e, ScopeId scope, int depth) const {
   if (e == nullptr || depth > kMaxDepth) return false;
   if (const auto* c = as<ast::Constant>(e)) return c->value.type == ast::ConstantValue::Type::Int;
@@ -91,9 +91,13 @@ bool AnalysisImpl::shape_int(const ast::expr* e, ScopeId scope, int depth) const
     return is_tensor_kind(kind_rec(ndim->value, scope, depth + 1));
   const auto* call = as<ast::Call>(e);
   const auto* f = call != nullptr ? as<ast::Name>(call->func) : nullptr;
-  return f != nullptr && f->id == "len" && lookup(scope, "len") == nullptr &&
-         call->args.size == 1 && call->keywords.empty() &&
-         is_tensor_kind(kind_rec(call->args[0], scope, depth + 1));
+  if (f == nullptr || f->id != "len" || lookup(scope, "len") != nullptr || call->args.size != 1 ||
+      !call->keywords.empty())
+    return false;
+  const ast::expr* sized = call->args[0];  // `len(x)`, `len(x.shape)`
+  if (const auto* shape = as<ast::Attribute>(sized); shape && shape->attr == "shape")
+    sized = shape->value;
+  return is_tensor_kind(kind_rec(sized, scope, depth + 1));
 }
 
 // Under a speculation that assumes numbers: a parameter with a numeric default or an

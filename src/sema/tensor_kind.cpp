@@ -11,17 +11,6 @@ namespace graphmend::sema {
 using ast::as;
 using ast::is;
 
-namespace {
-
-ValueKind join_kind(ValueKind a, ValueKind b) {
-  if (a == b) return a;
-  if (is_tensor_kind(a) && is_tensor_kind(b)) return ValueKind::Tensor;
-  if (is_data_kind(a) && is_data_kind(b)) return ValueKind::DataScalar;
-  return ValueKind::Other;
-}
-
-}  // namespace
-
 ValueKind AnalysisImpl::kind_of(const ast::expr& e) const { return kind_rec(&e, scope_of(&e), 0); }
 
 bool AnalysisImpl::is_tensor(const ast::expr& e) const { return is_tensor_kind(kind_of(e)); }
@@ -336,6 +325,7 @@ ValueKind AnalysisImpl::name_call_kind(const ast::Call& call, const ast::Name& n
     }
     return ValueKind::Other;
   }
+  if (!b->conflicting && b->kind == BindKind::Function) return helper_call_kind(call, scope, depth);
   if (!b->conflicting && b->kind == BindKind::Instance && b->class_index.has_value() &&
       classes_[b->class_index.index].is_module && first_arg_tensor(call, scope, depth)) {
     return ValueKind::Tensor;
@@ -567,9 +557,12 @@ ValueKind AnalysisImpl::def_kind(const Flow& flow, uint32_t d) const {
 }
 
 void AnalysisImpl::compute_def_kinds(Flow& flow) const {
-  // Definitions' kinds are what the text shows: cached, so never computed under a speculation.
+  // Definitions' kinds are what the text shows: cached, so never computed under a speculation
+  // or in the frame of a helper's call.
   Speculation* active = speculation_;
+  const HelperFrame* frame = frame_;
   speculation_ = nullptr;
+  frame_ = nullptr;
   flow.kind_state = Flow::KindState::Computing;
   size_t n = flow.defs.size();
   flow.def_kinds.assign(n, ValueKind::Other);
@@ -594,6 +587,7 @@ void AnalysisImpl::compute_def_kinds(Flow& flow) const {
   }
   flow.kind_state = Flow::KindState::Done;
   speculation_ = active;
+  frame_ = frame;
 }
 
 ValueKind AnalysisImpl::join_defs(const Flow& flow, uint32_t var, uint32_t node,

@@ -359,5 +359,42 @@ TEST(Speculation, MethodsOfSelfArePureWhereChecked) {
   EXPECT_EQ(s.speculation.methods[1], (SameMethod{"self", "scale", "P"}));
 }
 
+// A static if in a helper (torchvision's `_functional_tensor` batches a 3-d image: `if
+// img.ndim == 3: img = img.unsqueeze(0)`) is resolved while tracing: the helper is pure where
+// both sides are, and a name holds what both paths leave it. A test of tensor values, or a
+// side that is not pure, is not.
+TEST(Speculation, StaticIfsInHelpersArePureOnBothSides) {
+  Program p(
+      "import torch\n"
+      "def batched(img):\n"
+      "    if img.ndim == 3:\n"
+      "        img = img.unsqueeze(0)\n"
+      "        squeeze = True\n"
+      "    else:\n"
+      "        squeeze = False\n"
+      "    return img.flip(-1)\n"
+      "def early(img):\n"
+      "    if img.ndim < 2:\n"
+      "        return img\n"
+      "    return img.flip(-1)\n"
+      "def by_values(img):\n"
+      "    if img.sum() > 0:\n"
+      "        img = img * 2\n"
+      "    return img\n"
+      "def one_side_impure(img, seen):\n"
+      "    if img.ndim == 3:\n"
+      "        seen.append(img)\n"
+      "    return img\n"
+      "def f(x: torch.Tensor, seen: list):\n"
+      "    batched(x)\n"
+      "    early(x)\n"
+      "    by_values(x)\n"
+      "    one_side_impure(x, seen)\n");
+  EXPECT_TRUE(p.pure("batched(x)"));
+  EXPECT_TRUE(p.pure("early(x)"));
+  EXPECT_FALSE(p.pure("by_values(x)"));
+  EXPECT_FALSE(p.pure("one_side_impure(x, seen)"));
+}
+
 }  // namespace
 }  // namespace graphmend::sema

@@ -9,6 +9,7 @@
 #include "rewrite/defer/defer.h"
 #include "rewrite/edits.h"
 #include "rewrite/where/planner.h"
+#include "sema/torch_facts.h"
 
 namespace graphmend::rewrite::where_detail {
 
@@ -892,7 +893,7 @@ bool Planner::add_assignment(std::string_view var, const ast::expr& value, Tree&
   note_reads(value, tree);
   if (std::find(tree.assigned.begin(), tree.assigned.end(), var) == tree.assigned.end())
     tree.assigned.push_back(var);
-  tree.alias[var] = ast::is<ast::Name>(&value);
+  tree.alias[var] = may_alias_input(context_, value);
   tree.shares[var] = may_alias(context_, value);
   tree.cond_body.push_back(std::string(var) + " = " +
                            parenthesize_multiline(std::string(node_text(context_, value))));
@@ -911,9 +912,7 @@ bool Planner::add_return(const ast::expr& value, Tree& tree) {
   tree.returned = temp;
   tree.returned_arity = tuple_arity(value);
   note_reads(value, tree);
-  std::string written = parenthesize_multiline(std::string(node_text(context_, value)));
-  if (ast::is<ast::Name>(&value)) written += ".clone()";
-  tree.cond_returns = {written};
+  tree.cond_returns = {unaliased(context_, value)};
   return true;
 }
 
@@ -1301,6 +1300,36 @@ bool is_view_function(std::string_view name) {
 }
 
 }  // namespace
+
+// Whether a torch.cond branch must copy `value` before returning it: a name, or a value that
+// may be an existing tensor or a view of one (may_alias), other than a tensor method that
+// returns a new tensor (torch_facts' FreshResult: `x.flip(-1)`).
+bool may_alias_input(const Context& context, const ast::expr& value) {
+  if (ast::is<ast::Name>(&value)) return true;
+  const auto* call = ast::as<ast::Call>(&value);
+  const auto* method = call != nullptr ? ast::as<ast::Attribute>(call->func) : nullptr;
+  if (method != nullptr && sema::has_fact(sema::TorchFact::FreshResult, method->attr) &&
+      context.analysis.resolve_call(*call).kind == sema::CalleeKind::TensorMethod)
+    return false;
+  return may_alias(context, value);
+}
+
+// `value` as a torch.cond branch returns it: its branches may not return a tensor that
+// aliases an input, so a copy of one that may be an existing tensor or a view of one (a
+// helper's `tensor.unsqueeze(0)`), element by element in a tuple display.
+std::string unaliased(const Context& context, const ast::expr& value) {
+  std::string written = parenthesize_multiline(std::string(node_text(context, value)));
+  if (const auto* tuple = ast::as<ast::Tuple>(&value)) {
+    std::string out;
+    for (const ast::expr* element : tuple->elts)
+      out += (out.empty() ? "" : ", ") + unaliased(context, *element);
+    return "(" + out + (tuple->elts.size == 1 ? ",)" : ")");
+  }
+  if (!may_alias_input(context, value)) return written;
+  bool atom = ast::is<ast::Name>(&value) || ast::is<ast::Call>(&value) ||
+              ast::is<ast::Attribute>(&value) || ast::is<ast::Subscript>(&value);
+  return (atom ? written : "(" + written + ")") + ".clone()";
+}
 
 // Whether a branch value may be an existing tensor itself or a view of one, which the
 // original shares with other names: a name, attribute or subscript, a method's result (`.to`,

@@ -82,7 +82,8 @@ struct Tree {
   std::vector<std::string> cond_returns;
   std::vector<std::pair<std::string_view, const ast::Name*>> reads;  // free names read
   std::vector<std::string_view> assigned;
-  std::map<std::string_view, bool> alias;  // variable -> its last value is a bare name
+  // variable -> torch.cond's branch copies its last value (may_alias_input)
+  std::map<std::string_view, bool> alias;
   // variable -> its last value may be an existing tensor or a view of one (may_alias)
   std::map<std::string_view, bool> shares;
 

@@ -43,6 +43,8 @@ bool is_python_constant(const ast::expr& e);
 std::string short_text(std::string_view text);
 std::string parenthesize_multiline(std::string text);
 bool may_alias(const Context& context, const ast::expr& value);
+bool may_alias_input(const Context& context, const ast::expr& value);
+std::string unaliased(const Context& context, const ast::expr& value);
 
 // The first subscript in `nodes`, outside raise statements, by an index rather than slices
 // (`y[idx]`): it may raise IndexError, which sema's purity allows. Where a branch raises,
