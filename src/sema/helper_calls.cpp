@@ -239,15 +239,28 @@ bool AnalysisImpl::helper_block(const ast::Seq<ast::stmt*>& body, HelperFrame& f
   return true;
 }
 
-// The kind of what a module helper's call returns: every return's, in the frame of the call;
-// Other where its body is not straight-line code and static ifs.
+// The kind of what a call of a module helper or of a method of `self` returns: every
+// return's, in the frame of the call; Other where its body is not straight-line code and
+// static ifs.
 ValueKind AnalysisImpl::helper_call_kind(const ast::Call& call, ScopeId scope, int depth) const {
   const ast::FunctionDef* def = module_helper(call, scope);
-  if (def == nullptr || depth > kMaxDepth || def->args->vararg != nullptr ||
-      def->args->kwarg != nullptr || helper_nesting() >= kMaxHelperDepth)
+  size_t bound = 0;
+  if (def == nullptr) {  // `self.m(...)`: evidence only; its purity checks the method
+    const auto* attribute = as<ast::Attribute>(call.func);
+    const auto* receiver = attribute != nullptr ? as<ast::Name>(attribute->value) : nullptr;
+    ClassId klass = receiver != nullptr ? self_class_of_scope(scope, receiver->id) : ClassId();
+    def = klass.has_value() ? as<ast::FunctionDef>(find_method(klass, attribute->attr)) : nullptr;
+    bool staticmethod = def != nullptr && is_staticmethod(def);
+    if (def == nullptr || def->decorator_list.size != (staticmethod ? 1u : 0u))
+      return ValueKind::Other;
+    bound = staticmethod ? 0 : 1;
+  }
+  if (depth > kMaxDepth || def->args->vararg != nullptr || def->args->kwarg != nullptr ||
+      helper_nesting() >= kMaxHelperDepth)
     return ValueKind::Other;
-  std::optional<HelperFrame> frame = bind_call(call, *def, 0);
+  std::optional<HelperFrame> frame = bind_call(call, *def, bound);
   if (!frame) return ValueKind::Other;
+  if (bound == 1) frame->kinds[first_param(def)] = ValueKind::Other;
   const HelperFrame* before = frame_;
   frame_ = &*frame;
   std::optional<ValueKind> returned;

@@ -360,7 +360,8 @@ std::optional<ValueKind> AnalysisImpl::self_call_kind(const ast::Call& call,
   if (recv == nullptr) return std::nullopt;
   ClassId klass = self_class_of_scope(scope, recv->id);
   if (klass.has_value()) {
-    if (hops == 0 && find_method(klass, attr.attr) != nullptr) return ValueKind::Other;
+    if (hops == 0 && find_method(klass, attr.attr) != nullptr)
+      return helper_call_kind(call, scope, depth);
     // self.running_max.max(): a reduction of an attribute (a buffer), not a submodule call
     if (hops > 0 && has_fact(TorchFact::Reduction, attr.attr) &&
         !first_arg_tensor(call, scope, depth)) {

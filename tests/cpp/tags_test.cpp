@@ -256,6 +256,41 @@ TEST(Tags, PlainParametersSelectingTensorsAreEvidence) {
             "tensors, and `timestep` is a parameter that may be one)");
 }
 
+// diffusers' DDPMScheduler: `prev_t = self.previous_timestep(t)`, a method returning `timestep -
+// 1`, is what its return computes in the frame of the call (a tensor where `t` may be one), as
+// is a module helper's result; a method that loops tells nothing.
+TEST(Tags, HelperResultsAreWhatTheyReturnInTheFrameOfTheCall) {
+  std::string text = std::string(kHeader) +
+                     "def shifted(t):\n"
+                     "    if t.ndim == 0:\n"
+                     "        return t - 1\n"
+                     "    return t[0] - 1\n"
+                     "class Scheduler(nn.Module):\n"
+                     "    def __init__(self):\n"
+                     "        super().__init__()\n"
+                     "        self.register_buffer('alphas', torch.ones(10))\n"
+                     "        self.register_buffer('one', torch.tensor(1.0))\n"
+                     "    def previous_timestep(self, timestep):\n"
+                     "        return timestep - 1\n"
+                     "    def looped(self, timestep):\n"
+                     "        for _ in range(2):\n"
+                     "            timestep = timestep - 1\n"
+                     "        return timestep\n"
+                     "    def forward(self, x, t):\n"
+                     "        prev_t = self.previous_timestep(t)\n"
+                     "        a = self.alphas[prev_t] if prev_t >= 0 else self.one\n"
+                     "        before = shifted(t)\n"
+                     "        b = self.alphas[before] if before >= 0 else self.one\n"
+                     "        later = self.looped(t)\n"
+                     "        c = self.alphas[later] if later >= 0 else self.one\n"
+                     "        return x * a * b * c\n";
+  EXPECT_EQ(tags_of(text),
+            "GM101@23 conditional expression on tensor value `prev_t >= 0` (its values are "
+            "tensors, and `t` is a parameter that may be one)\n"
+            "GM101@25 conditional expression on tensor value `before >= 0` (its values are "
+            "tensors, and `t` is a parameter that may be one)");
+}
+
 TEST(Tags, ValidationGuard) {
   EXPECT_EQ(tags_of(module_with("        if torch.isnan(x).any():\n"
                                 "            raise ValueError('nan')\n"
