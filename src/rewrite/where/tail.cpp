@@ -685,9 +685,14 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
 // Tail duplication where a branch value is a Python number or literal (plan_tail_once).
 PlanResult plan_tail(const Context& context, const ast::stmt& statement,
                      const ast::IfExp* conditional) {
-  return plan_speculating(context, statement, [&](sema::Speculation* speculation) {
+  PlanResult result = plan_speculating(context, statement, [&](sema::Speculation* speculation) {
     return plan_tail_once(context, statement, conditional, speculation);
   });
+  // a decline of the checks around it is tail duplication's too
+  const std::string prefix = "tail duplication: ";
+  if (!result.plan && result.reason.compare(0, prefix.size(), prefix) != 0)
+    result.reason = prefix + result.reason;
+  return result;
 }
 
 }  // namespace graphmend::rewrite::where_detail
