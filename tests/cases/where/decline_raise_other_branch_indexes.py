@@ -26,7 +26,7 @@ INPUTS = [
     (torch.tensor([0.0, 0.75, 0.5, 1.0]), torch.rand(4), 9),  # raises ValueError, not IndexError
 ]
 EXPECTED_BREAKS = (1, 1)
-EXPECTED_GRAPHS = (2, 2)
+EXPECTED_GRAPHS = (1, 1)
 EXPECTED_TAGS = [("GM101", "declined"), ("GM101", "declined")]
 EXPECTED_DECLINES = [
     ("GM101", "a branch raises, and another branch indexes `y[idx]`"),
