@@ -11,6 +11,7 @@
 #include "ast/walk.h"
 #include "sema/analysis_impl.h"
 #include "sema/helpers.h"
+#include "sema/torch_facts.h"
 
 namespace graphmend::sema {
 
@@ -29,7 +30,7 @@ bool is_grad_mode_block(const ast::With& with, const AnalysisImpl& a, ScopeId sc
         !call->keywords.empty())
       return false;
     std::string q = a.qualify(call->func, scope);
-    if (q != "torch.no_grad" && q != "torch.enable_grad" && q != "torch.inference_mode")
+    if (!starts_with(q, "torch.") || !has_fact(TorchFact::GradModeChange, q.substr(6)))
       return false;
   }
   return true;
