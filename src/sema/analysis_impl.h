@@ -301,6 +301,7 @@ class AnalysisImpl final : public Analysis {
 
   // purity.cpp (with PurityCheck)
   bool pure_in_scope(const ast::expr& e, ScopeId scope, int depth) const;
+  bool is_dtype_like(const ast::expr* arg, ScopeId scope) const;
   bool number_rec(const ast::expr* e, ScopeId scope, int depth, const PurityFacts& facts) const;
   bool is_floating_dtype(const ast::expr* e, ScopeId scope, const PurityFacts* facts) const;
   bool number_checked(const ast::expr* e, ScopeId scope, int depth, const PurityFacts& facts) const;
@@ -324,7 +325,12 @@ class AnalysisImpl final : public Analysis {
     std::unordered_map<std::string_view, ValueKind> kinds;  // parameters and locals so far
     // parameter -> the text of its argument in the speculated statement's words
     std::unordered_map<std::string_view, std::string> texts;
+    std::vector<std::string> numbers;      // names holding Python numbers (literals, ...)
+    std::vector<std::string_view> dtypes;  // names holding dtypes (`x.dtype`, torch.int8)
   };
+  // what a helper's name holds from now on, where the frame can tell
+  void note_frame_value(HelperFrame& frame, std::string_view name, const ast::expr& value,
+                        ScopeId scope) const;
   const ast::FunctionDef* module_helper(const ast::Call& call, ScopeId scope) const;
   const ast::FunctionDef* method_helper(const ast::Call& call, ScopeId scope,
                                         SameMethod& method) const;
@@ -335,6 +341,8 @@ class AnalysisImpl final : public Analysis {
   bool returned_kind(const ast::Seq<ast::stmt*>& body, HelperFrame& frame, int depth,
                      std::optional<ValueKind>& returned) const;
   int helper_nesting() const;
+  bool bind_names(HelperFrame& frame, const ast::expr& target, const ast::expr& value,
+                  int depth) const;
   bool helper_block(const ast::Seq<ast::stmt*>& body, HelperFrame& frame, int depth,
                     bool& ended) const;
   bool helper_guard(const ast::If& guard, HelperFrame& frame, int depth) const;

@@ -216,10 +216,10 @@ bool AnalysisImpl::helper_block(const ast::Seq<ast::stmt*>& body, HelperFrame& f
       target = a->target;
       value = a->value;
     }
-    if (const auto* name = as<ast::Name>(target); name && value != nullptr) {
-      if (!pure_in_scope(*value, frame.scope, depth + 1)) return false;
-      frame.kinds[name->id] = kind_rec(value, frame.scope, depth + 1);
-      frame.texts.erase(name->id);  // no longer the argument: a guard may not read it
+    if (target != nullptr && value != nullptr) {
+      if (!pure_in_scope(*value, frame.scope, depth + 1) ||
+          !bind_names(frame, *target, *value, depth))
+        return false;
       continue;
     }
     if (const auto* r = as<ast::Return>(s)) {
@@ -283,9 +283,7 @@ bool AnalysisImpl::returned_kind(const ast::Seq<ast::stmt*>& body, HelperFrame& 
       return true;
     }
     if (const auto* a = as<ast::Assign>(s); a && a->targets.size == 1) {
-      const auto* name = as<ast::Name>(a->targets[0]);
-      if (name == nullptr) return false;
-      frame.kinds[name->id] = kind_rec(a->value, frame.scope, depth + 1);
+      if (!bind_names(frame, *a->targets[0], *a->value, depth)) return false;
       continue;
     }
     if (const auto* w = as<ast::With>(s)) {
@@ -307,6 +305,62 @@ bool AnalysisImpl::returned_kind(const ast::Seq<ast::stmt*>& body, HelperFrame& 
     }
   }
   return true;
+}
+
+// `target = value` in a helper's frame: a name, or a tuple of names unpacking a tuple of
+// tensors (`r, g, b = img.unbind(dim=-3)`, a count the shape decides) or a display of as
+// many values; false for any other target.
+bool AnalysisImpl::bind_names(HelperFrame& frame, const ast::expr& target, const ast::expr& value,
+                              int depth) const {
+  auto bind = [&](const ast::Name& name, const ast::expr* one, ValueKind kind) {
+    frame.kinds[name.id] = kind;
+    frame.texts.erase(name.id);  // no longer the argument: a guard may not read it
+    if (one != nullptr) {
+      note_frame_value(frame, name.id, *one, frame.scope);
+    } else {
+      std::erase(frame.numbers, name.id);
+      std::erase(frame.dtypes, name.id);
+    }
+  };
+  if (const auto* name = as<ast::Name>(&target)) {
+    bind(*name, &value, kind_rec(&value, frame.scope, depth + 1));
+    return true;
+  }
+  const auto* names = as<ast::Tuple>(&target);
+  if (names == nullptr) return false;
+  for (const ast::expr* element : names->elts)
+    if (!is<ast::Name>(element)) return false;
+  if (const auto* display = as<ast::Tuple>(&value)) {
+    if (display->elts.size != names->elts.size) return false;  // a ValueError
+    for (const ast::expr* element : display->elts)
+      if (is<ast::Starred>(element)) return false;
+    std::vector<ValueKind> kinds;  // every value is read before any name is bound
+    for (const ast::expr* element : display->elts)
+      kinds.push_back(kind_rec(element, frame.scope, depth + 1));
+    for (uint32_t i = 0; i < names->elts.size; ++i)
+      bind(*as<ast::Name>(names->elts[i]), nullptr, kinds[i]);
+    return true;
+  }
+  if (kind_rec(&value, frame.scope, depth + 1) != ValueKind::TensorTuple) return false;
+  for (const ast::expr* element : names->elts)
+    bind(*as<ast::Name>(element), nullptr, ValueKind::Tensor);
+  return true;
+}
+
+// Whether `name` now holds a Python number or a dtype, as `value` (read in `scope`, under the
+// frame active there) shows.
+void AnalysisImpl::note_frame_value(HelperFrame& frame, std::string_view name,
+                                    const ast::expr& value, ScopeId scope) const {
+  PurityFacts facts;  // what the value reads, before the name is bound (`r = float(r)`)
+  if (frame_ != nullptr && frame_->scope == scope) facts.numeric_names = frame_->numbers;
+  bool number = number_rec(&value, scope, 1, facts);
+  bool dtype = is_dtype_like(&value, scope);
+  auto& numbers = frame.numbers;
+  auto& dtypes = frame.dtypes;
+  numbers.erase(std::remove(numbers.begin(), numbers.end(), name), numbers.end());
+  dtypes.erase(std::remove(dtypes.begin(), dtypes.end(), name), dtypes.end());
+  if (number) numbers.emplace_back(name);
+  if (dtype) dtypes.push_back(name);
 }
 
 int AnalysisImpl::helper_nesting() const {
@@ -373,6 +427,7 @@ std::optional<AnalysisImpl::HelperFrame> AnalysisImpl::bind_call(const ast::Call
         argument = declared->default_value;
       }
       frame.kinds[param->arg] = kind_rec(argument, scope_of(argument), 1);
+      note_frame_value(frame, param->arg, *argument, scope_of(argument));
       // an argument reading a name the speculated part assigns: the check before it cannot
       if (frame_ != nullptr || !reads_speculated_local(*argument))
         frame.texts[param->arg] = operand_text(*argument, frame_);

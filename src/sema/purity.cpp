@@ -15,17 +15,17 @@ namespace graphmend::sema {
 using ast::as;
 using ast::is;
 
-namespace {
-
-bool is_dtype_like(const ast::expr* arg, const AnalysisImpl& a, ScopeId scope) {
+// `x.dtype`, `torch.float16`, or a helper's parameter passed one (HelperFrame::dtypes).
+bool AnalysisImpl::is_dtype_like(const ast::expr* arg, ScopeId scope) const {
   if (const auto* at = as<ast::Attribute>(arg); at && at->attr == "dtype") return true;
-  std::string q = a.qualify(arg, scope);
+  if (const auto* name = as<ast::Name>(arg); name && frame_ != nullptr && frame_->scope == scope)
+    return std::find(frame_->dtypes.begin(), frame_->dtypes.end(), name->id) !=
+           frame_->dtypes.end();
+  std::string q = qualify(arg, scope);
   if (!starts_with(q, "torch.")) return false;
   std::string_view t = std::string_view(q).substr(6);
   return has_fact(TorchFact::DtypeName, t);
 }
-
-}  // namespace
 
 bool AnalysisImpl::is_number(const ast::expr& e, const PurityFacts& facts) const {
   return number_checked(&e, scope_of(&e), 0, facts);
@@ -301,6 +301,9 @@ bool AnalysisImpl::number_rec(const ast::expr* e, ScopeId scope, int depth,
       // min/max of numbers: Python compares them, which cannot raise for int and float
       const auto* call = as<ast::Call>(e);
       const auto* f = as<ast::Name>(call->func);
+      if (f != nullptr && in_list(f->id, {"float", "int"}) && lookup(scope, f->id) == nullptr &&
+          call->args.size == 1 && call->keywords.empty())  // a number converted
+        return number_rec(call->args[0], scope, depth + 1, facts);
       if (f == nullptr || !in_list(f->id, {"min", "max"}) || lookup(scope, f->id) != nullptr ||
           call->args.size < 2 || !call->keywords.empty()) {
         return shape_int(e, scope, depth);
@@ -524,9 +527,33 @@ class PurityCheck {
       identity &= op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot;
     }
     if (identity) return true;
-    if (numbers(c, depth)) return true;
+    if (numbers(c, depth) || dtypes(c) || number_in_display(c, depth)) return true;
     if (c.ops.size != 1) return false;
     return either_tensor(c.left, c.comparators[0], depth);
+  }
+
+  // `x.dtype == torch.uint8`: dtypes compare without raising.
+  bool dtypes(const ast::Compare& c) const {
+    for (ast::CmpOpKind op : c.ops)
+      if (op != ast::CmpOpKind::Eq && op != ast::CmpOpKind::NotEq) return false;
+    if (!a_.is_dtype_like(c.left, scope_)) return false;
+    for (const ast::expr* x : c.comparators)
+      if (!a_.is_dtype_like(x, scope_)) return false;
+    return true;
+  }
+
+  // `n not in (1, 3)`: a number against a display of numbers.
+  bool number_in_display(const ast::Compare& c, int depth) const {
+    if (facts_ == nullptr || c.ops.size != 1 ||
+        (c.ops[0] != ast::CmpOpKind::In && c.ops[0] != ast::CmpOpKind::NotIn))
+      return false;
+    const ast::Seq<ast::expr*>* elements = nullptr;
+    if (const auto* t = as<ast::Tuple>(c.comparators[0])) elements = &t->elts;
+    if (const auto* l = as<ast::List>(c.comparators[0])) elements = &l->elts;
+    if (elements == nullptr || !a_.number_rec(c.left, scope_, depth + 1, *facts_)) return false;
+    for (const ast::expr* x : *elements)
+      if (!a_.number_rec(x, scope_, depth + 1, *facts_)) return false;
+    return true;
   }
 
   // Every operand a Python number: comparing int and float cannot raise.
@@ -566,6 +593,7 @@ class PurityCheck {
         if (a_.lookup(scope_, name->id) == nullptr && in_list(name->id, {"isinstance", "len"})) {
           return true;
         }
+        if (facts_ != nullptr && a_.number_rec(&call, scope_, depth + 1, *facts_)) return true;
       }
       return a_.helper_call_pure(call, scope_, depth);
     }
@@ -590,7 +618,7 @@ class PurityCheck {
     if (m == "to" || m == "type") {  // only dtype conversions
       if (call.args.empty() && call.keywords.empty()) return m == "to";
       for (const ast::expr* arg : call.args) {
-        if (!is_dtype_like(arg, a_, scope_)) return false;
+        if (!a_.is_dtype_like(arg, scope_)) return false;
       }
       for (const ast::keyword* k : call.keywords) {
         if (k->arg != "dtype") return false;
@@ -605,8 +633,10 @@ class PurityCheck {
 };
 
 bool AnalysisImpl::pure_in_scope(const ast::expr& e, ScopeId scope, int depth) const {
-  static const PurityFacts kNone;  // the caller's facts name its own values
-  return PurityCheck(*this, scope, &kNone).pure(&e, depth);
+  // the caller's facts name its own values; a helper's frame knows its numbers
+  PurityFacts facts;
+  if (frame_ != nullptr && frame_->scope == scope) facts.numeric_names = frame_->numbers;
+  return PurityCheck(*this, scope, &facts).pure(&e, depth);
 }
 
 bool AnalysisImpl::is_pure(const ast::expr& e) const {

@@ -396,5 +396,43 @@ TEST(Speculation, StaticIfsInHelpersArePureOnBothSides) {
   EXPECT_FALSE(p.pure("one_side_impure(x, seen)"));
 }
 
+// torchvision's `_blend` and `_max_value` (transforms/_functional_tensor.py) in the frame of
+// `adjust_brightness(img, 0.5)`: a parameter passed a number literal is a number (`float(r)`,
+// `1.0 - r`), dtypes compare without raising (`dtype == torch.uint8`), and a number is
+// tested against a display of numbers (`n not in (1, 3)`); `r, g, b = img.unbind(-3)`
+// unpacks a tuple of tensors. A parameter passed a string is no number.
+TEST(Speculation, HelperFramesKnowNumbersAndDtypes) {
+  Program p(
+      "import torch\n"
+      "from torch import Tensor\n"
+      "def _max_value(dtype: torch.dtype) -> int:\n"
+      "    if dtype == torch.uint8:\n"
+      "        return 255\n"
+      "    elif dtype == torch.int8:\n"
+      "        return 127\n"
+      "    else:\n"
+      "        return 1\n"
+      "def _blend(img1: Tensor, img2: Tensor, ratio: float) -> Tensor:\n"
+      "    ratio = float(ratio)\n"
+      "    bound = _max_value(img1.dtype)\n"
+      "    return (ratio * img1 + (1.0 - ratio) * img2).clamp(0, bound).to(img1.dtype)\n"
+      "def gray(img, n=1):\n"
+      "    if n not in (1, 3):\n"
+      "        raise ValueError('n')\n"
+      "    r, g, b = img.unbind(dim=-3)\n"
+      "    return (0.2989 * r + 0.587 * g + 0.114 * b).unsqueeze(-3)\n"
+      "def f(x: torch.Tensor, c: torch.Tensor, s: str):\n"
+      "    if c.sum() > 0:\n"
+      "        pass\n"
+      "    _blend(x, torch.zeros_like(x), 0.5)\n"
+      "    _blend(x, torch.zeros_like(x), s)\n"
+      "    gray(x, n=3)\n");
+  Speculating s(p, "if c.sum() > 0");
+  EXPECT_TRUE(p.pure("_blend(x, torch.zeros_like(x), 0.5)"));
+  EXPECT_FALSE(p.pure("_blend(x, torch.zeros_like(x), s)"));
+  EXPECT_TRUE(p.pure("gray(x, n=3)"));
+  EXPECT_EQ(s.speculation.preconditions, std::vector<std::string>{"not (3 not in (1, 3))"});
+}
+
 }  // namespace
 }  // namespace graphmend::sema

@@ -607,7 +607,8 @@ bool Planner::check_value(const ast::expr& value, const Tree& tree,
   if (contains_kind(&value, {Kind::NamedExpr}))
     return fail("assignment expression (:=) in a branch");
   if (uses_scalar(&value)) return fail("branch value uses .item()/.tolist() (GM106)");
-  // a helper torch.cond can trace runs only on the side taken; another pure one on both
+  // a helper torch.cond can trace whole runs only on the side taken; another pure one (a
+  // validation, static ifs) on both
   if (calls_expensive(value) && cond_eligible(value)) {
     expensive = true;
     return true;
@@ -743,12 +744,9 @@ bool Planner::parameters_passed_tensors(const ast::FunctionDef& def, const ast::
 
 // Pure apart from calls of submodules / local functions: a torch.cond candidate.
 bool Planner::cond_eligible(const ast::expr& e) const {
-  // torch.cond traces the method the instance has, and runs only the side taken: no need
-  // to check that it is the one the text shows
-  size_t methods = speculation != nullptr ? speculation->methods.size() : 0;
-  bool pure = analysis_.is_pure(e);
-  if (speculation != nullptr) speculation->methods.resize(methods);
-  if (pure) return true;
+  // a helper's call is eligible where torch.cond can trace the helper whole (below), not
+  // merely where it is pure: a validation or a static if in it is for torch.where
+  if (!calls_expensive(e) && analysis_.is_pure(e)) return true;
   switch (e.kind) {
     case Kind::Call: {
       auto& call = static_cast<const ast::Call&>(e);
@@ -1301,6 +1299,15 @@ bool is_view_function(std::string_view name) {
 
 }  // namespace
 
+// Whether `node` calls a function or method of the module.
+bool calls_helper(const Context& context, const ast::Node& node) {
+  return ast::contains(&node, [&](const ast::Node* n) {
+    const auto* call = ast::as<ast::Call>(n);
+    return call != nullptr &&
+           context.analysis.resolve_call(*call).kind == sema::CalleeKind::LocalFunction;
+  });
+}
+
 // Whether a torch.cond branch must copy `value` before returning it: a name, or a value that
 // may be an existing tensor or a view of one (may_alias), other than a tensor method that
 // returns a new tensor (torch_facts' FreshResult: `x.flip(-1)`).
@@ -1731,7 +1738,10 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
     // In training, where_ok says no (the unselected side's gradients); torch.cond over
     // the branches as written then selects without a break, where it can (not over a
     // subscript by a tensor index: Dynamo reads it with .item(), a failed compile there).
-    plan.training_cond = cond_operands(context, path, leaves, plan).empty();
+    // (a helper's validation or static ifs are for torch.where only: it is not
+    // cond-traceable as written)
+    plan.training_cond =
+        !calls_helper(context, node) && cond_operands(context, path, leaves, plan).empty();
     if (!plan.training_cond) plan.operands.clear();
   }
   plan.temp_count = built.planner->temps;

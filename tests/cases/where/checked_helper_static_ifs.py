@@ -1,4 +1,4 @@
-"""[Cond] checked: branches calling a module helper that validates its argument and batches it
+"""[Where] checked: branches calling a module helper that validates its argument and batches it
 with static ifs, from kornia/kornia: kornia/utils/image.py: _to_bchw (`if not
 isinstance(tensor, Tensor): raise TypeError(...)`, `if len(tensor.shape) < 2: raise
 ValueError(...)`, then `if len(tensor.shape) == 2: tensor = tensor.unsqueeze(0)` and the
@@ -46,7 +46,7 @@ INPUTS = [
 ]
 EXPECTED_BREAKS = (1, 0)
 EXPECTED_GRAPHS = (2, 1)
-EXPECTED_TAGS = [("GM101", "cond")]
+EXPECTED_TAGS = [("GM101", "where")]
 EXPECTED_DECLINES = []
 
 torch.compile(ENTRY)  # traced: an entry point of the mender

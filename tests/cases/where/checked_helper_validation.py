@@ -1,12 +1,11 @@
-"""[Cond] checked: a branch value that calls a module helper with a
-validation, from pytorch/vision: torchvision/transforms/_functional_tensor.py: hflip
-(`_assert_image_tensor(img)`, which raises TypeError unless `img.ndim >= 2`, then
-`img.flip(-1)`), called as torchvision/transforms/transforms.py: RandomHorizontalFlip.forward
-calls it, here with the coin passed in and the probability a buffer. The helper is pure in
-the frame of the call where its validation holds: the rewrite checks
-`_is_tensor_a_torch_image(img)` before the statement, after `runtime.tensors(img, coin)`, and
-runs the original where it does not, so a one-dimensional input raises only when it is
-flipped, as in the original."""
+"""[Where] checked: a branch value that calls a module helper with a validation, from
+pytorch/vision: torchvision/transforms/_functional_tensor.py: hflip (`_assert_image_tensor(img)`,
+which raises TypeError unless `img.ndim >= 2`, then `img.flip(-1)`), called as
+torchvision/transforms/transforms.py: RandomHorizontalFlip.forward calls it, here with the
+coin passed in and the probability a buffer. The helper is pure in the frame of the call
+where its validation holds: the rewrite checks `_is_tensor_a_torch_image(img)` before the
+statement, after `runtime.tensors(img, coin)`, and runs the original where it does not, so a
+one-dimensional input raises only when it is flipped, as in the original."""
 import torch
 from torch import Tensor, nn
 
@@ -46,5 +45,5 @@ INPUTS = [
 ]
 EXPECTED_BREAKS = (1, 0)
 EXPECTED_GRAPHS = (2, 1)
-EXPECTED_TAGS = [("GM101", "cond")]
+EXPECTED_TAGS = [("GM101", "where")]
 EXPECTED_DECLINES = []
