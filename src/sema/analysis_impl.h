@@ -346,6 +346,7 @@ class AnalysisImpl final : public Analysis {
   bool helper_block(const ast::Seq<ast::stmt*>& body, HelperFrame& frame, int depth,
                     bool& ended) const;
   bool helper_guard(const ast::If& guard, HelperFrame& frame, int depth) const;
+  bool add_precondition(const ast::expr& test, bool holds, HelperFrame& frame, int depth) const;
   bool helper_static_if(const ast::If& branch, HelperFrame& frame, int depth, bool& ended) const;
   bool reads_parameters_only(const ast::expr& test, const HelperFrame& frame) const;
   bool reads_speculated_local(const ast::expr& e) const;

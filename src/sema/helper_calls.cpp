@@ -141,21 +141,33 @@ bool AnalysisImpl::reads_parameters_only(const ast::expr& test, const HelperFram
 // `if <test>: raise ...` in a helper: its precondition `not (<test>)`, in the caller's words,
 // added to the speculation; false where it cannot be checked before the statement.
 bool AnalysisImpl::helper_guard(const ast::If& guard, HelperFrame& frame, int depth) const {
-  if (speculation_ == nullptr || speculation_->class_evidence || speculation_->site == nullptr ||
-      !guard.orelse.empty() || guard.body.size != 1 || !is<ast::Raise>(guard.body[0]))
+  if (!guard.orelse.empty() || guard.body.size != 1 || !is<ast::Raise>(guard.body[0])) return false;
+  return add_precondition(*guard.test, false, frame, depth);
+}
+
+// That `test`, read in the helper's frame, holds (`holds`) or not, as a check before the
+// statement; false where it reads tensor data, a local of the helper, or is not pure. An
+// `assert` (`holds`) is one too: under `python -O`, where it is not run, the check failing
+// only runs the original, which does not run it either.
+bool AnalysisImpl::add_precondition(const ast::expr& test, bool holds, HelperFrame& frame,
+                                    int depth) const {
+  if (speculation_ == nullptr || speculation_->class_evidence || speculation_->site == nullptr)
     return false;
-  if (!pure_in_scope(*guard.test, frame.scope, depth + 1) ||
-      is_data_kind(kind_rec(guard.test, frame.scope, depth + 1)) ||
-      !reads_parameters_only(*guard.test, frame))
+  if (!pure_in_scope(test, frame.scope, depth + 1) ||
+      is_data_kind(kind_rec(&test, frame.scope, depth + 1)) || !reads_parameters_only(test, frame))
     return false;
   // `if not ok(x): raise` holds where `ok(x)` does
-  const auto* negated = as<ast::UnaryOp>(guard.test);
-  std::string test = negated != nullptr && negated->op == ast::UnaryOpKind::Not
-                         ? operand_text(*negated->operand, &frame)
-                         : "not " + operand_text(*guard.test, &frame);
+  const auto* negated = as<ast::UnaryOp>(&test);
+  bool not_ = negated != nullptr && negated->op == ast::UnaryOpKind::Not;
+  std::string check = holds  ? caller_text(test, &frame)
+                      : not_ ? operand_text(*negated->operand, &frame)
+                             : "not " + operand_text(test, &frame);
+  if (holds && !is<ast::Compare>(&test) && !is<ast::Call>(&test) && !is<ast::Name>(&test) &&
+      !is<ast::Attribute>(&test))
+    check = "(" + check + ")";
   auto& preconditions = speculation_->preconditions;
-  if (std::find(preconditions.begin(), preconditions.end(), test) == preconditions.end())
-    preconditions.push_back(test);
+  if (std::find(preconditions.begin(), preconditions.end(), check) == preconditions.end())
+    preconditions.push_back(check);
   return true;
 }
 
@@ -232,6 +244,9 @@ bool AnalysisImpl::helper_block(const ast::Seq<ast::stmt*>& body, HelperFrame& f
       continue;
     }
     if (const auto* guard = as<ast::If>(s); guard && helper_guard(*guard, frame, depth)) continue;
+    if (const auto* assertion = as<ast::Assert>(s);
+        assertion && add_precondition(*assertion->test, true, frame, depth))
+      continue;
     if (const auto* branch = as<ast::If>(s);
         branch && helper_static_if(*branch, frame, depth, ended))
       continue;

@@ -68,7 +68,8 @@ bool AnalysisImpl::is_floating_dtype(const ast::expr* e, ScopeId scope,
 }
 
 // A Python int computed from shapes only: int literals, `len(<tensor>)`,
-// `len(<tensor>.shape)`, `<tensor>.shape[i]`, `<tensor>.ndim` and +, -, * of those.
+// `len(<tensor>.shape)`, `<tensor>.shape[i]`, `<tensor>.ndim`, `.dim()`, `.numel()`,
+// `.size(i)` and +, -, * of those.
 bool AnalysisImpl::shape_int(const ast::expr* e, ScopeId scope, int depth) const {
   if (e == nullptr || depth > kMaxDepth) return false;
   if (const auto* c = as<ast::Constant>(e)) return c->value.type == ast::ConstantValue::Type::Int;
@@ -90,6 +91,18 @@ bool AnalysisImpl::shape_int(const ast::expr* e, ScopeId scope, int depth) const
   if (const auto* ndim = as<ast::Attribute>(e); ndim && ndim->attr == "ndim")
     return is_tensor_kind(kind_rec(ndim->value, scope, depth + 1));
   const auto* call = as<ast::Call>(e);
+  if (const auto* method = call != nullptr ? as<ast::Attribute>(call->func) : nullptr) {
+    // `x.dim()`, `x.numel()`, `x.size(-1)` of a tensor, by a literal
+    const ast::expr* index = call->args.size == 1 ? call->args[0] : nullptr;
+    if (const auto* u = as<ast::UnaryOp>(index); u && u->op == ast::UnaryOpKind::USub)
+      index = u->operand;
+    const auto* literal = as<ast::Constant>(index);
+    bool by_literal = literal != nullptr && literal->value.type == ast::ConstantValue::Type::Int;
+    bool form = call->keywords.empty() &&
+                (((method->attr == "dim" || method->attr == "numel") && call->args.empty()) ||
+                 (method->attr == "size" && by_literal));
+    return form && is_tensor_kind(kind_rec(method->value, scope, depth + 1));
+  }
   const auto* f = call != nullptr ? as<ast::Name>(call->func) : nullptr;
   if (f == nullptr || f->id != "len" || lookup(scope, "len") != nullptr || call->args.size != 1 ||
       !call->keywords.empty())
@@ -532,13 +545,22 @@ class PurityCheck {
     return either_tensor(c.left, c.comparators[0], depth);
   }
 
-  // `x.dtype == torch.uint8`: dtypes compare without raising.
+  // `x.dtype == torch.uint8`, `x.dtype in (torch.float32, torch.float64)`: dtypes compare
+  // without raising.
   bool dtypes(const ast::Compare& c) const {
-    for (ast::CmpOpKind op : c.ops)
-      if (op != ast::CmpOpKind::Eq && op != ast::CmpOpKind::NotEq) return false;
     if (!a_.is_dtype_like(c.left, scope_)) return false;
-    for (const ast::expr* x : c.comparators)
-      if (!a_.is_dtype_like(x, scope_)) return false;
+    for (uint32_t i = 0; i < c.ops.size; ++i) {
+      const ast::expr* x = c.comparators[i];
+      if (c.ops[i] == ast::CmpOpKind::Eq || c.ops[i] == ast::CmpOpKind::NotEq) {
+        if (!a_.is_dtype_like(x, scope_)) return false;
+        continue;
+      }
+      if (c.ops[i] != ast::CmpOpKind::In && c.ops[i] != ast::CmpOpKind::NotIn) return false;
+      const auto* display = as<ast::Tuple>(x);
+      if (display == nullptr) return false;
+      for (const ast::expr* element : display->elts)
+        if (!a_.is_dtype_like(element, scope_)) return false;
+    }
     return true;
   }
 

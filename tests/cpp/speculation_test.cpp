@@ -400,7 +400,8 @@ TEST(Speculation, StaticIfsInHelpersArePureOnBothSides) {
 // `adjust_brightness(img, 0.5)`: a parameter passed a number literal is a number (`float(r)`,
 // `1.0 - r`), dtypes compare without raising (`dtype == torch.uint8`), and a number is
 // tested against a display of numbers (`n not in (1, 3)`); `r, g, b = img.unbind(-3)`
-// unpacks a tuple of tensors. A parameter passed a string is no number.
+// unpacks a tuple of tensors; an assert on a parameter is checked as it holds. A parameter
+// passed a string is no number.
 TEST(Speculation, HelperFramesKnowNumbersAndDtypes) {
   Program p(
       "import torch\n"
@@ -421,17 +422,23 @@ TEST(Speculation, HelperFramesKnowNumbersAndDtypes) {
       "        raise ValueError('n')\n"
       "    r, g, b = img.unbind(dim=-3)\n"
       "    return (0.2989 * r + 0.587 * g + 0.114 * b).unsqueeze(-3)\n"
+      "def batched(img):\n"
+      "    assert img.ndim == 4, f'not a batch: {img.shape}'\n"
+      "    return img * 2\n"
       "def f(x: torch.Tensor, c: torch.Tensor, s: str):\n"
       "    if c.sum() > 0:\n"
       "        pass\n"
       "    _blend(x, torch.zeros_like(x), 0.5)\n"
       "    _blend(x, torch.zeros_like(x), s)\n"
-      "    gray(x, n=3)\n");
+      "    gray(x, n=3)\n"
+      "    batched(x + 1)\n");
   Speculating s(p, "if c.sum() > 0");
   EXPECT_TRUE(p.pure("_blend(x, torch.zeros_like(x), 0.5)"));
   EXPECT_FALSE(p.pure("_blend(x, torch.zeros_like(x), s)"));
   EXPECT_TRUE(p.pure("gray(x, n=3)"));
-  EXPECT_EQ(s.speculation.preconditions, std::vector<std::string>{"not (3 not in (1, 3))"});
+  EXPECT_TRUE(p.pure("batched(x + 1)"));  // an assert on its parameter: checked as it holds
+  EXPECT_EQ(s.speculation.preconditions,
+            (std::vector<std::string>{"not (3 not in (1, 3))", "(x + 1).ndim == 4"}));
 }
 
 }  // namespace
