@@ -329,7 +329,14 @@ bool AnalysisImpl::bind_names(HelperFrame& frame, const ast::expr& target, const
                               int depth) const {
   auto bind = [&](const ast::Name& name, const ast::expr* one, ValueKind kind) {
     frame.kinds[name.id] = kind;
-    frame.texts.erase(name.id);  // no longer the argument: a guard may not read it
+    // a guard may read it as the caller would compute it (`c = x.shape[0] * 2`, pure, from
+    // what the caller passes), and as nothing else
+    std::optional<std::string> text;
+    if (one != nullptr && speculation_ != nullptr && speculation_->site != nullptr &&
+        reads_parameters_only(*one, frame))
+      text = operand_text(*one, &frame);
+    frame.texts.erase(name.id);
+    if (text) frame.texts[name.id] = *text;
     if (one != nullptr) {
       note_frame_value(frame, name.id, *one, frame.scope);
     } else {

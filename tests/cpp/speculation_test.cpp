@@ -259,8 +259,9 @@ TEST(Speculation, ANumberParameterReboundBeforeTheReadMayBeAssumed) {
 // `hflip` (transforms/_functional_tensor.py) flips a tensor after validating it. Its
 // validation `if not _is_tensor_a_torch_image(img): raise TypeError(...)` is a precondition
 // the speculation records in the caller's words; without a speculation it cannot be
-// checked, so the call is not pure. Helpers that write state, loop, validate a local or a
-// tensor's values, or are passed a non-tensor, are not pure.
+// checked, so the call is not pure; one of a local it computed reads the local as the
+// caller would compute it. Helpers that write state, loop, validate a tensor's values, or
+// are passed a non-tensor, are not pure.
 TEST(Speculation, HelperCallsArePureInTheFrameOfTheCall) {
   Program p(
       "import torch\n"
@@ -314,7 +315,8 @@ TEST(Speculation, HelperCallsArePureInTheFrameOfTheCall) {
   EXPECT_TRUE(p.pure("hflip(v)"));
   EXPECT_EQ(s.assumed(), std::vector<std::string>{"v"});
   EXPECT_EQ(s.speculation.preconditions, std::vector<std::string>{"_is_tensor_a_torch_image(v)"});
-  EXPECT_FALSE(p.pure("checks_local(z)"));
+  EXPECT_TRUE(p.pure("checks_local(z)"));  // its local, as the caller would compute it
+  EXPECT_EQ(s.speculation.preconditions.back(), "not ((z.shape[0] * 2) > 10)");
   EXPECT_FALSE(p.pure("checks_values(z)"));
   EXPECT_FALSE(p.pure("hflip(seen)"));  // `seen` is a list here: not assumed a tensor
 }
