@@ -146,7 +146,8 @@ bool AnalysisImpl::helper_guard(const ast::If& guard, HelperFrame& frame, int de
 }
 
 // That `test`, read in the helper's frame, holds (`holds`) or not, as a check before the
-// statement; false where it reads tensor data, a local of the helper, or is not pure. An
+// statement; false where it reads tensor data, a name the check cannot compute (a local not
+// computed purely from the parameters), or is not pure. An
 // `assert` (`holds`) is one too: under `python -O`, where it is not run, the check failing
 // only runs the original, which does not run it either.
 bool AnalysisImpl::add_precondition(const ast::expr& test, bool holds, HelperFrame& frame,
@@ -185,12 +186,22 @@ bool AnalysisImpl::helper_static_if(const ast::If& branch, HelperFrame& frame, i
   HelperFrame on_true = frame;
   frame.kinds = before.kinds;
   frame.texts = before.texts;
+  frame.numbers = before.numbers;
+  frame.dtypes = before.dtypes;
   if (!helper_block(branch.orelse, frame, depth, false_ended)) return false;
   ended = true_ended && false_ended;
   if (false_ended) {
     frame.kinds = std::move(on_true.kinds);
     frame.texts = std::move(on_true.texts);
+    frame.numbers = std::move(on_true.numbers);
+    frame.dtypes = std::move(on_true.dtypes);
   } else if (!true_ended) {
+    std::erase_if(frame.numbers, [&](const std::string& n) {
+      return std::find(on_true.numbers.begin(), on_true.numbers.end(), n) == on_true.numbers.end();
+    });
+    std::erase_if(frame.dtypes, [&](std::string_view n) {
+      return std::find(on_true.dtypes.begin(), on_true.dtypes.end(), n) == on_true.dtypes.end();
+    });
     for (auto& [name, kind] : on_true.kinds) {
       auto it = frame.kinds.find(name);
       if (it == frame.kinds.end() || it->second != kind) frame.kinds[name] = ValueKind::Other;
