@@ -164,6 +164,15 @@ const T* as(const Node* node) {
   return is<T>(node) ? static_cast<const T*>(node) : nullptr;
 }
 
+// A primary (a name, attribute, subscript, call or literal): it reads as written as the
+// operand of any operator.
+inline bool is_primary(const expr* e) {
+  return is<Name>(e) || is<Attribute>(e) || is<Subscript>(e) || is<Call>(e) || is<Constant>(e);
+}
+
+// A primary or a comparison: it reads as written as the operand of `and`, `or` and `not`.
+inline bool is_condition_operand(const expr* e) { return is_primary(e) || is<Compare>(e); }
+
 // Copies `items` into the arena as a Seq.
 template <class T, class Container>
 Seq<T> make_seq(Arena& arena, const Container& items) {

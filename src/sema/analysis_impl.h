@@ -332,6 +332,7 @@ class AnalysisImpl final : public Analysis {
   void note_frame_value(HelperFrame& frame, std::string_view name, const ast::expr& value,
                         ScopeId scope) const;
   const ast::FunctionDef* module_helper(const ast::Call& call, ScopeId scope) const;
+  const ast::FunctionDef* self_method(const ast::Call& call, ScopeId scope) const;
   const ast::FunctionDef* method_helper(const ast::Call& call, ScopeId scope,
                                         SameMethod& method) const;
   std::optional<HelperFrame> bind_call(const ast::Call& call, const ast::FunctionDef& def,

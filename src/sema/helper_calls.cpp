@@ -7,6 +7,7 @@
 // words, before the statement (Speculation::preconditions) and runs the original where it
 // fails, so the helper never raises where it is speculated.
 #include <algorithm>
+#include <utility>
 
 #include "ast/walk.h"
 #include "sema/analysis_impl.h"
@@ -52,20 +53,30 @@ const ast::FunctionDef* AnalysisImpl::module_helper(const ast::Call& call, Scope
   return def;
 }
 
+// The method `self.m(...)` runs, where `self` is the receiver of the method holding the call:
+// a plain method or a staticmethod (no other decorator), or null.
+const ast::FunctionDef* AnalysisImpl::self_method(const ast::Call& call, ScopeId scope) const {
+  const auto* attribute = as<ast::Attribute>(call.func);
+  const auto* receiver = attribute != nullptr ? as<ast::Name>(attribute->value) : nullptr;
+  if (receiver == nullptr) return nullptr;
+  ClassId klass = self_class_of_scope(scope, receiver->id);
+  const auto* def = as<ast::FunctionDef>(find_method(klass, attribute->attr));
+  if (def == nullptr || def->decorator_list.size != (is_staticmethod(def) ? 1u : 0u))
+    return nullptr;
+  return def;
+}
+
 // The method `self.m(...)` runs, defined (as a plain method or a staticmethod) by a class
 // at module level, where `self` is the method's own receiver; null otherwise. `method`: the
 // check that the instance still runs that definition (no subclass or instance attribute
 // replaces it), in the speculated statement's words.
 const ast::FunctionDef* AnalysisImpl::method_helper(const ast::Call& call, ScopeId scope,
                                                     SameMethod& method) const {
-  const auto* attribute = as<ast::Attribute>(call.func);
-  const auto* receiver = attribute != nullptr ? as<ast::Name>(attribute->value) : nullptr;
-  if (receiver == nullptr) return nullptr;
-  ClassId klass = self_class_of_scope(scope, receiver->id);
-  const auto* def = as<ast::FunctionDef>(find_method(klass, attribute->attr));
+  const ast::FunctionDef* def = self_method(call, scope);
   if (def == nullptr) return nullptr;
+  const auto& attribute = *as<ast::Attribute>(call.func);
+  const auto& receiver = *as<ast::Name>(attribute.value);
   bool staticmethod = is_staticmethod(def);
-  if (def->decorator_list.size != (staticmethod ? 1u : 0u)) return nullptr;
   ClassId owner = function_class_[function_index_.at(def)];
   const ast::ClassDef& owner_node = *classes_[owner.index].node;
   const Binding* named = lookup(kModuleScope, owner_node.name);
@@ -74,10 +85,10 @@ const ast::FunctionDef* AnalysisImpl::method_helper(const ast::Call& call, Scope
       named->class_index != owner || speculation_->site == nullptr ||
       lookup(scope_of(speculation_->site), owner_node.name) != named)
     return nullptr;
-  method.receiver = caller_text(*receiver, frame_);
+  method.receiver = caller_text(receiver, frame_);
   // the method's `self.x` reads the same object as the speculated statement's
   if (!staticmethod && method.receiver != first_param(def)) return nullptr;
-  method.name = std::string(attribute->attr);
+  method.name = std::string(attribute.attr);
   method.owner = std::string(owner_node.name);
   return def;
 }
@@ -112,13 +123,19 @@ std::string AnalysisImpl::caller_text(const ast::expr& e, const HelperFrame* fra
   return out;
 }
 
-// caller_text, in brackets unless it is an atom (a name, attribute, call, subscript or
-// constant), so that it reads the same as an operand.
+// caller_text, in brackets unless it is a primary, so that it reads the same as an operand.
 std::string AnalysisImpl::operand_text(const ast::expr& e, const HelperFrame* frame) const {
   std::string text = caller_text(e, frame);
-  bool atom = is<ast::Name>(&e) || is<ast::Attribute>(&e) || is<ast::Call>(&e) ||
-              is<ast::Subscript>(&e) || is<ast::Constant>(&e);
-  return atom ? text : "(" + text + ")";
+  return ast::is_primary(&e) ? text : "(" + text + ")";
+}
+
+std::string condition_check(const ast::expr& test, bool holds,
+                            const std::function<std::string(const ast::expr&)>& text) {
+  if (holds) return ast::is_condition_operand(&test) ? text(test) : "(" + text(test) + ")";
+  const auto* negated = as<ast::UnaryOp>(&test);
+  if (negated != nullptr && negated->op == ast::UnaryOpKind::Not)  // `not ok(x)` fails: ok(x)
+    return condition_check(*negated->operand, true, text);
+  return "not " + (ast::is_primary(&test) ? text(test) : "(" + text(test) + ")");
 }
 
 // Whether every name `test` reads is a parameter of the frame, or a global the statement
@@ -157,15 +174,8 @@ bool AnalysisImpl::add_precondition(const ast::expr& test, bool holds, HelperFra
   if (!pure_in_scope(test, frame.scope, depth + 1) ||
       is_data_kind(kind_rec(&test, frame.scope, depth + 1)) || !reads_parameters_only(test, frame))
     return false;
-  // `if not ok(x): raise` holds where `ok(x)` does
-  const auto* negated = as<ast::UnaryOp>(&test);
-  bool not_ = negated != nullptr && negated->op == ast::UnaryOpKind::Not;
-  std::string check = holds  ? caller_text(test, &frame)
-                      : not_ ? operand_text(*negated->operand, &frame)
-                             : "not " + operand_text(test, &frame);
-  if (holds && !is<ast::Compare>(&test) && !is<ast::Call>(&test) && !is<ast::Name>(&test) &&
-      !is<ast::Attribute>(&test))
-    check = "(" + check + ")";
+  std::string check =
+      condition_check(test, holds, [&](const ast::expr& e) { return caller_text(e, &frame); });
   auto& preconditions = speculation_->preconditions;
   if (std::find(preconditions.begin(), preconditions.end(), check) == preconditions.end())
     preconditions.push_back(check);
@@ -183,18 +193,11 @@ bool AnalysisImpl::helper_static_if(const ast::If& branch, HelperFrame& frame, i
   HelperFrame before = frame;
   bool true_ended = false, false_ended = false;
   if (!helper_block(branch.body, frame, depth, true_ended)) return false;
-  HelperFrame on_true = frame;
-  frame.kinds = before.kinds;
-  frame.texts = before.texts;
-  frame.numbers = before.numbers;
-  frame.dtypes = before.dtypes;
+  HelperFrame on_true = std::exchange(frame, std::move(before));  // the else side starts anew
   if (!helper_block(branch.orelse, frame, depth, false_ended)) return false;
   ended = true_ended && false_ended;
   if (false_ended) {
-    frame.kinds = std::move(on_true.kinds);
-    frame.texts = std::move(on_true.texts);
-    frame.numbers = std::move(on_true.numbers);
-    frame.dtypes = std::move(on_true.dtypes);
+    frame = std::move(on_true);
   } else if (!true_ended) {
     std::erase_if(frame.numbers, [&](const std::string& n) {
       return std::find(on_true.numbers.begin(), on_true.numbers.end(), n) == on_true.numbers.end();
@@ -273,14 +276,9 @@ ValueKind AnalysisImpl::helper_call_kind(const ast::Call& call, ScopeId scope, i
   const ast::FunctionDef* def = module_helper(call, scope);
   size_t bound = 0;
   if (def == nullptr) {  // `self.m(...)`: evidence only; its purity checks the method
-    const auto* attribute = as<ast::Attribute>(call.func);
-    const auto* receiver = attribute != nullptr ? as<ast::Name>(attribute->value) : nullptr;
-    ClassId klass = receiver != nullptr ? self_class_of_scope(scope, receiver->id) : ClassId();
-    def = klass.has_value() ? as<ast::FunctionDef>(find_method(klass, attribute->attr)) : nullptr;
-    bool staticmethod = def != nullptr && is_staticmethod(def);
-    if (def == nullptr || def->decorator_list.size != (staticmethod ? 1u : 0u))
-      return ValueKind::Other;
-    bound = staticmethod ? 0 : 1;
+    def = self_method(call, scope);
+    if (def == nullptr) return ValueKind::Other;
+    bound = is_staticmethod(def) ? 0 : 1;
   }
   if (depth > kMaxDepth || def->args->vararg != nullptr || def->args->kwarg != nullptr ||
       helper_nesting() >= kMaxHelperDepth)
@@ -388,12 +386,10 @@ void AnalysisImpl::note_frame_value(HelperFrame& frame, std::string_view name,
   if (frame_ != nullptr && frame_->scope == scope) facts.numeric_names = frame_->numbers;
   bool number = number_rec(&value, scope, 1, facts);
   bool dtype = is_dtype_like(&value, scope);
-  auto& numbers = frame.numbers;
-  auto& dtypes = frame.dtypes;
-  numbers.erase(std::remove(numbers.begin(), numbers.end(), name), numbers.end());
-  dtypes.erase(std::remove(dtypes.begin(), dtypes.end(), name), dtypes.end());
-  if (number) numbers.emplace_back(name);
-  if (dtype) dtypes.push_back(name);
+  std::erase(frame.numbers, name);
+  std::erase(frame.dtypes, name);
+  if (number) frame.numbers.emplace_back(name);
+  if (dtype) frame.dtypes.push_back(name);
 }
 
 int AnalysisImpl::helper_nesting() const {

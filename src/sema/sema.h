@@ -4,6 +4,7 @@
 // through Analysis; nothing else walks scopes.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -67,6 +68,12 @@ struct PurityFacts {
   // them): they count as pure values.
   std::vector<const ast::expr*> opaque;
 };
+
+// `test` as a condition that holds where `test` does (`holds`) or where it does not, written
+// to be joined with `and` (`not (a < b)`; `ok(x)` where `not ok(x)` does not hold); `text`
+// gives an expression's text in the words wanted.
+std::string condition_check(const ast::expr& test, bool holds,
+                            const std::function<std::string(const ast::expr&)>& text);
 
 // A method whose result a speculation computes as its definition shows: the rewrite checks
 // `runtime.same_method(<receiver>, "<name>", <owner>.<name>)` before the statement.

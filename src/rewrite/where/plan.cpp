@@ -613,7 +613,10 @@ bool Planner::check_value(const ast::expr& value, const Tree& tree,
     expensive = true;
     return true;
   }
-  if (analysis_.is_pure(value, facts_of(tree))) return true;
+  if (analysis_.is_pure(value, facts_of(tree))) {
+    pure_helper |= calls_expensive(value);
+    return true;
+  }
   sema::PurityFacts facts = facts_of(tree);
   if (!find_masked(value, tree, facts)) return false;
   if (!facts.masked_subscripts.empty() && analysis_.is_pure(value, facts)) {
@@ -1299,15 +1302,6 @@ bool is_view_function(std::string_view name) {
 
 }  // namespace
 
-// Whether `node` calls a function or method of the module.
-bool calls_helper(const Context& context, const ast::Node& node) {
-  return ast::contains(&node, [&](const ast::Node* n) {
-    const auto* call = ast::as<ast::Call>(n);
-    return call != nullptr &&
-           context.analysis.resolve_call(*call).kind == sema::CalleeKind::LocalFunction;
-  });
-}
-
 // Whether a torch.cond branch must copy `value` before returning it: a name, or a value that
 // may be an existing tensor or a view of one (may_alias), other than a tensor method that
 // returns a new tensor (torch_facts' FreshResult: `x.flip(-1)`).
@@ -1333,9 +1327,7 @@ std::string unaliased(const Context& context, const ast::expr& value) {
     return "(" + out + (tuple->elts.size == 1 ? ",)" : ")");
   }
   if (!may_alias_input(context, value)) return written;
-  bool atom = ast::is<ast::Name>(&value) || ast::is<ast::Call>(&value) ||
-              ast::is<ast::Attribute>(&value) || ast::is<ast::Subscript>(&value);
-  return (atom ? written : "(" + written + ")") + ".clone()";
+  return (ast::is_primary(&value) ? written : "(" + written + ")") + ".clone()";
 }
 
 // Whether a branch value may be an existing tensor itself or a view of one, which the
@@ -1738,10 +1730,8 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
     // In training, where_ok says no (the unselected side's gradients); torch.cond over
     // the branches as written then selects without a break, where it can (not over a
     // subscript by a tensor index: Dynamo reads it with .item(), a failed compile there).
-    // (a helper's validation or static ifs are for torch.where only: it is not
-    // cond-traceable as written)
     plan.training_cond =
-        !calls_helper(context, node) && cond_operands(context, path, leaves, plan).empty();
+        !built.planner->pure_helper && cond_operands(context, path, leaves, plan).empty();
     if (!plan.training_cond) plan.operands.clear();
   }
   plan.temp_count = built.planner->temps;

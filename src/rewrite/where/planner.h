@@ -69,6 +69,9 @@ class Planner {
   int temps = 0;
   int splits = 0;
   bool expensive = false;
+  // a branch value calls a helper that is pure but that torch.cond cannot trace as written
+  // (a validation, static ifs): torch.where only, never torch.cond in training
+  bool pure_helper = false;
   // `return B` ending the block after the if, and the statements before it there: folded
   // into every branch that does not return (the rest of the block is the if's else).
   const ast::Return* tail = nullptr;

@@ -21,16 +21,6 @@ bool in(const List& list, const Item& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-// `test` as a check that it holds (`holds`) or not, to join with `and`.
-std::string checked_test(const ast::expr& test, std::string_view text, bool holds) {
-  bool operand = ast::is<ast::Name>(&test) || ast::is<ast::Attribute>(&test) ||
-                 ast::is<ast::Call>(&test) || ast::is<ast::Compare>(&test);
-  std::string inner = operand && text.find('\n') == std::string_view::npos
-                          ? std::string(text)
-                          : "(" + std::string(text) + ")";
-  return holds ? inner : "not " + inner;
-}
-
 }  // namespace
 
 // Maximal subexpressions of `e` that read no name in `assigned` and are not pure as
@@ -193,7 +183,8 @@ bool Planner::side_static_if(const ast::If& n, Side& side, int& count) {
   bool true_ok = side_block(n.body, 0, on_true, count);
   bool false_ok = side_block(n.orelse, 0, on_false, count);
   if (true_ok == false_ok || !test_checkable_before(*n.test, side)) return false;
-  std::string check = checked_test(*n.test, node_text(context_, *n.test), true_ok);
+  std::string check = sema::condition_check(
+      *n.test, true_ok, [&](const ast::expr& e) { return std::string(node_text(context_, e)); });
   if (!in(tail_preconditions, check)) tail_preconditions.push_back(check);
   side = true_ok ? on_true : on_false;
   error = error_before;

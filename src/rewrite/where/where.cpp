@@ -433,10 +433,7 @@ void emit_checked(const Plan& plan, const Context& context,
   for (size_t i = 0; i < parts.size(); ++i) check += (i ? " and " : "") + parts[i];
   if (!plan.static_prefix.empty()) {
     bool bare =
-        plan.static_operands.size() == 1 && (ast::is<ast::Name>(plan.static_operands[0]) ||
-                                             ast::is<ast::Attribute>(plan.static_operands[0]) ||
-                                             ast::is<ast::Compare>(plan.static_operands[0]) ||
-                                             ast::is<ast::Call>(plan.static_operands[0]));
+        plan.static_operands.size() == 1 && ast::is_condition_operand(plan.static_operands[0]);
     check = (bare ? plan.static_prefix : "(" + plan.static_prefix + ")") + " and " + check;
   }
   auto body = out.take();
