@@ -615,7 +615,6 @@ class PurityCheck {
         if (a_.lookup(scope_, name->id) == nullptr && in_list(name->id, {"isinstance", "len"})) {
           return true;
         }
-        if (facts_ != nullptr && a_.number_rec(&call, scope_, depth + 1, *facts_)) return true;
       }
       return a_.helper_call_pure(call, scope_, depth);
     }
