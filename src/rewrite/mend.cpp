@@ -43,9 +43,10 @@ struct Parsed {
 // One tag and what the rewrites made of it.
 struct TagResult {
   MendDiagnostic diagnostic;
-  std::vector<TextEdit> edits;              // when fixed
-  std::vector<const ast::Node*> absorbed;   // other tags' sites the fix removes (Outcome)
-  std::vector<const ast::Node*> relies_on;  // functions the fix needs mended (Outcome)
+  std::vector<TextEdit> edits;                // when fixed
+  std::vector<const ast::Node*> absorbed;     // other tags' sites the fix removes (Outcome)
+  std::vector<const ast::Node*> relies_on;    // functions the fix needs mended (Outcome)
+  std::vector<const ast::Node*> pays_off_in;  // nodes other fixes must rewrite (Outcome)
   bool needs_runtime = false;
 };
 
@@ -147,6 +148,7 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context,
   result.needs_runtime = outcome->needs_runtime;
   result.absorbed = std::move(outcome->absorbed);
   result.relies_on = std::move(outcome->relies_on);
+  result.pays_off_in = std::move(outcome->pays_off_in);
   return result;
 }
 
@@ -160,6 +162,15 @@ bool overlaps_any(const std::vector<TextEdit>& edits, const std::vector<TextEdit
     }
   }
   return false;
+}
+
+// Whether each of `nodes` lies inside the text an accepted edit replaces.
+bool covered_by(const std::vector<const ast::Node*>& nodes, const std::vector<TextEdit>& accepted) {
+  return std::all_of(nodes.begin(), nodes.end(), [&](const ast::Node* node) {
+    return std::any_of(accepted.begin(), accepted.end(), [&](const TextEdit& edit) {
+      return edit.begin <= node->begin && node->end <= edit.end && edit.begin < edit.end;
+    });
+  });
 }
 
 // A `.item()` (GM106) inside a condition that a fix rewrote is compared in the graph by that
@@ -251,35 +262,51 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
   rewrite::Context context{parsed.source, *parsed.parse.module, *analysis, options};
   std::vector<TextEdit> accepted;
   std::vector<const TagResult*> fixes;  // accepted fixes, for the sites they absorb
+  // Keeps the result's edits where they are valid and meet no accepted fix's, else declines.
+  auto accept = [&](TagResult& result, const sema::BreakTag& tag) {
+    if (result.edits.empty()) return;
+    std::string error;
+    std::vector<TextEdit> own = result.edits;
+    const char* problem = nullptr;
+    if (!rewrite::normalize_edits(own, parsed.source.size(), &error)) {
+      error = "internal: invalid edits (" + error + ")";
+      problem = error.c_str();
+    } else if (overlaps_any(own, accepted)) {
+      problem = "its fix overlaps the fix of another break";
+    } else if (!covered_by(result.pays_off_in, accepted)) {
+      problem =
+          "a comparison it feeds is not rewritten by another fix, so the break would only move "
+          "there";
+    }
+    if (problem == nullptr) {
+      accepted.insert(accepted.end(), own.begin(), own.end());
+      return;
+    }
+    if (result.diagnostic.fixed) decline(result.diagnostic, tag, problem);
+    result.diagnostic.fixed = false;
+    result.edits.clear();
+  };
   results.reserve(tags.size());
-  for (const sema::BreakTag& tag : tags) {
+  std::vector<size_t> last;  // fixes that pay off only in other fixes' edits: after them
+  for (size_t i = 0; i < tags.size(); ++i) {
+    const sema::BreakTag& tag = tags[i];
     if (std::optional<TagResult> covered = absorbed_by(tag, context.source, fixes)) {
       results.push_back(std::move(*covered));
       continue;
     }
-    TagResult result = handle_tag(tag, context, pragmas);
-    if (!result.edits.empty()) {
-      std::string error;
-      std::vector<TextEdit> own = result.edits;
-      if (!rewrite::normalize_edits(own, parsed.source.size(), &error)) {
-        if (result.diagnostic.fixed) {
-          decline(result.diagnostic, tag, "internal: invalid edits (" + error + ")");
-        }
-        result.diagnostic.fixed = false;
-        result.edits.clear();
-      } else if (overlaps_any(own, accepted)) {
-        if (result.diagnostic.fixed) {
-          decline(result.diagnostic, tag, "its fix overlaps the fix of another break");
-        }
-        result.diagnostic.fixed = false;
-        result.edits.clear();
-      } else {
-        accepted.insert(accepted.end(), own.begin(), own.end());
-      }
+    if (tag.kind == sema::BreakKind::ScalarUse) {
+      results.emplace_back();
+      last.push_back(i);
+      continue;
     }
-    results.push_back(std::move(result));
+    results.push_back(handle_tag(tag, context, pragmas));
+    accept(results.back(), tag);
     if (results.back().diagnostic.fixed && !results.back().absorbed.empty())
       fixes.push_back(&results.back());
+  }
+  for (size_t i : last) {
+    results[i] = handle_tag(tags[i], context, pragmas);
+    accept(results[i], tags[i]);
   }
   mark_lowered_scalars(tags, results);
   return results;
@@ -414,23 +441,27 @@ std::vector<std::pair<uint32_t, std::string>> rewritten_again(
 }
 
 // Runtime-aware mode mends only where Dynamo broke, but a fix may need a function mended in
-// which Dynamo never broke (a deferring helper whose branch the profiling run did not take):
+// which Dynamo never broke (a deferring helper whose branch the profiling run did not take),
+// or the comparisons a held scalar feeds:
 // `options` with those functions' lines added to `only_lines`, or null when none is missing.
 std::optional<MendOptions> with_relied_on_lines(const MendOptions& options,
                                                 const SourceText& source,
                                                 const std::vector<TagResult>& results) {
   if (options.only_lines.empty()) return std::nullopt;
   MendOptions wider = options;
-  for (const TagResult& result : results) {
-    if (!result.diagnostic.fixed) continue;
-    for (const ast::Node* definition : result.relies_on) {
-      uint32_t first = source.line_col(definition->begin).line;
-      uint32_t last = source.line_col(definition->end).line;
-      for (uint32_t line = first; line <= last; ++line) {
-        auto& lines = wider.only_lines;
-        if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
-      }
+  auto add_lines = [&](const ast::Node* node) {
+    uint32_t first = source.line_col(node->begin).line;
+    uint32_t last = source.line_col(node->end).line;
+    for (uint32_t line = first; line <= last; ++line) {
+      auto& lines = wider.only_lines;
+      if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
     }
+  };
+  for (const TagResult& result : results) {
+    // A held scalar's comparisons, where Dynamo never broke before (it broke at the read).
+    for (const ast::Node* comparison : result.pays_off_in) add_lines(comparison);
+    if (!result.diagnostic.fixed) continue;
+    for (const ast::Node* definition : result.relies_on) add_lines(definition);
   }
   if (wider.only_lines.size() == options.only_lines.size()) return std::nullopt;
   return wider;

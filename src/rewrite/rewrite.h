@@ -1,9 +1,9 @@
 // What every rewrite shares: a rewrite looks at one break tag and returns an Outcome, a fix
 // (text edits that remove the break without changing what the program computes, prints
 // or logs) or a decline (the safety condition that failed; it may still carry edits that
-// keep the order of side effects). A rewrite edits only inside its tagged statement; when
-// two fixes' edits overlap all the same (two tags in one statement), mend.cpp declines the
-// later one.
+// keep the order of side effects). A rewrite edits only inside its tagged statement, but for
+// [Scalar], which edits the uses of the name it assigns; when two fixes' edits overlap all
+// the same (two tags in one statement), mend.cpp declines the later one.
 #pragma once
 
 #include <optional>
@@ -45,6 +45,10 @@ struct Outcome {
   // Functions the fix needs mended too (a deferring helper it calls): runtime-aware mode
   // mends them though Dynamo never broke in them (mend.cpp, with_relied_on_lines).
   std::vector<const ast::Node*> relies_on;
+  // Nodes the fix removes its break through only where other fixes rewrite them (the
+  // comparisons a held scalar feeds): mend.cpp runs such a fix after the others and keeps it
+  // only where their accepted edits cover each of these.
+  std::vector<const ast::Node*> pays_off_in;
 
   static Outcome declined(std::string why) {
     Outcome outcome;

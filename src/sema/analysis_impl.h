@@ -203,7 +203,8 @@ class AnalysisImpl final : public Analysis {
   bool is_tensor_before(const ast::stmt& statement, std::string_view name) const override;
   std::vector<std::string_view> live_before(const ast::stmt& statement) const override;
   Speculation* speculate(Speculation* speculation) const override;
-  std::string why_not_fresh(const ast::expr& e) const override;  // freshness.cpp
+  std::string why_not_fresh(const ast::expr& e) const override;       // freshness.cpp
+  HeldScalar held_scalar(const ast::stmt& statement) const override;  // held_scalars.cpp
 
   // Internal queries shared by the tagger and the flow builder.
   ValueKind kind_of(const ast::expr& e) const;
@@ -317,6 +318,11 @@ class AnalysisImpl final : public Analysis {
   const ast::Name* declared_type(const ast::expr* annotation, ScopeId scope) const;
   bool is_flag_parameter(const ast::Name& name, ScopeId scope) const;
   bool shape_int(const ast::expr* e, ScopeId scope, int depth) const;
+
+  // held_scalars.cpp
+  HeldScalar held_scalar_of(const ast::Name& target, const ast::expr& value, ScopeId scope) const;
+  bool holds_scalar(const ast::Name& name, ScopeId scope) const;
+  bool int_by_form(const ast::expr* e, ScopeId scope, int depth) const;
 
   // helper_calls.cpp: a module helper's call, asked about in the frame of the call.
   struct HelperFrame {

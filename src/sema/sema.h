@@ -123,6 +123,22 @@ struct Speculation {
   bool plain_parameters = false;
 };
 
+// A Python scalar read from a tensor (`n = mask.sum().item()`, `int(count)`, `float(x)`)
+// that the function uses only in comparisons with ints (`x.shape[0] != n`), `isinstance(n,
+// ...)` tests and the bodies of guards (ifs ending in a raise). Mended code may hold the
+// tensor instead while compiling (runtime.item_later, as int64, bool or float64): each
+// comparison, written as it is, then gives in the graph what the scalar gives, `isinstance`
+// goes to runtime.item_isinstance and a guard's body reads the scalar with runtime.item_now.
+struct HeldScalar {
+  const ast::Name* target = nullptr;
+  const ast::expr* tensor = nullptr;             // X of `X.item()`, `int(X)` or `float(X)`
+  std::string_view read;                         // how: "item", "int" or "float"
+  std::vector<const ast::Compare*> comparisons;  // outside the bodies of guards
+  std::vector<const ast::Call*> type_tests;      // `isinstance(n, ...)`, outside them too
+  std::vector<const ast::Name*> guard_reads;     // reads in the bodies of guards
+  std::string problem;                           // why it cannot be held; empty when it can
+};
+
 struct AnalysisOptions {
   // Library code: its functions are called from models in other modules, so every function
   // and method counts as traced (no entry point in the module itself need reach it).
@@ -214,6 +230,9 @@ class Analysis {
   // value; and no function involved changes grad mode (no_grad, enable_grad, ...), so
   // nothing saved the value for backward while grad mode was on.
   virtual std::string why_not_fresh(const ast::expr& e) const = 0;
+
+  // Whether the scalar `statement` assigns may be held as a tensor (see HeldScalar).
+  virtual HeldScalar held_scalar(const ast::stmt& statement) const = 0;
 
   // Answers the queries above under `speculation` (see Speculation) from now on, nullptr
   // under none; returns the one active before, for the caller to restore. The caller keeps

@@ -119,10 +119,12 @@ ValueKind AnalysisImpl::speculated_kind(const ast::expr* e, ScopeId scope, int d
   speculation_ = nullptr;
   ValueKind shown = kind_rec(e, scope, depth);
   const auto* name = as<ast::Name>(e);
-  bool flag_or_tensor = shown == ValueKind::DataScalar && name != nullptr &&
-                        bound_to_boolean_operator_over_tensor(*name, scope);
+  // `has_pads = flag or mask.any()`, or a scalar mended code holds as a tensor
+  bool maybe_tensor =
+      shown == ValueKind::DataScalar && name != nullptr &&
+      (bound_to_boolean_operator_over_tensor(*name, scope) || holds_scalar(*name, scope));
   speculation_ = active;
-  if (shown != ValueKind::Other && !flag_or_tensor) return shown;
+  if (shown != ValueKind::Other && !maybe_tensor) return shown;
   if (name != nullptr) {
     if (!may_assume_name(*name, scope)) return shown;
     assume(e);

@@ -129,6 +129,11 @@ class FakeAnalysis : public sema::Analysis {
   std::vector<std::string_view> live_before(const ast::stmt&) const override { return {}; }
   sema::Speculation* speculate(sema::Speculation*) const override { return nullptr; }
   std::string why_not_fresh(const ast::expr&) const override { return "not known here"; }
+  sema::HeldScalar held_scalar(const ast::stmt&) const override {
+    sema::HeldScalar held;
+    held.problem = "not known here";
+    return held;
+  }
 
  private:
   void collect(const ast::Seq<ast::stmt*>& body) {
