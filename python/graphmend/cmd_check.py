@@ -448,4 +448,6 @@ _REASONS_BY_REWRITE = {
               "while-loop", "uses-item", "unsupported-statement"),
     "defer": ("result-used", "user-object-str", "f-string", "caller-frame", "other-stream", "inside-with"),
     "trap": ("message-not-literal", "has-else", "not-single-raise", "raise-from", "exception-not-class"),
+    "scalar": ("scalar-used-otherwise", "scalar-assigned-again", "scalar-read-form",
+               "scalar-comparison-not-fixed"),
 }

@@ -46,7 +46,7 @@ class Code:
 _HEADINGS = {
     "GM102": "print",
     "GM104": "warnings.warn",
-    "GM106": "Python scalar (out of scope)",
+    "GM106": "Python scalar",
     "GM107": "data-dependent output shape (out of scope)",
     "GM108": "tensor slice bound (out of scope)",
 }
@@ -83,9 +83,12 @@ _DESCRIPTIONS: Dict[str, Tuple[str, str, Tuple[str, ...], str, str, str]] = {
               "`if <tensor condition>: raise E(\"literal\")`. [Trap] turns it into an "
               "in-graph check whose failure raises the same exception at the compile "
               "boundary.", ""),
-    "GM106": ("python-scalar", "out-of-scope", ("GB0124", "GB0109"), "",
-              ".item() or .tolist() on a tensor, or a branch on such a value. Reported, "
-              "not rewritten.",
+    "GM106": ("python-scalar", "break", ("GB0124", "GB0109"), "scalar",
+              ".item() or .tolist() on a tensor, or int()/float() of one, or a branch on "
+              "such a value. [Scalar] holds a scalar assigned to a name and only compared "
+              "with ints (tested with isinstance, read in the body of a guard) as a tensor "
+              "while compiling; a .item() compared where a fixed condition reads it is "
+              "compared in the graph with that fix. Others are declined.",
               "Dynamo captures it with torch._dynamo.config.capture_scalar_outputs = True"),
     "GM107": ("data-dependent-shape", "out-of-scope", ("GB0036", "GB0037"), "",
               "An operation whose output shape depends on tensor data (nonzero, unique, "
@@ -139,6 +142,13 @@ HINTS: Dict[str, str] = {
     "no-location": "",
     "mended-does-not-parse": "please report this with the input that produced it",
     "uses-item": "see GM106: Dynamo captures it with capture_scalar_outputs = True",
+    "scalar-used-otherwise": "keep the scalar a tensor where the program computes with it "
+    "(x / n.clamp(min=1) rather than x / max(1, n.item())), or capture it with "
+    "capture_scalar_outputs = True",
+    "scalar-assigned-again": "read the scalar into a name of its own, assigned once",
+    "scalar-read-form": "read one element with .item(), int() or float(); .tolist() is kept "
+    "as it is",
+    "scalar-comparison-not-fixed": "see the diagnostic of the branch or guard that compares it",
     "masked-target-not-fresh": "the tensor may come from the caller (a parameter, an attribute, a "
     "global) or be saved for backward; update a new tensor (x = x.masked_fill(mask, v)) instead",
     "masked-other-mask": "update under the very mask the condition tests (`if m.any(): "

@@ -252,6 +252,7 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
   sema::AnalysisOptions analysis_options;
   analysis_options.trace_all = options.trace_all;
   analysis_options.entry_points = options.entry_points;
+  analysis_options.hold_scalars = options.rewrites.has(RewriteKind::Scalar);
   std::unique_ptr<sema::Analysis> analysis =
       sema::Analysis::run(*parsed.parse.module, parsed.source, analysis_options);
   if (!analysis) return results;

@@ -146,6 +146,9 @@ struct AnalysisOptions {
   // Qualified names ("Engine.step", "helper") of functions that count as traced: entry
   // points the text cannot show (a configuration's `entry-points`).
   std::vector<std::string> entry_points;
+  // Whether a speculation may take a held scalar (HeldScalar) for a tensor: the mended
+  // assignment holds one only where [Scalar] runs.
+  bool hold_scalars = true;
 };
 
 // Whether the statement list always ends by raising: its last statement is a `raise`, or

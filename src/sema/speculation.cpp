@@ -120,9 +120,9 @@ ValueKind AnalysisImpl::speculated_kind(const ast::expr* e, ScopeId scope, int d
   ValueKind shown = kind_rec(e, scope, depth);
   const auto* name = as<ast::Name>(e);
   // `has_pads = flag or mask.any()`, or a scalar mended code holds as a tensor
-  bool maybe_tensor =
-      shown == ValueKind::DataScalar && name != nullptr &&
-      (bound_to_boolean_operator_over_tensor(*name, scope) || holds_scalar(*name, scope));
+  bool maybe_tensor = shown == ValueKind::DataScalar && name != nullptr &&
+                      (bound_to_boolean_operator_over_tensor(*name, scope) ||
+                       (options_.hold_scalars && holds_scalar(*name, scope)));
   speculation_ = active;
   if (shown != ValueKind::Other && !maybe_tensor) return shown;
   if (name != nullptr) {

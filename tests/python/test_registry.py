@@ -24,7 +24,7 @@ def test_every_code_is_documented():
 
 
 def test_the_rewrites_are_the_registry_and_switch_by_keyword():
-    assert options.REWRITES == _core.REWRITES == ("where", "defer", "trap")
+    assert options.REWRITES == _core.REWRITES == ("where", "defer", "trap", "scalar")
     source = (
         "import torch\n\ndef f(x: torch.Tensor):\n    print(x)\n"
         "    if x.sum() > 0:\n        x = x * 2\n    return x\n"
@@ -34,6 +34,15 @@ def test_the_rewrites_are_the_registry_and_switch_by_keyword():
     off = graphmend.mend_source(source, "m.py", trace_all=True, defer=False)
     assert [d.rewrite for d in off.fixed] == ["where"]
     assert "the [defer] rewrite is disabled" in off.declined[0].message
+    held = (
+        "import torch\n\ndef f(x: torch.Tensor):\n    n = x.sum().item()\n"
+        "    if n > 0:\n        raise ValueError('positive')\n    return x\n"
+    )
+    result = graphmend.mend_source(held, "m.py", trace_all=True)
+    assert sorted(d.rewrite for d in result.fixed) == ["scalar", "trap"]
+    off = graphmend.mend_source(held, "m.py", trace_all=True, scalar=False)
+    assert off.fixed == [] and off.source == held  # the guard needs the scalar held
+    assert "the [scalar] rewrite is disabled" in off.declined[0].message
 
 
 @pytest.mark.parametrize("call", ["mend_source", "install"])

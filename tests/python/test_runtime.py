@@ -717,6 +717,83 @@ def test_item_compare_is_python_comparison(dtype, number, fraction, other, op, r
 
 
 # ---------------------------------------------------------------------------------------------
+# item_later / item_isinstance / item_now: a held scalar (sema's HeldScalar) compared with an
+# int below 2**53 in the graph, tested with isinstance and read in a guard's body, exactly as
+# the Python scalar.
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    dtype=st.sampled_from(_ITEM_DTYPES),
+    number=st.integers(-(2**62), 2**62),
+    fraction=st.floats(allow_nan=True, width=32),
+    other=st.integers(-(10**15) + 1, 10**15 - 1),
+    op=st.sampled_from(_OPS),
+    read=st.sampled_from(sorted(_READS)),
+)
+@example(dtype=torch.float32, number=0, fraction=16777216.0, other=16777217, op="<", read="item")
+@example(dtype=torch.int64, number=2**53 + 1, fraction=0.0, other=2**53 - 1, op=">", read="float")
+@example(dtype=torch.bool, number=1, fraction=0.0, other=1, op="==", read="item")
+@example(dtype=torch.float32, number=0, fraction=float("nan"), other=0, op="!=", read="item")
+@example(dtype=torch.float32, number=0, fraction=2.5, other=2, op="==", read="int")
+def test_held_scalar_is_the_python_scalar(dtype, number, fraction, other, op, read):
+    """A held scalar compared with an int (either side), tested with isinstance and read
+    with item_now: what the scalar itself gives, eagerly and compiled (fullgraph where it is
+    held)."""
+    if dtype.is_floating_point:
+        value = torch.tensor([fraction]).to(dtype)
+    else:
+        value = torch.tensor([number if dtype != torch.bool else bool(number)]).to(dtype)
+        if value.item() != number and dtype != torch.bool:
+            return  # out of the dtype's range
+    try:
+        scalar = _READS[read](value)
+    except (ValueError, OverflowError) as exc:
+        with pytest.raises(type(exc)):
+            rt.item_later(value, read)
+        return
+    expected = (_python_compare(op, scalar, other), _python_compare(op, other, scalar),
+                isinstance(scalar, int), isinstance(scalar, float), isinstance(scalar, bool))
+
+    def f(v):
+        n = rt.item_later(v, read)
+        return (_python_compare(op, n, other), _python_compare(op, other, n),
+                rt.item_isinstance(n, int), rt.item_isinstance(n, float),
+                rt.item_isinstance(n, bool))
+
+    assert f(value) == expected  # eagerly: the scalar itself
+    torch._dynamo.reset()
+    held = read != "int" or not dtype.is_floating_point
+    got = torch.compile(f, backend="eager", fullgraph=held)(value)
+    assert tuple(bool(x) for x in got) == expected, (value, op, other, read, got)
+    assert rt.item_now(scalar) == scalar or scalar != scalar
+
+
+def test_held_scalar_is_a_copy_and_reads_now_in_a_guard():
+    """A held scalar keeps the value at the read (the tensor changed in place after it), and
+    item_now gives the Python scalar where the program needs it."""
+
+    def f(v):
+        n = rt.item_later(v)
+        v.add_(5)
+        return n == 3, rt.item_now(n)
+
+    torch._dynamo.reset()
+    equal, scalar = torch.compile(f, backend="eager", fullgraph=False)(torch.tensor(3))
+    assert bool(equal) and scalar == 3 and type(scalar) is int
+
+
+def test_held_scalar_isinstance_errors_are_the_originals():
+    held = torch.tensor(3)
+    for bad in (3, "int"):
+        with pytest.raises(TypeError) as original:
+            isinstance(3, bad)
+        with pytest.raises(TypeError) as mended:
+            rt.item_isinstance(held, bad)
+        assert str(mended.value) == str(original.value)
+
+
+# ---------------------------------------------------------------------------------------------
 # defer_format converting values with .item() at the replay.
 
 
