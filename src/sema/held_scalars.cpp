@@ -149,6 +149,8 @@ HeldScalar AnalysisImpl::held_scalar_of(const ast::Name& target, const ast::expr
   const auto* function = functions_[scope.index - 1].node;
   const auto* def = as<ast::FunctionDef>(function);
   const auto* async_def = as<ast::AsyncFunctionDef>(function);
+  if (def == nullptr && async_def == nullptr)
+    return fail("the scalar is not a local of a function");
   const ast::Seq<ast::stmt*>& body = def != nullptr ? def->body : async_def->body;
   std::string other_use;
   // Every read of the name, by where it stands.
