@@ -1,5 +1,6 @@
 // Held scalars (see HeldScalar in sema.h): a Python scalar read from a tensor that the
-// function only compares with ints, tests with isinstance and reads in the bodies of guards.
+// function only compares with ints, tests with isinstance, tests the truth of in guards
+// and reads in the bodies of guards.
 // Mended code holds the tensor while compiling, as int64, bool or float64 (runtime.item_later);
 // compared with an int below 2**53 that gives exactly what the scalar gives, so each
 // comparison stays as written and Dynamo keeps it in the graph.
@@ -158,7 +159,15 @@ HeldScalar AnalysisImpl::held_scalar_of(const ast::Name& target, const ast::expr
     if (n == nullptr || !other_use.empty() || opens_scope(n)) return;
     if (const auto* guard = as<ast::If>(n);
         guard && !in_guard && ends_in_raise(guard->body, torch_name_)) {
-      visit(guard->test, false);
+      // `if n: raise ...` or `if not n: raise ...`: the guard's test is the held value's truth
+      const ast::expr* truth = guard->test;
+      if (const auto* negated = as<ast::UnaryOp>(truth);
+          negated && negated->op == ast::UnaryOpKind::Not)
+        truth = negated->operand;
+      if (is_name(truth, target.id) && guard->orelse.empty())
+        held.tests.push_back(guard->test);
+      else
+        visit(guard->test, false);
       for (const ast::stmt* s : guard->body) visit(s, true);
       for (const ast::stmt* s : guard->orelse) visit(s, false);
       return;
@@ -176,11 +185,11 @@ HeldScalar AnalysisImpl::held_scalar_of(const ast::Name& target, const ast::expr
         const ast::expr* left = compare->left;
         const ast::expr* right = compare->comparators[0];
         if (is_name(left, target.id) && int_by_form(right, scope, 0)) {
-          held.comparisons.push_back(compare);
+          held.tests.push_back(compare);
           return;
         }
         if (is_name(right, target.id) && int_by_form(left, scope, 0)) {
-          held.comparisons.push_back(compare);
+          held.tests.push_back(compare);
           return;
         }
       }
@@ -201,7 +210,7 @@ HeldScalar AnalysisImpl::held_scalar_of(const ast::Name& target, const ast::expr
     return fail(name +
                 " is used otherwise than compared with an int, tested with isinstance "
                 "or read in the body of a guard");
-  if (held.comparisons.empty()) return fail(name + " is never compared with an int");
+  if (held.tests.empty()) return fail(name + " is never compared with an int");
   return held;
 }
 

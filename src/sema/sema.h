@@ -125,18 +125,21 @@ struct Speculation {
 
 // A Python scalar read from a tensor (`n = mask.sum().item()`, `int(count)`, `float(x)`)
 // that the function uses only in comparisons with ints (`x.shape[0] != n`), `isinstance(n,
-// ...)` tests and the bodies of guards (ifs ending in a raise). Mended code may hold the
-// tensor instead while compiling (runtime.item_later, as int64, bool or float64): each
-// comparison, written as it is, then gives in the graph what the scalar gives, `isinstance`
-// goes to runtime.item_isinstance and a guard's body reads the scalar with runtime.item_now.
+// ...)` tests, the tests of guards (ifs ending in a raise: `if n: raise ...`) and their
+// bodies. Mended code may hold the tensor instead while compiling (runtime.item_later, as
+// int64, bool or float64): each comparison or truth test, written as it is, then gives in
+// the graph what the scalar gives, `isinstance` goes to runtime.item_isinstance and a
+// guard's body reads the scalar with runtime.item_now.
 struct HeldScalar {
   const ast::Name* target = nullptr;
-  const ast::expr* tensor = nullptr;             // X of `X.item()`, `int(X)` or `float(X)`
-  std::string_view read;                         // how: "item", "int" or "float"
-  std::vector<const ast::Compare*> comparisons;  // outside the bodies of guards
-  std::vector<const ast::Call*> type_tests;      // `isinstance(n, ...)`, outside them too
-  std::vector<const ast::Name*> guard_reads;     // reads in the bodies of guards
-  std::string problem;                           // why it cannot be held; empty when it can
+  const ast::expr* tensor = nullptr;  // X of `X.item()`, `int(X)` or `float(X)`
+  std::string_view read;              // how: "item", "int" or "float"
+  // outside the bodies of guards: comparisons with ints, and the tests of guards that are
+  // the scalar's truth (`if not n: raise ...`)
+  std::vector<const ast::expr*> tests;
+  std::vector<const ast::Call*> type_tests;   // `isinstance(n, ...)`, outside them too
+  std::vector<const ast::Name*> guard_reads;  // reads in the bodies of guards
+  std::string problem;                        // why it cannot be held; empty when it can
 };
 
 struct AnalysisOptions {

@@ -35,7 +35,7 @@ TEST(HeldScalars, ComparedWithIntsTestedAndReadInGuards) {
   EXPECT_EQ(h.problem, "");
   EXPECT_EQ(h.read, "item");
   EXPECT_EQ(p.text(h.tensor), "mask.sum()");
-  EXPECT_EQ(h.comparisons.size(), 4u);
+  EXPECT_EQ(h.tests.size(), 4u);
   EXPECT_EQ(h.type_tests.size(), 1u);
   EXPECT_EQ(h.guard_reads.size(), 2u);
 }
@@ -52,6 +52,33 @@ TEST(HeldScalars, IntAndFloatReads) {
   EXPECT_EQ(held(p, "a = ").read, "int");
   EXPECT_EQ(held(p, "b = ").read, "float");
   EXPECT_EQ(held(p, "b = ").problem, "");
+}
+
+TEST(HeldScalars, TheTruthOfAGuardsTest) {
+  Program p(
+      "import torch\n"
+      "def f(x):\n"
+      "    n = torch.isnan(x).sum().item()\n"
+      "    if n:\n"
+      "        raise ValueError(f'{n} NaNs')\n"
+      "    ok = int(x.all())\n"
+      "    if not ok:\n"
+      "        raise ValueError('zero')\n"
+      "    m = x.sum().item()\n"
+      "    if m:\n"
+      "        raise ValueError('sum')\n"
+      "    else:\n"
+      "        x = x * 2\n"
+      "    k = x.sum().item()\n"
+      "    if k:\n"
+      "        x = x * 2\n"
+      "    return x\n");
+  EXPECT_EQ(held(p, "n = ").problem, "");
+  EXPECT_EQ(held(p, "n = ").guard_reads.size(), 1u);
+  EXPECT_EQ(held(p, "ok = ").problem, "");
+  // a guard with an else, or a branch that does not raise, is not a truth test
+  EXPECT_NE(held(p, "m = ").problem, "");
+  EXPECT_NE(held(p, "k = ").problem, "");
 }
 
 TEST(HeldScalars, EachConditionDeclines) {

@@ -40,7 +40,7 @@ std::optional<Outcome> rewrite_scalar(const sema::BreakTag& tag, Context& contex
     outcome.edits.push_back({use->begin, use->begin, context.runtime + ".item_now("});
     outcome.edits.push_back({use->end, use->end, ")"});
   }
-  outcome.pays_off_in.assign(held.comparisons.begin(), held.comparisons.end());
+  outcome.pays_off_in.assign(held.tests.begin(), held.tests.end());
   return outcome;
 }
 
