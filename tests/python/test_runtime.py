@@ -672,6 +672,17 @@ def _python_compare(op, a, b):
 _READS = {"item": lambda v: v.item(), "float": float, "int": int}
 
 
+def _one_element(dtype, number, fraction):
+    """A one-element tensor of `dtype` holding `fraction` (floating dtypes) or `number`, or
+    None where `number` is out of the dtype's range."""
+    if dtype.is_floating_point:
+        return torch.tensor([fraction]).to(dtype)
+    value = torch.tensor([number if dtype != torch.bool else bool(number)]).to(dtype)
+    if value.item() != number and dtype != torch.bool:
+        return None
+    return value
+
+
 @settings(max_examples=80, deadline=None)
 @given(
     dtype=st.sampled_from(_ITEM_DTYPES),
@@ -690,12 +701,9 @@ _READS = {"item": lambda v: v.item(), "float": float, "int": int}
 def test_item_compare_is_python_comparison(dtype, number, fraction, other, op, read):
     """`X.item() <op> y`, `float(X) <op> y` and `int(X) <op> y`: what Python computes (or
     raises: int() of NaN), eagerly and compiled."""
-    if dtype.is_floating_point:
-        value = torch.tensor([fraction]).to(dtype)
-    else:
-        value = torch.tensor([number if dtype != torch.bool else bool(number)]).to(dtype)
-        if value.item() != number and dtype != torch.bool:
-            return  # out of the dtype's range
+    value = _one_element(dtype, number, fraction)
+    if value is None:
+        return  # out of the dtype's range
     try:
         expected = _python_compare(op, _READS[read](value), other)
     except (ValueError, OverflowError) as exc:
@@ -740,12 +748,9 @@ def test_held_scalar_is_the_python_scalar(dtype, number, fraction, other, op, re
     """A held scalar compared with an int (either side), tested with isinstance and read
     with item_now: what the scalar itself gives, eagerly and compiled (fullgraph where it is
     held)."""
-    if dtype.is_floating_point:
-        value = torch.tensor([fraction]).to(dtype)
-    else:
-        value = torch.tensor([number if dtype != torch.bool else bool(number)]).to(dtype)
-        if value.item() != number and dtype != torch.bool:
-            return  # out of the dtype's range
+    value = _one_element(dtype, number, fraction)
+    if value is None:
+        return  # out of the dtype's range
     try:
         scalar = _READS[read](value)
     except (ValueError, OverflowError) as exc:
