@@ -56,21 +56,6 @@ const char* comparison_text(ast::CmpOpKind op, bool reversed) {
   }
 }
 
-// A Python scalar read from a tensor: `X.item()`, `float(X)` or `int(X)` (the builtins):
-// X and how it is read ("item", "float", "int"), or {null, null}.
-std::pair<const ast::expr*, const char*> scalar_read(const Context& context, const ast::expr* e) {
-  if (const ast::expr* receiver = item_receiver(e)) return {receiver, "item"};
-  const auto* call = ast::as<ast::Call>(e);
-  const auto* name = call ? ast::as<ast::Name>(call->func) : nullptr;
-  if (name == nullptr || call->args.size != 1 || !call->keywords.empty() ||
-      ast::is<ast::Starred>(call->args[0]))
-    return {nullptr, nullptr};
-  if (name->id != "float" && name->id != "int") return {nullptr, nullptr};
-  if (context.analysis.resolve_call(*call).kind != sema::CalleeKind::Builtin)
-    return {nullptr, nullptr};  // a local `float`/`int` shadows the builtin
-  return {call->args[0], name->id == "float" ? "float" : "int"};
-}
-
 // `X.item() < y` (or `y < X.item()`, `float(X) < y`, `int(X) < y`):
 // `runtime.item_compare(X, "<", y[, "float"|"int"])`, a bool tensor while compiling where
 // that comparison is exact, else the original comparison (runtime.py).
@@ -79,16 +64,17 @@ std::optional<std::string> item_comparison(const Context& context, const ast::ex
   if (compare == nullptr || compare->ops.size != 1) return std::nullopt;
   const ast::expr* left = compare->left;
   const ast::expr* right = compare->comparators[0];
-  auto [value, read] = scalar_read(context, left);
+  sema::ScalarRead read = context.analysis.scalar_read(*left);
   const ast::expr* other = right;
   bool reversed = false;
-  if (value == nullptr) {
-    std::tie(value, read) = scalar_read(context, right);
+  if (read.tensor == nullptr) {
+    read = context.analysis.scalar_read(*right);
     other = left;
     reversed = true;
   }
+  const ast::expr* value = read.tensor;
   const char* op = comparison_text(compare->ops[0], reversed);
-  if (value == nullptr || op == nullptr || scalar_read(context, other).first != nullptr)
+  if (value == nullptr || op == nullptr || context.analysis.scalar_read(*other).tensor != nullptr)
     return std::nullopt;
   // `other` must not be a tensor: asked of the text alone, assuming nothing about it
   sema::Speculation* active = context.analysis.speculate(nullptr);
@@ -102,7 +88,7 @@ std::optional<std::string> item_comparison(const Context& context, const ast::ex
     std::string t(node_text(context, x));
     return needs_parentheses_as_argument(x) ? "(" + t + ")" : t;
   };
-  std::string how = std::string(read) == "item" ? "" : std::string(", \"") + read + "\"";
+  std::string how = read.read == "item" ? "" : ", \"" + std::string(read.read) + "\"";
   return context.runtime + ".item_compare(" + text(*value) + ", \"" + op + "\", " + text(*other) +
          how + ")";
 }

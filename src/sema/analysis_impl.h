@@ -204,6 +204,7 @@ class AnalysisImpl final : public Analysis {
   std::vector<std::string_view> live_before(const ast::stmt& statement) const override;
   Speculation* speculate(Speculation* speculation) const override;
   std::string why_not_fresh(const ast::expr& e) const override;       // freshness.cpp
+  ScalarRead scalar_read(const ast::expr& e) const override;          // held_scalars.cpp
   HeldScalar held_scalar(const ast::stmt& statement) const override;  // held_scalars.cpp
 
   // Internal queries shared by the tagger and the flow builder.

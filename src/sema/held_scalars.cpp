@@ -1,9 +1,9 @@
 // Held scalars (see HeldScalar in sema.h): a Python scalar read from a tensor that the
 // function only compares with ints, tests with isinstance, tests the truth of in guards
-// and reads in the bodies of guards.
-// Mended code holds the tensor while compiling, as int64, bool or float64 (runtime.item_later);
-// compared with an int below 2**53 that gives exactly what the scalar gives, so each
-// comparison stays as written and Dynamo keeps it in the graph.
+// and reads in the bodies of guards. Mended code holds the tensor while compiling, as int64,
+// bool or float64 (runtime.item_later); compared with an int below 2**53 that gives exactly
+// what the scalar gives, so each comparison stays as written and Dynamo keeps it in the
+// graph.
 #include <algorithm>
 #include <functional>
 
@@ -16,24 +16,6 @@ using ast::as;
 using ast::is;
 
 namespace {
-
-// `X.item()`, `int(X)` or `float(X)` (the builtins): X, and how it is read ("item", "int",
-// "float").
-std::pair<const ast::expr*, std::string_view> scalar_read(const AnalysisImpl& a,
-                                                          const ast::expr& value, ScopeId scope) {
-  const auto* call = as<ast::Call>(&value);
-  if (call == nullptr || !call->keywords.empty()) return {nullptr, {}};
-  if (const auto* method = as<ast::Attribute>(call->func)) {
-    if (method->attr == "item" && call->args.empty()) return {method->value, "item"};
-    return {nullptr, {}};
-  }
-  const auto* name = as<ast::Name>(call->func);
-  if (name == nullptr || (name->id != "int" && name->id != "float") ||
-      a.lookup(scope, name->id) != nullptr || call->args.size != 1 ||
-      is<ast::Starred>(call->args[0]))
-    return {nullptr, {}};
-  return {call->args[0], name->id};
-}
 
 bool is_ordering(ast::CmpOpKind op) {
   switch (op) {
@@ -65,9 +47,8 @@ bool opens_scope(const ast::Node* n) {
 
 // An int by its form, whatever the object it is read from: an int literal below 10**15
 // (float64 holds it exactly), `len(...)`, `<x>.shape[<int>]`, `<x>.ndim`, `<x>.dim()`,
-// `<x>.numel()`,
-// `<x>.size(<int>)` (tensors, arrays and torch.Size give ints there), -, +, * of those, and
-// locals bound only to such values.
+// `<x>.numel()`, `<x>.size(<int>)` (tensors, arrays and torch.Size give ints there), -, +,
+// * of those, and locals bound only to such values.
 bool AnalysisImpl::int_by_form(const ast::expr* e, ScopeId scope, int depth) const {
   if (e == nullptr || depth > 8) return false;
   auto small_literal = [](const ast::expr* x) {
@@ -111,6 +92,21 @@ bool AnalysisImpl::int_by_form(const ast::expr* e, ScopeId scope, int depth) con
          call->args.size == 1 && !is<ast::Starred>(call->args[0]);
 }
 
+ScalarRead AnalysisImpl::scalar_read(const ast::expr& e) const {
+  const auto* call = as<ast::Call>(&e);
+  if (call == nullptr || !call->keywords.empty()) return {};
+  if (const auto* method = as<ast::Attribute>(call->func)) {
+    if (method->attr == "item" && call->args.empty()) return {method->value, "item"};
+    return {};
+  }
+  const auto* name = as<ast::Name>(call->func);
+  if (name == nullptr || (name->id != "int" && name->id != "float") ||
+      lookup(scope_of(call), name->id) != nullptr || call->args.size != 1 ||
+      is<ast::Starred>(call->args[0]))
+    return {};  // a local `int` or `float` shadows the builtin
+  return {call->args[0], name->id};
+}
+
 HeldScalar AnalysisImpl::held_scalar(const ast::stmt& statement) const {
   HeldScalar held;
   const auto* assign = as<ast::Assign>(&statement);
@@ -127,7 +123,9 @@ HeldScalar AnalysisImpl::held_scalar_of(const ast::Name& target, const ast::expr
                                         ScopeId scope) const {
   HeldScalar held;
   held.target = &target;
-  std::tie(held.tensor, held.read) = scalar_read(*this, value, scope);
+  ScalarRead read = scalar_read(value);
+  held.tensor = read.tensor;
+  held.read = read.read;
   const std::string name = "`" + std::string(target.id) + "`";
   auto fail = [&](std::string why) {
     held.problem = std::move(why);

@@ -123,6 +123,12 @@ struct Speculation {
   bool plain_parameters = false;
 };
 
+// A Python scalar read from a tensor: `X.item()`, `int(X)` or `float(X)` (the builtins).
+struct ScalarRead {
+  const ast::expr* tensor = nullptr;  // X; null where `e` is no such read
+  std::string_view read;              // "item", "int" or "float"
+};
+
 // A Python scalar read from a tensor (`n = mask.sum().item()`, `int(count)`, `float(x)`)
 // that the function uses only in comparisons with ints (`x.shape[0] != n`), `isinstance(n,
 // ...)` tests, the tests of guards (ifs ending in a raise: `if n: raise ...`) and their
@@ -237,6 +243,8 @@ class Analysis {
   // nothing saved the value for backward while grad mode was on.
   virtual std::string why_not_fresh(const ast::expr& e) const = 0;
 
+  // `e` as a Python scalar read from a tensor (see ScalarRead).
+  virtual ScalarRead scalar_read(const ast::expr& e) const = 0;
   // Whether the scalar `statement` assigns may be held as a tensor (see HeldScalar).
   virtual HeldScalar held_scalar(const ast::stmt& statement) const = 0;
 

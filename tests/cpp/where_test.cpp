@@ -162,6 +162,7 @@ class StubAnalysis : public sema::Analysis {
   std::vector<std::string_view> live_before(const ast::stmt&) const override { return {}; }
   sema::Speculation* speculate(sema::Speculation*) const override { return nullptr; }
   std::string why_not_fresh(const ast::expr&) const override { return "not known here"; }
+  sema::ScalarRead scalar_read(const ast::expr&) const override { return {}; }
   sema::HeldScalar held_scalar(const ast::stmt&) const override {
     sema::HeldScalar held;
     held.problem = "not known here";
