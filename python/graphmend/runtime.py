@@ -1383,7 +1383,7 @@ _COMPARISONS = {
 
 
 # How mended conditions read a Python scalar from a tensor (item_compare's `read`).
-_READS = {"item": lambda value: value.item(), "float": float, "int": int}
+_READS = {"item": lambda value: value.item(), "float": float, "int": int, "bool": bool}
 
 
 def item_compare(value, op, other, read="item"):
@@ -1415,13 +1415,14 @@ def item_compare(value, op, other, read="item"):
 
 
 def item_later(value, read="item"):
-    """``value.item()`` (``read`` "int": ``int(value)``, "float": ``float(value)``) for a
-    scalar the program only compares with ints, tests with ``isinstance`` and reads in the
+    """``value.item()`` (``read`` "int": ``int(value)``, "float": ``float(value)``, "bool":
+    ``bool(value)``) for a scalar the program only compares with ints, tests with ``isinstance`` and reads in the
     bodies of guards (a held scalar: ``n = mask.sum().item()``, then ``if x.shape[0] != n:
     raise ...``).
 
     Not compiling: exactly the original read. Compiling, with a plain one-element tensor, a
-    0-d copy of it that holds the scalar exactly: read with ``float()``, any real dtype as
+    0-d copy of it that holds the scalar exactly: read with ``bool()``, whether it is nonzero
+    (a bool tensor; NaN is true, as for Python); read with ``float()``, any real dtype as
     float64 (torch converts int64 to float64 rounding as Python's ``float(int)`` does);
     otherwise a bool tensor as it is (read with ``int()``: as int64), any other integer dtype
     as int64, and a floating one read with ``.item()`` as float64 (the double ``.item()``
@@ -1439,6 +1440,8 @@ def item_later(value, read="item"):
         held = value.detach().reshape(())
         integer = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
         floating = value.is_floating_point()
+        if read == "bool" and (value.dtype in integer or floating):
+            return held != 0
         if read == "float" and (value.dtype in integer or floating):
             return held.to(torch.float64, copy=True)
         if value.dtype == torch.bool and read == "item":

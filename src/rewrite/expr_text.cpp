@@ -72,7 +72,7 @@ std::optional<std::string> item_comparison(const Context& context, const ast::ex
     other = left;
     reversed = true;
   }
-  const ast::expr* value = read.tensor;
+  const ast::expr* value = read.read == "bool" ? nullptr : read.tensor;  // item_compare's reads
   const char* op = comparison_text(compare->ops[0], reversed);
   if (value == nullptr || op == nullptr || context.analysis.scalar_read(*other).tensor != nullptr)
     return std::nullopt;

@@ -100,10 +100,10 @@ ScalarRead AnalysisImpl::scalar_read(const ast::expr& e) const {
     return {};
   }
   const auto* name = as<ast::Name>(call->func);
-  if (name == nullptr || (name->id != "int" && name->id != "float") ||
+  if (name == nullptr || (name->id != "int" && name->id != "float" && name->id != "bool") ||
       lookup(scope_of(call), name->id) != nullptr || call->args.size != 1 ||
       is<ast::Starred>(call->args[0]))
-    return {};  // a local `int` or `float` shadows the builtin
+    return {};  // a local `int`, `float` or `bool` shadows the builtin
   return {call->args[0], name->id};
 }
 
@@ -132,7 +132,7 @@ HeldScalar AnalysisImpl::held_scalar_of(const ast::Name& target, const ast::expr
     return held;
   };
   if (held.tensor == nullptr)
-    return fail("the scalar is read otherwise than `.item()`, `int()` or `float()`");
+    return fail("the scalar is read otherwise than `.item()`, `int()`, `float()` or `bool()`");
   Flow* flow = scope.is_function() ? flow_for_scope(scope) : nullptr;
   auto var = flow != nullptr ? flow->var_ids.find(target.id) : decltype(flow->var_ids)::iterator{};
   if (flow == nullptr || var == flow->var_ids.end() || flow->all_live)

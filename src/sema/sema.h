@@ -123,13 +123,14 @@ struct Speculation {
   bool plain_parameters = false;
 };
 
-// A Python scalar read from a tensor: `X.item()`, `int(X)` or `float(X)` (the builtins).
+// A Python scalar read from a tensor: `X.item()`, `int(X)`, `float(X)` or `bool(X)` (the
+// builtins).
 struct ScalarRead {
   const ast::expr* tensor = nullptr;  // X; null where `e` is no such read
-  std::string_view read;              // "item", "int" or "float"
+  std::string_view read;              // "item", "int", "float" or "bool"
 };
 
-// A Python scalar read from a tensor (`n = mask.sum().item()`, `int(count)`, `float(x)`)
+// A Python scalar read from a tensor (`n = mask.sum().item()`, `int(count)`, `bool(m.any())`)
 // that the function uses only in comparisons with ints (`x.shape[0] != n`), `isinstance(n,
 // ...)` tests, the tests of guards (ifs ending in a raise: `if n: raise ...`) and their
 // bodies. Mended code may hold the tensor instead while compiling (runtime.item_later, as
@@ -138,8 +139,8 @@ struct ScalarRead {
 // guard's body reads the scalar with runtime.item_now.
 struct HeldScalar {
   const ast::Name* target = nullptr;
-  const ast::expr* tensor = nullptr;  // X of `X.item()`, `int(X)` or `float(X)`
-  std::string_view read;              // how: "item", "int" or "float"
+  const ast::expr* tensor = nullptr;  // X of the read (ScalarRead)
+  std::string_view read;              // how: "item", "int", "float" or "bool"
   // outside the bodies of guards: comparisons with ints, and the tests of guards that are
   // the scalar's truth (`if not n: raise ...`)
   std::vector<const ast::expr*> tests;

@@ -46,12 +46,14 @@ TEST(HeldScalars, IntAndFloatReads) {
       "def f(x):\n"
       "    a = int(x.sum())\n"
       "    b = float(x.max())\n"
-      "    if a > 3 or b < x.size(0):\n"
+      "    c = bool(x.any())\n"
+      "    if a > 3 or b < x.size(0) or c == 1:\n"
       "        raise ValueError('bad')\n"
       "    return x\n");
   EXPECT_EQ(held(p, "a = ").read, "int");
   EXPECT_EQ(held(p, "b = ").read, "float");
   EXPECT_EQ(held(p, "b = ").problem, "");
+  EXPECT_EQ(held(p, "c = ").read, "bool");
 }
 
 TEST(HeldScalars, TheTruthOfAGuardsTest) {
@@ -88,7 +90,7 @@ TEST(HeldScalars, EachConditionDeclines) {
   };
   const Case cases[] = {
       {"    n = x.tolist()\n    if n > 0:\n        raise ValueError()\n",
-       "the scalar is read otherwise than `.item()`, `int()` or `float()`"},
+       "the scalar is read otherwise than `.item()`, `int()`, `float()` or `bool()`"},
       {"    n = x.sum().item()\n    n = n + 1\n    if n > 0:\n        raise ValueError()\n",
        "`n` is assigned elsewhere too"},
       {"    n = x.sum().item()\n    y = x / n\n    if n > 0:\n        raise ValueError()\n",

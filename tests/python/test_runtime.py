@@ -730,6 +730,9 @@ def test_item_compare_is_python_comparison(dtype, number, fraction, other, op, r
 # the Python scalar.
 
 
+_HELD_READS = dict(_READS, bool=bool)
+
+
 @settings(max_examples=80, deadline=None)
 @given(
     dtype=st.sampled_from(_ITEM_DTYPES),
@@ -737,13 +740,15 @@ def test_item_compare_is_python_comparison(dtype, number, fraction, other, op, r
     fraction=st.floats(allow_nan=True, width=32),
     other=st.integers(-(10**15) + 1, 10**15 - 1),
     op=st.sampled_from(_OPS),
-    read=st.sampled_from(sorted(_READS)),
+    read=st.sampled_from(sorted(_HELD_READS)),
 )
 @example(dtype=torch.float32, number=0, fraction=16777216.0, other=16777217, op="<", read="item")
 @example(dtype=torch.int64, number=2**53 + 1, fraction=0.0, other=2**53 - 1, op=">", read="float")
 @example(dtype=torch.bool, number=1, fraction=0.0, other=1, op="==", read="item")
 @example(dtype=torch.float32, number=0, fraction=float("nan"), other=0, op="!=", read="item")
 @example(dtype=torch.float32, number=0, fraction=2.5, other=2, op="==", read="int")
+@example(dtype=torch.float32, number=0, fraction=float("nan"), other=1, op="==", read="bool")
+@example(dtype=torch.int8, number=-3, fraction=0.0, other=0, op=">", read="bool")
 def test_held_scalar_is_the_python_scalar(dtype, number, fraction, other, op, read):
     """A held scalar compared with an int (either side), tested with isinstance and read
     with item_now: what the scalar itself gives, eagerly and compiled (fullgraph where it is
@@ -752,7 +757,7 @@ def test_held_scalar_is_the_python_scalar(dtype, number, fraction, other, op, re
     if value is None:
         return  # out of the dtype's range
     try:
-        scalar = _READS[read](value)
+        scalar = _HELD_READS[read](value)
     except (ValueError, OverflowError) as exc:
         with pytest.raises(type(exc)):
             rt.item_later(value, read)
