@@ -1,7 +1,6 @@
 // Shared helpers of the rewrites: source text of nodes, tensor conditions, indentation,
 // fresh temporaries.
 #include <string>
-#include <tuple>
 #include <utility>
 
 #include "rewrite/rewrite.h"
