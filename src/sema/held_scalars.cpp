@@ -151,10 +151,20 @@ HeldScalar AnalysisImpl::held_scalar_of(const ast::Name& target, const ast::expr
   if (def == nullptr && async_def == nullptr)
     return fail("the scalar is not a local of a function");
   const ast::Seq<ast::stmt*>& body = def != nullptr ? def->body : async_def->body;
-  std::string other_use;
-  // Every read of the name, by where it stands.
+  bool other_use = false;
+  // Every read of the name, by where it stands (a tree too deep to walk counts as another use).
+  int depth = 0;
   std::function<void(const ast::Node*, bool)> visit = [&](const ast::Node* n, bool in_guard) {
-    if (n == nullptr || !other_use.empty() || opens_scope(n)) return;
+    if (n == nullptr || other_use || opens_scope(n)) return;
+    if (depth > kMaxDepth) {
+      other_use = true;
+      return;
+    }
+    struct Deeper {
+      int& depth;
+      explicit Deeper(int& d) : depth(++d) {}
+      ~Deeper() { --depth; }
+    } deeper(depth);
     if (const auto* guard = as<ast::If>(n);
         guard && !in_guard && ends_in_raise(guard->body, torch_name_)) {
       // `if n: raise ...` or `if not n: raise ...`: the guard's test is the held value's truth
@@ -174,7 +184,7 @@ HeldScalar AnalysisImpl::held_scalar_of(const ast::Name& target, const ast::expr
       if (read->ctx == ast::ExprContext::Load && in_guard)
         held.guard_reads.push_back(read);
       else if (read != &target)
-        other_use = quote_source(source_, *read);
+        other_use = true;
       return;
     }
     if (!in_guard) {
@@ -204,7 +214,7 @@ HeldScalar AnalysisImpl::held_scalar_of(const ast::Name& target, const ast::expr
     ast::for_each_child(n, [&](const ast::Node* child) { visit(child, in_guard); });
   };
   for (const ast::stmt* s : body) visit(s, false);
-  if (!other_use.empty())
+  if (other_use)
     return fail(name +
                 " is used otherwise than compared with an int, tested with isinstance "
                 "or read in the body of a guard");
