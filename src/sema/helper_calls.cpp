@@ -280,12 +280,9 @@ ValueKind AnalysisImpl::helper_call_kind(const ast::Call& call, ScopeId scope, i
     if (def == nullptr) return ValueKind::Other;
     bound = is_staticmethod(def) ? 0 : 1;
   }
-  if (depth > kMaxDepth || def->args->vararg != nullptr || def->args->kwarg != nullptr ||
-      helper_nesting() >= kMaxHelperDepth)
-    return ValueKind::Other;
-  std::optional<HelperFrame> frame = bind_call(call, *def, bound);
+  std::optional<HelperFrame> frame =
+      depth > kMaxDepth ? std::nullopt : bind_call(call, *def, bound);
   if (!frame) return ValueKind::Other;
-  if (bound == 1) frame->kinds[first_param(def)] = ValueKind::Other;
   const HelperFrame* before = frame_;
   frame_ = &*frame;
   std::optional<ValueKind> returned;
@@ -406,16 +403,10 @@ bool AnalysisImpl::helper_call_pure(const ast::Call& call, ScopeId scope, int de
     def = method_helper(call, scope, method);
     bound = def != nullptr && !is_staticmethod(def) ? 1 : 0;
   }
-  if (def == nullptr || depth > kMaxDepth || def->args->vararg != nullptr ||
-      def->args->kwarg != nullptr)
-    return false;
-  if (helper_nesting() >= kMaxHelperDepth) return false;
+  if (def == nullptr || depth > kMaxDepth) return false;
   std::optional<HelperFrame> frame = bind_call(call, *def, bound);
   if (!frame) return false;
-  if (bound == 1) {
-    frame->kinds[first_param(def)] = ValueKind::Other;
-    frame->texts[first_param(def)] = method.receiver;
-  }
+  if (bound == 1) frame->texts[first_param(def)] = method.receiver;
   const HelperFrame* before = frame_;
   frame_ = &*frame;
   bool ended = false;
@@ -429,18 +420,23 @@ bool AnalysisImpl::helper_call_pure(const ast::Call& call, ScopeId scope, int de
   return pure;
 }
 
-// The frame of `def` called by `call` (`bound`: leading parameters the call binds itself),
-// or none where the call would raise TypeError or passes a default that is not a literal.
+// The frame of `def` called by `call` (`bound`: leading parameters the call binds itself; a
+// method's receiver is an object, not a tensor), or none where the call would raise
+// TypeError, passes a default that is not a literal, `def` takes *args or **kwargs, or
+// helpers already nest too deep.
 std::optional<AnalysisImpl::HelperFrame> AnalysisImpl::bind_call(const ast::Call& call,
                                                                  const ast::FunctionDef& def,
                                                                  size_t bound) const {
   const ast::arguments& args = *def.args;
+  if (args.vararg != nullptr || args.kwarg != nullptr || helper_nesting() >= kMaxHelperDepth)
+    return std::nullopt;
   if (call.args.size + bound > args.posonlyargs.size + args.args.size) return std::nullopt;
   for (const ast::keyword* k : call.keywords)
     if (!find_parameter(args, k->arg)) return std::nullopt;
   HelperFrame frame;
   frame.scope = ScopeId::for_function(function_index_.at(&def));
   frame.outer = frame_;
+  if (bound == 1) frame.kinds[first_param(&def)] = ValueKind::Other;
   size_t position = 0;
   for (const auto* list : {&args.posonlyargs, &args.args, &args.kwonlyargs}) {
     for (const ast::arg* param : *list) {
