@@ -319,6 +319,11 @@ class AnalysisImpl final : public Analysis {
   const ast::Name* declared_type(const ast::expr* annotation, ScopeId scope) const;
   bool is_flag_parameter(const ast::Name& name, ScopeId scope) const;
   bool shape_int(const ast::expr* e, ScopeId scope, int depth) const;
+  struct ShapeRead {  // see shape_read
+    const ast::expr* object = nullptr;
+    const ast::Constant* index = nullptr;
+  };
+  ShapeRead shape_read(const ast::expr* e, ScopeId scope) const;
 
   // held_scalars.cpp
   HeldScalar held_scalar_of(const ast::Name& target, const ast::expr& value, ScopeId scope) const;

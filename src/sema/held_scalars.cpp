@@ -51,18 +51,13 @@ bool opens_scope(const ast::Node* n) {
 // * of those, and locals bound only to such values.
 bool AnalysisImpl::int_by_form(const ast::expr* e, ScopeId scope, int depth) const {
   if (e == nullptr || depth > 8) return false;
-  auto small_literal = [](const ast::expr* x) {
-    const auto* c = as<ast::Constant>(x);
+  auto small_literal = [](const ast::Constant* c) {
     if (c == nullptr || c->value.type != ast::ConstantValue::Type::Int) return false;
     std::string_view digits = c->value.text;  // decimal below 10**15: exact in float64 too
     return !digits.empty() && digits.size() <= 15 &&
            std::all_of(digits.begin(), digits.end(), [](char d) { return d >= '0' && d <= '9'; });
   };
-  auto literal_index = [&](const ast::expr* x) {
-    if (const auto* u = as<ast::UnaryOp>(x); u && u->op == ast::UnaryOpKind::USub) x = u->operand;
-    return small_literal(x);
-  };
-  if (small_literal(e)) return true;
+  if (small_literal(as<ast::Constant>(e))) return true;
   if (const auto* u = as<ast::UnaryOp>(e); u && u->op == ast::UnaryOpKind::USub)
     return int_by_form(u->operand, scope, depth + 1);
   if (const auto* b = as<ast::BinOp>(e)) {
@@ -70,26 +65,14 @@ bool AnalysisImpl::int_by_form(const ast::expr* e, ScopeId scope, int depth) con
             b->op == ast::OperatorKind::Mult) &&
            int_by_form(b->left, scope, depth + 1) && int_by_form(b->right, scope, depth + 1);
   }
-  if (const auto* s = as<ast::Subscript>(e)) {
-    const auto* shape = as<ast::Attribute>(s->value);
-    return shape != nullptr && shape->attr == "shape" && literal_index(s->slice);
-  }
-  if (const auto* a = as<ast::Attribute>(e)) return a->attr == "ndim";
   if (const auto* name = as<ast::Name>(e)) {
     std::vector<const Def*> defs = reaching_defs(*name, scope);
     return !defs.empty() && std::all_of(defs.begin(), defs.end(), [&](const Def* def) {
       return def->source == Def::Source::Value && int_by_form(def->value, scope, depth + 1);
     });
   }
-  const auto* call = as<ast::Call>(e);
-  if (call == nullptr || !call->keywords.empty()) return false;
-  if (const auto* method = as<ast::Attribute>(call->func)) {
-    if (method->attr == "dim" || method->attr == "numel") return call->args.empty();
-    return method->attr == "size" && call->args.size == 1 && literal_index(call->args[0]);
-  }
-  const auto* len = as<ast::Name>(call->func);
-  return len != nullptr && len->id == "len" && lookup(scope, "len") == nullptr &&
-         call->args.size == 1 && !is<ast::Starred>(call->args[0]);
+  ShapeRead read = shape_read(e, scope);  // of anything: its object need not be a tensor
+  return read.object != nullptr && (read.index == nullptr || small_literal(read.index));
 }
 
 ScalarRead AnalysisImpl::scalar_read(const ast::expr& e) const {

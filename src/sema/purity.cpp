@@ -67,9 +67,42 @@ bool AnalysisImpl::is_floating_dtype(const ast::expr* e, ScopeId scope,
   return true;
 }
 
-// A Python int computed from shapes only: int literals, `len(<tensor>)`,
-// `len(<tensor>.shape)`, `<tensor>.shape[i]`, `<tensor>.ndim`, `.dim()`, `.numel()`,
-// `.size(i)` and +, -, * of those.
+// A read of a shape: `x.shape[i]`, `x.size(i)` (i an int literal or its negation), `x.ndim`,
+// `x.dim()`, `x.numel()`, `len(x)` or `len(x.shape)`: x, and the literal i where there is one.
+AnalysisImpl::ShapeRead AnalysisImpl::shape_read(const ast::expr* e, ScopeId scope) const {
+  auto int_literal = [](const ast::expr* x) -> const ast::Constant* {
+    if (const auto* u = as<ast::UnaryOp>(x); u && u->op == ast::UnaryOpKind::USub) x = u->operand;
+    const auto* c = as<ast::Constant>(x);
+    return c != nullptr && c->value.type == ast::ConstantValue::Type::Int ? c : nullptr;
+  };
+  if (const auto* s = as<ast::Subscript>(e)) {
+    const auto* shape = as<ast::Attribute>(s->value);
+    const ast::Constant* index = int_literal(s->slice);
+    if (shape == nullptr || shape->attr != "shape" || index == nullptr) return {};
+    return {shape->value, index};
+  }
+  if (const auto* ndim = as<ast::Attribute>(e); ndim && ndim->attr == "ndim") return {ndim->value};
+  const auto* call = as<ast::Call>(e);
+  if (call == nullptr || !call->keywords.empty()) return {};
+  if (const auto* method = as<ast::Attribute>(call->func)) {
+    if ((method->attr == "dim" || method->attr == "numel") && call->args.empty())
+      return {method->value};
+    const ast::Constant* index = call->args.size == 1 ? int_literal(call->args[0]) : nullptr;
+    if (method->attr == "size" && index != nullptr) return {method->value, index};
+    return {};
+  }
+  const auto* f = as<ast::Name>(call->func);
+  if (f == nullptr || f->id != "len" || lookup(scope, "len") != nullptr || call->args.size != 1 ||
+      is<ast::Starred>(call->args[0]))
+    return {};
+  const ast::expr* sized = call->args[0];  // `len(x)`, `len(x.shape)`
+  if (const auto* shape = as<ast::Attribute>(sized); shape && shape->attr == "shape")
+    sized = shape->value;
+  return {sized};
+}
+
+// A Python int computed from shapes only: int literals, shape reads of tensors (shape_read)
+// and +, -, * of those.
 bool AnalysisImpl::shape_int(const ast::expr* e, ScopeId scope, int depth) const {
   if (e == nullptr || depth > kMaxDepth) return false;
   if (const auto* c = as<ast::Constant>(e)) return c->value.type == ast::ConstantValue::Type::Int;
@@ -78,39 +111,8 @@ bool AnalysisImpl::shape_int(const ast::expr* e, ScopeId scope, int depth) const
             b->op == ast::OperatorKind::Mult) &&
            shape_int(b->left, scope, depth + 1) && shape_int(b->right, scope, depth + 1);
   }
-  if (const auto* s = as<ast::Subscript>(e)) {  // `x.shape[-1]` of a tensor, by a literal
-    const auto* shape = as<ast::Attribute>(s->value);
-    const ast::expr* index = s->slice;
-    if (const auto* u = as<ast::UnaryOp>(index); u && u->op == ast::UnaryOpKind::USub)
-      index = u->operand;
-    const auto* c = as<ast::Constant>(index);
-    return shape != nullptr && shape->attr == "shape" && c != nullptr &&
-           c->value.type == ast::ConstantValue::Type::Int &&
-           is_tensor_kind(kind_rec(shape->value, scope, depth + 1));
-  }
-  if (const auto* ndim = as<ast::Attribute>(e); ndim && ndim->attr == "ndim")
-    return is_tensor_kind(kind_rec(ndim->value, scope, depth + 1));
-  const auto* call = as<ast::Call>(e);
-  if (const auto* method = call != nullptr ? as<ast::Attribute>(call->func) : nullptr) {
-    // `x.dim()`, `x.numel()`, `x.size(-1)` of a tensor, by a literal
-    const ast::expr* index = call->args.size == 1 ? call->args[0] : nullptr;
-    if (const auto* u = as<ast::UnaryOp>(index); u && u->op == ast::UnaryOpKind::USub)
-      index = u->operand;
-    const auto* literal = as<ast::Constant>(index);
-    bool by_literal = literal != nullptr && literal->value.type == ast::ConstantValue::Type::Int;
-    bool form = call->keywords.empty() &&
-                (((method->attr == "dim" || method->attr == "numel") && call->args.empty()) ||
-                 (method->attr == "size" && by_literal));
-    return form && is_tensor_kind(kind_rec(method->value, scope, depth + 1));
-  }
-  const auto* f = call != nullptr ? as<ast::Name>(call->func) : nullptr;
-  if (f == nullptr || f->id != "len" || lookup(scope, "len") != nullptr || call->args.size != 1 ||
-      !call->keywords.empty())
-    return false;
-  const ast::expr* sized = call->args[0];  // `len(x)`, `len(x.shape)`
-  if (const auto* shape = as<ast::Attribute>(sized); shape && shape->attr == "shape")
-    sized = shape->value;
-  return is_tensor_kind(kind_rec(sized, scope, depth + 1));
+  ShapeRead read = shape_read(e, scope);
+  return read.object != nullptr && is_tensor_kind(kind_rec(read.object, scope, depth + 1));
 }
 
 // Under a speculation that assumes numbers: a parameter with a numeric default or an
