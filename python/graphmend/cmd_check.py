@@ -357,13 +357,15 @@ def fix(options: argparse.Namespace, settings: Settings) -> int:
         only = outcomes[0]
         text = only.mended if only.mended is not None else (only.source.text if only.source and only.source.text is not None else "")
         sys.stdout.write(text)
-        _emit("fix", remaining, outcomes, options, settings, stream=sys.stderr)
+        _emit("fix", remaining, outcomes, options, settings, stream=sys.stderr, summary=False)
+        _fix_summary("The mended text fixes", fixed_sites, None, remaining, options, sys.stderr)
         return _fix_status(remaining, policy, problems, options, bool(changed))
 
     if options.diff:
         for outcome in changed:
             sys.stdout.write(_diff(outcome))
-        _emit("fix", remaining, outcomes, options, settings, stream=sys.stderr)
+        _emit("fix", remaining, outcomes, options, settings, stream=sys.stderr, summary=False)
+        _fix_summary("The diff fixes", fixed_sites, len(changed), remaining, options, sys.stderr)
         return 2 if problems else (1 if changed else exit_status(remaining, policy))
 
     if options.check:
@@ -381,14 +383,20 @@ def fix(options: argparse.Namespace, settings: Settings) -> int:
             problems = True
             sys.stderr.write(f"graphmend fix: cannot write: {exc.strerror or exc} ({outcome.path})\n")
     _emit("fix", remaining, outcomes, options, settings, summary=False)
-    if not options.quiet:
-        counts = formats.summary_counts(remaining)
-        print(f"Fixed {fixed_sites} site{'s' if fixed_sites != 1 else ''} in {written} "
-              f"file{'s' if written != 1 else ''}; {counts['declined']} declined, "
-              f"{counts['out-of-scope']} out of scope remain.")
+    _fix_summary("Fixed", fixed_sites, written, remaining, options, sys.stdout)
     if written:
         _runtime_note()
     return _fix_status(remaining, policy, problems, options, bool(written))
+
+
+def _fix_summary(what: str, sites: int, files: Optional[int], remaining, options, stream) -> None:
+    """``<what> N sites in M files; D declined, O out of scope remain.`` (no files: one text)."""
+    if options.quiet:
+        return
+    counts = formats.summary_counts(remaining)
+    where = "" if files is None else f" in {files} file{'s' if files != 1 else ''}"
+    stream.write(f"{what} {sites} site{'s' if sites != 1 else ''}{where}; "
+                 f"{counts['declined']} declined, {counts['out-of-scope']} out of scope remain.\n")
 
 
 def _fix_status(remaining, policy, problems, options, changed: bool) -> int:

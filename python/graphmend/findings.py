@@ -105,16 +105,19 @@ class Finding:
         }
 
 
+# Sites left as written on purpose: by a pragma or the configuration, or GraphMend's own
+# fallback in code it mended (the original, run where the mended form's check fails).
+_SUPPRESSING_REASONS = ("suppressed", "predicated-fallback")
+
+
 def status_of(d) -> str:
     """The status of a core diagnostic (``MendDiagnostic``)."""
     info = CODES.get(d.code)
     status_class = info.status_class if info else "internal"
-    if status_class == "break":
-        if d.reason_id == "suppressed":
-            return "suppressed"
-        return "fixable" if d.fixed else "declined"
-    if status_class == "out-of-scope" and d.reason_id == "suppressed":
+    if status_class in ("break", "out-of-scope") and d.reason_id in _SUPPRESSING_REASONS:
         return "suppressed"
+    if status_class == "break":
+        return "fixable" if d.fixed else "declined"
     return status_class
 
 

@@ -119,7 +119,9 @@ def text_lines(finding: Finding, style: Style, source_line: Optional[str] = None
         width = max(1, finding.end["column"] - start) if finding.end["line"] == finding.start["line"] else 1
         lines.append(f"    {source_line}")
         lines.append(f"    {' ' * (start - 1)}{style('^' * width, *colour)}")
-    if finding.reason and finding.status == "declined":
+    # Why a site was left: declined, or suppressed by anything but a pragma (whose line the
+    # label gives): the configuration, or GraphMend's own fallback in code it mended.
+    if finding.reason and (finding.status == "declined" or (finding.status == "suppressed" and not finding.suppressed_by)):
         lines.append(f"  why: {finding.reason['text']}")
     if finding.hint:
         lines.append(f"  {style('hint:', 'cyan')} {finding.hint}")

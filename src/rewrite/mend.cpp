@@ -108,6 +108,13 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context,
     decline(result.diagnostic, tag, "suppressed by the configuration");
     return result;
   }
+  // Mended code mended again leaves GraphMend's own fallbacks as they are.
+  if (tag.in_mended_fallback) {
+    decline(result.diagnostic, tag,
+            "fallback branch of an already predicated if (GraphMend's own code: the original, "
+            "run where the mended form's run-time check fails)");
+    return result;
+  }
   std::optional<RewriteKind> owner = rewrite::owner_of(tag.kind);
   if (!owner) {
     decline(result.diagnostic, tag,

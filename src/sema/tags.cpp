@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "ast/walk.h"
 #include "base/runtime_name.h"
 #include "sema/analysis_impl.h"
 
@@ -45,6 +46,19 @@ bool is_rerun_call(const ast::expr* e) {
   const auto* method = call ? as<ast::Attribute>(call->func) : nullptr;
   const auto* module = method ? as<ast::Name>(method->value) : nullptr;
   return module != nullptr && module->id == kRuntimeName && method->attr == "rerun_if";
+}
+
+// Whether `test` calls the runtime module: the if around a statement GraphMend mended.
+bool calls_runtime(const ast::expr* test) {
+  bool found = false;
+  ast::walk(test, [&](const ast::Node* n) {
+    if (const auto* call = as<ast::Call>(n))
+      if (const auto* method = as<ast::Attribute>(call->func))
+        if (const auto* module = as<ast::Name>(method->value); module && module->id == kRuntimeName)
+          found = true;
+    return !found;
+  });
+  return found;
 }
 
 // The test of a guard [Trap] mended into `if <runtime>.rerun_if(...):` (also after a static
@@ -109,7 +123,19 @@ class Tagger {
     tag.site = site;
     tag.function = &f_;
     tag.message = std::move(message);
+    tag.in_mended_fallback =
+        std::any_of(fallbacks_.begin(), fallbacks_.end(), [&](const ByteRange& range) {
+          return range.begin <= site->begin && site->end <= range.end;
+        });
     out_.push_back(std::move(tag));
+  }
+
+  // Records the parts of an if GraphMend wrote that hold the original (the walk visits an if
+  // before what it holds): its test and its else, run where the mended form's check fails.
+  void note_mended_fallback(const ast::If& i) {
+    fallbacks_.push_back({i.test->begin, i.test->end});
+    if (i.orelse.size > 0)
+      fallbacks_.push_back({i.orelse[0]->begin, i.orelse[i.orelse.size - 1]->end});
   }
 
   std::string quote(const ast::Node& n) const { return "`" + quote_source(a_.source(), n) + "`"; }
@@ -161,6 +187,7 @@ class Tagger {
   void statement(const ast::stmt* s) {
     std::string assumption;
     if (const auto* i = as<ast::If>(s)) {
+      if (calls_runtime(i->test)) note_mended_fallback(*i);
       if (!tensor_condition(*i->test, *i->test, *s, &assumption)) return;
       if (ends_in_raise(i->body, a_.torch_name())) {
         add_condition(BreakKind::ValidationGuard, s, i->test, "validation guard", *i->test,
@@ -293,6 +320,7 @@ class Tagger {
   const FunctionInfo& f_;
   const std::vector<uint32_t>* observed_;
   std::vector<BreakTag>& out_;
+  std::vector<ByteRange> fallbacks_;  // note_mended_fallback
 };
 
 }  // namespace

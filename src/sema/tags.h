@@ -29,6 +29,9 @@ struct BreakTag {
   // ran (TagOptions), or it reads an attribute its class sets to a tensor. Its operands are
   // assumed tensors and checked at run time.
   bool assumed = false;
+  // In an if GraphMend wrote around a statement it mended (its test calls the runtime): the
+  // statement's own test, or the original kept in its else for when the run-time check fails.
+  bool in_mended_fallback = false;
 };
 
 // A byte range of the source, both ends inclusive (an empty range is one position).

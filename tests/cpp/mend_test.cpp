@@ -68,6 +68,43 @@ TEST(Mend, MendingTheOutputChangesNothing) {
   for (const MendDiagnostic& d : first.diagnostics) EXPECT_NE(d.code.substr(0, 3), "GM9");
 }
 
+// Mended code mended again: the sites in the ifs GraphMend wrote (their tests, and the
+// originals kept in their else for when the run-time check fails) are its own fallbacks,
+// whichever rewrite wrote them; sites outside them are the user's.
+TEST(Mend, SitesInMendedFallbacksAreReportedAsSuch) {
+  const char* model =
+      "import torch\n"
+      "\n"
+      "@torch.compile\n"
+      "def f(x: torch.Tensor, y: torch.Tensor):\n"
+      "    if x.sum() > 0:\n"
+      "        x = x * 2\n"
+      "    else:\n"
+      "        x = x - 1\n"
+      "    if x.max().item() > 3:\n"
+      "        x = x + 1\n"
+      "    if (y < 0).any():\n"
+      "        raise ValueError(\"negative\")\n"
+      "    while x.sum() > 10:\n"
+      "        x = x / 2\n"
+      "    return x\n";
+  MendResult first = mend(model);
+  ASSERT_TRUE(first.changed);
+  MendResult second = mend(first.source);
+  EXPECT_FALSE(second.changed);
+  size_t fallbacks = 0;
+  for (const MendDiagnostic& d : second.diagnostics) {
+    EXPECT_FALSE(d.fixed) << d.message;
+    bool loop = d.message.find("loop condition") != std::string::npos;
+    EXPECT_EQ(d.reason_id, loop ? "while-loop" : "predicated-fallback") << d.message;
+    if (!loop) {
+      ++fallbacks;
+      EXPECT_NE(d.reason.find("GraphMend's own code"), std::string::npos) << d.reason;
+    }
+  }
+  EXPECT_GE(fallbacks, 2u);
+}
+
 TEST(Mend, DisabledRewritesAreReportedAndNothingChanges) {
   MendOptions options;
   options.rewrites =

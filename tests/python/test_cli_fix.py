@@ -51,6 +51,34 @@ def test_diff_applies_then_fix_is_idempotent(tmp_path):
     assert graphmend("fix", "--check", "model.py", cwd=tmp_path).returncode == 0
 
 
+def test_diff_says_what_it_fixes_and_exits_by_the_documented_rule(tmp_path):
+    copy_example(tmp_path)
+    diff = graphmend("fix", "--diff", "model.py", cwd=tmp_path)
+    # A diff that is not empty: exit 1 (docs/CLI.md, "Exit codes"), its summary on stderr.
+    assert diff.returncode == 1 and diff.stdout.startswith("--- a/model.py\n")
+    assert diff.stderr.splitlines()[0] == (
+        "The diff fixes 4 sites in 1 file; 0 declined, 0 out of scope remain."
+    )
+    assert "No break sites found" not in diff.stderr
+
+    graphmend("fix", "model.py", cwd=tmp_path)
+    empty = graphmend("fix", "--diff", "model.py", cwd=tmp_path)
+    assert (empty.returncode, empty.stdout) == (0, "")
+    assert empty.stderr == "The diff fixes 0 sites in 0 files; 0 declined, 0 out of scope remain.\n"
+    quiet = graphmend("fix", "--diff", "-q", str(EXAMPLE), cwd=tmp_path)
+    assert quiet.returncode == 1 and quiet.stderr == ""
+
+
+def test_fixed_code_shows_its_fallbacks_only_when_asked(tmp_path):
+    copy_example(tmp_path)
+    graphmend("fix", "model.py", cwd=tmp_path)
+    check = graphmend("check", "model.py", cwd=tmp_path)
+    assert (check.returncode, check.stdout) == (0, "No break sites found in 1 file.\n")
+    shown = graphmend("check", "--show-suppressed", "model.py", cwd=tmp_path)
+    assert "GM101 branch on tensor value `x.abs().max() > 1e4` [suppressed]" in shown.stdout
+    assert "why: fallback branch of an already predicated if (GraphMend's own code" in shown.stdout
+
+
 def test_check_and_stdout_modes_write_nothing(tmp_path, monkeypatch, capsys):
     copy_example(tmp_path)
     monkeypatch.chdir(tmp_path)
