@@ -205,6 +205,12 @@ std::optional<std::string> tensor_condition(const Context& context, const ast::e
   return condition_operand(context, condition, false);
 }
 
+std::string held_read(const Context& context, const sema::ScalarRead& read) {
+  std::string how = read.read == "item" ? "" : ", \"" + std::string(read.read) + "\"";
+  return context.runtime + ".item_later(" + std::string(node_text(context, *read.tensor)) + how +
+         ")";
+}
+
 std::string tensors_check(const Context& context, const sema::Speculation& speculation) {
   std::string values;
   for (const ast::expr* value : speculation.assumed)

@@ -91,6 +91,9 @@ const ast::expr* item_receiver(const ast::expr* e);
 // tensor: tensor_condition lowers it to `runtime.item_compare(X, "<op>", y)` where Python
 // always evaluates it.
 bool is_item_comparison(const Context& context, const ast::expr& e);
+// `<runtime>.item_later(X[, "read"])` for a scalar read of X (sema::ScalarRead): the read
+// itself where not compiling, the scalar held as a 0-d tensor while compiling.
+std::string held_read(const Context& context, const sema::ScalarRead& read);
 // `<runtime>.tensors(a, b)` over the values a speculation assumed to be tensors: the run-time
 // check (true only while compiling) that they are.
 std::string tensors_check(const Context& context, const sema::Speculation& speculation);

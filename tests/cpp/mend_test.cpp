@@ -105,6 +105,26 @@ TEST(Mend, SitesInMendedFallbacksAreReportedAsSuch) {
   EXPECT_GE(fallbacks, 2u);
 }
 
+// An assert on the truth of a scalar read: the read is held too (runtime.item_later), so it
+// does not stay a break ahead of the in-graph assert.
+TEST(Mend, AssertsOnAScalarReadHoldTheRead) {
+  MendResult result = mend(
+      "import torch\n"
+      "@torch.compile\n"
+      "def f(x: torch.Tensor):\n"
+      "    assert (x > 0).all().item(), \"positive\"\n"
+      "    assert bool(x.any())\n"
+      "    return x\n");
+  EXPECT_NE(result.source.find("    assert __graphmend_rt__.check_assert(__graphmend_rt__.item_"
+                               "later((x > 0).all()), \"positive\")\n"),
+            std::string::npos)
+      << result.source;
+  EXPECT_NE(result.source.find("    assert __graphmend_rt__.check_assert(__graphmend_rt__.item_"
+                               "later(x.any(), \"bool\"))\n"),
+            std::string::npos)
+      << result.source;
+}
+
 TEST(Mend, DisabledRewritesAreReportedAndNothingChanges) {
   MendOptions options;
   options.rewrites =

@@ -29,10 +29,8 @@ std::optional<Outcome> rewrite_scalar(const sema::BreakTag& tag, Context& contex
   Outcome outcome;
   outcome.fixed = true;
   outcome.needs_runtime = true;
-  std::string read = held.read == "item" ? ")" : ", \"" + std::string(held.read) + "\")";
   outcome.edits.push_back(
-      {assign->value->begin, assign->value->end,
-       context.runtime + ".item_later(" + std::string(node_text(context, *held.tensor)) + read});
+      {assign->value->begin, assign->value->end, held_read(context, {held.tensor, held.read})});
   for (const ast::Call* test : held.type_tests)
     outcome.edits.push_back(
         {test->func->begin, test->func->end, context.runtime + ".item_isinstance"});

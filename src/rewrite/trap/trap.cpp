@@ -310,6 +310,10 @@ Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
   std::optional<std::string> lowered;
   if (is_item_comparison(context, test)) lowered = tensor_condition(context, test);
   context.analysis.speculate(before);
+  // `assert (a == b).all().item()`: the truth of the scalar is the truth of the held tensor
+  // (nonzero; NaN is true), so the read stays in the graph with the assert.
+  if (sema::ScalarRead read = context.analysis.scalar_read(test); read.tensor != nullptr)
+    lowered = held_read(context, read);
   if (lowered) {
     outcome.edits.push_back({test.begin, test.end, context.runtime + ".check_assert(" + *lowered});
   } else {
