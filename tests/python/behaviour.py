@@ -181,6 +181,13 @@ def breaks_of(module, obj):
     return len(report.breaks), report.graph_count
 
 
+def never_more_breaks(original, mended):
+    """Whether (breaks, graphs) ``mended`` adds no break to ``original``: no more break reasons,
+    and no more graphs where Dynamo compiled the original at all (0 graphs: it gave up on the
+    frame, and any graph is progress)."""
+    return mended[0] <= original[0] and (original[1] == 0 or mended[1] <= original[1])
+
+
 def behind_boundary(obj):
     """torch.compile(obj, backend="eager") behind the compile boundary graphmend.compile adds:
     deferred calls replayed after each call, a failed trap raised as the original exception,

@@ -30,7 +30,8 @@ import graphmend
 from graphmend import options
 from behaviour import (  # noqa: F401 (fixtures)
     fresh_dynamo, log_everything, mended_text_module, pending_params,
-    assert_same_behaviour, assert_same_gradients, behind_boundary, breaks_of, fresh_inputs, observe,
+    assert_same_behaviour, assert_same_gradients, behind_boundary, breaks_of, fresh_inputs,
+    never_more_breaks, observe,
 )
 from case_files import CASES_DIR, MODULE_PREFIX, build, case_ids, golden_of, load, path_of, runs
 
@@ -237,6 +238,14 @@ def test_original_breaks(case):
     module = MODULES[case]
     expected = (module.EXPECTED_BREAKS[0], module.EXPECTED_GRAPHS[0])
     assert breaks_of(module, build(module)) == expected
+
+
+def test_no_case_expects_more_breaks_after_mending():
+    """A rewrite never adds a break: every case's mended counts (pinned against Dynamo by
+    test_mended_breaks and test_mended_text_breaks) are at most its original counts."""
+    more = [case for case in RUNNING if not never_more_breaks(
+        *zip(MODULES[case].EXPECTED_BREAKS, MODULES[case].EXPECTED_GRAPHS))]
+    assert more == []
 
 
 @pytest.mark.parametrize("case", params(RUNNING, "original_runs_on_every_input"))

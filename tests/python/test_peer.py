@@ -21,7 +21,8 @@ import pytest
 import graphmend
 from behaviour import (  # noqa: F401 (fixtures)
     fresh_dynamo, log_everything, mended_text_module, pending_params,
-    assert_same_behaviour, assert_same_gradients, behind_boundary, breaks_of, observe,
+    assert_same_behaviour, assert_same_gradients, behind_boundary, breaks_of, never_more_breaks,
+    observe,
 )
 from case_files import PEER_DIR, PEER_PREFIX, build, case_ids, load, path_of
 
@@ -111,6 +112,18 @@ def test_category_matches_plain_compile(name):
     breaks, graphs = breaks_of(module, build(module))
     # No graph at all: Dynamo gave up on the whole frame (it runs eagerly).
     assert (breaks == 0 and graphs > 0) == (module.CATEGORY == "no_break"), (breaks, graphs)
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_never_more_breaks_than_the_original(name):
+    """A rewrite never adds a break: mended as an object and as text (the import hook's),
+    Dynamo reports no more break reasons than on the original, and no more graphs where it
+    compiled the original at all."""
+    module = MODULES[name]
+    original = breaks_of(module, build(module))
+    for how, mended in (("mend", graphmend.mend(build(module))),
+                        ("text", build(text_module(name)))):
+        assert never_more_breaks(original, breaks_of(module, mended)), (how, original)
 
 
 # ---------------------------------------------------------------------------------------------
