@@ -69,9 +69,11 @@ class FakeRuntime:
     def __init__(self):
         self.flushes = 0
         self.events = []
-        self._records = ["pending"]  # the boundary flushes only when a record is pending
-        self._bounded = 0  # how many boundaries are running a call
-        self._rerun_guards = False  # no rerun_if traced: no random state kept
+        self.state = types.SimpleNamespace(
+            records=["pending"],  # the boundary flushes only when a record is pending
+            bounded=0,  # how many boundaries are running a call
+            rerun_guards=False,  # no rerun_if traced: no random state kept
+        )
 
     def register_boundary(self, wrapper_code, entry=None):
         pass
