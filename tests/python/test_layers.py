@@ -25,17 +25,16 @@ LEVELS = (
     {"_core"},  # the compiled core (an extension module)
     # leaves: only the compiled core below them
     {"_version", "_source", "options", "libraries", "linetable", "splice", "reports", "registry",
-     "runtime", "files", "codes", "findings", "config"},
+     "runtime", "files"},
     {"_mend_source", "codegen"},  # the mender on text; compiling mended text
     {"cache"},  # the on-disk cache, shared by the hook and the object mender
-    {"formats"},  # renderings of findings (text, json, sarif, github)
     {"hook", "ahead"},  # the import hook and its helper process
     {"mender"},  # graphmend.mend
     {"boundary", "explainer"},  # the compile boundary; graphmend.explain
     {"runtime_aware"},  # graphmend.compile with example inputs
     {"compiling"},  # graphmend.compile
-    {"cmd_check", "cmd_run", "cmd_explain"},  # the commands of the command line
-    {"__init__", "__main__", "api", "cli", "demo"},  # the faces of the package
+    {"cli"},  # the command line: its commands, and the findings, codes, formats, config below them
+    {"__init__", "__main__", "api", "demo"},  # the faces of the package
 )
 LEVEL = {name: index for index, names in enumerate(LEVELS) for name in names}
 
