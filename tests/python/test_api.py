@@ -19,7 +19,7 @@ import pytest
 import torch
 
 import graphmend
-from graphmend import _mend_source, api, cache, mender
+from graphmend import _mend_source, cache, mender
 from graphmend._mend_source import MendDiagnostic, MendResult
 
 import api_targets as T
@@ -32,7 +32,7 @@ def fake_mend_source(source, filename=None, **options):
     functions and classes is the real core's, moved by the inserted line; a definition
     counts as touched where its text holds "orig"."""
     lines = source.splitlines(keepends=True)
-    at = next((i + 1 for i, l in enumerate(lines) if l.startswith("from __future__")), 0)
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("from __future__")), 0)
     mended_lines = lines[:at] + [INSERTED] + lines[at:]
     line_map = list(range(1, at + 1)) + [max(at, 1)] + list(range(at + 1, len(lines) + 1))
     diagnostics = []
