@@ -21,7 +21,10 @@
 #                outputs, plain vs graphmend.compile -> its section of docs/RESULTS.md
 #   make demo    examples/model.py through the front end and the mender, then a transformers
 #                model's breaks and latency before and after mending (bench/models/demo.py)
-#   make format  clang-format -i over the C++ sources
+#   make lint    ruff (lint; the package's format), mypy against tools/mypy-baseline.txt (new
+#                errors fail, and so do fixed ones until `make lint-baseline` records them),
+#                clang-format --dry-run -Werror over the C++ sources
+#   make format  clang-format -i over the C++ sources, ruff format over the package
 #   make clean   remove build trees (keeps .venv); `make distclean` removes .venv too
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
@@ -67,7 +70,7 @@ PACKAGE_INPUTS := $(shell find src python tools -type f \( -name '*.cpp' -o -nam
 CXX_SOURCES = $(shell find src tests/cpp fuzz bench -type f \( -name '*.cpp' -o -name '*.h' \) 2>/dev/null)
 
 .PHONY: deps build install test test-cpp test-python test-inductor asan fuzz fuzz-build corpus bench demo \
-	format clean distclean tf4524 survey
+	lint lint-baseline format clean distclean tf4524 survey
 
 # --------------------------------------------------------------------------------------------
 # Set-up.
@@ -267,9 +270,25 @@ demo: install
 	$(PY) -m graphmend.demo examples/model.py
 	$(PY) bench/models/demo.py $(DEMO_ARGS)
 
-format:
+# The package's Python style is `ruff format`'s (line length 100, pyproject.toml); tests,
+# benchmarks and tools are linted but not reformatted.
+PY_FORMATTED := python/graphmend
+
+lint: $(DEPS_STAMP)
+	$(call apt_ensure,clang-format)
+	$(PY) -m ruff check
+	$(PY) tools/mypy_baseline.py
+	@echo "clang-format --dry-run -Werror <the C++ sources>"
+	@clang-format --dry-run -Werror $(CXX_SOURCES)
+
+# Records mypy's errors after some were fixed (it refuses a new one).
+lint-baseline: $(DEPS_STAMP)
+	$(PY) tools/mypy_baseline.py --update
+
+format: $(DEPS_STAMP)
 	$(call apt_ensure,clang-format)
 	clang-format -i $(CXX_SOURCES)
+	$(PY) -m ruff format $(PY_FORMATTED)
 
 clean:
 	rm -rf build build-asan build-fuzz build-py $(INSTALL_STAMP)

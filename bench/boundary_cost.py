@@ -34,10 +34,10 @@ def main() -> None:
     arms = (("direct", callee, False), ("behind the boundary", bounded, False),
             ("behind the boundary, rerun_if traced", bounded, True))
     for name, fn, rerun_traced in arms:
-        runtime._rerun_guards = rerun_traced
+        runtime.state.rerun_guards = rerun_traced
         timings = timeit.repeat(lambda: fn(**kwargs), number=args.number, repeat=args.repeats)
         rows.append((name, min(timings) / args.number * 1e6))
-    runtime._rerun_guards = False
+    runtime.state.rerun_guards = False
     print("| call | us per call |\n|---|---|")
     for name, micros in rows:
         print(f"| {name} | {micros:.3f} |")

@@ -107,8 +107,8 @@ def main() -> int:
 
     base = statistics.median(timings["ast.parse"])
     print()
-    print(f"| parser | best s | median s | MB/s (median) | vs ast.parse |")
-    print(f"|---|---:|---:|---:|---:|")
+    print("| parser | best s | median s | MB/s (median) | vs ast.parse |")
+    print("|---|---:|---:|---:|---:|")
     for name, values in timings.items():
         median = statistics.median(values)
         print(f"| {name} | {min(values):.3f} | {median:.3f} | {mb / median:.1f} | "

@@ -34,7 +34,6 @@ import time
 import types
 
 import torch
-from torch import nn
 
 import graphmend
 

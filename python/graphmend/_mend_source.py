@@ -1,8 +1,8 @@
 """``graphmend.mend_source``: the mender on source text.
 
 The C++ core parses the text, finds what TorchDynamo will trace, tags each graph break,
-rewrites the ones it can prove safe ([Where], [Defer], [Trap]) and returns the mended text
-with one diagnostic per break site. Mended code imports ``graphmend.runtime`` as
+rewrites the ones it can prove safe ([Where], [Defer], [Trap], [Scalar]) and returns the
+mended text with one diagnostic per break site. Mended code imports ``graphmend.runtime`` as
 ``__graphmend_rt__``; see that module for what the compile boundary must do.
 """
 

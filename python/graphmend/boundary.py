@@ -27,12 +27,13 @@ def boundary(
     failed ``runtime.rerun_if`` calls it again, eagerly (a module through its ``__call__``,
     as the compiled module calls it)."""
     runtime = mender._runtime()
-    pending, flush, translate = runtime._records, runtime.flush, runtime.translate
+    state = runtime.state  # the records, and the count of boundaries running a call
+    pending, flush, translate = state.records, runtime.flush, runtime.translate
 
     def bounded(*args: Any, **kwargs: Any) -> Any:
-        runtime._bounded += 1
+        state.bounded += 1
         # Kept only once a rerun_if was traced: a rerun starts from the call's state.
-        random = runtime.random_state() if runtime._rerun_guards else None
+        random = runtime.random_state() if state.rerun_guards else None
         try:
             if not config:
                 return call(*args, **kwargs)
@@ -45,7 +46,7 @@ def boundary(
                     raise
                 raise original from None
         finally:
-            runtime._bounded -= 1
+            state.bounded -= 1
             if pending:  # most calls defer nothing
                 flush()
         # A rerun_if failed: the call again, eagerly, outside the handler (what it raises is

@@ -74,20 +74,27 @@ def default_cache_dir() -> str:
     return os.path.join(base, "graphmend")
 
 
-# The modules whose code decides what an entry holds: the compiled core, the runtime that
-# mended code calls, and the Python steps from the core's result to code objects.
-_DECIDING = ("runtime.py", "linetable.py", "splice.py", "codegen.py", "cache.py", "_mend_source.py")
+def _deciding_files() -> Tuple[str, ...]:
+    """The files whose change may change what an entry holds: the compiled core and every
+    Python file of the installed package (the runtime mended code calls, the steps from the
+    core's result to code objects, and whatever they come to import), in a fixed order. All
+    of them rather than a list kept by hand, which a new module would miss."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = []
+    for folder, subfolders, names in os.walk(here):
+        subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
+        found.extend(os.path.join(folder, name) for name in sorted(names) if name.endswith(".py"))
+    return (_core.__file__, *found)
 
 
 @functools.lru_cache(maxsize=None)
 def build_id(cache_dir: Optional[str] = None) -> str:
-    """GraphMend's version and a digest of what decides the mended code (``_DECIDING``).
+    """GraphMend's version and a digest of what decides the mended code (``_deciding_files``).
     Hashing the compiled core (1.6 MB) costs a fresh process about 2 ms, so with the cache
     folder in use (``cache_dir``) the digest is kept there by the files' ``stat``
     (``StatIndex.signature``), as the object mender keeps the digests of sources; without
     one nothing is read or written."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    paths = (_core.__file__, *(os.path.join(here, name) for name in _DECIDING))
+    paths = _deciding_files()
     signatures = _unchanging_signatures(paths) if cache_dir else None
     memo = os.path.join(cache_dir or "", _BUILD_ID_MEMO)
     known = (_FORMAT, __version__, paths, signatures)

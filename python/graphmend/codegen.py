@@ -23,7 +23,7 @@ import builtins
 import opcode
 import sys
 from types import CodeType
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import _core, linetable, splice
 

@@ -46,9 +46,9 @@ def _user_frame(reason: Any) -> Tuple[str, int]:
 
 def _runtime_frame(reason: Any) -> str:
     """The graphmend.runtime function on the break's stack, or ""."""
-    runtime = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime.py")
+    runtime = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime")
     for frame in reversed(list(getattr(reason, "user_stack", None) or [])):
-        if os.path.abspath(getattr(frame, "filename", "")) == runtime:
+        if os.path.dirname(os.path.abspath(getattr(frame, "filename", ""))) == runtime:
             return str(getattr(frame, "name", ""))
     return ""
 

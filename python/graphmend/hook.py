@@ -49,7 +49,7 @@ from . import cache, registry
 from .cache import default_cache_dir
 from .libraries import NEVER_MENDED, in_folders, is_library_file
 from .options import switches as rewrite_switches
-from .registry import import_diagnostics, mended_at_import
+from .registry import mended_at_import
 from .reports import MendReport, diagnostic_of
 
 __all__ = [

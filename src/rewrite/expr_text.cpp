@@ -57,7 +57,7 @@ const char* comparison_text(ast::CmpOpKind op, bool reversed) {
 
 // `X.item() < y` (or `y < X.item()`, `float(X) < y`, `int(X) < y`):
 // `runtime.item_compare(X, "<", y[, "float"|"int"])`, a bool tensor while compiling where
-// that comparison is exact, else the original comparison (runtime.py).
+// that comparison is exact, else the original comparison (runtime/scalar.py).
 std::optional<std::string> item_comparison(const Context& context, const ast::expr& e) {
   const auto* compare = ast::as<ast::Compare>(&e);
   if (compare == nullptr || compare->ops.size != 1) return std::nullopt;

@@ -24,7 +24,7 @@ struct Context {
   const sema::Analysis& analysis;
   const MendOptions& options;
   // The runtime module's name in mended code (`__graphmend_rt__`); emitted code calls
-  // runtime helpers through it (see python/graphmend/runtime.py).
+  // runtime helpers through it (see python/graphmend/runtime/).
   std::string runtime = kRuntimeName;
   // Fresh temporaries: `__gm_<stem><n>`, unique within the module.
   std::string fresh_name(std::string_view stem);

@@ -19,7 +19,6 @@ import pytest
 
 import graphmend
 import graphmend.cache as cache_module
-import graphmend.hook as hook_module
 from graphmend import ahead
 
 from test_hook import MODEL_SRC, cache_entries, forget, make_package, pkgroot  # noqa: F401

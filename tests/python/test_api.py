@@ -19,7 +19,7 @@ import pytest
 import torch
 
 import graphmend
-from graphmend import _mend_source, api, cache, mender
+from graphmend import _mend_source, cache, mender
 from graphmend._mend_source import MendDiagnostic, MendResult
 
 import api_targets as T
@@ -32,7 +32,7 @@ def fake_mend_source(source, filename=None, **options):
     functions and classes is the real core's, moved by the inserted line; a definition
     counts as touched where its text holds "orig"."""
     lines = source.splitlines(keepends=True)
-    at = next((i + 1 for i, l in enumerate(lines) if l.startswith("from __future__")), 0)
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("from __future__")), 0)
     mended_lines = lines[:at] + [INSERTED] + lines[at:]
     line_map = list(range(1, at + 1)) + [max(at, 1)] + list(range(at + 1, len(lines) + 1))
     diagnostics = []
@@ -69,9 +69,11 @@ class FakeRuntime:
     def __init__(self):
         self.flushes = 0
         self.events = []
-        self._records = ["pending"]  # the boundary flushes only when a record is pending
-        self._bounded = 0  # how many boundaries are running a call
-        self._rerun_guards = False  # no rerun_if traced: no random state kept
+        self.state = types.SimpleNamespace(
+            records=["pending"],  # the boundary flushes only when a record is pending
+            bounded=0,  # how many boundaries are running a call
+            rerun_guards=False,  # no rerun_if traced: no random state kept
+        )
 
     def register_boundary(self, wrapper_code, entry=None):
         pass

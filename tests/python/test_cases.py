@@ -24,7 +24,6 @@ from __future__ import annotations
 
 
 import pytest
-import torch
 
 import graphmend
 from graphmend import options
@@ -33,7 +32,7 @@ from behaviour import (  # noqa: F401 (fixtures)
     assert_same_behaviour, assert_same_gradients, behind_boundary, breaks_of, fresh_inputs,
     never_more_breaks, observe,
 )
-from case_files import CASES_DIR, MODULE_PREFIX, build, case_ids, golden_of, load, path_of, runs
+from case_files import CASES_DIR, build, case_ids, golden_of, load, path_of, runs
 
 CASES = case_ids()
 MODULES = {case: load(case) for case in CASES}

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import graphmend
-from graphmend import cmd_run as cli
+from graphmend.cli import run as cli
 
 MODELS_INIT = "from .layers import Gate\n"
 MODELS_LAYERS = '''\

@@ -1,4 +1,4 @@
-"""The code table (graphmend/codes.py) against the core and docs/DIAGNOSTICS.md, the reason
+"""The code table (graphmend/cli/codes.py) against the core and docs/DIAGNOSTICS.md, the reason
 ids against the declines the rewrites actually give, and ``graphmend rule``."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import graphmend
 from cli_helpers import main_in_process
 from conftest import REPO_ROOT
 from graphmend import _core
-from graphmend.codes import CODES, HINTS, codes_matching
+from graphmend.cli.codes import CODES, HINTS, codes_matching
 
 DOCS = (REPO_ROOT / "docs" / "DIAGNOSTICS.md").read_text(encoding="utf-8")
 

@@ -85,7 +85,7 @@ def test_warm_counts_files_in_place_on_a_terminal_only(tmp_path, monkeypatch):
     import io
 
     from graphmend import hook
-    from graphmend.cmd_run import _ProgressCounter
+    from graphmend.cli.run import _ProgressCounter
 
     package = tmp_path / "warm_progress_pkg"
     package.mkdir()

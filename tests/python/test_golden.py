@@ -51,7 +51,7 @@ def oracle_python(version: tuple[int, int]) -> str | None:
     if tuple(sys.version_info[:2]) == version:
         return sys.executable
     name = f"python{version[0]}.{version[1]}"
-    pyenv = Path(f"/root/.pyenv/versions")
+    pyenv = Path("/root/.pyenv/versions")
     candidates = sorted(pyenv.glob(f"{version[0]}.{version[1]}.*/bin/{name}")) if pyenv.is_dir() else []
     if version == (3, 12) and Path("/root/.pyenv/versions/3.12.1/bin/python3.12").exists():
         candidates.insert(0, Path("/root/.pyenv/versions/3.12.1/bin/python3.12"))

@@ -28,7 +28,6 @@ import torch
 
 import graphmend
 import graphmend.cache as cache_module
-import graphmend.hook as hook_module
 import graphmend.runtime
 from graphmend import GraphMendWarning
 

@@ -64,7 +64,7 @@ def same(a, b):
 @pytest.mark.parametrize("first_trace", [True, False])
 def test_a_rerun_draws_the_original_random_numbers(program, backend, first_trace):
     if first_trace:  # the guard is traced during the failing call itself
-        rt._rerun_guards, rt._traced_random_state = False, None
+        rt.state.rerun_guards, rt.state.traced_random_state = False, None
     compiled = graphmend.compile(program.noisy_check, backend=backend)
     if not first_trace:
         torch.manual_seed(1)

@@ -266,7 +266,7 @@ def replay_warning_times(times: int, filename: str):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
         for _ in range(times):
-            rt._records.append(((filename, 3, "f"), warnings.warn, ("dup",), {}, ()))
+            rt.state.records.append(((filename, 3, "f"), warnings.warn, ("dup",), {}, ()))
             rt.flush()
     return [w for w in caught if w.filename == filename]
 
@@ -328,16 +328,16 @@ def test_guard_with_module_class_and_no_message():
 
 def test_trap_token_carries_any_message_in_safe_characters():
     message = 'bad ] "value": [x]\nsecond line\x00 \\ é {} %s \ud800'
-    token = rt._token(TypeError, message)
+    token = rt.trap._token(TypeError, message)
     assert re.fullmatch(r"[A-Za-z0-9_]+", token)
     got = rt.translate(RuntimeError(token))
     assert type(got) is TypeError and got.args == (message,)
-    got = rt.translate(RuntimeError(rt._token(Rejected, None)))
+    got = rt.translate(RuntimeError(rt.trap._token(Rejected, None)))
     assert type(got) is Rejected and got.args == ()
 
 
 def test_translate_takes_only_a_failed_trap_itself():
-    token = rt._token(ValueError, "m")
+    token = rt.trap._token(ValueError, "m")
     assert type(rt.translate(RuntimeError(token))) is ValueError
     assert rt.translate(RuntimeError("plain failure")) is None
     assert rt.translate(ValueError(token)) is None
@@ -356,7 +356,7 @@ def test_translate_takes_only_a_failed_trap_itself():
     assert rt.translate(RuntimeError(rt.TRAP_TOKEN_PREFIX + "6162_n")) is None  # "ab": no ':'
     assert rt.translate(RuntimeError(rt.TRAP_TOKEN_PREFIX + "c0_mff")) is None  # not UTF-8
     # A class neither traced in this process nor importable by its module's name.
-    no_module = rt.TRAP_TOKEN_PREFIX + rt._hex("no.such.module:Cls") + "_m78"
+    no_module = rt.TRAP_TOKEN_PREFIX + rt.trap._hex("no.such.module:Cls") + "_m78"
     assert rt.translate(RuntimeError(no_module)) is None
 
 
@@ -377,7 +377,7 @@ def test_translate_raises_what_the_original_raise_raised():
     with pytest.raises(TypeError) as info:
         run_at_boundary(compiled(fn), -torch.ones(1))
     assert info.value.args == eager.value.args
-    not_an_exception = rt.TRAP_TOKEN_PREFIX + rt._hex("builtins:int") + "_m31"
+    not_an_exception = rt.TRAP_TOKEN_PREFIX + rt.trap._hex("builtins:int") + "_m31"
     got = rt.translate(RuntimeError(not_an_exception))
     assert type(got) is TypeError and got.args == ("exceptions must derive from BaseException",)
 
@@ -969,7 +969,7 @@ def test_defer_branch_is_false_when_reading_raises():
 @pytest.fixture
 def compiling(monkeypatch):
     """The checks' conditions as they are read while Dynamo traces, without Dynamo."""
-    monkeypatch.setattr(rt, "is_compiling", lambda: True)
+    monkeypatch.setattr(rt.predicate, "is_compiling", lambda: True)
 
 
 def test_masked_checks_are_false_eagerly():

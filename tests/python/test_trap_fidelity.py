@@ -127,7 +127,7 @@ def test_a_trap_under_inductor_behaves_as_the_original(cls, message):
 def test_a_backend_that_fails_is_shown_as_its_own_failure():
     """Even a compile error whose text is exactly a trap token is not a trap's failure."""
     program = load_program("ValueError", "bad")
-    token = rt._token(ValueError, "bad")
+    token = rt.trap._token(ValueError, "bad")
     for text in (token, f"cannot compile: {token}"):
 
         def failing_backend(gm, example_inputs, text=text):
@@ -141,7 +141,7 @@ def test_a_backend_that_fails_is_shown_as_its_own_failure():
 
 
 def test_a_program_runtime_error_that_quotes_a_token_is_its_own():
-    program = load_program("RuntimeError", rt._token(ValueError, "bad"))
+    program = load_program("RuntimeError", rt.trap._token(ValueError, "bad"))
     compiled = graphmend.compile(program.forward)
     expected, actual = outcome(program.forward, INVALID), outcome(compiled, INVALID)
     assert expected == actual and expected[1] == "RuntimeError"

@@ -1,6 +1,6 @@
 // [Defer]: a print / logging / warnings.warn call inside a traced function is replaced by
 // a call that records it while compiling and replays it after the compiled region returns
-// (python/graphmend/runtime.py: defer, defer_format). Outside compilation the runtime calls
+// (python/graphmend/runtime/defer.py: defer, defer_format). Outside compilation the runtime calls
 // the callee at once, so eager behaviour is unchanged.
 //
 // clang-format off
@@ -397,7 +397,7 @@ std::string check_warning(const sema::Callee& callee, const ast::Call& call) {
   if (callee.kind != sema::CalleeKind::WarningsWarn)
     return "the callee is not shown to be warnings.warn";
   // A stacklevel is resolved by the runtime: from the traced frames, or at once where they
-  // cannot name the frame (runtime.py, _inlined_site).
+  // cannot name the frame (runtime/sites.py, _inlined_site).
   for (const ast::keyword* keyword : call.keywords) {
     if (keyword->arg == "skip_file_prefixes")
       return "warnings.warn with skip_file_prefixes names a caller's frame";

@@ -5,7 +5,7 @@
 // The runtime raises E("literal") at once when not compiling (bool() of the condition,
 // exactly the original); while compiling it emits torch._assert_async on the negated
 // condition with a token naming E and "literal", which the compile boundary turns back into
-// E("literal") (python/graphmend/runtime.py: guard, translate). A tensor assert becomes
+// E("literal") (python/graphmend/runtime/trap.py: guard, translate). A tensor assert becomes
 // `assert __graphmend_rt__.check_assert(<cond>, "literal")` the same way (GM110), and
 // `torch._check_tensor_all(cond)` goes to the runtime's check_tensor_all (GM109).
 #include <algorithm>

@@ -9,7 +9,7 @@ import os
 import sys
 from typing import Any, Dict, Iterable, List, Optional, Sequence
 
-from ._version import __version__
+from .._version import __version__
 from .codes import CODES
 from .findings import STATUSES, Finding
 
@@ -57,7 +57,7 @@ _STATUS_COLOUR = {
 
 
 def tool_info() -> Dict[str, str]:
-    from .cache import build_id
+    from ..cache import build_id
 
     return {"name": "graphmend", "version": __version__, "core": build_id()[:12]}
 

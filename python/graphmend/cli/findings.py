@@ -12,7 +12,7 @@ import dataclasses
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import _core
+from .. import _core
 from .codes import CODES, hint_for
 
 __all__ = ["Finding", "TextIndex", "STATUSES", "finding_of", "unused_pragma_findings", "status_of",

@@ -14,9 +14,9 @@ import os
 import sys
 from typing import Any, Dict, Tuple
 
-from .files import UserError
-from .files import display_path
-from .reports import GENERIC_JUMP, GENERIC_JUMP_ID
+from ..files import UserError
+from ..files import display_path
+from ..reports import GENERIC_JUMP, GENERIC_JUMP_ID
 
 __all__ = ["explain", "gb_id_of", "load_target"]
 
@@ -139,7 +139,7 @@ def _runtime_note(info) -> str:
 def _measure(obj, args, kwargs, grad: bool):
     import torch
 
-    from .explainer import explain as dynamo_explain
+    from ..explainer import explain as dynamo_explain
 
     torch.manual_seed(0)
     context = torch.enable_grad() if grad else torch.no_grad()
@@ -166,7 +166,7 @@ def explain(options: argparse.Namespace, settings) -> int:
         raise
     except Exception as exc:  # noqa: BLE001 (the user's module or entry failed)
         raise UserError(f"importing or calling the entry failed: {type(exc).__name__}: {exc}", target) from None
-    from .mender import mend
+    from ..mender import mend
 
     _phase(options, "running Dynamo on the original (before)")
     before = _measure(obj, args, kwargs, options.grad)
@@ -195,8 +195,8 @@ def _backend_check(obj, args, kwargs, options) -> Dict[str, Any]:
     and buffers: whether they return (or raise) the same."""
     import torch
 
-    from . import runtime_aware
-    from .compiling import compile as graphmend_compile
+    from .. import runtime_aware
+    from ..compiling import compile as graphmend_compile
 
     context = torch.enable_grad() if options.grad else torch.no_grad()
     compiler = torch.compile if options.no_mend else graphmend_compile

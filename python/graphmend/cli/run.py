@@ -25,10 +25,10 @@ import traceback
 import types
 from typing import Iterable, List, Optional
 
-from . import _core
-from ._source import decode_source
-from .files import UserError
-from .hook import never_mended
+from .. import _core
+from .._source import decode_source
+from ..files import UserError
+from ..hook import never_mended
 
 __all__ = ["imported_packages", "model_packages", "run", "warm"]
 
@@ -52,7 +52,7 @@ def imported_packages(source: str, filename: str = "<script>") -> List[str]:
 
 
 def _source_files(spec) -> Iterable[str]:
-    from .hook import _source_files as files_below
+    from ..hook import _source_files as files_below
 
     if spec.submodule_search_locations:
         yield from files_below(spec.submodule_search_locations)
@@ -99,8 +99,8 @@ def _script_code(source: str, path: str, mend: bool):
     is off, finds nothing or fails."""
     if mend:
         try:
-            from ._mend_source import mend_source
-            from .codegen import compile_text
+            from .._mend_source import mend_source
+            from ..codegen import compile_text
 
             result = mend_source(source, path, trace_all=False)
             if result.error is None and result.changed:
@@ -132,7 +132,7 @@ def _exec_as_main(code, path: str) -> None:
 
 def _report_findings(hook, script_result, path: str) -> list:
     """The sites of the hooked modules and of the script, as Findings."""
-    from .files import display_path
+    from ..files import display_path
     from .findings import TextIndex, finding_of
 
     by_file = {}
@@ -198,7 +198,7 @@ def _compile_with_boundary():
     a function that undoes it."""
     import torch
 
-    from .boundary import behind_boundary
+    from ..boundary import behind_boundary
 
     original = torch.compile
 
@@ -247,7 +247,7 @@ def run(options: argparse.Namespace, settings) -> int:
             sys.stderr.write("(none)\n")
         return 0
 
-    from .hook import install
+    from ..hook import install
 
     cache_dir = None if options.no_cache else (options.cache_dir or settings.hook_cache_dir or "")
     try:
@@ -288,8 +288,8 @@ def _check_importable(names) -> None:
 
 
 def warm(options: argparse.Namespace, settings) -> int:
-    from .cache import default_cache_dir
-    from .hook import prepare
+    from ..cache import default_cache_dir
+    from ..hook import prepare
 
     _check_importable(options.packages)
     cache_dir = options.cache_dir or settings.hook_cache_dir or ""

@@ -19,11 +19,9 @@ import os
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import _core, _mend_source, formats
-from ._source import check_version, decode_source
-from .codes import CODES, HINTS, code_info
-from .config import Settings
-from .files import (
+from .. import _core, _mend_source
+from .._source import check_version, decode_source
+from ..files import (
     SourceFile,
     UserError,
     display_path,
@@ -34,6 +32,9 @@ from .files import (
     relative_to,
     write_atomic,
 )
+from . import formats
+from .codes import CODES, HINTS, code_info
+from .config import Settings
 from .findings import Finding, TextIndex, finding_of, unused_pragma_findings, without_pragmas
 
 __all__ = ["FileOutcome", "lint_file", "lint_paths", "check", "fix", "rule", "exit_status"]

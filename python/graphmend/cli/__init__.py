@@ -4,6 +4,13 @@ graph-break sites, run a script with its model packages mended, warm the hook's 
 Exit codes, for every command: 0 success, 1 findings the fail policy selects (or breaks
 left, for ``explain``), 2 a usage, configuration or path error (one line, no traceback
 unless ``-v``); ``run`` returns the script's own status. See docs/CLI.md.
+
+This module parses the arguments and dispatches to the commands: ``check`` (check, fix,
+rule), ``explain`` and ``run`` (run, warm). Below them, modules that import neither torch
+nor the mender of live objects: ``codes`` (what each code means, hints per reason id),
+``findings`` (the Finding record), ``formats`` (text, JSON, SARIF, GitHub) and ``config``
+(``[tool.graphmend]``). ``explain`` and ``run`` import the live layers (the mender,
+``graphmend.compile``) inside their functions only, so ``check`` never imports torch.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ import sys
 import traceback
 from typing import Callable, Dict, Optional, Sequence
 
-from ._version import __version__
+from .._version import __version__
 
 __all__ = ["main", "build_parser", "version_line"]
 
@@ -35,7 +42,7 @@ docs: docs/CLI.md (commands), docs/DIAGNOSTICS.md (codes), docs/HOOK.md (run, wa
 def version_line() -> str:
     """``graphmend 0.1.0 (core <digest>, CPython 3.11.7, torch 2.13.0)``; torch's version is
     read from its metadata, never by importing it."""
-    from .cache import build_id
+    from ..cache import build_id
 
     try:
         torch = importlib.metadata.version("torch")
@@ -203,7 +210,7 @@ def _settings(options):
 
 
 def _dispatch() -> Dict[str, Callable]:
-    from . import cmd_check, cmd_explain, cmd_run
+    from . import check as cmd_check, explain as cmd_explain, run as cmd_run
 
     def check(options, settings):
         if options.show_settings:
@@ -232,7 +239,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sys.stderr.write("graphmend: name a command (check, fix, rule, explain, run, warm); "
                          "`graphmend --help` shows examples\n")
         return 2
-    from .files import UserError
+    from ..files import UserError
 
     try:
         return _dispatch()[options.command](options, _settings(options))

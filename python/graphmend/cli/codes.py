@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Dict, Optional, Tuple
 
-from . import _core
+from .. import _core
 
 __all__ = ["Code", "CODES", "HINTS", "DOCS_PAGE", "code_info", "hint_for", "codes_matching"]
 

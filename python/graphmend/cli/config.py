@@ -14,8 +14,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Dict, Optional, Tuple, Union
 
 from .codes import CODES, codes_matching
-from .files import UserError
-from .options import REWRITES
+from ..files import UserError
+from ..options import REWRITES
 
 __all__ = ["Settings", "load", "find_config", "FAIL_POLICIES"]
 
@@ -53,7 +53,7 @@ class Settings:
 
     def selected_codes(self, relative_path: str = "") -> Tuple[str, ...]:
         """The codes reported for a file (select, minus ignore and its per-file ignores)."""
-        from .files import glob_matches
+        from ..files import glob_matches
 
         chosen = {code for prefix in self.select for code in codes_matching(prefix)}
         dropped = {code for prefix in self.ignore for code in codes_matching(prefix)}
@@ -65,7 +65,7 @@ class Settings:
         return tuple(code for code in CODES if code in chosen and code not in dropped)
 
     def traces_all(self, relative_path: str) -> bool:
-        from .files import glob_matches
+        from ..files import glob_matches
 
         if isinstance(self.trace_all, bool):
             return self.trace_all
@@ -169,7 +169,7 @@ def _choice(value: Any, key: str, choices, path: Path) -> str:
 
 
 def _version(value: Any, path: Path) -> Tuple[int, int]:
-    from ._source import SUPPORTED_VERSIONS
+    from .._source import SUPPORTED_VERSIONS
 
     try:
         major, minor = (int(part) for part in str(value).split("."))

@@ -1,0 +1,33 @@
+"""The runtime's state, all of it: the parts of the runtime read and write these by attribute
+(``state.bounded += 1``), so that a rebinding is seen by all of them, and by the compile
+boundary (``boundary.py``)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+# One record: (site, callee, args, kwargs, formats). site = (filename, lineno, funcname) of
+# the original call; formats = ((key, template), ...) for defer_format, else ().
+Record = Tuple[Tuple[str, int, str], Callable[..., Any], tuple, dict, tuple]
+
+# The deferred calls not replayed yet, oldest first (``flush`` replays them).
+records: List[Record] = []
+# How many compile boundaries (boundary.py) are running a call: behind one, a guard may be
+# recorded after pending records instead of breaking the graph (see ``trap.guard``).
+bounded = 0
+# The conditions of the deferred branches whose helper calls are being traced
+# (defer.push_condition; None for a branch whose if tested its condition as written).
+conditions: list = []
+
+# The code of the compile boundary's wrapper, and of the functions it compiles, by id
+# (sites.register_boundary).
+boundary_codes: Dict[int, Any] = {}
+entry_codes: Dict[int, Any] = {}
+# The modules whose forward code is in entry_codes, by the same key (weak references).
+entry_modules: Dict[int, Any] = {}
+
+# Whether a rerun_if was traced in this process (the boundary then keeps the random
+# state of each call), and the random state when the first was traced (the state of the
+# call during which it was: nothing ran before the trace, ``trap._rerun_safe``).
+rerun_guards = False
+traced_random_state: Optional[tuple] = None

@@ -1,0 +1,81 @@
+"""What every part of the runtime asks: whether Dynamo is tracing, and what a value is.
+
+``_asked_while_tracing`` marks a function Dynamo calls while tracing instead of tracing it;
+``_disabled`` one it never traces (a graph break there). The frame filters (``in_runtime``)
+test the runtime's folder: mended code's frames are the ones outside it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+_FOLDER = os.path.dirname(__file__)  # as code objects name their files
+
+
+def in_runtime(filename: str) -> bool:
+    """Whether ``filename`` is a file of this runtime (a frame of ours, not mended code's)."""
+    return os.path.dirname(filename) == _FOLDER
+
+
+def mended_tx(tx):
+    """The innermost of Dynamo's inlining translators (``tx`` and its parents) that is not
+    tracing the runtime itself: the mended function calling a runtime helper, or None."""
+    while tx is not None and in_runtime(tx.f_code.co_filename):
+        tx = tx.parent
+    return tx
+
+
+def is_compiling() -> bool:
+    """True while TorchDynamo traces the caller (``torch.compiler.is_compiling()``).
+
+    Dynamo evaluates this to a constant True when tracing; False in eager code. Returns
+    False when torch is not importable.
+    """
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    compiler = getattr(torch, "compiler", None)
+    if compiler is None or not hasattr(compiler, "is_compiling"):
+        return False
+    return compiler.is_compiling()
+
+
+def _asked_while_tracing(fn):
+    """``fn`` for Dynamo to call while tracing (``assume_constant_result``): its answer is a
+    constant of the graph, and nothing of it is in the graph. ``fn`` itself without torch."""
+    try:
+        import torch.compiler
+    except ImportError:  # pragma: no cover - the runtime without torch runs eagerly only
+        return fn
+    return torch.compiler.assume_constant_result(fn)
+
+
+def _is_tensor(value: Any) -> bool:
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
+def _one_element(value: Any) -> bool:
+    """Whether ``value`` is a tensor with a single element (what ``bool()`` and ``.item()``
+    accept)."""
+    return _is_tensor(value) and value.numel() == 1
+
+
+def _plain_tensor(value: Any) -> bool:
+    """Whether ``value``'s type is exactly ``torch.Tensor`` or ``torch.nn.Parameter`` (not a
+    subclass, which may bring its own ``__torch_function__``)."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    kind = type(value)
+    return kind is torch.Tensor or kind is torch.nn.Parameter
+
+
+def _disabled(fn):
+    try:
+        import torch
+    except ImportError:
+        return fn
+    return torch.compiler.disable(fn, recursive=True)
