@@ -277,6 +277,7 @@ PY_FORMATTED := python/graphmend
 lint: $(DEPS_STAMP)
 	$(call apt_ensure,clang-format)
 	$(PY) -m ruff check
+	$(PY) -m ruff format --check $(PY_FORMATTED)
 	$(PY) tools/mypy_baseline.py
 	@echo "clang-format --dry-run -Werror <the C++ sources>"
 	@clang-format --dry-run -Werror $(CXX_SOURCES)

@@ -70,6 +70,7 @@ def tokenize(source: Union[str, bytes], *, version: Version = None):
     """
     return _core.tokenize(_source_arg(source, "<unknown>"), version=_check_version(version))
 
+
 # The mender of live objects (functions, methods, nn.Module instances and classes) and what
 # stands on it are imported on first use: a process that only mends at import (the hook, its
 # helper) never pays for them. Each public name -> the module that defines it.

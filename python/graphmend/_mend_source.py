@@ -117,7 +117,9 @@ class MendResult:
 
 
 def _diagnostic(d: dict) -> MendDiagnostic:
-    return MendDiagnostic(**{field.name: d[field.name] for field in dataclasses.fields(MendDiagnostic)})
+    return MendDiagnostic(
+        **{field.name: d[field.name] for field in dataclasses.fields(MendDiagnostic)}
+    )
 
 
 def mend_source(

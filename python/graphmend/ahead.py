@@ -281,7 +281,12 @@ def main() -> None:
         text = _read(path)
         if text is None:
             continue
-        if mend and path.endswith(".py") and in_folders(path, folders) and not is_library_file(path):
+        if (
+            mend
+            and path.endswith(".py")
+            and in_folders(path, folders)
+            and not is_library_file(path)
+        ):
             try:
                 _mend_into(store, path, text, options)
             except Exception:  # noqa: BLE001 (the import mends it again, and warns with why)

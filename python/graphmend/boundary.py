@@ -57,7 +57,9 @@ def boundary(
     return bounded
 
 
-def behind_boundary(compiled: Any, config: Optional[Dict[str, bool]] = None, like: Any = None) -> Any:
+def behind_boundary(
+    compiled: Any, config: Optional[Dict[str, bool]] = None, like: Any = None
+) -> Any:
     """A ``torch.compile`` result behind the boundary: a compiled module keeps its identity
     and gets its ``forward`` wrapped; a compiled function becomes a wrapper that looks like
     ``like`` (the original function)."""

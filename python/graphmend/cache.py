@@ -109,8 +109,9 @@ def build_id(cache_dir: Optional[str] = None) -> str:
     if signatures is not None:
         try:
             os.makedirs(os.path.dirname(memo), exist_ok=True)
-            write_atomic(memo, marshal.dumps((*known, digest.hexdigest())), durable=False,
-                         keep_mode=False)
+            write_atomic(
+                memo, marshal.dumps((*known, digest.hexdigest())), durable=False, keep_mode=False
+            )
         except OSError:
             pass
     return digest.hexdigest()
@@ -152,7 +153,11 @@ class Store:
         self.cache_dir = cache_dir
 
     def key(
-        self, path: str, data: Optional[bytes], options: Dict[str, Any], kind: str = "module",
+        self,
+        path: str,
+        data: Optional[bytes],
+        options: Dict[str, Any],
+        kind: str = "module",
         text_digest: str = "",
     ) -> str:
         """The entry's key: ``data``, the source's bytes, or (the object mender's entries,
@@ -206,8 +211,19 @@ class Unmendable(Exception):
 def _diagnostic_fields(result) -> tuple:
     """The diagnostics as plain tuples, for marshal."""
     return tuple(
-        (d.code, d.line, d.column, d.end_line, d.end_column, d.message, d.fixed, d.rewrite,
-         d.reason, d.reason_id, d.suppressed_by)
+        (
+            d.code,
+            d.line,
+            d.column,
+            d.end_line,
+            d.end_column,
+            d.message,
+            d.fixed,
+            d.rewrite,
+            d.reason,
+            d.reason_id,
+            d.suppressed_by,
+        )
         for d in result.diagnostics
     )
 
@@ -262,8 +278,10 @@ class ObjectsEntry(NamedTuple):
     STORED = ("codes", "diagnostics", "definitions", "error")
 
     def stored(self) -> tuple:
-        codes = {key: code if code is None or type(code) is bytes else marshal.dumps(code)
-                 for key, code in self.codes.items()}
+        codes = {
+            key: code if code is None or type(code) is bytes else marshal.dumps(code)
+            for key, code in self.codes.items()
+        }
         return (codes, self.diagnostics, self.definitions, self.error)
 
     def code(self, key: Tuple[str, int]) -> Any:
@@ -331,19 +349,28 @@ def mend_objects(path: str, text: str, options: Dict[str, Any]) -> ObjectsEntry:
     definitions = definition_table(result.definitions)
     if not result.changed:
         return ObjectsEntry({}, diagnostics, definitions, (), None, None)
-    return ObjectsEntry({}, diagnostics, definitions, tuple(result.line_map), result.source,
-                        None, _touched_code(result, path))
+    return ObjectsEntry(
+        {},
+        diagnostics,
+        definitions,
+        tuple(result.line_map),
+        result.source,
+        None,
+        _touched_code(result, path),
+    )
 
 
 def _touched_code(result, path: str) -> codegen.TouchedCode:
-    wanted = [(d.qualname, d.first_line) for d in result.definitions
-              if d.touched and not d.is_class]
+    wanted = [
+        (d.qualname, d.first_line) for d in result.definitions if d.touched and not d.is_class
+    ]
     return codegen.TouchedCode(result, path, wanted)
 
 
 def _mend_for_objects(path: str, text: str, options: Dict[str, Any]):
-    return mend_source(text, path, trace_all=True, skeleton=splice.SUPPORTED, definitions=True,
-                       **options)
+    return mend_source(
+        text, path, trace_all=True, skeleton=splice.SUPPORTED, definitions=True, **options
+    )
 
 
 def touched_code(path: str, text: str, options: Dict[str, Any]) -> Tuple[tuple, Optional[str], Any]:
@@ -438,8 +465,9 @@ class StatIndex:
         merged.update(new)
         try:
             os.makedirs(self.cache_dir, exist_ok=True)
-            write_atomic(self._path(), marshal.dumps((_FORMAT, merged)), durable=False,
-                         keep_mode=False)
+            write_atomic(
+                self._path(), marshal.dumps((_FORMAT, merged)), durable=False, keep_mode=False
+            )
         except OSError:
             pass
         self._entries = merged

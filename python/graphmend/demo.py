@@ -21,8 +21,24 @@ from pathlib import Path
 import graphmend
 from graphmend import _core
 
-REDUCTIONS = {"sum", "max", "min", "mean", "prod", "any", "all", "argmax", "argmin", "nonzero",
-              "count_nonzero", "equal", "allclose", "unique", "item", "tolist"}
+REDUCTIONS = {
+    "sum",
+    "max",
+    "min",
+    "mean",
+    "prod",
+    "any",
+    "all",
+    "argmax",
+    "argmin",
+    "nonzero",
+    "count_nonzero",
+    "equal",
+    "allclose",
+    "unique",
+    "item",
+    "tolist",
+}
 SIDE_EFFECTS = {"print", "info", "warning", "warning_once", "debug", "warn"}
 
 
@@ -36,15 +52,14 @@ def tree_from_dump(dump: str) -> ast.AST:
 def token_text(lines: list[bytes], start: tuple[int, int], end: tuple[int, int]) -> str:
     if start[0] != end[0] or start[0] > len(lines):
         return ""
-    return lines[start[0] - 1][start[1]:end[1]].decode("utf-8", "replace")
+    return lines[start[0] - 1][start[1] : end[1]].decode("utf-8", "replace")
 
 
 def show_tokens(source: str) -> None:
     tokens = graphmend.tokenize(source)
     lines = source.encode("utf-8").splitlines()
     kinds = Counter(kind for kind, _, _ in tokens)
-    print(f"tokens: {len(tokens)} "
-          f"({', '.join(f'{k} {n}' for k, n in kinds.most_common(6))}, ...)")
+    print(f"tokens: {len(tokens)} ({', '.join(f'{k} {n}' for k, n in kinds.most_common(6))}, ...)")
     interesting = []
     for index, (kind, start, end) in enumerate(tokens):
         text = token_text(lines, start, end)
@@ -78,7 +93,9 @@ def show_structure(tree: ast.Module) -> None:
             for item in node.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     args = ", ".join(a.arg for a in item.args.args)
-                    print(f"  line {item.lineno:>3}-{item.end_lineno:<3}     def {item.name}({args})")
+                    print(
+                        f"  line {item.lineno:>3}-{item.end_lineno:<3}     def {item.name}({args})"
+                    )
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.col_offset == 0:
             print(f"  line {node.lineno:>3}-{node.end_lineno:<3} def {node.name}")
 
@@ -86,7 +103,9 @@ def show_structure(tree: ast.Module) -> None:
 def show_targets(tree: ast.Module) -> None:
     print("graph-break candidates inside functions (syntactic preview):")
     found = []
-    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    functions = [
+        n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
     for function in functions:
         for node in ast.walk(function):
             if isinstance(node, ast.If):
@@ -100,8 +119,13 @@ def show_targets(tree: ast.Module) -> None:
                     continue
                 found.append((node.lineno, f"{kind}: if {ast.unparse(node.test)}:"))
             elif isinstance(node, ast.Expr) and call_name(node.value) in SIDE_EFFECTS:
-                found.append((node.lineno, "side effect       -> [Defer] replay after the graph: "
-                              + ast.unparse(node.value)))
+                found.append(
+                    (
+                        node.lineno,
+                        "side effect       -> [Defer] replay after the graph: "
+                        + ast.unparse(node.value),
+                    )
+                )
     for line, text in sorted(set(found)):
         print(f"  line {line:>3} ({function_at(functions, line)}): {text}")
 
@@ -123,9 +147,12 @@ def show_mender(source: str, filename: str) -> None:
     for diagnostic in result.diagnostics:
         print(f"  {diagnostic}")
     if result.changed:
-        diff = difflib.unified_diff(source.splitlines(keepends=True),
-                                    result.source.splitlines(keepends=True),
-                                    f"{filename} (original)", f"{filename} (mended)")
+        diff = difflib.unified_diff(
+            source.splitlines(keepends=True),
+            result.source.splitlines(keepends=True),
+            f"{filename} (original)",
+            f"{filename} (mended)",
+        )
         print("".join(diff), end="")
     print()
 
@@ -141,8 +168,12 @@ def show_timing(source: str, repeats: int) -> None:
             for _ in range(20):
                 ast.parse(source)
             best = min(best, (time.perf_counter() - start) / 20)
-    print(f"parse time: graphmend (C++) {ours * 1e6:.0f} us, ast.parse {best * 1e6:.0f} us "
-          f"({best / ours:.1f}x)" if ours > 0 else "parse time: n/a")
+    print(
+        f"parse time: graphmend (C++) {ours * 1e6:.0f} us, ast.parse {best * 1e6:.0f} us "
+        f"({best / ours:.1f}x)"
+        if ours > 0
+        else "parse time: n/a"
+    )
 
 
 def show_breaks(path: Path) -> bool:
@@ -180,15 +211,19 @@ def show_breaks(path: Path) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("file", type=Path, help="a Python source file (e.g. examples/model.py)")
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)
 
     data = args.file.read_bytes()
     source = graphmend.decode_source(data).decode("utf-8")
-    print(f"GraphMend {graphmend.__version__} front end on {args.file} "
-          f"({len(data)} bytes, {source.count(chr(10))} lines)\n")
+    print(
+        f"GraphMend {graphmend.__version__} front end on {args.file} "
+        f"({len(data)} bytes, {source.count(chr(10))} lines)\n"
+    )
     status = 0
     try:
         show_tokens(source)

@@ -28,8 +28,21 @@ __all__ = [
 
 # Folders never walked into (named explicitly, their files are still checked).
 ALWAYS_EXCLUDED = (
-    ".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "build", "dist", ".tox", ".nox",
-    "site-packages", "node_modules", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    "__pycache__",
+    "build",
+    "dist",
+    ".tox",
+    ".nox",
+    "site-packages",
+    "node_modules",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
 )
 
 
@@ -108,9 +121,7 @@ class UserError(Exception):
         self.path = path
 
 
-def python_files(
-    paths: Iterable[str], excluded, *, force_exclude: bool = False
-) -> Iterator[str]:
+def python_files(paths: Iterable[str], excluded, *, force_exclude: bool = False) -> Iterator[str]:
     """The ``*.py`` files of ``paths``: files as given, folders walked (sorted, not into
     ALWAYS_EXCLUDED folders nor those ``excluded(path)`` accepts, symbolic links not
     followed out of the folder). Raises UserError for a missing path and for a folder with
@@ -135,8 +146,10 @@ def _walk(root: str, excluded) -> Iterator[str]:
     real_root = os.path.realpath(root)
     for folder, dirs, names in os.walk(root):
         dirs[:] = sorted(
-            d for d in dirs
-            if d not in ALWAYS_EXCLUDED and not excluded(os.path.join(folder, d))
+            d
+            for d in dirs
+            if d not in ALWAYS_EXCLUDED
+            and not excluded(os.path.join(folder, d))
             and not os.path.islink(os.path.join(folder, d))
         )
         for name in sorted(names):

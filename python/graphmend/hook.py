@@ -195,7 +195,9 @@ class ImportHook:
             return code  # None: nothing to rewrite, the loader's own code (and .pyc) serves
         except Exception as exc:  # noqa: BLE001 (a bug in the mender must not break the import)
             self.stats.failed += 1
-            reason = str(exc) if isinstance(exc, cache.Unmendable) else f"{type(exc).__name__}: {exc}"
+            reason = (
+                str(exc) if isinstance(exc, cache.Unmendable) else f"{type(exc).__name__}: {exc}"
+            )
             warnings.warn(
                 f"graphmend: {fullname} ({path}) imported unchanged: {reason}",
                 GraphMendWarning,

@@ -186,8 +186,9 @@ class _MendedFile:
         """Fills what the disk entry does not keep (``cache.touched_code``)."""
         line_map, mended_text, touched = cache.touched_code(self.filename, self.text, self._options)
         self._line_map = line_map
-        self._entry = self._entry._replace(line_map=line_map, mended_text=mended_text,
-                                           touched=touched)
+        self._entry = self._entry._replace(
+            line_map=line_map, mended_text=mended_text, touched=touched
+        )
 
     def _changed(self) -> None:
         """The objects entry changed: written again by ``save``, and with the bundles."""
@@ -513,6 +514,7 @@ def _source_file(code: types.CodeType, globals_: Optional[dict]) -> Optional[_So
 # ---------------------------------------------------------------------------------------------
 # Which code is the user's (mended) and which is a library's (never touched).
 
+
 def _skip_reason(fn: Any, known: Optional[Dict[tuple, Optional[str]]] = None) -> Optional[str]:
     """Why ``fn`` is not mended, or None. ``known``: what was decided for its module and
     file before (the same within one ``mend``)."""
@@ -602,8 +604,13 @@ class _Mender:
         except _Restart:
             raise
         except Exception as exc:  # never let mending break the program: keep the original
-            self.note(fn.__qualname__, fn.__code__.co_filename, fn.__code__.co_firstlineno,
-                      "skipped", f"could not rebuild: {type(exc).__name__}: {exc}")
+            self.note(
+                fn.__qualname__,
+                fn.__code__.co_filename,
+                fn.__code__.co_firstlineno,
+                "skipped",
+                f"could not rebuild: {type(exc).__name__}: {exc}",
+            )
             built = fn
         finally:
             self.building.discard(key)
@@ -739,8 +746,13 @@ class _Mender:
         try:
             mended = self.cls(klass)
         except Exception as exc:  # never let mending break the program: keep the class
-            self.note(klass.__qualname__, "", 0, "skipped",
-                      f"could not subclass: {type(exc).__name__}: {exc}")
+            self.note(
+                klass.__qualname__,
+                "",
+                0,
+                "skipped",
+                f"could not subclass: {type(exc).__name__}: {exc}",
+            )
             return klass
         if mended is not klass and id(klass) not in self.cells:
             self.cells[id(klass)] = types.CellType(mended)
@@ -752,7 +764,8 @@ class _Mender:
         found = self.global_helpers.get(id(globals_))
         if found is None:
             found = {
-                n: v for n, v in globals_.items()
+                n: v
+                for n, v in globals_.items()
                 if isinstance(v, types.FunctionType)
                 or (isinstance(v, type) and not is_library_module(v.__module__))
             }
@@ -803,7 +816,9 @@ class _Mender:
             return klass
         self.classes[id(klass)] = klass
         namespace = self._members(klass)
-        mended_bases = [m for m in (self.cls(b) for b in klass.__bases__) if m not in klass.__bases__]
+        mended_bases = [
+            m for m in (self.cls(b) for b in klass.__bases__) if m not in klass.__bases__
+        ]
         if not namespace and not mended_bases and not force_new:
             return klass
         rebuilt = len(namespace)
@@ -824,8 +839,13 @@ class _Mender:
                     flat.update(self._members(owner))
             mended = type(klass)(klass.__name__, (klass,), {**flat, **extra})
         self.classes[id(klass)] = mended
-        self.note(klass.__qualname__, "", 0, "mended" if rebuilt or mended_bases else "unchanged",
-                  f"class: {rebuilt} member(s) rebuilt, {len(mended_bases)} mended base(s)")
+        self.note(
+            klass.__qualname__,
+            "",
+            0,
+            "mended" if rebuilt or mended_bases else "unchanged",
+            f"class: {rebuilt} member(s) rebuilt, {len(mended_bases)} mended base(s)",
+        )
         return mended
 
     def _members(self, owner: type) -> Dict[str, Any]:
@@ -873,7 +893,11 @@ class _Mender:
         twin = object.__new__(klass)
         state = dict(module.__dict__)
         for name, value in state.items():
-            if name.startswith("_") and isinstance(value, (dict, set)) and not name.startswith("__"):
+            if (
+                name.startswith("_")
+                and isinstance(value, (dict, set))
+                and not name.startswith("__")
+            ):
                 state[name] = copy.copy(value)
         object.__setattr__(twin, "__dict__", state)
         for name, child in children.items():
@@ -993,12 +1017,29 @@ def _mend_for_compile(obj: Any, options: Dict[str, Any]) -> Tuple[Any, MendRepor
 
 # Special methods a compiled forward does not run (construction, pickling, printing); every
 # other one may run implicitly (an operator, `self[i]`, `len(self)`, `__getattr__`).
-_NOT_RUN_BY_FORWARD = frozenset({
-    "__init__", "__new__", "__init_subclass__", "__class_getitem__", "__post_init__",
-    "__repr__", "__str__", "__format__", "__dir__", "__sizeof__", "__del__",
-    "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__getnewargs__",
-    "__getnewargs_ex__", "__copy__", "__deepcopy__",
-})
+_NOT_RUN_BY_FORWARD = frozenset(
+    {
+        "__init__",
+        "__new__",
+        "__init_subclass__",
+        "__class_getitem__",
+        "__post_init__",
+        "__repr__",
+        "__str__",
+        "__format__",
+        "__dir__",
+        "__sizeof__",
+        "__del__",
+        "__reduce__",
+        "__reduce_ex__",
+        "__getstate__",
+        "__setstate__",
+        "__getnewargs__",
+        "__getnewargs_ex__",
+        "__copy__",
+        "__deepcopy__",
+    }
+)
 
 
 def _compile_reach(module: Any) -> frozenset:
@@ -1021,7 +1062,8 @@ def _compile_reach(module: Any) -> frozenset:
                 if isinstance(code, types.CodeType):
                     members.setdefault(name, []).append(code)
     todo = ["forward"] + [
-        name for name in members
+        name
+        for name in members
         if name.startswith("__") and name.endswith("__") and name not in _NOT_RUN_BY_FORWARD
     ]
     reach: set = set()
@@ -1056,16 +1098,26 @@ def _mend_object(mender: _Mender, obj: Any) -> Any:
     if _looks_like_torch_module(obj):
         inner = getattr(obj, "_orig_mod", None)
         if type(obj).__name__ == "OptimizedModule" and _looks_like_torch_module(inner):
-            mender.note(type(inner).__qualname__, "", 0, "mended",
-                        "the torch.compile wrapper was dropped: compile the result")
+            mender.note(
+                type(inner).__qualname__,
+                "",
+                0,
+                "mended",
+                "the torch.compile wrapper was dropped: compile the result",
+            )
             return mender.module(inner, {}, top=True)
         return mender.module(obj, {}, top=True)
     if _is_module_class(obj):
         return _mended_module_class(mender, obj)
     if isinstance(obj, type):
         return mender.cls(obj, force_new=True)
-    mender.note(getattr(obj, "__qualname__", repr(obj)), "", 0, "skipped",
-                f"not a Python function, method, module or class ({type(obj).__name__})")
+    mender.note(
+        getattr(obj, "__qualname__", repr(obj)),
+        "",
+        0,
+        "skipped",
+        f"not a Python function, method, module or class ({type(obj).__name__})",
+    )
     return obj
 
 
@@ -1104,5 +1156,3 @@ def _mended_module_class(mender: _Mender, klass: type) -> type:
     __init__.__doc__ = getattr(klass.__init__, "__doc__", None)
     mended.__init__ = functools.wraps(klass.__init__)(__init__)
     return mended
-
-

@@ -97,11 +97,30 @@ def diagnostic_of(filename: str, fields: Iterable) -> Diagnostic:
     cache stores it, or the dataclass itself)."""
     if not isinstance(fields, tuple):
         d = fields
-        fields = (d.code, d.line, d.column, d.end_line, d.end_column, d.message, d.fixed, d.rewrite,
-                  d.reason, d.reason_id, d.suppressed_by)
+        fields = (
+            d.code,
+            d.line,
+            d.column,
+            d.end_line,
+            d.end_column,
+            d.message,
+            d.fixed,
+            d.rewrite,
+            d.reason,
+            d.reason_id,
+            d.suppressed_by,
+        )
     code, line, column, end_line, end_column, message, fixed, rewrite, *why = fields
     return Diagnostic(
-        code, filename, line, column, end_line or line, end_column, message, fixed, rewrite or "",
+        code,
+        filename,
+        line,
+        column,
+        end_line or line,
+        end_column,
+        message,
+        fixed,
+        rewrite or "",
         *why,
     )
 
@@ -148,7 +167,9 @@ class ExplainReport:
     def __str__(self) -> str:
         # The breaks listed, not Dynamo's graph_break_count (graphs - 1), which misses breaks
         # that leave no graph behind (docs/MENDER.md).
-        lines = [f"{len(self.breaks)} break(s) in {self.graph_count} graph(s), {self.op_count} op(s)"]
+        lines = [
+            f"{len(self.breaks)} break(s) in {self.graph_count} graph(s), {self.op_count} op(s)"
+        ]
         for i, info in enumerate(self.breaks, 1):
             lines.append(f"  {i}. {info}")
             if info.message:

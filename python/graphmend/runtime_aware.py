@@ -140,7 +140,9 @@ class _Profiler:
 
     def explain(self, target: Any, *, keep_result: bool = False) -> _Run:
         with self._fresh_call(target):
-            output, result = explainer._run_explain(target, self.args, self.kwargs, keep_result=keep_result)
+            output, result = explainer._run_explain(
+                target, self.args, self.kwargs, keep_result=keep_result
+            )
         report, reasons = explainer._explain_report(output)
         depths = [len(getattr(r, "user_stack", None) or ()) for r in output.break_reasons]
         return _Run(report, reasons, depths, result)
@@ -168,7 +170,9 @@ def _break_lines(breaks: List[BreakInfo]) -> Dict[str, Tuple[int, ...]]:
 
 def _jump_breaks(run: _Run) -> List[BreakInfo]:
     """The breaks of ``run`` on a branch on a tensor (a data-dependent jump)."""
-    return [info for info, text in zip(run.breaks, run.reasons) if any(s in text for s in JUMP_SIGNS)]
+    return [
+        info for info, text in zip(run.breaks, run.reasons) if any(s in text for s in JUMP_SIGNS)
+    ]
 
 
 def _broken(run: _Run) -> int:
@@ -253,8 +257,9 @@ def _runtime_aware(
         rounds = _MendRounds(profiler, obj, before).run()
         report = CompileReport(before.breaks, rounds.last.breaks, rounds.report)
         report.rounds, report.dropped_rounds = rounds.rounds, rounds.dropped
-        trial = _choose_capture(profiler, rounds.mended, rounds.last, capture, report,
-                                torch_compile_kwargs)
+        trial = _choose_capture(
+            profiler, rounds.mended, rounds.last, capture, report, torch_compile_kwargs
+        )
         report.model_calls = profiler.calls
     return rounds.mended, report, trial
 
@@ -393,7 +398,9 @@ def _capture_trial(
     if not _same_output(trial.output, expected):
         return None, "the outputs differ from the eager program's on the example inputs"
     try:
-        trial.compiled = torch.compile(mended, **boundary.with_eager_precision(torch_compile_kwargs))
+        trial.compiled = torch.compile(
+            mended, **boundary.with_eager_precision(torch_compile_kwargs)
+        )
         output = profiler.call(trial.compiled, options)
     except Exception as exc:
         return None, f"the compiled program raised {_exception_line(exc)}"

@@ -89,7 +89,9 @@ def _timestamp_matches(path: str, blob: bytes, size: int, written_ns: int) -> bo
     )
 
 
-def splice(skeleton: CodeType, original: CodeType, stubbed_lines: Iterable[int]) -> Optional[CodeType]:
+def splice(
+    skeleton: CodeType, original: CodeType, stubbed_lines: Iterable[int]
+) -> Optional[CodeType]:
     """``skeleton`` (compiled from ``MendResult.skeleton``, in the original's line numbers)
     with each stub of a function or class body starting on one of ``stubbed_lines`` replaced
     by its code from ``original``; None when a stub has no matching original."""

@@ -53,7 +53,9 @@ def version_line() -> str:
 
 
 class _Version(argparse.Action):
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+    def __init__(
+        self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None
+    ):
         super().__init__(option_strings, dest, nargs=0, default=default, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
@@ -67,53 +69,115 @@ def _global_options(suppress: bool) -> argparse.ArgumentParser:
     default = (lambda value: argparse.SUPPRESS) if suppress else (lambda value: value)
     parser = argparse.ArgumentParser(add_help=False)
     group = parser.add_argument_group("global options")
-    group.add_argument("--config", metavar="PATH", default=default(None),
-                       help="use this TOML file (pyproject.toml or graphmend.toml); no discovery")
-    group.add_argument("--isolated", action="store_true", default=default(False),
-                       help="ignore every configuration file")
-    group.add_argument("--color", choices=("auto", "always", "never"), default=default("auto"),
-                       help="colour text output (default: auto, on a terminal without NO_COLOR)")
-    group.add_argument("-q", "--quiet", action="store_true", default=default(False),
-                       help="print findings only: no summary, notes or progress")
-    group.add_argument("-v", "--verbose", action="store_true", default=default(False),
-                       help="show tracebacks on errors")
+    group.add_argument(
+        "--config",
+        metavar="PATH",
+        default=default(None),
+        help="use this TOML file (pyproject.toml or graphmend.toml); no discovery",
+    )
+    group.add_argument(
+        "--isolated",
+        action="store_true",
+        default=default(False),
+        help="ignore every configuration file",
+    )
+    group.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default=default("auto"),
+        help="colour text output (default: auto, on a terminal without NO_COLOR)",
+    )
+    group.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        default=default(False),
+        help="print findings only: no summary, notes or progress",
+    )
+    group.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=default(False),
+        help="show tracebacks on errors",
+    )
     return parser
 
 
 def _lint_options(parser: argparse.ArgumentParser, *, fix: bool) -> None:
-    parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help="files or folders to check (default: .); - reads stdin")
-    parser.add_argument("--select", type=_codes, metavar="CODES",
-                        help="comma-separated code prefixes or names to report (default: GM0,GM1,GM9)")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="files or folders to check (default: .); - reads stdin",
+    )
+    parser.add_argument(
+        "--select",
+        type=_codes,
+        metavar="CODES",
+        help="comma-separated code prefixes or names to report (default: GM0,GM1,GM9)",
+    )
     parser.add_argument("--ignore", type=_codes, metavar="CODES", help="codes to leave out")
-    parser.add_argument("--fail-on", choices=("fixable", "any", "never"),
-                        help="which findings make the exit status 1 (default: fixable)")
+    parser.add_argument(
+        "--fail-on",
+        choices=("fixable", "any", "never"),
+        help="which findings make the exit status 1 (default: fixable)",
+    )
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
-    parser.add_argument("--output-format", choices=("text", "json", "sarif", "github"),
-                        help="how findings are printed (default: text)")
+    parser.add_argument(
+        "--output-format",
+        choices=("text", "json", "sarif", "github"),
+        help="how findings are printed (default: text)",
+    )
     parser.add_argument("--output-file", metavar="PATH", help="write the findings to PATH")
-    parser.add_argument("--trace-all", action="store_true", default=None,
-                        help="count every function as traced (library code whose callers live elsewhere)")
-    parser.add_argument("--jobs", "-j", type=int, metavar="N", help="threads (default: one per CPU)")
-    parser.add_argument("--force-exclude", action="store_true",
-                        help="apply exclude to files named on the command line too (pre-commit)")
-    parser.add_argument("--stdin-filename", metavar="NAME", help="the path of the text read from stdin")
+    parser.add_argument(
+        "--trace-all",
+        action="store_true",
+        default=None,
+        help="count every function as traced (library code whose callers live elsewhere)",
+    )
+    parser.add_argument(
+        "--jobs", "-j", type=int, metavar="N", help="threads (default: one per CPU)"
+    )
+    parser.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="apply exclude to files named on the command line too (pre-commit)",
+    )
+    parser.add_argument(
+        "--stdin-filename", metavar="NAME", help="the path of the text read from stdin"
+    )
     parser.add_argument("--show-suppressed", action="store_true", help="also list suppressed sites")
-    parser.add_argument("--statistics", action="store_true", help="counts per code and status instead")
-    parser.add_argument("--show-source", action="store_true", help="show each finding's source line")
-    parser.add_argument("--show-settings", action="store_true",
-                        help="print the resolved configuration and where each value came from")
-    parser.add_argument("--target-version", choices=("3.11", "3.12"),
-                        help="the Python grammar (default: the running interpreter's)")
+    parser.add_argument(
+        "--statistics", action="store_true", help="counts per code and status instead"
+    )
+    parser.add_argument(
+        "--show-source", action="store_true", help="show each finding's source line"
+    )
+    parser.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the resolved configuration and where each value came from",
+    )
+    parser.add_argument(
+        "--target-version",
+        choices=("3.11", "3.12"),
+        help="the Python grammar (default: the running interpreter's)",
+    )
     if fix:
         mode = parser.add_mutually_exclusive_group()
-        mode.add_argument("--diff", action="store_true",
-                          help="write nothing; print a unified diff (exit 1 when not empty)")
-        mode.add_argument("--check", action="store_true",
-                          help="write nothing; exit 1 if any file would change")
+        mode.add_argument(
+            "--diff",
+            action="store_true",
+            help="write nothing; print a unified diff (exit 1 when not empty)",
+        )
+        mode.add_argument(
+            "--check", action="store_true", help="write nothing; exit 1 if any file would change"
+        )
         mode.add_argument("--stdout", action="store_true", help="print the mended text of one file")
-        parser.add_argument("--exit-non-zero-on-fix", action="store_true",
-                            help="exit 1 when a file was changed")
+        parser.add_argument(
+            "--exit-non-zero-on-fix", action="store_true", help="exit 1 when a file was changed"
+        )
 
 
 def _codes(text: str) -> tuple:
@@ -130,66 +194,132 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         parents=[_global_options(suppress=False)],
     )
-    top.add_argument("--version", action=_Version, help="print the version of graphmend, its core, Python and torch")
+    top.add_argument(
+        "--version",
+        action=_Version,
+        help="print the version of graphmend, its core, Python and torch",
+    )
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
     common = [_global_options(suppress=True)]
 
     def command(name: str, help: str, description: str, example: str) -> argparse.ArgumentParser:
         return commands.add_parser(
-            name, help=help, description=description, parents=common, allow_abbrev=False,
-            formatter_class=argparse.RawDescriptionHelpFormatter, epilog=f"example:\n  {example}",
+            name,
+            help=help,
+            description=description,
+            parents=common,
+            allow_abbrev=False,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog=f"example:\n  {example}",
         )
 
-    check = command("check", "report graph-break sites without running anything",
-                    "Find graph-break sites statically (never imports torch or your code).",
-                    "graphmend check src/ --output-format github")
+    check = command(
+        "check",
+        "report graph-break sites without running anything",
+        "Find graph-break sites statically (never imports torch or your code).",
+        "graphmend check src/ --output-format github",
+    )
     _lint_options(check, fix=False)
-    fix = command("fix", "rewrite the fixable sites in place (or --diff, --check, --stdout)",
-                  "Write the mended source of the fixable sites. Fixed files import "
-                  "graphmend.runtime.", "graphmend fix --diff src/model.py")
+    fix = command(
+        "fix",
+        "rewrite the fixable sites in place (or --diff, --check, --stdout)",
+        "Write the mended source of the fixable sites. Fixed files import graphmend.runtime.",
+        "graphmend fix --diff src/model.py",
+    )
     _lint_options(fix, fix=True)
-    rule = command("rule", "explain a diagnostic code", "Explain what a GraphMend code means.",
-                   "graphmend rule GM101")
+    rule = command(
+        "rule",
+        "explain a diagnostic code",
+        "Explain what a GraphMend code means.",
+        "graphmend rule GM101",
+    )
     rule.add_argument("code", nargs="?", help="a code (GM101) or a name (data-dependent-branch)")
     rule.add_argument("--all", action="store_true", help="list every code")
     rule.add_argument("--output-format", choices=("text", "json"), default="text")
-    explain = command("explain", "run Dynamo on a model before and after mending",
-                      "Run Dynamo on ENTRY's model before and after mending and list each break "
-                      "with its GB id and GM code. Exit 1 when more than --max-breaks remain.",
-                      "graphmend explain examples/model.py:example --max-breaks 0")
-    explain.add_argument("target", nargs="?", metavar="FILE:ENTRY",
-                         help="FILE.py:ENTRY or module:ENTRY; ENTRY() returns (obj, args[, kwargs])")
-    explain.add_argument("--max-breaks", type=int, metavar="N", help="breaks allowed after mending (default 0)")
+    explain = command(
+        "explain",
+        "run Dynamo on a model before and after mending",
+        "Run Dynamo on ENTRY's model before and after mending and list each break "
+        "with its GB id and GM code. Exit 1 when more than --max-breaks remain.",
+        "graphmend explain examples/model.py:example --max-breaks 0",
+    )
+    explain.add_argument(
+        "target",
+        nargs="?",
+        metavar="FILE:ENTRY",
+        help="FILE.py:ENTRY or module:ENTRY; ENTRY() returns (obj, args[, kwargs])",
+    )
+    explain.add_argument(
+        "--max-breaks", type=int, metavar="N", help="breaks allowed after mending (default 0)"
+    )
     explain.add_argument("--no-mend", action="store_true", help="measure the original only")
-    explain.add_argument("--grad", action="store_true", help="run with autograd on (default: torch.no_grad())")
-    explain.add_argument("--backend", metavar="B",
-                         help="also compile with backend B (inductor, eager, ...) and check it returns "
-                         "what the original returns eagerly (exit 1 when not)")
+    explain.add_argument(
+        "--grad", action="store_true", help="run with autograd on (default: torch.no_grad())"
+    )
+    explain.add_argument(
+        "--backend",
+        metavar="B",
+        help="also compile with backend B (inductor, eager, ...) and check it returns "
+        "what the original returns eagerly (exit 1 when not)",
+    )
     explain.add_argument("--output-format", choices=("text", "json"), default="text")
-    run = command("run", "run a script with its model packages mended at import",
-                  "Run SCRIPT as __main__ with the GraphMend import hook installed.",
-                  "graphmend run train.py --epochs 3")
-    run.add_argument("--package", action="append", dest="packages", metavar="NAME",
-                     help="mend this package at import (repeatable); default: [tool.graphmend.hook] "
-                     "packages, else the packages the script imports that define nn.Module subclasses")
-    run.add_argument("--cache-dir", default="", help="the hook's cache (default: $GRAPHMEND_CACHE_DIR or ~/.cache/graphmend)")
-    run.add_argument("--no-cache", action="store_true", help="mend every module, read and write no cache")
-    run.add_argument("--no-mend-script", action="store_true", help="run the script's own code as it is")
-    run.add_argument("--no-boundary", action="store_true",
-                     help="leave the script's own torch.compile as it is (deferred output then "
-                     "appears at exit)")
-    run.add_argument("--report", action="store_true", help="list the mended and declined sites at exit (stderr)")
-    run.add_argument("--output-format", choices=("text", "json", "sarif", "github"), help="the --report format")
+    run = command(
+        "run",
+        "run a script with its model packages mended at import",
+        "Run SCRIPT as __main__ with the GraphMend import hook installed.",
+        "graphmend run train.py --epochs 3",
+    )
+    run.add_argument(
+        "--package",
+        action="append",
+        dest="packages",
+        metavar="NAME",
+        help="mend this package at import (repeatable); default: [tool.graphmend.hook] "
+        "packages, else the packages the script imports that define nn.Module subclasses",
+    )
+    run.add_argument(
+        "--cache-dir",
+        default="",
+        help="the hook's cache (default: $GRAPHMEND_CACHE_DIR or ~/.cache/graphmend)",
+    )
+    run.add_argument(
+        "--no-cache", action="store_true", help="mend every module, read and write no cache"
+    )
+    run.add_argument(
+        "--no-mend-script", action="store_true", help="run the script's own code as it is"
+    )
+    run.add_argument(
+        "--no-boundary",
+        action="store_true",
+        help="leave the script's own torch.compile as it is (deferred output then appears at exit)",
+    )
+    run.add_argument(
+        "--report", action="store_true", help="list the mended and declined sites at exit (stderr)"
+    )
+    run.add_argument(
+        "--output-format", choices=("text", "json", "sarif", "github"), help="the --report format"
+    )
     run.add_argument("--report-file", metavar="PATH", help="write the --report to PATH")
-    run.add_argument("--list-packages", action="store_true", help="print the packages that would be hooked and exit")
+    run.add_argument(
+        "--list-packages",
+        action="store_true",
+        help="print the packages that would be hooked and exit",
+    )
     run.add_argument("script", help="the Python file to run")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to the script")
-    warm = command("warm", "mend packages into the hook's cache ahead of time",
-                   "Mend every source file of PACKAGE into the import hook's cache (like "
-                   "compileall for .pyc), so the first start with the hook does no mending work.",
-                   "graphmend warm transformers")
+    warm = command(
+        "warm",
+        "mend packages into the hook's cache ahead of time",
+        "Mend every source file of PACKAGE into the import hook's cache (like "
+        "compileall for .pyc), so the first start with the hook does no mending work.",
+        "graphmend warm transformers",
+    )
     warm.add_argument("packages", nargs="+", metavar="PACKAGE", help="an importable package name")
-    warm.add_argument("--cache-dir", default="", help="the hook's cache (default: $GRAPHMEND_CACHE_DIR or ~/.cache/graphmend)")
+    warm.add_argument(
+        "--cache-dir",
+        default="",
+        help="the hook's cache (default: $GRAPHMEND_CACHE_DIR or ~/.cache/graphmend)",
+    )
     warm.add_argument("--jobs", type=int, default=None, help="processes (default: one per CPU)")
     return top
 
@@ -236,8 +366,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     options = parser.parse_args(argv)
     if options.command is None:
         parser.print_usage(sys.stderr)
-        sys.stderr.write("graphmend: name a command (check, fix, rule, explain, run, warm); "
-                         "`graphmend --help` shows examples\n")
+        sys.stderr.write(
+            "graphmend: name a command (check, fix, rule, explain, run, warm); "
+            "`graphmend --help` shows examples\n"
+        )
         return 2
     from ..files import UserError
 
@@ -254,8 +386,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except Exception:  # noqa: BLE001 (the script's own exceptions propagate: see below)
         if options.command == "run":
             raise  # the script's traceback and exit status, as `python script.py` gives them
-        sys.stderr.write(f"graphmend {options.command}: internal error; please report it with "
-                         "this traceback\n")
+        sys.stderr.write(
+            f"graphmend {options.command}: internal error; please report it with this traceback\n"
+        )
         traceback.print_exc()
         return 2
-

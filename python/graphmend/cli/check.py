@@ -46,7 +46,9 @@ FAILING = {
     "never": set(),
 }
 # The codes a configuration can suppress in the core (breaks; errors are always reported).
-_SUPPRESSIBLE = tuple(c for c, info in CODES.items() if info.status_class in ("break", "out-of-scope"))
+_SUPPRESSIBLE = tuple(
+    c for c, info in CODES.items() if info.status_class in ("break", "out-of-scope")
+)
 
 
 @dataclasses.dataclass
@@ -71,7 +73,11 @@ def _site_edits(result, index: TextIndex) -> Dict[int, list]:
     fixed sites: each edit to the last fixed site starting on or before its line (the
     runtime import, before every site, to the first). Applying every site's edits gives the
     file ``fix`` writes."""
-    fixed = sorted((d.line, i) for i, d in enumerate(result.diagnostics) if d.fixed and d.code.startswith("GM1"))
+    fixed = sorted(
+        (d.line, i)
+        for i, d in enumerate(result.diagnostics)
+        if d.fixed and d.code.startswith("GM1")
+    )
     owners: Dict[int, list] = {i: [] for _, i in fixed}
     lines = [line for line, _ in fixed]
     for begin, end, text in result.edits if fixed else ():
@@ -80,24 +86,38 @@ def _site_edits(result, index: TextIndex) -> Dict[int, list]:
     return owners
 
 
-def _error_outcome(display: str, source: Optional[SourceFile], code: str, message: str) -> FileOutcome:
+def _error_outcome(
+    display: str, source: Optional[SourceFile], code: str, message: str
+) -> FileOutcome:
     position = {"line": 1, "column": 1}
-    finding = Finding(code, "error", display, position, dict(position), message, hint=CODES[code].hint)
+    finding = Finding(
+        code, "error", display, position, dict(position), message, hint=CODES[code].hint
+    )
     return FileOutcome(display, [finding], source)
 
 
-def lint_file(path: str, settings: Settings, *, fix: bool = False, data: Optional[bytes] = None,
-              display: Optional[str] = None, trace_all: Optional[bool] = None,
-              show_suppressed: bool = False) -> FileOutcome:
+def lint_file(
+    path: str,
+    settings: Settings,
+    *,
+    fix: bool = False,
+    data: Optional[bytes] = None,
+    display: Optional[str] = None,
+    trace_all: Optional[bool] = None,
+    show_suppressed: bool = False,
+) -> FileOutcome:
     display = display or display_path(path)
     try:
         source = read_source(path, data)
     except OSError as exc:
         return FileOutcome(display, problem=f"cannot read: {exc.strerror or exc}")
     if source.text is None:
-        return _error_outcome(display, source, "GM004", f"cannot decode the file: {source.decode_error}")
+        return _error_outcome(
+            display, source, "GM004", f"cannot decode the file: {source.decode_error}"
+        )
     relative = relative_to(path if path != "-" else display, settings.root)
     selected = settings.selected_codes(relative)
+
     def mend(text: str):
         return _mend_source.mend_source(
             text,
@@ -146,8 +166,13 @@ def lint_file(path: str, settings: Settings, *, fix: bool = False, data: Optiona
 def _refused(display: str, problem: str) -> Finding:
     position = {"line": 1, "column": 1}
     return Finding(
-        "GM901", "internal", display, position, dict(position),
-        f"the fix was not written: {problem}", hint=CODES["GM901"].hint,
+        "GM901",
+        "internal",
+        display,
+        position,
+        dict(position),
+        f"the fix was not written: {problem}",
+        hint=CODES["GM901"].hint,
     )
 
 
@@ -171,8 +196,11 @@ def _unsafe(mended: str, source: SourceFile, settings: Settings, display: str, s
     if back != mended:
         return "the written file would not read back as the mended text"
     again = _mend_source.mend_source(
-        mended, display, version=settings.target_version,
-        suppressed_codes=[code for code in _SUPPRESSIBLE if code not in selected], **settings.rewrites,
+        mended,
+        display,
+        version=settings.target_version,
+        suppressed_codes=[code for code in _SUPPRESSIBLE if code not in selected],
+        **settings.rewrites,
     )
     if again.changed:
         return "mending the mended text changes it again"
@@ -192,15 +220,30 @@ def _excluder(settings: Settings):
     return excluded
 
 
-def lint_paths(paths: Sequence[str], settings: Settings, *, fix: bool = False, jobs: Optional[int] = None,
-               force_exclude: bool = False, trace_all: Optional[bool] = None,
-               show_suppressed: bool = False) -> List[FileOutcome]:
+def lint_paths(
+    paths: Sequence[str],
+    settings: Settings,
+    *,
+    fix: bool = False,
+    jobs: Optional[int] = None,
+    force_exclude: bool = False,
+    trace_all: Optional[bool] = None,
+    show_suppressed: bool = False,
+) -> List[FileOutcome]:
     """The outcomes of every Python file of ``paths``, sorted by path. Raises UserError."""
-    files = list(dict.fromkeys(python_files(paths, _excluder(settings), force_exclude=force_exclude)))
+    files = list(
+        dict.fromkeys(python_files(paths, _excluder(settings), force_exclude=force_exclude))
+    )
 
     def one(path: str) -> FileOutcome:
-        return lint_file(path, settings, fix=fix, display=display_path(path), trace_all=trace_all,
-                         show_suppressed=show_suppressed)
+        return lint_file(
+            path,
+            settings,
+            fix=fix,
+            display=display_path(path),
+            trace_all=trace_all,
+            show_suppressed=show_suppressed,
+        )
 
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(files) or 1))
     if jobs == 1:
@@ -214,16 +257,29 @@ def lint_paths(paths: Sequence[str], settings: Settings, *, fix: bool = False, j
 def _stdin_outcome(options, settings: Settings, fix: bool) -> FileOutcome:
     data = sys.stdin.buffer.read()
     display = options.stdin_filename or "-"
-    return lint_file("-", settings, fix=fix, data=data, display=display,
-                     trace_all=options.trace_all, show_suppressed=options.show_suppressed)
+    return lint_file(
+        "-",
+        settings,
+        fix=fix,
+        data=data,
+        display=display,
+        trace_all=options.trace_all,
+        show_suppressed=options.show_suppressed,
+    )
 
 
 def _outcomes(options, settings: Settings, fix: bool) -> List[FileOutcome]:
     if options.paths == ["-"]:
         return [_stdin_outcome(options, settings, fix)]
-    return lint_paths(options.paths or ["."], settings, fix=fix, jobs=options.jobs,
-                      force_exclude=options.force_exclude, trace_all=options.trace_all,
-                      show_suppressed=options.show_suppressed)
+    return lint_paths(
+        options.paths or ["."],
+        settings,
+        fix=fix,
+        jobs=options.jobs,
+        force_exclude=options.force_exclude,
+        trace_all=options.trace_all,
+        show_suppressed=options.show_suppressed,
+    )
 
 
 def exit_status(findings: Sequence[Finding], policy: str, *, problems: bool = False) -> int:
@@ -276,14 +332,25 @@ def _statistics(findings: Sequence[Finding], stream) -> None:
         stream.write(f"{count:6d}  {code}  {CODES[code].name:24s} {status}\n")
 
 
-def _emit(command: str, findings, outcomes, options, settings, *, stream=None, summary: bool = True,
-          **extra) -> None:
+def _emit(
+    command: str,
+    findings,
+    outcomes,
+    options,
+    settings,
+    *,
+    stream=None,
+    summary: bool = True,
+    **extra,
+) -> None:
     """Findings in the chosen format, and the summary (stdout for text, stderr otherwise)."""
     output_format = options.output_format or settings.output_format
     files = {
         "checked": len(outcomes),
         "changed": sum(1 for o in outcomes if o.mended is not None),
-        "errors": sum(1 for o in outcomes if o.problem or any(f.status == "error" for f in o.findings)),
+        "errors": sum(
+            1 for o in outcomes if o.problem or any(f.status == "error" for f in o.findings)
+        ),
     }
     out = stream or sys.stdout
     handle = None
@@ -338,8 +405,8 @@ def _runtime_note() -> None:
 
     if not project_depends_on_graphmend():
         sys.stderr.write(
-            "note: fixed files import graphmend.runtime; add \"graphmend\" to your project's "
-            "runtime dependencies (see docs/CLI.md, \"What a fixed file needs\")\n"
+            'note: fixed files import graphmend.runtime; add "graphmend" to your project\'s '
+            'runtime dependencies (see docs/CLI.md, "What a fixed file needs")\n'
         )
 
 
@@ -356,7 +423,11 @@ def fix(options: argparse.Namespace, settings: Settings) -> int:
         if len(outcomes) != 1:
             raise UserError("--stdout takes exactly one file")
         only = outcomes[0]
-        text = only.mended if only.mended is not None else (only.source.text if only.source and only.source.text is not None else "")
+        text = (
+            only.mended
+            if only.mended is not None
+            else (only.source.text if only.source and only.source.text is not None else "")
+        )
         sys.stdout.write(text)
         _emit("fix", remaining, outcomes, options, settings, stream=sys.stderr, summary=False)
         _fix_summary("The mended text fixes", fixed_sites, None, remaining, options, sys.stderr)
@@ -371,8 +442,10 @@ def fix(options: argparse.Namespace, settings: Settings) -> int:
 
     if options.check:
         if not options.quiet:
-            print(f"would fix {fixed_sites} site{'s' if fixed_sites != 1 else ''} in "
-                  f"{len(changed)} file{'s' if len(changed) != 1 else ''}")
+            print(
+                f"would fix {fixed_sites} site{'s' if fixed_sites != 1 else ''} in "
+                f"{len(changed)} file{'s' if len(changed) != 1 else ''}"
+            )
         return 2 if problems else (1 if changed else exit_status(remaining, policy))
 
     written = 0
@@ -382,7 +455,9 @@ def fix(options: argparse.Namespace, settings: Settings) -> int:
             written += 1
         except OSError as exc:
             problems = True
-            sys.stderr.write(f"graphmend fix: cannot write: {exc.strerror or exc} ({outcome.path})\n")
+            sys.stderr.write(
+                f"graphmend fix: cannot write: {exc.strerror or exc} ({outcome.path})\n"
+            )
     _emit("fix", remaining, outcomes, options, settings, summary=False)
     _fix_summary("Fixed", fixed_sites, written, remaining, options, sys.stdout)
     if written:
@@ -396,8 +471,10 @@ def _fix_summary(what: str, sites: int, files: Optional[int], remaining, options
         return
     counts = formats.summary_counts(remaining)
     where = "" if files is None else f" in {files} file{'s' if files != 1 else ''}"
-    stream.write(f"{what} {sites} site{'s' if sites != 1 else ''}{where}; "
-                 f"{counts['declined']} declined, {counts['out-of-scope']} out of scope remain.\n")
+    stream.write(
+        f"{what} {sites} site{'s' if sites != 1 else ''}{where}; "
+        f"{counts['declined']} declined, {counts['out-of-scope']} out of scope remain.\n"
+    )
 
 
 def _fix_status(remaining, policy, problems, options, changed: bool) -> int:
@@ -419,8 +496,15 @@ def rule(options: argparse.Namespace) -> int:
         infos = [info]
     if options.output_format == "json":
         payload = [
-            {"code": i.code, "name": i.name, "summary": i.summary, "status_class": i.status_class,
-             "gb_ids": list(i.gb_ids), "fixed_by": i.fixed_by or None, "url": i.url}
+            {
+                "code": i.code,
+                "name": i.name,
+                "summary": i.summary,
+                "status_class": i.status_class,
+                "gb_ids": list(i.gb_ids),
+                "fixed_by": i.fixed_by or None,
+                "url": i.url,
+            }
             for i in infos
         ]
         json.dump(payload if options.all or not options.code else payload[0], sys.stdout, indent=2)
@@ -439,7 +523,9 @@ def _rule_text(info) -> str:
     out.write(f"{info.code} {info.name}: {info.summary}\n\n{info.description}\n\n")
     if info.gb_ids:
         out.write(f"Dynamo graph-break ids: {', '.join(info.gb_ids)}\n")
-    out.write(f"Fixed by: [{info.fixed_by}]\n" if info.fixed_by else "Fixed by: nothing (reported only)\n")
+    out.write(
+        f"Fixed by: [{info.fixed_by}]\n" if info.fixed_by else "Fixed by: nothing (reported only)\n"
+    )
     if info.hint:
         out.write(f"What to do: {info.hint}\n")
     if info.fixed_by:
@@ -453,10 +539,35 @@ def _rule_text(info) -> str:
 
 
 _REASONS_BY_REWRITE = {
-    "where": ("not-tensor", "not-pure", "mutates-state", "different-live-sets", "partial-return",
-              "while-loop", "uses-item", "unsupported-statement"),
-    "defer": ("result-used", "user-object-str", "f-string", "caller-frame", "other-stream", "inside-with"),
-    "trap": ("message-not-literal", "has-else", "not-single-raise", "raise-from", "exception-not-class"),
-    "scalar": ("scalar-used-otherwise", "scalar-assigned-again", "scalar-read-form",
-               "scalar-comparison-not-fixed"),
+    "where": (
+        "not-tensor",
+        "not-pure",
+        "mutates-state",
+        "different-live-sets",
+        "partial-return",
+        "while-loop",
+        "uses-item",
+        "unsupported-statement",
+    ),
+    "defer": (
+        "result-used",
+        "user-object-str",
+        "f-string",
+        "caller-frame",
+        "other-stream",
+        "inside-with",
+    ),
+    "trap": (
+        "message-not-literal",
+        "has-else",
+        "not-single-raise",
+        "raise-from",
+        "exception-not-class",
+    ),
+    "scalar": (
+        "scalar-used-otherwise",
+        "scalar-assigned-again",
+        "scalar-read-form",
+        "scalar-comparison-not-fixed",
+    ),
 }

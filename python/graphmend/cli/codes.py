@@ -34,7 +34,9 @@ class Code:
     @property
     def url(self) -> str:
         """The code's section of DIAGNOSTICS.md (a GitHub-style heading anchor)."""
-        anchor = "".join(c for c in f"{self.code} {self.heading}".lower() if c.isalnum() or c in " -")
+        anchor = "".join(
+            c for c in f"{self.code} {self.heading}".lower() if c.isalnum() or c in " -"
+        )
         return f"{DOCS_PAGE}#{anchor.replace(' ', '-')}"
 
     @property
@@ -53,67 +55,160 @@ _HEADINGS = {
 
 _DESCRIPTIONS: Dict[str, Tuple[str, str, Tuple[str, ...], str, str, str]] = {
     # code: (name, status_class, gb_ids, fixed_by, description, hint)
-    "GM001": ("syntax-error", "error", (), "",
-              "The file does not parse (CPython's message and position). Nothing else is "
-              "reported for it and it is never rewritten.", "fix the syntax error"),
-    "GM002": ("tokenize-error", "error", (), "",
-              "The tokenizer rejects the file (an unterminated string, a bad character, an "
-              "unmatched bracket).", "fix the syntax error"),
-    "GM003": ("indentation-error", "error", (), "",
-              "IndentationError or TabError, as CPython raises them.",
-              "fix the indentation"),
-    "GM004": ("encoding-error", "error", (), "",
-              "The file is not valid in its declared encoding (UTF-8 by default) or contains "
-              "a NUL byte.", "save the file as UTF-8 or declare its encoding"),
-    "GM101": ("data-dependent-branch", "break", ("GB0170", "GB0035"), "where",
-              "An if, elif, while or conditional expression whose condition depends on "
-              "tensor data (a reduction such as sum/max/any, directly or through "
-              "assignments). Dynamo needs the value on the host and breaks the graph. "
-              "[Where] predicates both branches with torch.where (or torch.cond).", ""),
-    "GM102": ("print-call", "break", ("GB0059",), "defer",
-              "A print call inside traced code. [Defer] records it and replays it at the "
-              "compile boundary, in program order.", ""),
-    "GM103": ("logging-call", "break", ("GB0291",), "defer",
-              "A logging.Logger method call inside traced code. [Defer] records it and "
-              "replays it at the compile boundary.", ""),
-    "GM104": ("warnings-warn", "break", ("GB0007", "GB0008"), "defer",
-              "A warnings.warn call inside traced code. [Defer] records it and replays it at "
-              "the compile boundary, with the original call site.", ""),
-    "GM105": ("validation-guard", "break", ("GB0170",), "trap",
-              "`if <tensor condition>: raise E(\"literal\")`. [Trap] turns it into an "
-              "in-graph check whose failure raises the same exception at the compile "
-              "boundary.", ""),
-    "GM106": ("python-scalar", "break", ("GB0124", "GB0109"), "scalar",
-              ".item() or .tolist() on a tensor, or int()/float() of one, or a branch on "
-              "such a value. [Scalar] holds a scalar assigned to a name and only compared "
-              "with ints (tested with isinstance, read in the body of a guard) as a tensor "
-              "while compiling; a .item() compared where a fixed condition reads it is "
-              "compared in the graph with that fix. Others are declined.",
-              "Dynamo captures it with torch._dynamo.config.capture_scalar_outputs = True"),
-    "GM107": ("data-dependent-shape", "out-of-scope", ("GB0036", "GB0037"), "",
-              "An operation whose output shape depends on tensor data (nonzero, unique, "
-              "masked_select, boolean-mask indexing). Reported, not rewritten.",
-              "Dynamo captures it with "
-              "torch._dynamo.config.capture_dynamic_output_shape_ops = True"),
-    "GM108": ("tensor-slice-bound", "out-of-scope", ("GB0038",), "",
-              "A slice whose bound is a tensor (x[:n] with n = x.argmax()). Reported, not "
-              "rewritten.", "compute the bound as a Python int outside the compiled region"),
-    "GM109": ("tensor-check", "break", ("GB0124",), "trap",
-              "torch._check_tensor_all(cond) without a message callable: torch reads cond "
-              "on the host. [Trap] makes it an in-graph assert raised at the boundary.", ""),
-    "GM110": ("tensor-assert", "break", (), "trap",
-              "`assert <tensor condition>`: compiled code would raise RuntimeError where the "
-              "program raises AssertionError. [Trap] keeps the AssertionError.", ""),
-    "GM190": ("unused-pragma", "note", (), "",
-              "A `# graphmend: ignore[...]` or `# noqa: GM...` comment that suppressed no "
-              "site. Off by default; select it with select = [\"GM190\"].",
-              "remove the comment"),
-    "GM901": ("fix-does-not-parse", "internal", (), "",
-              "A fix produced text that does not parse; the fix is not applied.",
-              "please report this with the input that produced it"),
-    "GM902": ("fix-not-idempotent", "internal", (), "",
-              "Mending the mended text would edit it again; the fix is not applied.",
-              "please report this with the input that produced it"),
+    "GM001": (
+        "syntax-error",
+        "error",
+        (),
+        "",
+        "The file does not parse (CPython's message and position). Nothing else is "
+        "reported for it and it is never rewritten.",
+        "fix the syntax error",
+    ),
+    "GM002": (
+        "tokenize-error",
+        "error",
+        (),
+        "",
+        "The tokenizer rejects the file (an unterminated string, a bad character, an "
+        "unmatched bracket).",
+        "fix the syntax error",
+    ),
+    "GM003": (
+        "indentation-error",
+        "error",
+        (),
+        "",
+        "IndentationError or TabError, as CPython raises them.",
+        "fix the indentation",
+    ),
+    "GM004": (
+        "encoding-error",
+        "error",
+        (),
+        "",
+        "The file is not valid in its declared encoding (UTF-8 by default) or contains a NUL byte.",
+        "save the file as UTF-8 or declare its encoding",
+    ),
+    "GM101": (
+        "data-dependent-branch",
+        "break",
+        ("GB0170", "GB0035"),
+        "where",
+        "An if, elif, while or conditional expression whose condition depends on "
+        "tensor data (a reduction such as sum/max/any, directly or through "
+        "assignments). Dynamo needs the value on the host and breaks the graph. "
+        "[Where] predicates both branches with torch.where (or torch.cond).",
+        "",
+    ),
+    "GM102": (
+        "print-call",
+        "break",
+        ("GB0059",),
+        "defer",
+        "A print call inside traced code. [Defer] records it and replays it at the "
+        "compile boundary, in program order.",
+        "",
+    ),
+    "GM103": (
+        "logging-call",
+        "break",
+        ("GB0291",),
+        "defer",
+        "A logging.Logger method call inside traced code. [Defer] records it and "
+        "replays it at the compile boundary.",
+        "",
+    ),
+    "GM104": (
+        "warnings-warn",
+        "break",
+        ("GB0007", "GB0008"),
+        "defer",
+        "A warnings.warn call inside traced code. [Defer] records it and replays it at "
+        "the compile boundary, with the original call site.",
+        "",
+    ),
+    "GM105": (
+        "validation-guard",
+        "break",
+        ("GB0170",),
+        "trap",
+        '`if <tensor condition>: raise E("literal")`. [Trap] turns it into an '
+        "in-graph check whose failure raises the same exception at the compile "
+        "boundary.",
+        "",
+    ),
+    "GM106": (
+        "python-scalar",
+        "break",
+        ("GB0124", "GB0109"),
+        "scalar",
+        ".item() or .tolist() on a tensor, or int()/float() of one, or a branch on "
+        "such a value. [Scalar] holds a scalar assigned to a name and only compared "
+        "with ints (tested with isinstance, read in the body of a guard) as a tensor "
+        "while compiling; a .item() compared where a fixed condition reads it is "
+        "compared in the graph with that fix. Others are declined.",
+        "Dynamo captures it with torch._dynamo.config.capture_scalar_outputs = True",
+    ),
+    "GM107": (
+        "data-dependent-shape",
+        "out-of-scope",
+        ("GB0036", "GB0037"),
+        "",
+        "An operation whose output shape depends on tensor data (nonzero, unique, "
+        "masked_select, boolean-mask indexing). Reported, not rewritten.",
+        "Dynamo captures it with torch._dynamo.config.capture_dynamic_output_shape_ops = True",
+    ),
+    "GM108": (
+        "tensor-slice-bound",
+        "out-of-scope",
+        ("GB0038",),
+        "",
+        "A slice whose bound is a tensor (x[:n] with n = x.argmax()). Reported, not rewritten.",
+        "compute the bound as a Python int outside the compiled region",
+    ),
+    "GM109": (
+        "tensor-check",
+        "break",
+        ("GB0124",),
+        "trap",
+        "torch._check_tensor_all(cond) without a message callable: torch reads cond "
+        "on the host. [Trap] makes it an in-graph assert raised at the boundary.",
+        "",
+    ),
+    "GM110": (
+        "tensor-assert",
+        "break",
+        (),
+        "trap",
+        "`assert <tensor condition>`: compiled code would raise RuntimeError where the "
+        "program raises AssertionError. [Trap] keeps the AssertionError.",
+        "",
+    ),
+    "GM190": (
+        "unused-pragma",
+        "note",
+        (),
+        "",
+        "A `# graphmend: ignore[...]` or `# noqa: GM...` comment that suppressed no "
+        'site. Off by default; select it with select = ["GM190"].',
+        "remove the comment",
+    ),
+    "GM901": (
+        "fix-does-not-parse",
+        "internal",
+        (),
+        "",
+        "A fix produced text that does not parse; the fix is not applied.",
+        "please report this with the input that produced it",
+    ),
+    "GM902": (
+        "fix-not-idempotent",
+        "internal",
+        (),
+        "",
+        "Mending the mended text would edit it again; the fix is not applied.",
+        "please report this with the input that produced it",
+    ),
 }
 
 
@@ -194,7 +289,7 @@ HINTS: Dict[str, str] = {
     "while_loop by hand",
     "not-data-dependent": "",
     "not-an-if": "write the conditional expression as an if statement, or use torch.where",
-    "branch-raises": "a raise ending a branch arm is predicated as `raise E(\"literal\")` (or a "
+    "branch-raises": 'a raise ending a branch arm is predicated as `raise E("literal")` (or a '
     "message formatted from values other than tensors, reading nothing the branch assigns), "
     "where another arm gives a value and no branch calls code or prints",
     "predicated-fallback": "",
@@ -212,7 +307,7 @@ HINTS: Dict[str, str] = {
     "format specs, ==, is, and/or/not, +) before the print/log/warn, or keep the break",
     "has-else": "an elif guard stays as written; a guard with an else is predicated by [Where] "
     "where its reason allows",
-    "not-single-raise": "the shape [Trap] accepts is `if cond: raise E(\"literal\")`",
+    "not-single-raise": 'the shape [Trap] accepts is `if cond: raise E("literal")`',
     "bare-raise": "raise a new exception with a string-literal message",
     "raise-from": "drop `from ...` or keep the break",
     "message-not-literal": "use a string-literal message, or keep the break",

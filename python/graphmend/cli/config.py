@@ -38,7 +38,9 @@ class Settings:
     trace_all: Union[bool, Tuple[str, ...]] = False
     entry_points: Tuple[str, ...] = ()  # "path/to/file.py:Qualified.name"
     target_version: Optional[Tuple[int, int]] = None
-    rewrites: Dict[str, bool] = dataclasses.field(default_factory=lambda: {r: True for r in REWRITES})
+    rewrites: Dict[str, bool] = dataclasses.field(
+        default_factory=lambda: {r: True for r in REWRITES}
+    )
     per_file_ignores: Dict[str, Tuple[str, ...]] = dataclasses.field(default_factory=dict)
     hook_packages: Tuple[str, ...] = ()
     hook_cache_dir: Optional[str] = None
@@ -88,7 +90,9 @@ class Settings:
             if field.name in ("path", "root", "sources"):
                 continue
             value = getattr(self, field.name)
-            lines.append(f"{field.name.replace('_', '-')} = {value!r}  # {self.sources.get(field.name, 'default')}")
+            lines.append(
+                f"{field.name.replace('_', '-')} = {value!r}  # {self.sources.get(field.name, 'default')}"
+            )
         return "\n".join(lines)
 
 
@@ -174,7 +178,7 @@ def _version(value: Any, path: Path) -> Tuple[int, int]:
     try:
         major, minor = (int(part) for part in str(value).split("."))
     except ValueError:
-        raise UserError(f"target-version must look like \"3.11\", not {value!r}", str(path)) from None
+        raise UserError(f'target-version must look like "3.11", not {value!r}', str(path)) from None
     if (major, minor) not in SUPPORTED_VERSIONS:
         raise UserError(f"target-version {value} is not supported (3.11 or 3.12)", str(path))
     return major, minor
@@ -193,10 +197,17 @@ def _apply_top(settings: Settings, table: Dict[str, Any], path: Path) -> None:
         elif key == "output-format":
             settings.set("output_format", _choice(value, key, OUTPUT_FORMATS, path), source)
         elif key == "entry-points":
-            settings.set("entry_points", tuple(_entry_point(item, path) for item in _string_list(value, key, path)),
-                         source)
+            settings.set(
+                "entry_points",
+                tuple(_entry_point(item, path) for item in _string_list(value, key, path)),
+                source,
+            )
         elif key == "trace-all":
-            settings.set("trace_all", value if isinstance(value, bool) else _string_list(value, key, path), source)
+            settings.set(
+                "trace_all",
+                value if isinstance(value, bool) else _string_list(value, key, path),
+                source,
+            )
         elif key == "target-version":
             settings.set("target_version", _version(value, path), source)
         elif key == "rewrites":
@@ -249,8 +260,18 @@ def _explain_value(key: str, value: Any, path: Path) -> Tuple[str, Any]:
 _HOOK_KEYS = {"packages": _hook_value, "cache-dir": _hook_value, "ahead": _hook_value}
 _EXPLAIN_KEYS = {"entry": _explain_value, "max-breaks": _explain_value}
 _TOP_KEYS = (
-    "select", "ignore", "fail-on", "output-format", "exclude", "trace-all", "entry-points", "target-version",
-    "rewrites", "per-file-ignores", "hook", "explain",
+    "select",
+    "ignore",
+    "fail-on",
+    "output-format",
+    "exclude",
+    "trace-all",
+    "entry-points",
+    "target-version",
+    "rewrites",
+    "per-file-ignores",
+    "hook",
+    "explain",
 )
 
 
@@ -260,8 +281,11 @@ def _entry_point(item: str, path: Path) -> str:
     where, _, qualname = item.rpartition(":")
     names = qualname.split(".")
     if not where.endswith(".py") or not all(n.isidentifier() or n == "<locals>" for n in names):
-        raise UserError(f"entry-points: {item!r} is not FILE.py:QUALIFIED.NAME "
-                        "(such as \"src/pkg/engine.py:Engine.step\")", str(path))
+        raise UserError(
+            f"entry-points: {item!r} is not FILE.py:QUALIFIED.NAME "
+            '(such as "src/pkg/engine.py:Engine.step")',
+            str(path),
+        )
     return PurePosixPath(where.replace("\\", "/")).as_posix() + ":" + qualname
 
 

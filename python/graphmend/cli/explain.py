@@ -94,15 +94,24 @@ def _break_json(info) -> Dict[str, Any]:
 # What Dynamo itself offers for a side-effect break, by GraphMend code: the config set and
 # the function to add, and what it changes. Shown only when the installed torch has the set.
 _DYNAMO_OPTIONS = {
-    "GM102": ("reorderable_logging_functions", "print",
-              "keeps it in the graph, printing its arguments as they are at the end of the graph "
-              "(GraphMend's fix prints them as they were at the call)"),
-    "GM104": ("reorderable_logging_functions", "warnings.warn",
-              "keeps it in the graph, warning at the end of the graph with another line named "
-              "(GraphMend's fix replays it with the call's file and line)"),
-    "GM103": ("ignore_logging_functions", "logging.Logger.<method>",
-              "keeps it in the graph by dropping the record in compiled code "
-              "(GraphMend's fix replays it)"),
+    "GM102": (
+        "reorderable_logging_functions",
+        "print",
+        "keeps it in the graph, printing its arguments as they are at the end of the graph "
+        "(GraphMend's fix prints them as they were at the call)",
+    ),
+    "GM104": (
+        "reorderable_logging_functions",
+        "warnings.warn",
+        "keeps it in the graph, warning at the end of the graph with another line named "
+        "(GraphMend's fix replays it with the call's file and line)",
+    ),
+    "GM103": (
+        "ignore_logging_functions",
+        "logging.Logger.<method>",
+        "keeps it in the graph by dropping the record in compiled code "
+        "(GraphMend's fix replays it)",
+    ),
 }
 
 
@@ -127,12 +136,16 @@ def _runtime_note(info) -> str:
             "the guard or accept one break"
         )
     if info.runtime_frame in ("_replay_in_order", "defer", "defer_format"):
-        return ("a deferred print/log call whose arguments cannot be recorded (an object that "
-                "formats through its own code) runs at once, after the records before it; it "
-                "breaks where the original did")
+        return (
+            "a deferred print/log call whose arguments cannot be recorded (an object that "
+            "formats through its own code) runs at once, after the records before it; it "
+            "breaks where the original did"
+        )
     if info.runtime_frame == "call_now":
-        return ("a declined print/log call runs through graphmend.runtime.call_now to keep the "
-                "order of output; it breaks where the original did")
+        return (
+            "a declined print/log call runs through graphmend.runtime.call_now to keep the "
+            "order of output; it breaks where the original did"
+        )
     return f"the break is inside GraphMend's runtime ({info.runtime_frame})"
 
 
@@ -158,14 +171,18 @@ def explain(options: argparse.Namespace, settings) -> int:
     target = options.target or settings.explain_entry
     if not target:
         raise UserError("name a target FILE.py:ENTRY (or set [tool.graphmend.explain] entry)")
-    max_breaks = options.max_breaks if options.max_breaks is not None else settings.explain_max_breaks
+    max_breaks = (
+        options.max_breaks if options.max_breaks is not None else settings.explain_max_breaks
+    )
     _phase(options, f"importing {target}")
     try:
         obj, args, kwargs = load_target(target)
     except UserError:
         raise
     except Exception as exc:  # noqa: BLE001 (the user's module or entry failed)
-        raise UserError(f"importing or calling the entry failed: {type(exc).__name__}: {exc}", target) from None
+        raise UserError(
+            f"importing or calling the entry failed: {type(exc).__name__}: {exc}", target
+        ) from None
     from ..mender import mend
 
     _phase(options, "running Dynamo on the original (before)")
@@ -176,9 +193,9 @@ def explain(options: argparse.Namespace, settings) -> int:
         after = _measure(mend(obj), args, kwargs, options.grad)
     result = {
         "before": {"graphs": before.graph_count, "breaks": [_break_json(b) for b in before.breaks]},
-        "after": None if after is None else {
-            "graphs": after.graph_count, "breaks": [_break_json(b) for b in after.breaks]
-        },
+        "after": None
+        if after is None
+        else {"graphs": after.graph_count, "breaks": [_break_json(b) for b in after.breaks]},
     }
     if options.backend:
         _phase(options, f"running the original eagerly, then compiled with {options.backend}")
@@ -200,8 +217,11 @@ def _backend_check(obj, args, kwargs, options) -> Dict[str, Any]:
 
     context = torch.enable_grad() if options.grad else torch.no_grad()
     compiler = torch.compile if options.no_mend else graphmend_compile
-    with runtime_aware._Profiler(obj, args, kwargs) as profiler, context, \
-            contextlib.redirect_stdout(sys.stderr):
+    with (
+        runtime_aware._Profiler(obj, args, kwargs) as profiler,
+        context,
+        contextlib.redirect_stdout(sys.stderr),
+    ):
         expected = _outcome(profiler.eager)
         try:
             compiled = compiler(obj, backend=options.backend)
@@ -231,19 +251,33 @@ def _print(options, target: str, result: Dict[str, Any]) -> None:
     if options.output_format == "json":
         from . import formats
 
-        report = formats.json_report("explain", [], {"checked": 0, "changed": 0, "errors": 0},
-                                     target=target, grad=bool(options.grad), **result)
+        report = formats.json_report(
+            "explain",
+            [],
+            {"checked": 0, "changed": 0, "errors": 0},
+            target=target,
+            grad=bool(options.grad),
+            **result,
+        )
         json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
         return
     mode = "grad enabled" if options.grad else "under torch.no_grad()"
-    header = [f"before: {len(result['before']['breaks'])} breaks in {result['before']['graphs']} graphs"]
+    header = [
+        f"before: {len(result['before']['breaks'])} breaks in {result['before']['graphs']} graphs"
+    ]
     if result["after"] is not None:
-        header.append(f"after: {len(result['after']['breaks'])} breaks in {result['after']['graphs']} graphs")
+        header.append(
+            f"after: {len(result['after']['breaks'])} breaks in {result['after']['graphs']} graphs"
+        )
     print("    ".join(header) + f"    ({mode})")
     checked = result.get("backend")
     if checked is not None:
-        verdict = "the same as the original eagerly" if checked["same"] else "NOT the same as the original eagerly"
+        verdict = (
+            "the same as the original eagerly"
+            if checked["same"]
+            else "NOT the same as the original eagerly"
+        )
         raised = f" (raised {checked['error']})" if checked["error"] else ""
         print(f"compiled with {checked['name']}: {verdict}{raised}")
     for phase in ("before", "after"):

@@ -15,8 +15,15 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .. import _core
 from .codes import CODES, hint_for
 
-__all__ = ["Finding", "TextIndex", "STATUSES", "finding_of", "unused_pragma_findings", "status_of",
-           "without_pragmas"]
+__all__ = [
+    "Finding",
+    "TextIndex",
+    "STATUSES",
+    "finding_of",
+    "unused_pragma_findings",
+    "status_of",
+    "without_pragmas",
+]
 
 # In the order the summary lists them.
 STATUSES = ("fixable", "declined", "out-of-scope", "error", "internal", "note", "suppressed")
@@ -121,7 +128,9 @@ def status_of(d) -> str:
     return status_class
 
 
-def finding_of(d, path: str, index: TextIndex, edits: Sequence[Tuple[int, int, str]] = ()) -> Finding:
+def finding_of(
+    d, path: str, index: TextIndex, edits: Sequence[Tuple[int, int, str]] = ()
+) -> Finding:
     """The Finding of a core diagnostic of the text ``index`` was built from. ``edits`` are the
     core's edits that belong to this site (the fix of a fixable one)."""
     status = status_of(d)
@@ -194,7 +203,9 @@ def without_pragmas(text: str, pragmas) -> str:
             continue
         raw = lines[line - 1].encode("utf-8", "surrogatepass")
         noqa, comment, suppression, listed, codes = written[line]
-        kept = _without_pragma(raw, comment, suppression, listed[0] if noqa else None, codes).rstrip()
+        kept = _without_pragma(
+            raw, comment, suppression, listed[0] if noqa else None, codes
+        ).rstrip()
         start, end = comment
         before = raw[:start].decode("utf-8", "surrogatepass")
         after = raw[end:].decode("utf-8", "surrogatepass")
@@ -216,7 +227,13 @@ def _without_pragma(raw: bytes, comment, suppression, listed: Optional[int], cod
     (start, end), (begin, stop) = comment, suppression
     if listed is not None:
         bounds = [listed, *(column for code in codes for column in code), stop]
-        others = " ".join(cut(*pair) for pair in zip(bounds[::2], bounds[1::2])).replace(",", " ").split()
+        others = (
+            " ".join(cut(*pair) for pair in zip(bounds[::2], bounds[1::2]))
+            .replace(",", " ")
+            .split()
+        )
         if others:
-            return cut(start, listed) + " " + ", ".join(others) + " " * (stop < end) + cut(stop, end)
+            return (
+                cut(start, listed) + " " + ", ".join(others) + " " * (stop < end) + cut(stop, end)
+            )
     return cut(start, begin) + cut(stop, end)

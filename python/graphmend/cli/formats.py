@@ -116,12 +116,19 @@ def text_lines(finding: Finding, style: Style, source_line: Optional[str] = None
     ]
     if source_line is not None:
         start = finding.start["column"]
-        width = max(1, finding.end["column"] - start) if finding.end["line"] == finding.start["line"] else 1
+        width = (
+            max(1, finding.end["column"] - start)
+            if finding.end["line"] == finding.start["line"]
+            else 1
+        )
         lines.append(f"    {source_line}")
         lines.append(f"    {' ' * (start - 1)}{style('^' * width, *colour)}")
     # Why a site was left: declined, or suppressed by anything but a pragma (whose line the
     # label gives): the configuration, or GraphMend's own fallback in code it mended.
-    if finding.reason and (finding.status == "declined" or (finding.status == "suppressed" and not finding.suppressed_by)):
+    if finding.reason and (
+        finding.status == "declined"
+        or (finding.status == "suppressed" and not finding.suppressed_by)
+    ):
         lines.append(f"  why: {finding.reason['text']}")
     if finding.hint:
         lines.append(f"  {style('hint:', 'cyan')} {finding.hint}")
@@ -132,7 +139,9 @@ def text_lines(finding: Finding, style: Style, source_line: Optional[str] = None
 # json
 
 
-def json_report(command: str, findings: Sequence[Finding], files: Dict[str, int], **extra: Any) -> Dict[str, Any]:
+def json_report(
+    command: str, findings: Sequence[Finding], files: Dict[str, int], **extra: Any
+) -> Dict[str, Any]:
     report = {
         "schema": "graphmend-report",
         "version": SCHEMA_VERSION,
@@ -198,7 +207,10 @@ def _sarif_result(finding: Finding) -> Dict[str, Any]:
             {
                 "description": {"text": f"rewrite with [{finding.rewrite}]"},
                 "artifactChanges": [
-                    {"artifactLocation": location["physicalLocation"]["artifactLocation"], "replacements": replacements}
+                    {
+                        "artifactLocation": location["physicalLocation"]["artifactLocation"],
+                        "replacements": replacements,
+                    }
                 ],
             }
         ]
@@ -282,7 +294,9 @@ def render(
     """Writes the machine formats (json, sarif, github) of ``findings`` to ``stream``."""
     stream = stream or sys.stdout
     if output_format == "json":
-        json.dump(json_report(command, findings, files, **extra), stream, indent=2, ensure_ascii=False)
+        json.dump(
+            json_report(command, findings, files, **extra), stream, indent=2, ensure_ascii=False
+        )
         stream.write("\n")
     elif output_format == "sarif":
         json.dump(sarif_report(findings), stream, indent=2, ensure_ascii=False)

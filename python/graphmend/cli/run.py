@@ -34,7 +34,9 @@ __all__ = ["imported_packages", "model_packages", "run", "warm"]
 
 # A cheap sign that a package defines models: a subclass of nn.Module (however spelled) or
 # of Hugging Face's PreTrainedModel.
-_MODULE_TEXT = re.compile(rb"\bnn\.Module\b|\bPreTrainedModel\b|from\s+torch\.nn\s+import\s[^\n]*\bModule\b")
+_MODULE_TEXT = re.compile(
+    rb"\bnn\.Module\b|\bPreTrainedModel\b|from\s+torch\.nn\s+import\s[^\n]*\bModule\b"
+)
 # Files scanned per package before giving up (a large package without models stops here).
 _SCAN_LIMIT = 5000
 
@@ -46,8 +48,11 @@ _SCAN_LIMIT = 5000
 def imported_packages(source: str, filename: str = "<script>") -> List[str]:
     """Top-level names of the absolute imports in ``source`` (anywhere in the file), in
     order of first appearance."""
-    names = [module.split(".", 1)[0] for module, level in _core.imports(source, filename)
-             if level == 0 and module]
+    names = [
+        module.split(".", 1)[0]
+        for module, level in _core.imports(source, filename)
+        if level == 0 and module
+    ]
     return list(dict.fromkeys(names))
 
 
@@ -251,8 +256,11 @@ def run(options: argparse.Namespace, settings) -> int:
 
     cache_dir = None if options.no_cache else (options.cache_dir or settings.hook_cache_dir or "")
     try:
-        hook = install(packages, cache_dir=cache_dir, ahead=settings.hook_ahead,
-                       **settings.rewrites) if packages else None
+        hook = (
+            install(packages, cache_dir=cache_dir, ahead=settings.hook_ahead, **settings.rewrites)
+            if packages
+            else None
+        )
     except ValueError as exc:  # a refused package name (torch, the stdlib...)
         raise UserError(str(exc)) from None
     code, script_result = _script_code(source, path, not options.no_mend_script)
@@ -295,8 +303,13 @@ def warm(options: argparse.Namespace, settings) -> int:
     cache_dir = options.cache_dir or settings.hook_cache_dir or ""
     counter = _ProgressCounter(sys.stderr) if not options.quiet else None
     try:
-        stats = prepare(options.packages, cache_dir=cache_dir, jobs=options.jobs, progress=counter,
-                        **settings.rewrites)
+        stats = prepare(
+            options.packages,
+            cache_dir=cache_dir,
+            jobs=options.jobs,
+            progress=counter,
+            **settings.rewrites,
+        )
     except ValueError as exc:
         raise UserError(str(exc)) from None
     finally:
@@ -306,8 +319,10 @@ def warm(options: argparse.Namespace, settings) -> int:
         raise UserError(f"no source files found for {', '.join(options.packages)}")
     where = cache_dir or default_cache_dir()
     if not options.quiet:
-        print(f"graphmend warm: {stats.mended} file(s) mended, {stats.cache_hits} already cached, "
-              f"{stats.failed} failed, in {stats.seconds:.1f} s ({where})")
+        print(
+            f"graphmend warm: {stats.mended} file(s) mended, {stats.cache_hits} already cached, "
+            f"{stats.failed} failed, in {stats.seconds:.1f} s ({where})"
+        )
     return 0
 
 

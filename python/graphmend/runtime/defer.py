@@ -97,7 +97,9 @@ def defer_branch(condition, read, helpers=()) -> bool:
         return False
     if not all(_defers_only(helper, line) for helper, line, *_ in helpers):
         return False
-    if not all(_plain_module(m) for _, _, *modules in helpers for m in (modules[0]() if modules else ())):
+    if not all(
+        _plain_module(m) for _, _, *modules in helpers for m in (modules[0]() if modules else ())
+    ):
         return False
     try:
         values = read()
@@ -111,8 +113,16 @@ def defer_branch(condition, read, helpers=()) -> bool:
 # What a deferring helper's loop over a module runs (``for p in model.parameters()``):
 # nn.Module's own methods, which read the module's dictionaries and nothing else.
 _MODULE_WALKS = (
-    "parameters", "named_parameters", "buffers", "named_buffers", "children", "named_children",
-    "modules", "named_modules", "_named_members", "__getattr__",
+    "parameters",
+    "named_parameters",
+    "buffers",
+    "named_buffers",
+    "children",
+    "named_children",
+    "modules",
+    "named_modules",
+    "_named_members",
+    "__getattr__",
 )
 
 
@@ -149,7 +159,11 @@ def _defer_when(condition, site, callee, formats, args, kwargs):
         _replay(site, callee, args, kwargs, sys._getframe(2).f_globals)
         return
     traced, args, kwargs = _traced_site(site, callee, args, kwargs)
-    if traced is None or not _recordable(args, kwargs) or not _items_convertible(formats, args, kwargs):
+    if (
+        traced is None
+        or not _recordable(args, kwargs)
+        or not _items_convertible(formats, args, kwargs)
+    ):
         # Made now, as the original made it, if the condition holds (a graph break there);
         # one that is not a single element was tested by the if as written.
         if not _one_element(condition) or condition:
@@ -158,7 +172,14 @@ def _defer_when(condition, site, callee, formats, args, kwargs):
     if not _one_element(condition):  # the if tested the condition as written
         state.records.append((traced, callee, _snapshot(args), _snapshot(kwargs), formats))
         return
-    record = (condition.reshape(()).clone(), traced, callee, _snapshot(args), _snapshot(kwargs), formats)
+    record = (
+        condition.reshape(()).clone(),
+        traced,
+        callee,
+        _snapshot(args),
+        _snapshot(kwargs),
+        formats,
+    )
     state.records.append((None, _replay_when, record, {}, ()))
 
 

@@ -16,6 +16,7 @@ from . import state
 from .tracing import _one_element, _plain_tensor, is_compiling
 from .trap import RERUN_TOKEN, _rerun_safe
 
+
 def tensors(*values) -> bool:
     """Whether mended code may speculate on ``values``: while compiling, every value is a
     plain tensor (``torch.Tensor`` or ``nn.Parameter``).
@@ -84,7 +85,6 @@ def same_method(obj, name, function) -> bool:
     return getattr(attribute, "__func__", attribute) is function
 
 
-
 def contains(element, container):
     """``element in container``; while compiling, for a plain tensor ``container`` and a
     number or tensor ``element``, the bool tensor ``(element == container).any()``, which is
@@ -105,7 +105,9 @@ def _plain_membership(element, container) -> bool:
     if not _plain_tensor(container):
         return False
     torch = sys.modules["torch"]
-    return isinstance(element, (torch.Tensor, numbers.Number, torch.SymInt, torch.SymFloat, torch.SymBool))
+    return isinstance(
+        element, (torch.Tensor, numbers.Number, torch.SymInt, torch.SymFloat, torch.SymBool)
+    )
 
 
 def where_ok(condition, *values):
@@ -312,20 +314,69 @@ def cond_ok(condition, *values):
 
 # torch.nn classes whose forward torch.cond traces whole, in any mode: no Python scalar, no
 # state written, no randomness.
-_COND_SAFE = frozenset((
-    "Identity", "Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d",
-    "ConvTranspose2d", "ConvTranspose3d", "LayerNorm", "GroupNorm", "RMSNorm",
-    "LocalResponseNorm", "ReLU", "ReLU6", "GELU", "SiLU", "Mish", "Tanh", "Sigmoid", "Hardtanh",
-    "Hardswish", "Hardsigmoid", "LeakyReLU", "ELU", "SELU", "CELU", "Softplus", "Softsign",
-    "Tanhshrink", "Softmax", "LogSoftmax", "GLU", "PReLU", "Threshold", "Flatten", "Unflatten",
-    "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
-    "AdaptiveAvgPool3d",
-))
+_COND_SAFE = frozenset(
+    (
+        "Identity",
+        "Linear",
+        "Bilinear",
+        "Conv1d",
+        "Conv2d",
+        "Conv3d",
+        "ConvTranspose1d",
+        "ConvTranspose2d",
+        "ConvTranspose3d",
+        "LayerNorm",
+        "GroupNorm",
+        "RMSNorm",
+        "LocalResponseNorm",
+        "ReLU",
+        "ReLU6",
+        "GELU",
+        "SiLU",
+        "Mish",
+        "Tanh",
+        "Sigmoid",
+        "Hardtanh",
+        "Hardswish",
+        "Hardsigmoid",
+        "LeakyReLU",
+        "ELU",
+        "SELU",
+        "CELU",
+        "Softplus",
+        "Softsign",
+        "Tanhshrink",
+        "Softmax",
+        "LogSoftmax",
+        "GLU",
+        "PReLU",
+        "Threshold",
+        "Flatten",
+        "Unflatten",
+        "AvgPool1d",
+        "AvgPool2d",
+        "AvgPool3d",
+        "AdaptiveAvgPool1d",
+        "AdaptiveAvgPool2d",
+        "AdaptiveAvgPool3d",
+    )
+)
 # ... and those only in eval mode (in training they draw random numbers or update buffers).
-_COND_SAFE_IN_EVAL = frozenset((
-    "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "BatchNorm1d",
-    "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-))
+_COND_SAFE_IN_EVAL = frozenset(
+    (
+        "Dropout",
+        "Dropout1d",
+        "Dropout2d",
+        "Dropout3d",
+        "AlphaDropout",
+        "BatchNorm1d",
+        "BatchNorm2d",
+        "BatchNorm3d",
+        "InstanceNorm1d",
+        "InstanceNorm2d",
+        "InstanceNorm3d",
+    )
+)
 
 
 def cond_safe(*modules) -> bool:

@@ -13,7 +13,14 @@ import warnings
 from typing import Any, List, Optional, Tuple
 
 from . import state
-from .sites import _BOUNDARY_CALLER, _at_level_one, _boundary_caller, _caller_frame, _frame_site, _warning_level
+from .sites import (
+    _BOUNDARY_CALLER,
+    _at_level_one,
+    _boundary_caller,
+    _caller_frame,
+    _frame_site,
+    _warning_level,
+)
 from .state import Record
 from .tracing import _disabled, _is_tensor
 

@@ -110,4 +110,3 @@ def item_now(value):
     body of a guard, which runs eagerly where it fails): the scalar read now from a held
     tensor; any other value as it is."""
     return value.item() if _is_tensor(value) else value
-

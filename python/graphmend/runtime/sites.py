@@ -47,8 +47,10 @@ _SEP = "\\" if sys.platform == "win32" else "/"
 
 def _internal_frame(frame) -> bool:
     filename = frame.f_code.co_filename
-    return in_runtime(filename) or f"{_SEP}torch{_SEP}_dynamo{_SEP}" in filename or (
-        f"{_SEP}torch{_SEP}compiler{_SEP}" in filename
+    return (
+        in_runtime(filename)
+        or f"{_SEP}torch{_SEP}_dynamo{_SEP}" in filename
+        or (f"{_SEP}torch{_SEP}compiler{_SEP}" in filename)
     )
 
 
@@ -74,9 +76,14 @@ def _next_external(frame):
         frame = frame.f_back
     # A function Dynamo resumed after a graph break runs in two frames (or more): the
     # resume function's, called from the original's; the original had one.
-    while resumed is not None and frame is not None and resumed in (
-        frame.f_code.co_name,
-        _resumed_name(frame.f_code.co_name),
+    while (
+        resumed is not None
+        and frame is not None
+        and resumed
+        in (
+            frame.f_code.co_name,
+            _resumed_name(frame.f_code.co_name),
+        )
     ):
         frame = _next_external(frame)
     return frame
@@ -180,4 +187,3 @@ def register_boundary(wrapper_code, entry=None) -> None:
     code = getattr(getattr(entry, "__func__", entry), "__code__", None)
     if code is not None:
         state.entry_codes[id(code)] = code
-

@@ -19,7 +19,14 @@ import sys
 from typing import Optional
 
 from . import state
-from .tracing import _asked_while_tracing, _disabled, _is_tensor, _one_element, is_compiling, mended_tx
+from .tracing import (
+    _asked_while_tracing,
+    _disabled,
+    _is_tensor,
+    _one_element,
+    is_compiling,
+    mended_tx,
+)
 
 
 TRAP_TOKEN_PREFIX = "graphmend_trap_"
@@ -45,7 +52,11 @@ def _token(exc_type, message) -> str:
     qualname = getattr(exc_type, "__qualname__", getattr(exc_type, "__name__", "Exception"))
     where = _hex(f"{module}:{qualname}")
     _TRAP_CLASSES[where] = exc_type
-    return f"{TRAP_TOKEN_PREFIX}{where}_n" if message is None else f"{TRAP_TOKEN_PREFIX}{where}_m{_hex(message)}"
+    return (
+        f"{TRAP_TOKEN_PREFIX}{where}_n"
+        if message is None
+        else f"{TRAP_TOKEN_PREFIX}{where}_m{_hex(message)}"
+    )
 
 
 @_asked_while_tracing
@@ -62,7 +73,10 @@ def _region_changed_state() -> bool:
     try:
         from torch._dynamo.symbolic_convert import InstructionTranslator
         from torch._dynamo.variables.base import AttributeMutationNew, ValueMutationNew
-        from torch._dynamo.variables.nn_module import NNModuleVariable, UnspecializedNNModuleVariable
+        from torch._dynamo.variables.nn_module import (
+            NNModuleVariable,
+            UnspecializedNNModuleVariable,
+        )
 
         output = InstructionTranslator.current_tx().output
         effects = output.side_effects
@@ -290,8 +304,12 @@ def _has_hooks(module) -> bool:
     torch = sys.modules["torch"]
     hooks = torch.nn.modules.module
     own = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
-    shared = ("_global_forward_hooks", "_global_forward_pre_hooks", "_global_backward_hooks",
-              "_global_backward_pre_hooks")
+    shared = (
+        "_global_forward_hooks",
+        "_global_forward_pre_hooks",
+        "_global_backward_hooks",
+        "_global_backward_pre_hooks",
+    )
     return any(getattr(module, name, None) for name in own) or any(
         getattr(hooks, name, None) for name in shared
     )
