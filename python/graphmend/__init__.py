@@ -116,6 +116,15 @@ __all__ += [
     "CaptureOptionsEnabled",
 ]
 from ._mend_source import MendDiagnostic, MendResult, mend_source  # noqa: E402,F401
+from .reports import Diagnostic  # noqa: E402  (MendDiagnostic is another name of it)
 from .hook import GraphMendWarning, ImportHook, install, prepare, uninstall  # noqa: E402
 
-__all__ += ["mend_source", "install", "uninstall", "prepare", "ImportHook", "GraphMendWarning"]
+__all__ += [
+    "mend_source",
+    "Diagnostic",
+    "install",
+    "uninstall",
+    "prepare",
+    "ImportHook",
+    "GraphMendWarning",
+]

@@ -13,40 +13,13 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _core, options
 from ._source import check_version, source_arg
+from .reports import Diagnostic
 
 __all__ = ["Definition", "MendDiagnostic", "MendResult", "Pragma", "mend_source"]
 
 
-@dataclasses.dataclass(frozen=True)
-class MendDiagnostic:
-    """One graph-break site (codes GM1xx, see docs/DIAGNOSTICS.md) or a front-end error
-    (GM00x) or an internal mender check (GM9xx).
-
-    Lines are 1-based and columns 0-based UTF-8 byte offsets, in the original source.
-    ``fixed`` is True when the break was rewritten; otherwise ``message`` ends with
-    ``"; not rewritten: <the safety condition that failed>"``, that condition is ``reason``
-    and its stable id ``reason_id`` (``_core.REASON_IDS``, from src/diag/reasons.def).
-    ``suppressed_by`` is the line of the pragma (``# graphmend: ignore[GM101]``) that left
-    the site as written, or 0. ``rewrite`` names the rewrite
-    that handles this kind of break (one of ``graphmend.options.REWRITES``, or "cond", the
-    [Where] rewrite's ``torch.cond`` form) or is "".
-    """
-
-    code: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    message: str
-    fixed: bool
-    rewrite: str
-    reason: str = ""
-    reason_id: str = ""
-    suppressed_by: int = 0
-
-    def __str__(self) -> str:
-        state = "fixed" if self.fixed else "not fixed"
-        return f"{self.line}:{self.column}: {self.code} [{state}] {self.message}"
+# The name mend_source's results have always used for the one shape of a break site.
+MendDiagnostic = Diagnostic
 
 
 class Definition(NamedTuple):
@@ -116,9 +89,10 @@ class MendResult:
         return [d for d in self.diagnostics if not d.fixed]
 
 
-def _diagnostic(d: dict) -> MendDiagnostic:
-    return MendDiagnostic(
-        **{field.name: d[field.name] for field in dataclasses.fields(MendDiagnostic)}
+def _diagnostic(d: dict, filename: str) -> Diagnostic:
+    return Diagnostic(
+        **{field.name: d[field.name] for field in dataclasses.fields(Diagnostic)[:-1]},
+        filename=filename,
     )
 
 
@@ -177,10 +151,10 @@ def mend_source(
     return MendResult(
         source=raw["source"],
         changed=bool(raw["changed"]),
-        diagnostics=tuple(_diagnostic(d) for d in raw["diagnostics"]),
+        diagnostics=tuple(_diagnostic(d, filename or "") for d in raw["diagnostics"]),
         line_map=tuple(raw["line_map"]),
         edits=tuple(tuple(e) for e in raw["edits"]),
-        error=_diagnostic(error) if error else None,
+        error=_diagnostic(error, filename or "") if error else None,
         skeleton=raw["skeleton"],
         stubbed_lines=tuple(raw["stubbed_lines"]),
         definitions=tuple(map(Definition._make, raw["definitions"])),

@@ -210,22 +210,7 @@ class Unmendable(Exception):
 
 def _diagnostic_fields(result) -> tuple:
     """The diagnostics as plain tuples, for marshal."""
-    return tuple(
-        (
-            d.code,
-            d.line,
-            d.column,
-            d.end_line,
-            d.end_column,
-            d.message,
-            d.fixed,
-            d.rewrite,
-            d.reason,
-            d.reason_id,
-            d.suppressed_by,
-        )
-        for d in result.diagnostics
-    )
+    return tuple(d.fields() for d in result.diagnostics)
 
 
 def mend_module(path: str, data: bytes, options: Dict[str, bool]) -> Tuple[Any, tuple]:

@@ -22,10 +22,22 @@ __all__ = [
 
 @dataclasses.dataclass(frozen=True)
 class Diagnostic:
-    """One break site of ``mend_source`` (see docs/DIAGNOSTICS.md), in original lines."""
+    """One graph-break site (codes GM1xx, see docs/DIAGNOSTICS.md), a front-end error (GM00x)
+    or an internal mender check (GM9xx): the one shape of a site, from ``mend_source`` (where
+    it is also named ``MendDiagnostic``) to the reports of ``mend``, the import hook and
+    ``explain``.
+
+    Lines are 1-based and columns 0-based UTF-8 byte offsets, in the original source.
+    ``fixed`` is True when the break was rewritten; otherwise ``message`` ends with
+    ``"; not rewritten: <the safety condition that failed>"``, that condition is ``reason``
+    and its stable id ``reason_id`` (``_core.REASON_IDS``, from src/diag/reasons.def).
+    ``suppressed_by`` is the line of the pragma (``# graphmend: ignore[GM101]``) that left
+    the site as written, or 0. ``rewrite`` names the rewrite that handles this kind of break
+    (one of ``graphmend.options.REWRITES``, or "cond", the [Where] rewrite's ``torch.cond``
+    form) or is "". ``filename`` is the file the text was mended as ("" when none was given).
+    """
 
     code: str
-    filename: str
     line: int
     column: int
     end_line: int
@@ -36,10 +48,16 @@ class Diagnostic:
     reason: str = ""
     reason_id: str = ""
     suppressed_by: int = 0
+    filename: str = ""
 
     def __str__(self) -> str:
         state = f"fixed ({self.rewrite})" if self.fixed else "not fixed"
-        return f"{self.filename}:{self.line}:{self.column + 1}: {self.code} {state}: {self.message}"
+        where = f"{self.filename}:" if self.filename else ""
+        return f"{where}{self.line}:{self.column + 1}: {self.code} {state}: {self.message}"
+
+    def fields(self) -> tuple:
+        """Every field but ``filename``, as plain values (what the cache stores, per file)."""
+        return dataclasses.astuple(self)[:-1]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,36 +111,10 @@ class MendReport:
 
 
 def diagnostic_of(filename: str, fields: Iterable) -> Diagnostic:
-    """A ``Diagnostic`` of ``filename`` from the fields of a ``MendDiagnostic`` (a tuple as the
-    cache stores it, or the dataclass itself)."""
-    if not isinstance(fields, tuple):
-        d = fields
-        fields = (
-            d.code,
-            d.line,
-            d.column,
-            d.end_line,
-            d.end_column,
-            d.message,
-            d.fixed,
-            d.rewrite,
-            d.reason,
-            d.reason_id,
-            d.suppressed_by,
-        )
-    code, line, column, end_line, end_column, message, fixed, rewrite, *why = fields
-    return Diagnostic(
-        code,
-        filename,
-        line,
-        column,
-        end_line or line,
-        end_column,
-        message,
-        fixed,
-        rewrite or "",
-        *why,
-    )
+    """The ``Diagnostic`` of ``filename`` from another one, or from its ``fields()`` (a tuple
+    as the cache stores it)."""
+    d = fields if isinstance(fields, Diagnostic) else Diagnostic(*fields)
+    return dataclasses.replace(d, end_line=d.end_line or d.line, filename=filename)
 
 
 @dataclasses.dataclass(frozen=True)

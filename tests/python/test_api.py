@@ -9,6 +9,7 @@ tested by test_cases.py).
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import subprocess
 import sys
@@ -514,3 +515,18 @@ def test_package_loads_the_live_object_mender_on_first_use():
     assert done.stdout.split("\n")[0] == "False ['mend', 'compile', 'explain', 'MendReport'] True True"
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         graphmend.no_such_name  # noqa: B018
+
+
+def test_one_shape_of_a_break_site_from_mend_source_to_the_reports():
+    """mend_source, the cache, the hook and mend report a site as one Diagnostic type."""
+    from graphmend.reports import Diagnostic, diagnostic_of
+
+    assert graphmend.MendDiagnostic is Diagnostic is graphmend.Diagnostic
+    text = "import torch\n@torch.compile\ndef f(x: torch.Tensor):\n    print(x)\n    return x\n"
+    site = graphmend.mend_source(text, "m.py").diagnostics[0]
+    assert (site.filename, site.code, site.line, site.fixed) == ("m.py", "GM102", 4, True)
+    assert str(site).startswith("m.py:4:5: GM102 fixed (defer): print call")
+    assert graphmend.mend_source(text).diagnostics[0].filename == ""
+    # The cache stores the fields but the file's name; they come back the same site.
+    assert diagnostic_of("m.py", site.fields()) == site
+    assert diagnostic_of("n.py", site) == dataclasses.replace(site, filename="n.py")
