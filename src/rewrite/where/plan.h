@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rewrite/cond/cond.h"
 #include "rewrite/rewrite.h"
 
 namespace graphmend::rewrite::where_detail {
@@ -78,8 +79,7 @@ struct Tree {
   std::unique_ptr<Tree> on_false;
 
   // torch.cond form of a leaf: its statements as written and what its function returns.
-  std::vector<std::string> cond_body;
-  std::vector<std::string> cond_returns;
+  CondBranch cond;
   std::vector<std::pair<std::string_view, const ast::Name*>> reads;  // free names read
   std::vector<std::string_view> assigned;
   // variable -> torch.cond's branch copies its last value (may_alias_input)

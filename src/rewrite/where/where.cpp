@@ -26,8 +26,8 @@
 #include "ast/walk.h"
 #include "rewrite/cond/cond.h"
 #include "rewrite/defer/defer.h"
+#include "rewrite/emitter.h"
 #include "rewrite/rewrite.h"
-#include "rewrite/where/emitter.h"
 #include "rewrite/where/masked.h"
 #include "rewrite/where/plan.h"
 
@@ -263,6 +263,18 @@ void emit_guards(const Plan& plan, const Context& context, const std::vector<con
   }
 }
 
+// The torch.cond call of `plan`'s two leaves ([Cond]'s emit_cond), selecting on `condition`.
+CondCall cond_call(const Plan& plan, const std::string& condition) {
+  CondCall call;
+  call.condition = condition;
+  call.operands = plan.operands;
+  call.returns = plan.returns;
+  call.targets = plan.merge;
+  call.on_true = &plan.root->on_true->cond;
+  call.on_false = &plan.root->on_false->cond;
+  return call;
+}
+
 void emit_where(const Plan& plan, const Context& context, const Names& names, Emitter& out) {
   // A masked read (runtime.index_where) reads the conditions: they come first then. So
   // does an impure condition: the original evaluates it before any branch value.
@@ -330,7 +342,8 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
       ok.replace(at, 10, ".cond_ok(");
     out.line(0, "elif " + ok + ":");
     Emitter branches{std::string(), std::string()};
-    emit_cond(plan, context, names.true_function, names.false_function, branches, names.conds[0]);
+    emit_cond(cond_call(plan, names.conds[0]), context, names.true_function, names.false_function,
+              branches);
     out.append(branches.take(), 1);
   }
   emit_fallback_chain(plan, *plan.root, names, 0, "elif", out);
@@ -478,7 +491,7 @@ Outcome emit_plan(const Plan& plan, Context& context) {
     outcome.form = "cond";
     std::string true_name = context.fresh_name("true_");
     std::string false_name = context.fresh_name("false_");
-    emit_cond(plan, context, true_name, false_name, out);
+    emit_cond(cond_call(plan, plan.root->cond_tensor), context, true_name, false_name, out);
   } else {
     Names names;
     for (int i = 0; i < plan.temp_count; ++i)
