@@ -222,8 +222,9 @@ std::string cond_operands(const Context& context, const std::vector<BlockRef>& p
                           const std::vector<Tree*>& leaves, Plan& plan) {
   std::set<std::string_view> locals = sema::function_locals(context.analysis, path);
   auto add_operand = [&](std::string_view name) {
-    if (std::find(plan.operands.begin(), plan.operands.end(), name) == plan.operands.end())
-      plan.operands.push_back(std::string(name));
+    if (std::find(plan.cond.operands.begin(), plan.cond.operands.end(), name) ==
+        plan.cond.operands.end())
+      plan.cond.operands.push_back(std::string(name));
   };
   for (Tree* leaf : leaves) {
     for (const auto& [name, node_ptr] : leaf->reads) {
@@ -251,7 +252,7 @@ std::string cond_operands(const Context& context, const std::vector<BlockRef>& p
       }
     }
   }
-  if (plan.operands.empty()) return "torch.cond branches read no tensor operand";
+  if (plan.cond.operands.empty()) return "torch.cond branches read no tensor operand";
   return {};
 }
 
@@ -298,7 +299,7 @@ std::string plan_cond(const Context& context, const std::vector<BlockRef>& path,
   if (std::string why = kept_values_are_tensors(context, path, leaves, plan); !why.empty())
     return why;
   if (std::string why = cond_operands(context, path, leaves, plan); !why.empty()) return why;
-  plan.use_cond = true;
+  plan.cond.use = true;
   return {};
 }
 

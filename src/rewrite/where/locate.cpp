@@ -61,7 +61,7 @@ const ast::If* covering_break_site(const Context& context, const std::vector<Blo
   }
   for (size_t k = enclosing.size(); k-- > 0;) {
     PlanResult outer = plan_statement(context, *enclosing[k], false);
-    if (outer.plan && !outer.plan->use_cond) return enclosing[k];
+    if (outer.plan && !outer.plan->cond.use) return enclosing[k];
   }
   return nullptr;
 }

@@ -253,13 +253,14 @@ std::string choose_form(const Context& context, const std::vector<BlockRef>& pat
                ? "a branch records a call and calls code (torch.cond cannot record it)"
                : "a branch records a call under nested conditions";
   if (planner.expensive) return plan_cond(context, path, leaves, plan);
-  if (!plan.defers && !raises && plan.masked_reads.empty() && leaves.size() == 2 &&
+  if (!plan.defers && !raises && plan.checks.masked_reads.empty() && leaves.size() == 2 &&
       !plan.root->on_true->is_split() && !plan.root->on_false->is_split()) {
     // In training, where_ok says no (the unselected side's gradients); torch.cond over
     // the branches as written then selects without a break, where it can (not over a
     // subscript by a tensor index: Dynamo reads it with .item(), a failed compile there).
-    plan.training_cond = !planner.pure_helper && cond_operands(context, path, leaves, plan).empty();
-    if (!plan.training_cond) plan.operands.clear();
+    plan.cond.in_training =
+        !planner.pure_helper && cond_operands(context, path, leaves, plan).empty();
+    if (!plan.cond.in_training) plan.cond.operands.clear();
   }
   return {};
 }
@@ -312,7 +313,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
     return decline(why);
   if (plan.returns) plan.return_arity = common_arity(leaves);
   plan.static_operands = condition.static_operands;
-  plan.masked_reads = built.planner->masked_reads;
+  plan.checks.masked_reads = built.planner->masked_reads;
   if (std::string why = check_masked_reads(context, *built.planner, plan); !why.empty())
     return decline(why);
   if (speculation != nullptr) {  // the operands are read before the if
@@ -392,7 +393,7 @@ PlanResult plan_conditional_once(const Context& context, const ast::stmt& statem
     return decline(why);
   plan.temp_count = planner.temps;
   plan.split_count = planner.splits;
-  plan.masked_reads = planner.masked_reads;
+  plan.checks.masked_reads = planner.masked_reads;
   if (std::string why = check_masked_reads(context, planner, plan); !why.empty())
     return decline(why);
   result.plan = std::move(plan);

@@ -1,8 +1,8 @@
 // [Where] planning, inside: the Planner that builds a branch's decision tree and the helpers
 // its stages share: locate.cpp (the statement and its condition), tree.cpp (the tree),
-// plan.cpp (the plan's checks), cond_plan.cpp (the torch.cond form), tail.cpp (tail
-// duplication) and masked_read.cpp (reads by a computed index). Not for use outside
-// src/rewrite/where/.
+// plan.cpp (the plan's checks), cond_plan.cpp (the torch.cond form), tail.cpp and
+// tail_plan.cpp (tail duplication) and masked_read.cpp (reads by a computed index). Not for use
+// outside src/rewrite/where/.
 #pragma once
 
 #include <algorithm>
@@ -95,7 +95,7 @@ class Planner {
   // assign is selected by a conditional expression on the test, which is static under
   // Dynamo: a Python number stays a number.
   bool static_ifs = false;
-  std::vector<std::string> flag_checks;  // the flags those tests read (Plan::flag_checks)
+  std::vector<std::string> flag_checks;  // the flags those tests read (RunTimeChecks::flags)
 
   void focus(const Tree& tree);
 
@@ -225,11 +225,11 @@ std::string check_static_prefix(const Context& context, const Plan& plan);
 bool may_alias_input(const Context& context, const ast::expr& value);
 // `value` as a torch.cond branch returns it, copied where it may alias an input.
 std::string unaliased(const Context& context, const ast::expr& value);
-// torch.cond's operands (Plan::operands), and each leaf's cond.returns; a reason when the
+// torch.cond's operands (CondForm::operands), and each leaf's cond.returns; a reason when the
 // branches read a local torch.cond cannot pass.
 std::string cond_operands(const Context& context, const std::vector<BlockRef>& path,
                           const std::vector<Tree*>& leaves, Plan& plan);
-// The torch.cond form of `plan` (Plan::use_cond), or why not.
+// The torch.cond form of `plan` (CondForm::use), or why not.
 std::string plan_cond(const Context& context, const std::vector<BlockRef>& path,
                       const std::vector<Tree*>& leaves, Plan& plan);
 
@@ -265,24 +265,24 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
     return assumed;
   }
   for (const ast::expr* value : speculation.assumed)
-    assumed.plan->checks.emplace_back(node_text(context, *value));
+    assumed.plan->checks.tensors.emplace_back(node_text(context, *value));
   for (const ast::expr* value : speculation.floating)
-    assumed.plan->floating_checks.emplace_back(node_text(context, *value));
+    assumed.plan->checks.floating.emplace_back(node_text(context, *value));
   const auto& integers = speculation.integers;
   for (const ast::expr* value : speculation.numbers)
     (std::find(integers.begin(), integers.end(), value) != integers.end()
-         ? assumed.plan->int_checks
-         : assumed.plan->number_checks)
+         ? assumed.plan->checks.ints
+         : assumed.plan->checks.numbers)
         .emplace_back(node_text(context, *value));
-  auto& preconditions = assumed.plan->preconditions;
+  auto& preconditions = assumed.plan->checks.preconditions;
   for (const std::string& test : speculation.preconditions)
     if (std::find(preconditions.begin(), preconditions.end(), test) == preconditions.end())
       preconditions.push_back(test);
-  assumed.plan->methods = speculation.methods;
+  assumed.plan->checks.methods = speculation.methods;
   return assumed;
 }
 
-// tail.cpp
+// tail_plan.cpp
 PlanResult plan_tail(const Context& context, const ast::stmt& statement,
                      const ast::IfExp* conditional);
 

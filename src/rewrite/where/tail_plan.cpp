@@ -291,7 +291,7 @@ class TailPlan {
     if (std::string why = split_condition(context_, node, condition, true); !why.empty())
       return why;
     // the static prefix stays a Python `if` around the rewrite; where it is false the
-    // original statement runs (where.cpp)
+    // original statement runs (emit.cpp)
     plan.static_prefix = condition.prefix;
     plan.static_operands = condition.static_operands;
     for (const ast::expr* operand : condition.static_operands)
@@ -318,7 +318,7 @@ class TailPlan {
       if (leaf->returned) return "a branch returns";
       plan.defers |= !leaf->deferred.empty();
       // a raising leaf gives no value and does not call the tail: its raise is a guard on
-      // its path (where.cpp's emit_guards), and the fallback raises as written
+      // its path (emit.cpp's emit_guards), and the fallback raises as written
       if (leaf->raises()) {
         ++raising_;
         continue;
@@ -433,11 +433,13 @@ class TailPlan {
           {std::string_view(), temp, parenthesize_multiline(std::string(node_text(context_, *h)))});
     }
     auto placeholder = [](int temp) { return kTempOpen + std::to_string(temp) + kTempClose; };
-    plan.tail_function = planner_.temps++;
+    plan.tail_function.temp = planner_.temps++;
     for (std::string_view name : params)
-      plan.tail_params += (plan.tail_params.empty() ? "" : ", ") + std::string(name);
+      plan.tail_function.params +=
+          (plan.tail_function.params.empty() ? "" : ", ") + std::string(name);
     for (size_t i = 0; i < hoisted_temps.size(); ++i)
-      plan.tail_params += (plan.tail_params.empty() ? "" : ", ") + placeholder(hoisted_temps[i]);
+      plan.tail_function.params +=
+          (plan.tail_function.params.empty() ? "" : ", ") + placeholder(hoisted_temps[i]);
     for (Tree* leaf : leaves_) {
       if (leaf->raises()) continue;
       std::string args;
@@ -449,11 +451,12 @@ class TailPlan {
       for (int temp : hoisted_temps) args += (args.empty() ? "" : ", ") + placeholder(temp);
       int temp = planner_.temps++;
       leaf->assigns.push_back(
-          {std::string_view(), temp, placeholder(plan.tail_function) + "(" + args + ")"});
+          {std::string_view(), temp, placeholder(plan.tail_function.temp) + "(" + args + ")"});
       leaf->returned = temp;
     }
     for (uint32_t i = here().index + 1; i < block().size; ++i)
-      tail_lines(context_, *block()[i], 1, planner_.hoisted, hoisted_temps, plan.tail_body);
+      tail_lines(context_, *block()[i], 1, planner_.hoisted, hoisted_temps,
+                 plan.tail_function.body);
   }
 
   // The plan returns what the tail returns; its run-time checks.
@@ -465,9 +468,9 @@ class TailPlan {
     plan.returns = true;
     plan.merge.clear();
     plan.tail = final_return_;
-    plan.flag_checks = planner_.flag_checks;
-    plan.preconditions = planner_.tail_preconditions;
-    if (!plan.flag_checks.empty() || !plan.preconditions.empty()) {
+    plan.checks.flags = planner_.flag_checks;
+    plan.checks.preconditions = planner_.tail_preconditions;
+    if (!plan.checks.flags.empty() || !plan.checks.preconditions.empty()) {
       // a checked rewrite: the prefix is evaluated again
       if (std::string why = check_static_prefix(context_, plan); !why.empty()) return why;
     }
