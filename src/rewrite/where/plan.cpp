@@ -177,7 +177,8 @@ std::string reads_bound(const Context& context, const ast::stmt& node,
       if (unbound(name))
         return "a branch reads `" + std::string(name) + "`, which may be unbound before the if";
     // a guard's message function reads it as a free variable: a NameError of its own
-    for (std::string_view name : leaf->message_reads)
+    if (!leaf->raises()) continue;
+    for (std::string_view name : leaf->raise->message_reads)
       if (unbound(name))
         return "a branch raises with a message reading `" + std::string(name) +
                "`, which may be unbound before the if";

@@ -51,6 +51,8 @@ struct RaisingArm {
   std::string indent;  // the statement's indentation, which its further lines start with
   std::string guard_function;
   std::string guard_arguments;
+  // The names its message reads: the guard's message function reads them as free variables.
+  std::vector<std::string_view> message_reads;
 };
 
 // A branch: assignments, then either a final value (leaf) or a split on a nested condition.
@@ -66,8 +68,6 @@ struct Tree {
   std::vector<std::pair<int, bool>> path;    // the splits above this node, and the side taken
   std::vector<DeferredCall> deferred;        // the calls it records, in order
   std::optional<RaisingArm> raise;           // a raising leaf's raise
-  // The names a raising leaf's raise reads.
-  std::vector<std::string_view> message_reads;
 
   int split_id = -1;        // >= 0: this node branches on cond_tensor
   std::string cond_tensor;  // the condition as a tensor expression

@@ -597,14 +597,16 @@ bool Planner::add_raise(const ast::Raise& raise, bool last, Tree& tree) {
   GuardRaise form = guard_raise(context_, raise, raise, {});
   if (!form.problem.empty())
     return fail("a branch raises, and its raise has no guard form: " + form.problem);
+  std::vector<std::string_view> message_reads;
   for (const ast::Name* name : ast::loads(&raise)) {
     if (tree.env.count(name->id) != 0)
       return fail("a branch raises with a message reading `" + std::string(name->id) +
                   "`, which the branch assigns");
-    tree.message_reads.push_back(name->id);
+    message_reads.push_back(name->id);
   }
   std::string written(node_text(context_, raise));
-  tree.raise = RaisingArm{written, indentation_of(context_, raise), form.function, form.arguments};
+  tree.raise = RaisingArm{written, indentation_of(context_, raise), form.function, form.arguments,
+                          std::move(message_reads)};
   return true;
 }
 
