@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ast/functions.h"
 #include "sema/analysis_impl.h"
 #include "sema/helpers.h"
 #include "sema/torch_facts.h"
@@ -23,12 +24,10 @@ constexpr int kMaxFreshDepth = 16;
 // when `own_body_only` is set.
 template <class Visit>
 void walk_nodes(const ast::Node* root, bool own_body_only, Visit& visit) {
-  if (root == nullptr) return;
-  visit(root);
-  ast::for_each_child(root, [&](const ast::Node* child) {
-    bool nested = is<ast::FunctionDef>(child) || is<ast::AsyncFunctionDef>(child) ||
-                  is<ast::Lambda>(child) || is<ast::ClassDef>(child);
-    if (!(own_body_only && nested)) walk_nodes(child, own_body_only, visit);
+  if (own_body_only) return ast::walk_own_body(root, visit);
+  ast::walk(root, [&](const ast::Node* n) {
+    visit(n);
+    return true;
   });
 }
 

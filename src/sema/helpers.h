@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ast/ast.h"
+#include "ast/functions.h"
 
 namespace graphmend::sema {
 
@@ -49,20 +50,8 @@ inline std::string_view first_param(const ast::Node* fn) {
   return {};
 }
 
-inline const ast::Seq<ast::expr*>* decorators_of(const ast::Node* fn) {
-  if (const auto* f = ast::as<ast::FunctionDef>(fn)) return &f->decorator_list;
-  if (const auto* f = ast::as<ast::AsyncFunctionDef>(fn)) return &f->decorator_list;
-  return nullptr;
-}
-
-inline bool is_staticmethod(const ast::Node* fn) {
-  const auto* decorators = decorators_of(fn);
-  if (decorators == nullptr) return false;
-  for (const ast::expr* d : *decorators) {
-    if (const auto* n = ast::as<ast::Name>(d); n && n->id == "staticmethod") return true;
-  }
-  return false;
-}
+using ast::decorators_of;
+using ast::is_staticmethod;
 
 inline std::string_view function_name(const ast::Node* fn) {
   if (const auto* f = ast::as<ast::FunctionDef>(fn)) return f->name;

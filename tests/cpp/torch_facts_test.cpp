@@ -65,6 +65,7 @@ TEST(TorchFacts, SampleLookups) {
       {TorchFact::FreshFunctional, "log_softmax", "relu"},
       {TorchFact::ViewOfReceiver, "squeeze", "expand"},
       {TorchFact::GradModeChange, "enable_grad", "is_grad_enabled"},
+      {TorchFact::ViewFunction, "narrow", "add"},
   };
   EXPECT_EQ(std::size(samples), std::size(kCategories));
   for (const Sample& s : samples) {

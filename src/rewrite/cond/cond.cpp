@@ -3,50 +3,47 @@
 
 namespace graphmend::rewrite {
 
-using where_detail::Plan;
-using where_detail::Tree;
-
-void emit_cond(const Plan& plan, const Context& context, const std::string& true_name,
-               const std::string& false_name, Emitter& out, const std::string& condition) {
+void emit_cond(const CondCall& call, const Context& context, const std::string& true_name,
+               const std::string& false_name, Emitter& out) {
   std::string params;
-  for (size_t i = 0; i < plan.operands.size(); ++i) {
+  for (size_t i = 0; i < call.operands.size(); ++i) {
     if (i > 0) params += ", ";
-    params += plan.operands[i];
+    params += call.operands[i];
   }
-  auto emit_def = [&](const std::string& name, const Tree& leaf) {
+  auto emit_def = [&](const std::string& name, const CondBranch& branch) {
     out.line(0, "def " + name + "(" + params + "):");
-    for (const auto& statement : leaf.cond_body) out.line(1, statement);
-    if (plan.returns) {
-      out.line(1, "return " + leaf.cond_returns[0]);
-    } else if (leaf.cond_returns.size() == 1) {
-      out.line(1, "return " + leaf.cond_returns[0]);
+    for (const auto& statement : branch.body) out.line(1, statement);
+    if (call.returns) {
+      out.line(1, "return " + branch.returns[0]);
+    } else if (branch.returns.size() == 1) {
+      out.line(1, "return " + branch.returns[0]);
     } else {
       std::string tuple;
-      for (size_t i = 0; i < leaf.cond_returns.size(); ++i) {
+      for (size_t i = 0; i < branch.returns.size(); ++i) {
         if (i > 0) tuple += ", ";
-        tuple += leaf.cond_returns[i];
+        tuple += branch.returns[i];
       }
       out.line(1, "return (" + tuple + ")");
     }
   };
-  emit_def(true_name, *plan.root->on_true);
-  emit_def(false_name, *plan.root->on_false);
-  std::string cond = condition.empty() ? plan.root->cond_tensor : condition;
+  emit_def(true_name, *call.on_true);
+  emit_def(false_name, *call.on_false);
+  std::string cond = call.condition;
   if (cond.find('\n') != std::string::npos) cond = "(" + cond + ")";
-  std::string operands = "(" + params + (plan.operands.size() == 1 ? ",)" : ")");
-  std::string call = context.runtime + ".cond(" + cond + ", " + true_name + ", " + false_name +
-                     ", " + operands + ")";
-  if (plan.returns) {
-    out.line(0, "return " + call);
+  std::string operands = "(" + params + (call.operands.size() == 1 ? ",)" : ")");
+  std::string selected = context.runtime + ".cond(" + cond + ", " + true_name + ", " + false_name +
+                         ", " + operands + ")";
+  if (call.returns) {
+    out.line(0, "return " + selected);
     return;
   }
   std::string targets;
-  for (size_t i = 0; i < plan.merge.size(); ++i) {
+  for (size_t i = 0; i < call.targets.size(); ++i) {
     if (i > 0) targets += ", ";
-    targets += plan.merge[i];
+    targets += call.targets[i];
   }
-  if (plan.merge.size() > 1) targets = "(" + targets + ")";
-  out.line(0, targets + " = " + call);
+  if (call.targets.size() > 1) targets = "(" + targets + ")";
+  out.line(0, targets + " = " + selected);
 }
 
 }  // namespace graphmend::rewrite

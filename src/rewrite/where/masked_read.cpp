@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ast/names.h"
 #include "ast/walk.h"
 #include "rewrite/where/planner.h"
 
@@ -49,7 +50,7 @@ bool Planner::find_masked(const ast::expr& value, const Tree& tree, sema::Purity
         analysis_.is_bool_tensor(*sub->slice) || analysis_.is_pure(*sub, facts) ||
         !analysis_.is_pure(*sub->value, facts) || !analysis_.is_pure(*sub->slice, facts))
       return true;
-    for (const ast::Name* name : loads(sub)) {
+    for (const ast::Name* name : ast::loads(sub)) {
       if (tree.env.count(name->id) != 0) {
         ok = fail("branch value `" + short_text(node_text(context_, *sub)) +
                   "` indexes by a value the branch computes (`" + std::string(name->id) +

@@ -1,5 +1,5 @@
 // [Where] planning: decides whether a data-dependent `if` can be predicated and builds the
-// decision tree that where.cpp turns into text. Planning has no side effects on the
+// decision tree that emit.cpp turns into text. Planning has no side effects on the
 // Context (temporaries are numbered locally and named only when the rewrite is emitted),
 // so it can also be run on an enclosing `if` to see whether that one covers a nested tag.
 #pragma once
@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rewrite/cond/cond.h"
 #include "rewrite/rewrite.h"
 
 namespace graphmend::rewrite::where_detail {
@@ -50,6 +51,8 @@ struct RaisingArm {
   std::string indent;  // the statement's indentation, which its further lines start with
   std::string guard_function;
   std::string guard_arguments;
+  // The names its message reads: the guard's message function reads them as free variables.
+  std::vector<std::string_view> message_reads;
 };
 
 // A branch: assignments, then either a final value (leaf) or a split on a nested condition.
@@ -65,8 +68,6 @@ struct Tree {
   std::vector<std::pair<int, bool>> path;    // the splits above this node, and the side taken
   std::vector<DeferredCall> deferred;        // the calls it records, in order
   std::optional<RaisingArm> raise;           // a raising leaf's raise
-  // The names a raising leaf's raise reads.
-  std::vector<std::string_view> message_reads;
 
   int split_id = -1;        // >= 0: this node branches on cond_tensor
   std::string cond_tensor;  // the condition as a tensor expression
@@ -78,8 +79,7 @@ struct Tree {
   std::unique_ptr<Tree> on_false;
 
   // torch.cond form of a leaf: its statements as written and what its function returns.
-  std::vector<std::string> cond_body;
-  std::vector<std::string> cond_returns;
+  CondBranch cond;
   std::vector<std::pair<std::string_view, const ast::Name*>> reads;  // free names read
   std::vector<std::string_view> assigned;
   // variable -> torch.cond's branch copies its last value (may_alias_input)
@@ -94,6 +94,41 @@ struct Tree {
 // Whether every leaf under `tree` raises: it gives no value.
 bool only_raises(const Tree& tree);
 
+// The torch.cond form of a plan: the whole statement (use), or the branches as written
+// where runtime.where_ok refuses in training (in_training, through runtime.cond_ok).
+struct CondForm {
+  bool use = false;                   // torch.cond instead of torch.where
+  bool in_training = false;           // and torch.cond where where_ok refuses (runtime.cond_ok)
+  std::vector<std::string> operands;  // torch.cond operands (tensor locals read)
+};
+
+// Tail duplication (plan_statement/plan_conditional when a branch value is a Python
+// number): the statements from the rewritten one's end to the function's final return form
+// a nested function (named by temp `temp`) that every leaf calls with its own values, and
+// the leaves return what it returns.
+struct TailFunction {
+  int temp = -1;
+  std::vector<std::pair<int, std::string>> body;  // its lines: (level, text with temps)
+  std::string params;
+};
+
+// What a checked rewrite tests at run time before its predicated code; the original
+// statement runs when a test fails.
+struct RunTimeChecks {
+  // Values assumed to be tensors (sema::Speculation), as written: runtime.tensors(...).
+  std::vector<std::string> tensors;
+  std::vector<std::string> floating;  // tensors whose dtype must be floating
+  std::vector<std::string> numbers;   // values assumed Python numbers
+  std::vector<std::string> ints;      // values assumed Python ints (declared int)
+  std::vector<std::string> flags;     // flags tested on both sides (runtime.python_flags)
+  // tests under which the helpers a value calls cannot raise (Speculation::preconditions)
+  std::vector<std::string> preconditions;
+  std::vector<sema::SameMethod> methods;  // methods it computes as written (runtime.same_method)
+  // The arguments of each subscript by a computed index read ahead of its branch
+  // (runtime.index_where), with condition placeholders: runtime.index_where_ok(<arguments>).
+  std::vector<std::string> masked_reads;
+};
+
 struct Plan {
   // The rewritten statement: condition_if, or an assignment or return whose value is a
   // conditional expression.
@@ -106,36 +141,16 @@ struct Plan {
   std::unique_ptr<Tree> root;
   int temp_count = 0;
   int split_count = 0;
-  std::string static_prefix;          // Python condition kept as an `if` around it
+  std::string static_prefix;                      // Python condition kept as an `if` around it
+  std::vector<const ast::expr*> static_operands;  // the static prefix's operands
   const ast::Return* tail = nullptr;  // `return B` ending the block, folded in as the if's else
   std::vector<const ast::stmt*> tail_statements;  // the assignments before it after the if
-  bool use_cond = false;                          // torch.cond instead of torch.where
-  bool defers = false;                // a leaf records calls: predicated only while compiling
-  bool training_cond = false;         // and torch.cond where where_ok refuses (runtime.cond_ok)
-  std::vector<std::string> operands;  // torch.cond operands (tensor locals read)
-  // Values assumed to be tensors (sema::Speculation), as written: the rewrite runs only
-  // when runtime.tensors(...) holds for all of them, the original statement otherwise.
-  std::vector<std::string> checks;
-  std::vector<std::string> floating_checks;  // tensors whose dtype must be floating
-  std::vector<std::string> number_checks;    // values assumed Python numbers
-  std::vector<std::string> int_checks;       // values assumed Python ints (declared int)
-  std::vector<std::string> flag_checks;      // flags tested on both sides (runtime.python_flags)
-  // tests under which the helpers a value calls cannot raise (Speculation::preconditions)
-  std::vector<std::string> preconditions;
-  std::vector<sema::SameMethod> methods;  // methods it computes as written (runtime.same_method)
-  // Tail duplication (plan_statement/plan_conditional when a branch value is a Python
-  // number): `tail` is the function's final return; the statements from the rewritten one's
-  // end to it form a nested function (named by temp `tail_function`) that every leaf calls
-  // with its own values, and the leaves return what it returns.
-  int tail_function = -1;
-  std::vector<std::pair<int, std::string>> tail_body;  // its lines: (level, text with temps)
-  std::string tail_params;
   size_t return_arity = 0;  // the return value is a tuple display of this many values
-  std::vector<const ast::expr*> static_operands;  // the static prefix's operands
-  // The arguments of each subscript by a computed index read ahead of its branch
-  // (runtime.index_where), with condition placeholders: the rewrite runs only when
-  // runtime.index_where_ok(<arguments>) holds for all of them.
-  std::vector<std::string> masked_reads;
+  bool defers = false;      // a leaf records calls: predicated only while compiling
+
+  CondForm cond;
+  TailFunction tail_function;
+  RunTimeChecks checks;
 };
 
 struct PlanResult {

@@ -1,6 +1,8 @@
 // [Where] planning, inside: the Planner that builds a branch's decision tree and the helpers
-// that plan.cpp (the planner), tail.cpp (tail duplication) and masked_read.cpp (reads by a
-// computed index) share. Not for use outside src/rewrite/where/.
+// its stages share: locate.cpp (the statement and its condition), tree.cpp (the tree),
+// plan.cpp (the plan's checks), cond_plan.cpp (the torch.cond form), tail.cpp and
+// tail_plan.cpp (tail duplication) and masked_read.cpp (reads by a computed index). Not for use
+// outside src/rewrite/where/.
 #pragma once
 
 #include <algorithm>
@@ -12,29 +14,23 @@
 #include <string_view>
 #include <vector>
 
+#include "ast/path.h"
 #include "rewrite/where/plan.h"
+#include "sema/binding.h"
 
 namespace graphmend::rewrite::where_detail {
 
-// ---------------------------------------------------------------------------------------
-// Finding the statement: the chain of statement lists from the module down to it.
-
-struct BlockRef {
-  const ast::Seq<ast::stmt*>* block = nullptr;
-  uint32_t index = 0;
-  const ast::stmt* owner = nullptr;  // the statement owning `block` (null: the module)
-};
-
-bool find_path(const ast::Seq<ast::stmt*>& block, const ast::stmt* owner, const ast::stmt* target,
-               std::vector<BlockRef>& path);
+// The statement's place (ast/path.h) and what is bound there (sema/binding.h).
+using ast::BlockRef;
+using ast::find_path;
+using sema::definitely_bound;
 
 // ---------------------------------------------------------------------------------------
-// Expression scans (plan.cpp).
+// Expression scans (scan.cpp).
 
 bool contains_kind(const ast::Node* node, std::initializer_list<ast::Kind> kinds);
 bool uses_scalar(const ast::Node* node);
 bool condition_uses_scalar(const ast::Node* node);
-std::vector<const ast::Name*> loads(const ast::Node* node);
 size_t tuple_arity(const ast::expr& e);
 std::vector<const ast::expr*> condition_leaves(const ast::expr& e);
 const ast::expr* number_literal(const ast::expr* e);
@@ -42,9 +38,6 @@ const ast::expr* number_literal(const ast::expr* e);
 bool is_python_constant(const ast::expr& e);
 std::string short_text(std::string_view text);
 std::string parenthesize_multiline(std::string text);
-bool may_alias(const Context& context, const ast::expr& value);
-bool may_alias_input(const Context& context, const ast::expr& value);
-std::string unaliased(const Context& context, const ast::expr& value);
 
 // The first subscript in `nodes`, outside raise statements, by an index rather than slices
 // (`y[idx]`): it may raise IndexError, which sema's purity allows. Where a branch raises,
@@ -58,7 +51,7 @@ const ast::Subscript* computed_index(const ast::Node* node);
 std::string computed_index_reason(const Context& context, const ast::Subscript& index);
 
 // ---------------------------------------------------------------------------------------
-// The planner: builds the tree of a branch (plan.cpp), checks the tail on each side
+// The planner: builds the tree of a branch (tree.cpp), checks the tail on each side
 // (tail.cpp) and plans the reads by a computed index (masked_read.cpp).
 
 class Planner {
@@ -102,7 +95,7 @@ class Planner {
   // assign is selected by a conditional expression on the test, which is static under
   // Dynamo: a Python number stays a number.
   bool static_ifs = false;
-  std::vector<std::string> flag_checks;  // the flags those tests read (Plan::flag_checks)
+  std::vector<std::string> flag_checks;  // the flags those tests read (RunTimeChecks::flags)
 
   void focus(const Tree& tree);
 
@@ -143,15 +136,24 @@ class Planner {
   void side_assign(std::string_view var, const ast::expr& value, Side& side);
   bool side_test(const ast::expr& test, const Side& side);
   bool side_statement(const ast::stmt& s, Side& side, int& count);
+  bool side_assignment(const ast::stmt& s, Side& side);
+  bool side_return(const ast::stmt& s, const Side& side);
+  bool side_if(const ast::If& n, Side& side, int& count);
   bool side_static_if(const ast::If& n, Side& side, int& count);
   bool test_checkable_before(const ast::expr& test, const Side& side) const;
   bool static_as_written(const ast::expr& test) const;
 
   bool fail(std::string reason);
   bool build_statement(const ast::stmt& s, bool last, Tree& tree);
+  bool build_assignment(const ast::stmt& s, Tree& tree);
+  bool build_nested_if(const ast::If& n, bool last, Tree& tree);
   static std::unique_ptr<Tree> static_side(const Tree& tree);
   bool kept_number(const ast::If& n, std::string_view var, Tree& tree);
   bool build_static_if(const ast::If& n, Tree& tree);
+  bool check_static_test(const ast::If& n, const Tree& tree);
+  bool merge_static_side(Tree& side, Tree& tree, std::vector<std::string_view>& vars);
+  void select_static_value(const ast::If& n, std::string_view var, const std::string& test,
+                           const std::unique_ptr<Tree> (&sides)[2], Tree& tree);
   bool check_value(const ast::expr& value, const Tree& tree,
                    std::vector<const ast::Subscript*>& masked);
 
@@ -159,6 +161,7 @@ class Planner {
   bool find_masked(const ast::expr& value, const Tree& tree, sema::PurityFacts& facts);
   std::string masked_read(const ast::Subscript& sub, const Tree& tree);
 
+  // cond_plan.cpp
   bool calls_expensive(const ast::expr& e) const;
   bool local_function_is_cond_traceable(const sema::Callee& callee, const ast::Call& call,
                                         int depth = 0) const;
@@ -167,6 +170,7 @@ class Planner {
   bool parameters_passed_tensors(const ast::FunctionDef& def, const ast::Call& call,
                                  const std::vector<const ast::expr*>& assumed) const;
   bool cond_eligible(const ast::expr& e) const;
+
   std::optional<std::string> renamed(const ast::expr& value, const Tree& tree,
                                      const std::vector<const ast::Subscript*>& masked);
   void note_free_reads(const ast::expr& value, Tree& tree);
@@ -181,16 +185,20 @@ class Planner {
 };
 
 // ---------------------------------------------------------------------------------------
-// The tree and the statement's place (plan.cpp).
+// The tree's leaves (tree.cpp).
 
 void leaves_of(Tree& tree, std::vector<Tree*>& out);
 void merge_order(const Tree& tree, std::vector<std::string_view>& out);
-bool definitely_bound(const std::vector<BlockRef>& path, std::string_view var);
+
+// ---------------------------------------------------------------------------------------
+// Locating the statement (locate.cpp).
+
 bool is_where_ok_test(const Context& context, const ast::expr* test);
-std::set<std::string_view> function_locals(const Context& context,
-                                           const std::vector<BlockRef>& path);
 std::string check_statement(const Context& context, const ast::stmt& statement,
                             std::vector<BlockRef>& path);
+// The enclosing data-dependent if, predicated with torch.where, whose branch ends with
+// `path`'s statement, as the text shows it (no speculation), or null.
+const ast::If* covering_if(const Context& context, const std::vector<BlockRef>& path);
 
 // The condition split into a static prefix of an `and` chain, which stays a Python `if`,
 // and the tensor operands that are predicated.
@@ -202,9 +210,28 @@ struct Condition {
 
 std::string split_condition(const Context& context, const ast::If& node, Condition& condition,
                             bool else_ifs = false);
+
+// ---------------------------------------------------------------------------------------
+// The whole plan's checks (plan.cpp).
+
 std::string reads_bound(const Context& context, const ast::stmt& node,
                         const std::vector<BlockRef>& path, const std::vector<Tree*>& leaves);
 std::string check_static_prefix(const Context& context, const Plan& plan);
+
+// ---------------------------------------------------------------------------------------
+// The torch.cond form (cond_plan.cpp).
+
+// Whether a torch.cond branch must copy `value` before returning it (Tree::alias).
+bool may_alias_input(const Context& context, const ast::expr& value);
+// `value` as a torch.cond branch returns it, copied where it may alias an input.
+std::string unaliased(const Context& context, const ast::expr& value);
+// torch.cond's operands (CondForm::operands), and each leaf's cond.returns; a reason when the
+// branches read a local torch.cond cannot pass.
+std::string cond_operands(const Context& context, const std::vector<BlockRef>& path,
+                          const std::vector<Tree*>& leaves, Plan& plan);
+// The torch.cond form of `plan` (CondForm::use), or why not.
+std::string plan_cond(const Context& context, const std::vector<BlockRef>& path,
+                      const std::vector<Tree*>& leaves, Plan& plan);
 
 // masked_read.cpp
 std::string check_masked_reads(const Context& context, const Planner& planner, const Plan& plan);
@@ -238,24 +265,24 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
     return assumed;
   }
   for (const ast::expr* value : speculation.assumed)
-    assumed.plan->checks.emplace_back(node_text(context, *value));
+    assumed.plan->checks.tensors.emplace_back(node_text(context, *value));
   for (const ast::expr* value : speculation.floating)
-    assumed.plan->floating_checks.emplace_back(node_text(context, *value));
+    assumed.plan->checks.floating.emplace_back(node_text(context, *value));
   const auto& integers = speculation.integers;
   for (const ast::expr* value : speculation.numbers)
     (std::find(integers.begin(), integers.end(), value) != integers.end()
-         ? assumed.plan->int_checks
-         : assumed.plan->number_checks)
+         ? assumed.plan->checks.ints
+         : assumed.plan->checks.numbers)
         .emplace_back(node_text(context, *value));
-  auto& preconditions = assumed.plan->preconditions;
+  auto& preconditions = assumed.plan->checks.preconditions;
   for (const std::string& test : speculation.preconditions)
     if (std::find(preconditions.begin(), preconditions.end(), test) == preconditions.end())
       preconditions.push_back(test);
-  assumed.plan->methods = speculation.methods;
+  assumed.plan->checks.methods = speculation.methods;
   return assumed;
 }
 
-// tail.cpp
+// tail_plan.cpp
 PlanResult plan_tail(const Context& context, const ast::stmt& statement,
                      const ast::IfExp* conditional);
 

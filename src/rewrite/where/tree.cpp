@@ -1,0 +1,641 @@
+// [Where] the decision tree of a branch: the Planner walks the branch's statements and
+// builds a Tree whose leaves hold the values each path computes (see plan.h), checking each
+// value can be computed whatever the condition. What makes a value torch.cond's rather than
+// torch.where's is in cond_plan.cpp, the tail's checks in tail.cpp.
+#include <algorithm>
+
+#include "ast/names.h"
+#include "ast/walk.h"
+#include "rewrite/defer/defer.h"
+#include "rewrite/edits.h"
+#include "rewrite/where/planner.h"
+#include "sema/aliasing.h"
+
+namespace graphmend::rewrite::where_detail {
+
+using ast::Kind;
+
+// Builds `tree` from a branch body. False (with `error`) when it cannot be predicated.
+bool Planner::build_body(const ast::Seq<ast::stmt*>& body, Tree& tree) {
+  for (uint32_t i = 0; i < body.size; ++i) {
+    const ast::stmt* s = body[i];
+    bool last = i + 1 == body.size;
+    if (!build_statement(*s, last, tree)) return false;
+    if (tree.is_split() || tree.returned || tree.raises()) return true;
+  }
+  if (tail == nullptr) return true;
+  for (const ast::stmt* s : tail_statements) {
+    if (!build_statement(*s, false, tree)) return false;
+    if (tree.is_split() || tree.returned) return fail("the rest of the block branches or returns");
+  }
+  return add_return(*tail->value, tree);
+}
+
+// A split on `operands` joined by `and`, true side `body`, false side `orelse`.
+bool Planner::build_split(const std::vector<const ast::expr*>& operands,
+                          const ast::Seq<ast::stmt*>& body, const ast::Seq<ast::stmt*>& orelse,
+                          Tree& tree) {
+  if (!tree.deferred.empty()) return fail("a nested tensor if after a call the branch records");
+  tree.split_id = splits++;
+  tree.on_true = std::make_unique<Tree>();
+  tree.on_false = std::make_unique<Tree>();
+  tree.on_true->env = tree.env;
+  tree.on_false->env = tree.env;
+  tree.on_true->numeric = tree.numeric;
+  tree.on_false->numeric = tree.numeric;
+  tree.on_true->derived = tree.derived;
+  tree.on_false->derived = tree.derived;
+  tree.on_true->free_reads = tree.free_reads;
+  tree.on_false->free_reads = tree.free_reads;
+  set_paths(tree);
+  if (!build_body(body, *tree.on_true) || !build_body(orelse, *tree.on_false)) return false;
+  return set_condition(operands, tree);
+}
+
+// `var = body if test else orelse` (`return ...` when `var` is empty) as a split on `test`.
+bool Planner::build_conditional(const ast::IfExp& e, std::string_view var, Tree& tree) {
+  tree.split_id = splits++;
+  tree.on_true = std::make_unique<Tree>();
+  tree.on_false = std::make_unique<Tree>();
+  set_paths(tree);
+  bool built = var.empty()
+                   ? add_return(*e.body, *tree.on_true) && add_return(*e.orelse, *tree.on_false)
+                   : add_assignment(var, *e.body, *tree.on_true) &&
+                         add_assignment(var, *e.orelse, *tree.on_false);
+  return built && set_condition({e.test}, tree);
+}
+
+// A split's sides: its path and the side taken.
+void Planner::set_paths(Tree& tree) {
+  tree.on_true->path = tree.path;
+  tree.on_true->path.push_back({tree.split_id, true});
+  tree.on_false->path = tree.path;
+  tree.on_false->path.push_back({tree.split_id, false});
+}
+
+// The split's condition: `operands` joined by `and`, each pure and a tensor expression.
+bool Planner::set_condition(const std::vector<const ast::expr*>& operands, Tree& tree) {
+  if (speculation != nullptr) focus(tree);
+  for (const ast::expr* operand : operands) {
+    if (condition_uses_scalar(operand)) {
+      error = "condition uses .item()/.tolist() (GM106, out of scope)";
+      return false;
+    }
+    // The tensor form evaluates every operand; `and`/`or`/`not` themselves only call
+    // bool(), which the fallback branch does exactly as the original.
+    std::vector<const ast::expr*> leaves = condition_leaves(*operand);
+    for (const ast::expr* leaf : leaves) {
+      bool always_evaluated = operand == operands.front() && leaf == leaves.front();
+      if (always_evaluated && is_item_comparison(context_, *leaf)) continue;
+      // a chained comparison is checked link by link by its lowering (tensor_condition)
+      if (const auto* chain = ast::as<ast::Compare>(leaf); chain && chain->ops.size > 1) continue;
+      if (analysis_.is_pure(*leaf)) continue;
+      // the root's first operand is evaluated first and on every path, as in the original
+      if (always_evaluated && tree.path.empty()) {
+        if (!once_condition(operands, *leaf)) return false;
+        tree.evaluated_once = true;
+        continue;
+      }
+      error = "condition operand `" + short_text(node_text(context_, *leaf)) +
+              "` is not pure (Python evaluates it on some paths only; the rewrite on all)";
+      return false;
+    }
+    for (const ast::Name* name : ast::loads(operand)) {
+      if (tree.env.count(name->id)) {
+        error = "condition reads `" + std::string(name->id) +
+                "`, assigned earlier in the enclosing branch";
+        return false;
+      }
+    }
+  }
+  std::string tensor, python;
+  for (const ast::expr* operand : operands) {
+    std::optional<std::string> lowered = tensor_condition(context_, *operand);
+    if (!lowered) {
+      error = "condition `" + short_text(node_text(context_, *operand)) +
+              "` is not a tensor expression";
+      return false;
+    }
+    std::string text(node_text(context_, *operand));
+    if (operands.size() > 1) text = "(" + text + ")";
+    if (tensor.empty()) {
+      tensor = *lowered;
+      python = text;
+    } else {
+      tensor = torch_ + ".logical_and(" + tensor + ", " + *lowered + ")";
+      python += " and " + text;
+    }
+  }
+  tree.cond_tensor = tensor;
+  tree.cond_python = parenthesize_multiline(python);
+  return true;
+}
+
+// Whether `leaf`, impure and the first operand of the root's condition, can be evaluated
+// once, first, into the condition's temp, which the fallback tests: only when it is the
+// whole condition (bool() of the temp is then what the original's `if` calls; with
+// `and`/`or`/`not` the fallback would need the other operands as written around it).
+bool Planner::once_condition(const std::vector<const ast::expr*>& operands, const ast::expr& leaf) {
+  std::string text = short_text(node_text(context_, leaf));
+  if (operands.size() != 1 || operands.front() != &leaf)
+    return fail("condition operand `" + text +
+                "` is not pure, and the condition combines it with and/or/not");
+  if (contains_kind(&leaf,
+                    {Kind::Yield, Kind::YieldFrom, Kind::Await, Kind::Lambda, Kind::NamedExpr}))
+    return fail("condition `" + text + "` is not pure and holds yield, await, a lambda or :=");
+  return true;
+}
+
+// Points the speculation at `tree`: the names assigned so far on its path.
+void Planner::focus(const Tree& tree) {
+  speculation->local.clear();
+  for (const auto& [name, temp] : tree.env) speculation->local.push_back(name);
+  speculation->derived = tree.derived;
+}
+
+bool Planner::pure_as_written(const ast::expr& e) const {
+  sema::Speculation* active = analysis_.speculate(nullptr);
+  bool pure = analysis_.is_pure(e);
+  analysis_.speculate(active);
+  return pure;
+}
+
+bool Planner::fail(std::string reason) {
+  error = std::move(reason);
+  return false;
+}
+
+namespace {
+
+// Why a statement of kind `kind` cannot be in a predicated branch.
+std::string unsupported_statement(Kind kind) {
+  switch (kind) {
+    case Kind::AugAssign:
+      return "augmented assignment in a branch (in place on tensors)";
+    case Kind::Break:
+    case Kind::Continue:
+      return "branch contains break/continue";
+    case Kind::Delete:
+      return "branch deletes a name (del)";
+    case Kind::Global:
+    case Kind::Nonlocal:
+      return "branch declares global/nonlocal names";
+    case Kind::FunctionDef:
+    case Kind::AsyncFunctionDef:
+    case Kind::ClassDef:
+      return "branch contains a nested def/class";
+    case Kind::Import:
+    case Kind::ImportFrom:
+      return "branch contains an import";
+    default:
+      return "branch contains a loop, with, try or match statement";
+  }
+}
+
+}  // namespace
+
+bool Planner::build_statement(const ast::stmt& s, bool last, Tree& tree) {
+  switch (s.kind) {
+    case Kind::Pass:
+      return true;
+    case Kind::Assign:
+    case Kind::AnnAssign:
+      return build_assignment(s, tree);
+    case Kind::Return: {
+      auto& n = static_cast<const ast::Return&>(s);
+      if (!last) return fail("statements after return in a branch");
+      if (n.value == nullptr) return fail("bare return in a branch");
+      return add_return(*n.value, tree);
+    }
+    case Kind::If:
+      return build_nested_if(static_cast<const ast::If&>(s), last, tree);
+    case Kind::Raise:
+      return add_raise(static_cast<const ast::Raise&>(s), last, tree);
+    case Kind::Expr: {
+      auto& n = static_cast<const ast::Expr&>(s);
+      if (contains_kind(n.value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
+        return fail("branch contains yield/await");
+      return add_deferred_call(n, tree);
+    }
+    default:
+      return fail(unsupported_statement(s.kind));
+  }
+}
+
+// `name = value` or `name: T = value` in a branch.
+bool Planner::build_assignment(const ast::stmt& s, Tree& tree) {
+  if (const auto* n = ast::as<ast::Assign>(&s)) {
+    auto* target = n->targets.size == 1 ? ast::as<ast::Name>(n->targets[0]) : nullptr;
+    if (target == nullptr) return fail("assignment to a target that is not a single name");
+    return add_assignment(target->id, *n->value, tree);
+  }
+  auto& n = static_cast<const ast::AnnAssign&>(s);
+  auto* target = ast::as<ast::Name>(n.target);
+  if (target == nullptr || n.value == nullptr)
+    return fail("annotated assignment without a value or to a non-name target");
+  return add_assignment(target->id, *n.value, tree);
+}
+
+// An if in a branch: a static one computed on both sides (tail duplication), else a
+// data-dependent one ending the branch, a split of the tree.
+bool Planner::build_nested_if(const ast::If& n, bool last, Tree& tree) {
+  if (static_ifs && !analysis_.is_data_dependent(*n.test)) return build_static_if(n, tree);
+  if (!last) return fail("a nested if followed by more statements in a branch");
+  if (!analysis_.is_data_dependent(*n.test)) return fail("a static if nested in a tensor branch");
+  if (auto* op = ast::as<ast::BoolOp>(n.test); op && op->op == ast::BoolOpKind::And) {
+    std::vector<const ast::expr*> operands(op->values.begin(), op->values.end());
+    return build_split(operands, n.body, n.orelse, tree);
+  }
+  return build_split({n.test}, n.body, n.orelse, tree);
+}
+
+// A print, logging or warnings.warn statement in a branch: recorded with the branch's
+// condition ([Defer]'s defer_when), replayed only if it held, where the branch is predicated;
+// recorded as [Defer] records it on the original path (runtime.defer: eagerly it calls
+// at once, after what is pending). Its arguments are evaluated whatever the condition, so
+// they must not read what the branch assigned (both forms read them as written).
+bool Planner::add_deferred_call(const ast::Expr& statement, Tree& tree) {
+  const auto* call = ast::as<ast::Call>(statement.value);
+  std::optional<sema::BreakKind> kind = call ? deferrable_kind(context_, *call) : std::nullopt;
+  if (!kind)
+    return fail("expression statement in a branch (a side effect): `" +
+                short_text(node_text(context_, statement)) + "`");
+  for (const ast::Name* name : ast::loads(call))
+    if (tree.env.count(name->id) != 0)
+      return fail("a call the branch makes reads `" + std::string(name->id) +
+                  "`, which the branch assigns");
+  std::vector<const ast::expr*> arguments(call->args.begin(), call->args.end());
+  for (const ast::keyword* keyword : call->keywords) arguments.push_back(keyword->value);
+  for (const ast::expr* argument : arguments)
+    if (!recordable_argument(*argument))
+      return fail("an argument of `" + short_text(node_text(context_, *call->func)) +
+                  "` in a branch is not pure");
+  sema::BreakTag tag{*kind, &statement, call, analysis_.function_of(call), {}, false};
+  std::optional<std::string> recorded = deferred_text(tag, kPathCondition);
+  std::optional<std::string> plain = recorded ? deferred_text(tag, {}) : std::nullopt;
+  if (!plain) return false;
+  tree.deferred.push_back({call, *recorded, *plain, indentation_of(context_, statement)});
+  return true;
+}
+
+// An argument a recorded call evaluates whatever the condition: pure, or an f-string of
+// pure values (a `t.item()` field is converted at the replay, only if the condition held).
+bool Planner::recordable_argument(const ast::expr& argument) const {
+  const ast::expr* value = &argument;
+  if (const auto* starred = ast::as<ast::Starred>(value)) value = starred->value;
+  const auto* joined = ast::as<ast::JoinedStr>(value);
+  if (joined == nullptr) return analysis_.is_pure(*value);
+  for (const ast::expr* part : joined->values) {
+    const auto* field = ast::as<ast::FormattedValue>(part);
+    if (field == nullptr) continue;
+    const ast::expr* shown =
+        item_receiver(field->value) ? item_receiver(field->value) : field->value;
+    if (!analysis_.is_pure(*shown) ||
+        (field->format_spec != nullptr && !recordable_argument(*field->format_spec)))
+      return false;
+  }
+  return true;
+}
+
+// The text of the call `tag` names as [Defer] records it (with `condition`, see defer_call).
+std::optional<std::string> Planner::deferred_text(const sema::BreakTag& tag,
+                                                  std::string_view condition) {
+  Outcome deferred = defer_call(tag, context_, condition);
+  if (!deferred.fixed) {
+    fail("a call in a branch cannot be deferred: " + deferred.reason);
+    return std::nullopt;
+  }
+  const ast::Node& call = *tag.site;
+  std::vector<TextEdit> edits = deferred.edits;
+  for (TextEdit& edit : edits) {
+    edit.begin -= call.begin;
+    edit.end -= call.begin;
+  }
+  std::string error;
+  std::string_view written = node_text(context_, call);
+  if (!normalize_edits(edits, static_cast<uint32_t>(written.size()), &error)) {
+    fail("internal: a deferred call's edits (" + error + ")");
+    return std::nullopt;
+  }
+  return apply_edits(written, edits);
+}
+
+// A side of a static if: the state of `tree` before it.
+std::unique_ptr<Tree> Planner::static_side(const Tree& tree) {
+  auto side = std::make_unique<Tree>();
+  side->env = tree.env;
+  side->numeric = tree.numeric;
+  side->derived = tree.derived;
+  side->free_reads = tree.free_reads;
+  side->path = tree.path;
+  return side;
+}
+
+// Whether `var`, kept by a side of the static if `n`, holds a Python number there: known
+// as one in `tree`, or (not assigned earlier in the branch) a read of it in `n` is one.
+bool Planner::kept_number(const ast::If& n, std::string_view var, Tree& tree) {
+  if (std::find(tree.numeric.begin(), tree.numeric.end(), var) != tree.numeric.end()) return true;
+  if (tree.env.count(var) != 0) return false;
+  for (const ast::Name* name : ast::loads(&n)) {
+    if (name->id != var) continue;
+    if (speculation != nullptr) focus(tree);
+    return analysis_.is_number(*name, facts_of(tree));
+  }
+  return false;
+}
+
+// `if <static test>: ... else: ...` in a branch: both sides' values (pure, so computed
+// unconditionally), then `var = <true> if <test> else <false>` for each variable assigned.
+bool Planner::build_static_if(const ast::If& n, Tree& tree) {
+  if (!check_static_test(n, tree)) return false;
+  std::optional<std::string> test = renamed(*n.test, tree, {});
+  if (!test) return fail("comprehension, lambda or f-string reading a branch variable");
+  note_free_reads(*n.test, tree);
+  std::unique_ptr<Tree> sides[2] = {static_side(tree), static_side(tree)};
+  size_t masked = masked_reads.size();
+  if (!build_body(n.body, *sides[0]) || !build_body(n.orelse, *sides[1])) return false;
+  // a masked read is masked by the tensor conditions only, not by this test
+  if (masked_reads.size() != masked)
+    return fail("a static if in a branch reading by a computed index");
+  std::vector<std::string_view> vars;
+  for (auto& side : sides)
+    if (!merge_static_side(*side, tree, vars)) return false;
+  for (std::string_view var : vars) select_static_value(n, var, *test, sides, tree);
+  return true;
+}
+
+// The test of a static if in a branch. It is evaluated where the original may not evaluate
+// it (the tensor condition held): a name or attribute whose truth test cannot raise,
+// checked at run time (runtime.python_flags: a bool, int, float or None).
+bool Planner::check_static_test(const ast::If& n, const Tree& tree) {
+  for (const ast::expr* leaf : condition_leaves(*n.test)) {
+    if (!ast::is<ast::Name>(leaf) && !ast::is<ast::Attribute>(leaf))
+      return fail("the static test `" + short_text(node_text(context_, *n.test)) +
+                  "` is not a flag (a name or attribute; both sides evaluate it)");
+    // the check before the statement reads the value before the branch
+    for (const ast::Name* name : ast::loads(leaf))
+      if (tree.env.count(name->id) != 0)
+        return fail("the static test reads `" + std::string(name->id) +
+                    "`, assigned earlier in the branch (the run-time check cannot see it)");
+    std::string flag(node_text(context_, *leaf));
+    if (std::find(flag_checks.begin(), flag_checks.end(), flag) == flag_checks.end())
+      flag_checks.push_back(flag);
+  }
+  if (!pure_as_written(*n.test))
+    return fail("the static test `" + short_text(node_text(context_, *n.test)) + "` is not pure");
+  return true;
+}
+
+// One side of a static if into `tree`: its assignments and free reads, and in `vars` the
+// variables it changed.
+bool Planner::merge_static_side(Tree& side, Tree& tree, std::vector<std::string_view>& vars) {
+  if (side.is_split() || side.returned || side.raises())
+    return fail("a static if in a branch holding a return, a raise or a tensor if");
+  if (!side.deferred.empty()) return fail("a static if in a branch making a call it records");
+  for (auto& a : side.assigns) tree.assigns.push_back(std::move(a));
+  for (std::string_view name : side.free_reads) tree.free_reads.push_back(name);
+  for (const auto& [var, temp] : side.env) {
+    auto before = tree.env.find(var);
+    bool changed = before == tree.env.end() || before->second != temp;
+    if (changed && std::find(vars.begin(), vars.end(), var) == vars.end()) vars.push_back(var);
+  }
+  return true;
+}
+
+// `var = <true side's> if <test> else <false side's>` after a static if, and what `var`
+// holds then: a Python number where both sides leave one, a tensor where both do.
+void Planner::select_static_value(const ast::If& n, std::string_view var, const std::string& test,
+                                  const std::unique_ptr<Tree> (&sides)[2], Tree& tree) {
+  auto placeholder = [](int temp) { return kTempOpen + std::to_string(temp) + kTempClose; };
+  std::string value[2];
+  bool number = true;
+  for (int i = 0; i < 2; ++i) {
+    const Tree& side = *sides[i];
+    if (auto it = side.env.find(var); it != side.env.end()) {
+      value[i] = placeholder(it->second);
+      auto& numeric = side.numeric;
+      number = number && (std::find(numeric.begin(), numeric.end(), var) != numeric.end());
+    } else {  // kept: the value before the if (read, so it must be bound)
+      value[i] = std::string(var);
+      tree.free_reads.push_back(var);
+      number = number && kept_number(n, var, tree);
+    }
+  }
+  int temp = temps++;
+  tree.assigns.push_back(
+      {var, temp, value[0] + " if " + parenthesize_multiline(test) + " else " + value[1]});
+  tree.env[var] = temp;
+  auto numeric = std::find(tree.numeric.begin(), tree.numeric.end(), var);
+  if (numeric != tree.numeric.end()) tree.numeric.erase(numeric);
+  if (number) tree.numeric.emplace_back(var);
+  auto derived = std::find(tree.derived.begin(), tree.derived.end(), var);
+  if (derived != tree.derived.end()) tree.derived.erase(derived);
+  bool tensors = true;
+  for (auto& side : sides)
+    tensors = tensors &&
+              std::find(side->derived.begin(), side->derived.end(), var) != side->derived.end();
+  if (tensors) tree.derived.push_back(var);
+}
+
+// Checks a branch value; false with `error` when it cannot be evaluated unconditionally.
+// `masked`: the subscripts by a computed index it reads ahead of the branch, masked.
+bool Planner::check_value(const ast::expr& value, const Tree& tree,
+                          std::vector<const ast::Subscript*>& masked) {
+  if (contains_kind(&value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
+    return fail("branch contains yield/await");
+  if (contains_kind(&value, {Kind::Lambda})) return fail("branch contains a lambda");
+  if (contains_kind(&value, {Kind::NamedExpr}))
+    return fail("assignment expression (:=) in a branch");
+  if (uses_scalar(&value)) return fail("branch value uses .item()/.tolist() (GM106)");
+  // a helper torch.cond can trace whole runs only on the side taken; another pure one (a
+  // validation, static ifs) on both
+  if (calls_expensive(value) && cond_eligible(value)) {
+    expensive = true;
+    return true;
+  }
+  if (analysis_.is_pure(value, facts_of(tree))) {
+    pure_helper |= calls_expensive(value);
+    return true;
+  }
+  sema::PurityFacts facts = facts_of(tree);
+  if (!find_masked(value, tree, facts)) return false;
+  if (!facts.masked_subscripts.empty() && analysis_.is_pure(value, facts)) {
+    masked = facts.masked_subscripts;
+    if (first_masked == nullptr) first_masked = masked.front();
+    return true;
+  }
+  if (const ast::Subscript* index = computed_index(&value))
+    return fail(computed_index_reason(context_, *index));
+  return fail("branch value `" + short_text(node_text(context_, value)) +
+              "` is not pure (side effects or may raise)");
+}
+// The value's text with names assigned earlier in the branch replaced by their temps and
+// the `masked` subscripts by their masked reads.
+std::optional<std::string> Planner::renamed(const ast::expr& value, const Tree& tree,
+                                            const std::vector<const ast::Subscript*>& masked) {
+  std::vector<std::pair<const ast::expr*, int>> hits;  // a name and its temp; -1: masked
+  bool scoped = false;
+  auto visit = [&](const ast::Node* n) {
+    switch (n->kind) {
+      case Kind::ListComp:
+      case Kind::SetComp:
+      case Kind::DictComp:
+      case Kind::GeneratorExp:
+      case Kind::Lambda:
+      case Kind::JoinedStr:
+        scoped = true;
+        break;
+      default:
+        break;
+    }
+    if (std::find(masked.begin(), masked.end(), n) != masked.end()) {
+      hits.push_back({static_cast<const ast::expr*>(n), -1});
+      return false;
+    }
+    if (auto* name = ast::as<ast::Name>(n)) {
+      auto it = tree.env.find(name->id);
+      if (it != tree.env.end()) hits.push_back({name, it->second});
+    }
+    return true;
+  };
+  ast::walk(&value, visit);
+  if (!hits.empty() && scoped) return std::nullopt;
+  std::string_view all = context_.source.text();
+  std::string out;
+  uint32_t at = value.begin;
+  for (const auto& [hit, temp] : hits) {
+    out += all.substr(at, hit->begin - at);
+    if (temp < 0) {
+      out += masked_read(*ast::as<ast::Subscript>(hit), tree);
+    } else {
+      out += kTempOpen + std::to_string(temp) + kTempClose;
+    }
+    at = hit->end;
+  }
+  out += all.substr(at, value.end - at);
+  return parenthesize_multiline(out);
+}
+
+// The names `value` reads that no earlier statement on the branch's path assigned.
+void Planner::note_free_reads(const ast::expr& value, Tree& tree) {
+  for (const ast::Name* name : ast::loads(&value))
+    if (tree.env.count(name->id) == 0) tree.free_reads.push_back(name->id);
+}
+
+void Planner::note_reads(const ast::expr& value, Tree& tree) {
+  for (const ast::Name* name : ast::loads(&value)) {
+    bool seen =
+        std::find(tree.assigned.begin(), tree.assigned.end(), name->id) != tree.assigned.end();
+    for (const auto& r : tree.reads) seen = seen || r.first == name->id;
+    if (!seen) tree.reads.push_back({name->id, name});
+  }
+}
+
+sema::PurityFacts Planner::facts_of(const Tree& tree) const {
+  sema::PurityFacts facts = prefix_facts;
+  facts.numeric_names = tree.numeric;
+  return facts;
+}
+
+bool Planner::add_assignment(std::string_view var, const ast::expr& value, Tree& tree) {
+  if (speculation != nullptr) focus(tree);
+  std::vector<const ast::Subscript*> masked;
+  if (!check_value(value, tree, masked)) return false;
+  if (speculation != nullptr) {
+    auto derived = std::find(tree.derived.begin(), tree.derived.end(), var);
+    bool tensor = analysis_.is_tensor(value);
+    if (tensor && derived == tree.derived.end()) tree.derived.push_back(var);
+    if (!tensor && derived != tree.derived.end()) tree.derived.erase(derived);
+  }
+  auto numeric = std::find(tree.numeric.begin(), tree.numeric.end(), var);
+  if (analysis_.is_number(value, facts_of(tree))) {
+    if (numeric == tree.numeric.end()) tree.numeric.emplace_back(var);
+  } else if (numeric != tree.numeric.end()) {
+    tree.numeric.erase(numeric);
+  }
+  std::optional<std::string> text = renamed(value, tree, masked);
+  if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
+  note_free_reads(value, tree);
+  int temp = temps++;
+  tree.assigns.push_back({var, temp, *text, is_python_constant(value)});
+  tree.env[var] = temp;
+  note_reads(value, tree);
+  if (std::find(tree.assigned.begin(), tree.assigned.end(), var) == tree.assigned.end())
+    tree.assigned.push_back(var);
+  tree.alias[var] = may_alias_input(context_, value);
+  tree.shares[var] = sema::may_alias(context_.analysis, value);
+  tree.cond.body.push_back(std::string(var) + " = " +
+                           parenthesize_multiline(std::string(node_text(context_, value))));
+  return true;
+}
+
+bool Planner::add_return(const ast::expr& value, Tree& tree) {
+  if (speculation != nullptr) focus(tree);
+  std::vector<const ast::Subscript*> masked;
+  if (!check_value(value, tree, masked)) return false;
+  std::optional<std::string> text = renamed(value, tree, masked);
+  if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
+  note_free_reads(value, tree);
+  int temp = temps++;
+  tree.assigns.push_back({std::string_view(), temp, *text, is_python_constant(value)});
+  tree.returned = temp;
+  tree.returned_arity = tuple_arity(value);
+  note_reads(value, tree);
+  tree.cond.returns = {unaliased(context_, value)};
+  return true;
+}
+
+// `raise` ending a branch: a leaf that gives no value and, predicated, raises where its
+// path's conditions hold ([Trap]'s guard). Its message is built only then, as the original
+// builds it, and before any merged variable is assigned: it may not read what the branch
+// assigned.
+bool Planner::add_raise(const ast::Raise& raise, bool last, Tree& tree) {
+  if (!last) return fail("statements after raise in a branch");
+  if (!context_.options.rewrites.has(RewriteKind::Trap))
+    return fail("a branch raises, and the [trap] rewrite that guards it is disabled");
+  if (speculation != nullptr) focus(tree);
+  GuardRaise form = guard_raise(context_, raise, raise, {});
+  if (!form.problem.empty())
+    return fail("a branch raises, and its raise has no guard form: " + form.problem);
+  std::vector<std::string_view> message_reads;
+  for (const ast::Name* name : ast::loads(&raise)) {
+    if (tree.env.count(name->id) != 0)
+      return fail("a branch raises with a message reading `" + std::string(name->id) +
+                  "`, which the branch assigns");
+    message_reads.push_back(name->id);
+  }
+  std::string written(node_text(context_, raise));
+  tree.raise = RaisingArm{written, indentation_of(context_, raise), form.function, form.arguments,
+                          std::move(message_reads)};
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// The tree's leaves and merge order.
+
+bool only_raises(const Tree& tree) {
+  if (!tree.is_split()) return tree.raises();
+  return only_raises(*tree.on_true) && only_raises(*tree.on_false);
+}
+
+void leaves_of(Tree& tree, std::vector<Tree*>& out) {
+  if (tree.is_split()) {
+    leaves_of(*tree.on_true, out);
+    leaves_of(*tree.on_false, out);
+  } else {
+    out.push_back(&tree);
+  }
+}
+
+void merge_order(const Tree& tree, std::vector<std::string_view>& out) {
+  if (tree.raises()) return;  // what it assigns is never read
+  for (const auto& a : tree.assigns)
+    if (!a.var.empty() && std::find(out.begin(), out.end(), a.var) == out.end())
+      out.push_back(a.var);
+  if (tree.is_split()) {
+    merge_order(*tree.on_true, out);
+    merge_order(*tree.on_false, out);
+  }
+}
+
+}  // namespace graphmend::rewrite::where_detail

@@ -1,0 +1,105 @@
+// sema/aliasing.h and sema/binding.h: whether a value may share a tensor with another name,
+// whether a function changes one in place, and what is bound where a statement stands.
+#include "sema/aliasing.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "ast/names.h"
+#include "ast/path.h"
+#include "sema/binding.h"
+#include "sema_program.h"
+
+namespace graphmend::sema {
+namespace {
+
+using test_support::Program;
+
+TEST(Aliasing, NamesViewsAndMethodsMayAliasNewValuesDoNot) {
+  Program p(
+      "import torch\n"
+      "def f(x: torch.Tensor, y: torch.Tensor):\n"
+      "    x\n"
+      "    x[0]\n"
+      "    x.view(-1)\n"
+      "    torch.narrow(x, 0, 0, 1)\n"
+      "    torch.transpose(x, 0, 1)\n"
+      "    (x, y + 1)\n"
+      "    +x\n"
+      "    x + y\n"
+      "    -x\n"
+      "    torch.zeros(3)\n"
+      "    len(x)\n"
+      "    (x + 1, y * 2)\n");
+  for (const char* alias : {"x", "x[0]", "x.view(-1)", "torch.narrow(x, 0, 0, 1)",
+                            "torch.transpose(x, 0, 1)", "(x, y + 1)", "+x"})
+    EXPECT_TRUE(may_alias(*p.analysis, *p.find(alias))) << alias;
+  for (const char* fresh : {"x + y", "-x", "torch.zeros(3)", "len(x)", "(x + 1, y * 2)"})
+    EXPECT_FALSE(may_alias(*p.analysis, *p.find(fresh))) << fresh;
+}
+
+TEST(Aliasing, ChangesInPlaceThroughANameOrAnAliasOfOne) {
+  Program p(
+      "import torch\n"
+      "def f(x, y):\n"
+      "    v = y.view(-1)\n"
+      "    v.add_(1)\n"
+      "    return x\n"
+      "def g(x, y):\n"
+      "    out = (y,)\n"
+      "    out[0][0] = 1\n"
+      "    return x\n"
+      "def h(x, y):\n"
+      "    z = y + 1\n"
+      "    z.add_(1)\n"
+      "    def inner():\n"
+      "        y.add_(1)\n"
+      "    return x\n");
+  auto changes = [&](const char* function, const char* name) {
+    std::string ret = std::string("return x");
+    int nth = function[0] - 'f';
+    return changes_tensors_in_place(*p.analysis, *p.module, *p.stmt(ret, nth), {name});
+  };
+  EXPECT_TRUE(changes("f", "y"));   // through the view `v`
+  EXPECT_TRUE(changes("g", "y"));   // through an element of the tuple `out`
+  EXPECT_FALSE(changes("h", "y"));  // `z` is a new tensor; `inner` is its own function
+  EXPECT_FALSE(changes("f", "x"));
+}
+
+TEST(Binding, ParametersAndAssignmentsBeforeOnThePath) {
+  Program p(
+      "def f(a, *args, k=1, **kw):\n"
+      "    b = 1\n"
+      "    if a:\n"
+      "        c = 2\n"
+      "    d, e = 3, 4\n"
+      "    if b:\n"
+      "        pass\n"
+      "    for i in range(3):\n"
+      "        g = 5\n");
+  std::vector<ast::BlockRef> path;
+  ASSERT_TRUE(ast::find_path(p.module->body, nullptr, p.stmt("pass"), path));
+  ASSERT_EQ(path.size(), 3u);  // the def, the if, the pass
+  for (const char* bound : {"a", "args", "k", "kw", "b", "d", "e"})
+    EXPECT_TRUE(definitely_bound(path, bound)) << bound;
+  for (const char* unbound : {"c", "g", "i", "z"})
+    EXPECT_FALSE(definitely_bound(path, unbound)) << unbound;
+  std::set<std::string_view> locals = function_locals(*p.analysis, path);
+  for (const char* local : {"a", "args", "k", "kw", "b", "c", "d", "e", "g", "i"})
+    EXPECT_EQ(locals.count(local), 1u) << local;
+}
+
+TEST(AstNames, RootsOfAccessChains) {
+  Program p(
+      "self.lin.weight\n"
+      "y[..., -1].data\n"
+      "f(x).y\n");
+  EXPECT_EQ(ast::attribute_root(*p.find("self.lin.weight")), "self");
+  EXPECT_EQ(ast::attribute_root(*p.find("y[..., -1].data")), "");
+  EXPECT_EQ(ast::access_root(p.find("y[..., -1].data")), "y");
+  EXPECT_EQ(ast::access_root(p.find("f(x).y")), "f");
+}
+
+}  // namespace
+}  // namespace graphmend::sema
