@@ -56,7 +56,7 @@ def digest() -> dict[str, dict[str, str]]:
         if text is None:
             continue
         for mode, trace_all in (("entry", False), ("all", True)):
-            result = graphmend.mend_source(text, str(path), trace_all=trace_all)
+            result = graphmend.mend_source(text, name, trace_all=trace_all)
             out[f"{name} [{mode}]"] = {
                 "text": _sha(result.source),
                 "diagnostics": _sha(_diagnostics_text(result)),
