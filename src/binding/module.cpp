@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -496,13 +497,17 @@ NB_MODULE(_core, m) {
   for (const codes::CodeInfo& info : codes::kAll)
     codes.append(nb::make_tuple(info.code, info.summary));
   m.attr("CODES") = nb::tuple(codes);
-  std::vector<std::string_view> ids;
-  for (const reasons::ReasonPhrase& entry : reasons::kPhrases) {
-    if (std::find(ids.begin(), ids.end(), entry.id) == ids.end()) ids.push_back(entry.id);
-  }
-  ids.push_back(reasons::kOther);
+  // Every decline reason as (id, owner, hint); owner: the rewrite's name, "" for the mender.
+  nb::list reasons_table;
   nb::list reason_ids;
-  for (std::string_view id : ids) reason_ids.append(nb::str(id.data(), id.size()));
+  for (size_t i = 0; i < reasons::kReasonCount; ++i) {
+    auto reason = static_cast<reasons::Reason>(i);
+    std::optional<RewriteKind> owner = rewrite::reason_owner(reason);
+    reasons_table.append(nb::make_tuple(reasons::id(reason), owner ? rewrite_name(*owner) : "",
+                                        reasons::hint(reason)));
+    reason_ids.append(reasons::id(reason));
+  }
+  m.attr("REASONS") = nb::tuple(reasons_table);
   m.attr("REASON_IDS") = nb::tuple(reason_ids);
   m.attr("RUNTIME_NAME") = kRuntimeName;
   m.attr("SUPPORTED_VERSIONS") = nb::make_tuple(nb::make_tuple(3, 11), nb::make_tuple(3, 12));

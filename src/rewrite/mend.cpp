@@ -62,18 +62,19 @@ MendDiagnostic diagnostic_at(const SourceText& source, const ast::Node& node, st
   return d;
 }
 
-// Records a decline on `d`: the reason ends the message and gives the reason id.
-void add_decline(MendDiagnostic& d, std::string_view reason) {
+// Records a decline on `d`: the detail ends the message, the reason gives its id.
+void add_decline(MendDiagnostic& d, reasons::Reason reason, std::string_view detail) {
   d.message += "; not rewritten: ";
-  d.message += reason;
-  d.reason = std::string(reason);
-  d.reason_id = reasons::id_of(reason);
+  d.message += detail;
+  d.reason = std::string(detail);
+  d.reason_id = reasons::id(reason);
 }
 
 // `d` declined for `reason`, its message the tag's.
-void decline(MendDiagnostic& d, const sema::BreakTag& tag, std::string_view reason) {
+void decline(MendDiagnostic& d, const sema::BreakTag& tag, reasons::Reason reason,
+             std::string_view detail) {
   d.message = tag.message.empty() ? sema::break_summary(tag.kind) : tag.message;
-  add_decline(d, reason);
+  add_decline(d, reason, detail);
 }
 
 // Whether the runtime-aware line filter (empty: none) selects the break at `d`.
@@ -91,47 +92,50 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context,
   TagResult result;
   if (anchor == nullptr) {
     result.diagnostic.code = sema::break_code(tag.kind);
-    decline(result.diagnostic, tag, "the break has no source location");
+    decline(result.diagnostic, tag, reasons::Reason::NoLocation,
+            "the break has no source location");
     return result;
   }
   result.diagnostic = diagnostic_at(context.source, *anchor, sema::break_code(tag.kind));
   // A suppressed site is left as written: no rewrite runs, no edit is made.
   if (const Pragma* pragma =
           rewrite::suppressing(pragmas, result.diagnostic.line, result.diagnostic.code)) {
-    decline(result.diagnostic, tag,
+    decline(result.diagnostic, tag, reasons::Reason::Suppressed,
             "suppressed by a pragma on line " + std::to_string(pragma->line));
     result.diagnostic.suppressed_by = pragma->line;
     return result;
   }
   const std::vector<std::string>& ignored = context.options.suppressed_codes;
   if (std::find(ignored.begin(), ignored.end(), result.diagnostic.code) != ignored.end()) {
-    decline(result.diagnostic, tag, "suppressed by the configuration");
+    decline(result.diagnostic, tag, reasons::Reason::Suppressed, "suppressed by the configuration");
     return result;
   }
   std::optional<RewriteKind> owner = rewrite::owner_of(tag.kind);
   if (!owner) {
-    decline(result.diagnostic, tag,
+    decline(result.diagnostic, tag, reasons::Reason::OutOfScope,
             std::string("out of scope: no rewrite handles a ") + sema::break_summary(tag.kind));
     return result;
   }
   if (!selected_by_lines(result.diagnostic, context.options.only_lines)) {
-    decline(result.diagnostic, tag, "Dynamo did not break here in the profiling run");
+    decline(result.diagnostic, tag, reasons::Reason::NotInProfile,
+            "Dynamo did not break here in the profiling run");
     return result;
   }
   result.diagnostic.rewrite = rewrite_name(*owner);
   if (!context.options.rewrites.has(*owner)) {
-    decline(result.diagnostic, tag, "the [" + result.diagnostic.rewrite + "] rewrite is disabled");
+    decline(result.diagnostic, tag, reasons::Reason::RewriteDisabled,
+            "the [" + result.diagnostic.rewrite + "] rewrite is disabled");
     return result;
   }
   std::optional<rewrite::Outcome> outcome = rewrite::run_rewrite(*owner, tag, context);
   if (!outcome) {
-    decline(result.diagnostic, tag, "no rewrite applies to this break");
+    decline(result.diagnostic, tag, reasons::Reason::Other, "no rewrite applies to this break");
     return result;
   }
   if (outcome->form != nullptr) result.diagnostic.rewrite = outcome->form;
   if (!outcome->fixed) {
-    decline(result.diagnostic, tag,
-            outcome->reason.empty() ? "the rewrite declined" : outcome->reason);
+    std::string detail = outcome->reason.empty() ? "the rewrite declined" : outcome->reason;
+    decline(result.diagnostic, tag, outcome->decline_reason(), detail);
     // A declined rewrite may still edit, to keep the order of side effects (defer.cpp).
     result.edits = std::move(outcome->edits);
     result.needs_runtime = outcome->needs_runtime;
@@ -268,22 +272,21 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
     if (result.edits.empty()) return;
     std::string error;
     std::vector<TextEdit> own = result.edits;
-    const char* problem = nullptr;
+    std::optional<reasons::Problem> problem;
     if (!rewrite::normalize_edits(own, parsed.source.size(), &error)) {
-      error = "internal: invalid edits (" + error + ")";
-      problem = error.c_str();
+      problem = {reasons::Reason::Internal, "internal: invalid edits (" + error + ")"};
     } else if (overlaps_any(own, accepted)) {
-      problem = "its fix overlaps the fix of another break";
+      problem = {reasons::Reason::Overlap, "its fix overlaps the fix of another break"};
     } else if (!covered_by(result.pays_off_in, accepted)) {
-      problem =
-          "a comparison it feeds is not rewritten by another fix, so the break would only move "
-          "there";
+      problem = {reasons::Reason::ScalarComparisonNotFixed,
+                 "a comparison it feeds is not rewritten by another fix, so the break would "
+                 "only move there"};
     }
-    if (problem == nullptr) {
+    if (!problem) {
       accepted.insert(accepted.end(), own.begin(), own.end());
       return;
     }
-    if (result.diagnostic.fixed) decline(result.diagnostic, tag, problem);
+    if (result.diagnostic.fixed) decline(result.diagnostic, tag, problem->reason, problem->detail);
     result.diagnostic.fixed = false;
     result.edits.clear();
   };
@@ -371,7 +374,7 @@ std::unique_ptr<Parsed> apply_results(const Parsed& parsed, std::vector<TagResul
     std::string own_error;
     if (!apply_and_check(parsed, collect_edits(parsed, alone, runtime), options, &own_error)) {
       if (tag_result.diagnostic.fixed) {
-        add_decline(tag_result.diagnostic,
+        add_decline(tag_result.diagnostic, reasons::Reason::Internal,
                     "internal: the rewritten text does not parse (" + own_error + ")");
       }
       tag_result.diagnostic.fixed = false;
@@ -386,7 +389,8 @@ std::unique_ptr<Parsed> apply_results(const Parsed& parsed, std::vector<TagResul
   if (mended) return mended;
   for (TagResult& tag_result : results) {
     if (tag_result.diagnostic.fixed) {
-      add_decline(tag_result.diagnostic, "the mended file does not parse");
+      add_decline(tag_result.diagnostic, reasons::Reason::MendedDoesNotParse,
+                  "the mended file does not parse");
     }
     tag_result.diagnostic.fixed = false;
     tag_result.edits.clear();
@@ -527,7 +531,8 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
         }
         if (!covers) continue;
         if (tag_result.diagnostic.fixed) {
-          add_decline(tag_result.diagnostic, "internal: its output would be rewritten again");
+          add_decline(tag_result.diagnostic, reasons::Reason::Internal,
+                      "internal: its output would be rewritten again");
         }
         tag_result.diagnostic.fixed = false;
         tag_result.edits.clear();

@@ -1,6 +1,7 @@
-// Dispatch over rewrites.def and the Owner column of codes.def. A break kind whose owner is
-// not a rewrite (or Reported) and a rewrite whose entry point is not declared fail to
-// compile; a kind missing from a switch fails -Werror=switch.
+// Dispatch over rewrites.def and the Owner columns of codes.def and reasons.def. A break kind
+// whose owner is not a rewrite (or Reported), a reason whose owner is not one (or Mender) and
+// a rewrite whose entry point is not declared fail to compile; a kind missing from a switch
+// fails -Werror=switch.
 #include "rewrite/registry.h"
 
 #include "rewrite/rewrite.h"
@@ -31,7 +32,8 @@ namespace {
 namespace owner {
 #define REWRITE(kind, name, entry) constexpr std::optional<RewriteKind> kind = RewriteKind::kind;
 #include "rewrite/rewrites.def"
-constexpr std::optional<RewriteKind> Reported = std::nullopt;
+constexpr std::optional<RewriteKind> Reported = std::nullopt;  // codes.def: no rewrite
+constexpr std::optional<RewriteKind> Mender = std::nullopt;    // reasons.def: mend.cpp's own
 }  // namespace owner
 
 }  // namespace
@@ -42,6 +44,16 @@ std::optional<RewriteKind> owner_of(sema::BreakKind kind) {
   case sema::BreakKind::kind:                  \
     return owner::owner_kind;
 #include "diag/codes.def"
+  }
+  return std::nullopt;
+}
+
+std::optional<RewriteKind> reason_owner(reasons::Reason reason) {
+  switch (reason) {
+#define REASON(owner_kind, name, id, hint) \
+  case reasons::Reason::name:              \
+    return owner::owner_kind;
+#include "diag/reasons.def"
   }
   return std::nullopt;
 }

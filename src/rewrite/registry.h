@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "base/runtime_name.h"
+#include "diag/reasons.h"
 
 namespace graphmend {
 
@@ -39,5 +40,10 @@ class RewriteSet {
   static constexpr uint32_t bit(RewriteKind kind) { return 1u << static_cast<unsigned>(kind); }
   uint32_t bits_;
 };
+
+namespace rewrite {
+// The rewrite a decline reason belongs to (reasons.def's Owner; none for the mender's own).
+std::optional<RewriteKind> reason_owner(reasons::Reason reason);
+}  // namespace rewrite
 
 }  // namespace graphmend

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/source.h"
+#include "diag/reasons.h"
 #include "rewrite/mend.h"
 #include "rewrite/registry.h"
 #include "sema/sema.h"
@@ -37,8 +38,13 @@ struct Outcome {
   // rewrite's name ([Where]'s "cond"); null otherwise.
   const char* form = nullptr;
   std::vector<TextEdit> edits;  // when fixed (a decline may edit too: defer.cpp)
-  std::string reason;           // when declined: the safety condition that failed
-  bool needs_runtime = false;   // the edits reference Context::runtime
+  // When declined: the safety condition that failed, in words; when fixed without edits of
+  // its own: the fix that holds it.
+  std::string reason;
+  // When declined: the id of its reason. Unset where [Where] and [Cond] still decline in
+  // words only: mend.cpp then finds the id from the words (reasons::from_words).
+  std::optional<reasons::Reason> reason_id;
+  bool needs_runtime = false;  // the edits reference Context::runtime
   // Sites of other tags this fix removes with its own (a `.item()` whose conversion [Defer]
   // moves to the replay): reported fixed with it.
   std::vector<const ast::Node*> absorbed;
@@ -50,10 +56,21 @@ struct Outcome {
   // only where their accepted edits cover each of these.
   std::vector<const ast::Node*> pays_off_in;
 
-  static Outcome declined(std::string why) {
+  static Outcome declined(reasons::Reason reason, std::string detail) {
     Outcome outcome;
-    outcome.reason = std::move(why);
+    outcome.reason = std::move(detail);
+    outcome.reason_id = reason;
     return outcome;
+  }
+  // Temporary, for [Where] and [Cond] until their declines name their reason.
+  static Outcome declined(std::string words) {
+    Outcome outcome;
+    outcome.reason = std::move(words);
+    return outcome;
+  }
+  // The id of a decline's reason: reason_id, else (temporary) found from the words.
+  reasons::Reason decline_reason() const {
+    return reason_id ? *reason_id : reasons::from_words(reason);
   }
 };
 
