@@ -31,6 +31,7 @@
 #include "parse/parser.h"
 #include "rewrite/mend.h"
 #include "rewrite/pragmas.h"
+#include "rewrite/rewrite.h"
 
 namespace nb = nanobind;
 
@@ -497,6 +498,15 @@ NB_MODULE(_core, m) {
   for (const codes::CodeInfo& info : codes::kAll)
     codes.append(nb::make_tuple(info.code, info.summary));
   m.attr("CODES") = nb::tuple(codes);
+  // The rewrite that handles each break code (codes.def's Owner); "" for one only reported.
+  nb::dict fixed_by;
+#define BREAK(kind, code, summary, owner)                                            \
+  if (std::optional<RewriteKind> rewrite = rewrite::owner_of(sema::BreakKind::kind)) \
+    fixed_by[code] = rewrite_name(*rewrite);                                         \
+  else                                                                               \
+    fixed_by[code] = "";
+#include "diag/codes.def"
+  m.attr("FIXED_BY") = fixed_by;
   // Every decline reason as (id, owner, hint); owner: the rewrite's name, "" for the mender.
   nb::list reasons_table;
   nb::list reason_ids;
