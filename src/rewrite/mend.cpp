@@ -43,12 +43,30 @@ struct Parsed {
 // One tag and what the rewrites made of it.
 struct TagResult {
   MendDiagnostic diagnostic;
-  std::vector<TextEdit> edits;                // when fixed
-  std::vector<const ast::Node*> absorbed;     // other tags' sites the fix removes (Outcome)
+  std::vector<TextEdit> edits;             // when fixed
+  std::vector<const ast::Node*> absorbed;  // other tags' sites the fix removes (Outcome)
+  rewrite::Outcome::Absorbed absorbed_as = rewrite::Outcome::Absorbed::Deferred;
   std::vector<const ast::Node*> relies_on;    // functions the fix needs mended (Outcome)
   std::vector<const ast::Node*> pays_off_in;  // nodes other fixes must rewrite (Outcome)
+  reasons::Problem unpaid;                    // the decline when they do not (Outcome)
   bool needs_runtime = false;
 };
+
+// Whether tags of `kind` run after every other tag (rewrites.def's AfterOthers).
+bool tag_runs_after_others(sema::BreakKind kind) {
+  std::optional<RewriteKind> owner = rewrite::owner_of(kind);
+  return owner && graphmend::runs_after_others(*owner);
+}
+
+// How a site `fix` absorbed now runs, for its message: " (... at line <fix's line> ...)". A
+// site of a tag that runs after the others is a scalar read a deferred call converts.
+std::string absorbed_note(const TagResult& fix, bool site_runs_after_others) {
+  std::string line = std::to_string(fix.diagnostic.line);
+  if (fix.absorbed_as == rewrite::Outcome::Absorbed::RunOnFailure)
+    return " (run eagerly, only when the guard at line " + line + " fails)";
+  return site_runs_after_others ? " (converted when the call at line " + line + " replays)"
+                                : " (deferred with the branch at line " + line + ")";
+}
 
 MendDiagnostic diagnostic_at(const SourceText& source, const ast::Node& node, std::string code) {
   MendDiagnostic d;
@@ -151,8 +169,10 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context,
   result.edits = std::move(outcome->edits);
   result.needs_runtime = outcome->needs_runtime;
   result.absorbed = std::move(outcome->absorbed);
+  result.absorbed_as = outcome->absorbed_as;
   result.relies_on = std::move(outcome->relies_on);
   result.pays_off_in = std::move(outcome->pays_off_in);
+  result.unpaid = std::move(outcome->unpaid);
   return result;
 }
 
@@ -177,12 +197,13 @@ bool covered_by(const std::vector<const ast::Node*>& nodes, const std::vector<Te
   });
 }
 
-// A `.item()` (GM106) inside a condition that a fix rewrote is compared in the graph by that
-// fix (runtime.item_compare): it is fixed with it.
+// A tag that runs after the others (a `.item()`, GM106) and was not fixed is fixed with a fix
+// that absorbed its site, or that rewrote a condition holding it and so compares it in the
+// graph (runtime.item_compare).
 void mark_lowered_scalars(const std::vector<sema::BreakTag>& tags,
                           std::vector<TagResult>& results) {
   for (size_t i = 0; i < tags.size(); ++i) {
-    if (tags[i].kind != sema::BreakKind::ScalarUse || results[i].diagnostic.fixed ||
+    if (!tag_runs_after_others(tags[i].kind) || results[i].diagnostic.fixed ||
         tags[i].site == nullptr)
       continue;
     for (size_t j = 0; j < tags.size(); ++j) {
@@ -191,20 +212,13 @@ void mark_lowered_scalars(const std::vector<sema::BreakTag>& tags,
           std::find(absorbed.begin(), absorbed.end(), tags[i].site) != absorbed.end()) {
         results[i].diagnostic.fixed = true;
         results[i].diagnostic.rewrite = results[j].diagnostic.rewrite;
-        std::string line = std::to_string(results[j].diagnostic.line);
-        results[i].diagnostic.message =
-            tags[i].message +
-            (results[j].diagnostic.rewrite == "trap"
-                 ? " (run eagerly, only when the guard at line " + line + " fails)"
-                 : " (converted when the call at line " + line + " replays)");
+        results[i].diagnostic.message = tags[i].message + absorbed_note(results[j], true);
         break;
       }
       const ast::Node* condition = tags[j].site;
-      bool branch = tags[j].kind == sema::BreakKind::DataDependentBranch ||
-                    tags[j].kind == sema::BreakKind::ValidationGuard ||
-                    tags[j].kind == sema::BreakKind::TensorAssert;
-      if (!branch || !results[j].diagnostic.fixed || condition == nullptr ||
-          condition->begin > tags[i].site->begin || tags[i].site->end > condition->end)
+      if (!sema::site_is_condition(tags[j].kind) || !results[j].diagnostic.fixed ||
+          condition == nullptr || condition->begin > tags[i].site->begin ||
+          tags[i].site->end > condition->end)
         continue;
       if (const auto* conditional = ast::as<ast::IfExp>(condition);
           conditional != nullptr && (tags[i].site->begin < conditional->test->begin ||
@@ -224,7 +238,7 @@ void mark_lowered_scalars(const std::vector<sema::BreakTag>& tags,
 // branch around it): fixed with that fix, which made its edits.
 std::optional<TagResult> absorbed_by(const sema::BreakTag& tag, const SourceText& source,
                                      const std::vector<const TagResult*>& fixes) {
-  if (tag.site == nullptr || tag.kind == sema::BreakKind::ScalarUse) return std::nullopt;
+  if (tag.site == nullptr || tag_runs_after_others(tag.kind)) return std::nullopt;
   for (const TagResult* fix : fixes) {
     const auto& absorbed = fix->absorbed;
     if (std::find(absorbed.begin(), absorbed.end(), tag.site) == absorbed.end()) continue;
@@ -232,13 +246,9 @@ std::optional<TagResult> absorbed_by(const sema::BreakTag& tag, const SourceText
     result.diagnostic = diagnostic_at(source, *tag.site, sema::break_code(tag.kind));
     result.diagnostic.fixed = true;
     result.diagnostic.rewrite = fix->diagnostic.rewrite;
-    // [Trap]'s rerun_if absorbs the guard's body; [Defer] the calls of a deferred branch.
-    std::string line = std::to_string(fix->diagnostic.line);
-    std::string how = fix->diagnostic.rewrite == "trap"
-                          ? " (run eagerly, only when the guard at line " + line + " fails)"
-                          : " (deferred with the branch at line " + line + ")";
     result.diagnostic.message =
-        (tag.message.empty() ? sema::break_summary(tag.kind) : tag.message) + how;
+        (tag.message.empty() ? sema::break_summary(tag.kind) : tag.message) +
+        absorbed_note(*fix, false);
     return result;
   }
   return std::nullopt;
@@ -256,7 +266,7 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
   sema::AnalysisOptions analysis_options;
   analysis_options.trace_all = options.trace_all;
   analysis_options.entry_points = options.entry_points;
-  analysis_options.hold_scalars = options.rewrites.has(RewriteKind::Scalar);
+  analysis_options.hold_scalars = holds_scalars(options.rewrites);
   std::unique_ptr<sema::Analysis> analysis =
       sema::Analysis::run(*parsed.parse.module, parsed.source, analysis_options);
   if (!analysis) return results;
@@ -278,9 +288,7 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
     } else if (overlaps_any(own, accepted)) {
       problem = {reasons::Reason::Overlap, "its fix overlaps the fix of another break"};
     } else if (!covered_by(result.pays_off_in, accepted)) {
-      problem = {reasons::Reason::ScalarComparisonNotFixed,
-                 "a comparison it feeds is not rewritten by another fix, so the break would "
-                 "only move there"};
+      problem = result.unpaid;
     }
     if (!problem) {
       accepted.insert(accepted.end(), own.begin(), own.end());
@@ -298,7 +306,7 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
       results.push_back(std::move(*covered));
       continue;
     }
-    if (tag.kind == sema::BreakKind::ScalarUse) {
+    if (tag_runs_after_others(tag.kind)) {
       results.emplace_back();
       last.push_back(i);
       continue;

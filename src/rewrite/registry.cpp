@@ -10,8 +10,8 @@ namespace graphmend {
 
 const char* rewrite_name(RewriteKind kind) {
   switch (kind) {
-#define REWRITE(kind, name, entry) \
-  case RewriteKind::kind:          \
+#define REWRITE(kind, name, entry, order, scalars) \
+  case RewriteKind::kind:                          \
     return name;
 #include "rewrite/rewrites.def"
   }
@@ -19,10 +19,35 @@ const char* rewrite_name(RewriteKind kind) {
 }
 
 std::optional<RewriteKind> rewrite_named(std::string_view name) {
-#define REWRITE(kind, text, entry) \
+#define REWRITE(kind, text, entry, order, scalars) \
   if (name == text) return RewriteKind::kind;
 #include "rewrite/rewrites.def"
   return std::nullopt;
+}
+
+namespace {
+// The values of rewrites.def's order and scalars columns.
+constexpr bool InSourceOrder = false;
+constexpr bool AfterOthers = true;
+constexpr bool KeepsScalars = false;
+constexpr bool HoldsScalars = true;
+}  // namespace
+
+bool runs_after_others(RewriteKind kind) {
+  switch (kind) {
+#define REWRITE(kind, name, entry, order, scalars) \
+  case RewriteKind::kind:                          \
+    return order;
+#include "rewrite/rewrites.def"
+  }
+  return false;
+}
+
+bool holds_scalars(RewriteSet rewrites) {
+#define REWRITE(kind, name, entry, order, scalars) \
+  if (scalars && rewrites.has(RewriteKind::kind)) return true;
+#include "rewrite/rewrites.def"
+  return false;
 }
 
 namespace rewrite {
@@ -30,7 +55,8 @@ namespace {
 
 // The values the Owner column of codes.def names.
 namespace owner {
-#define REWRITE(kind, name, entry) constexpr std::optional<RewriteKind> kind = RewriteKind::kind;
+#define REWRITE(kind, name, entry, order, scalars) \
+  constexpr std::optional<RewriteKind> kind = RewriteKind::kind;
 #include "rewrite/rewrites.def"
 constexpr std::optional<RewriteKind> Reported = std::nullopt;  // codes.def: no rewrite
 constexpr std::optional<RewriteKind> Mender = std::nullopt;    // reasons.def: mend.cpp's own
@@ -60,8 +86,8 @@ std::optional<RewriteKind> reason_owner(reasons::Reason reason) {
 
 std::optional<Outcome> run_rewrite(RewriteKind kind, const sema::BreakTag& tag, Context& context) {
   switch (kind) {
-#define REWRITE(kind, name, entry) \
-  case RewriteKind::kind:          \
+#define REWRITE(kind, name, entry, order, scalars) \
+  case RewriteKind::kind:                          \
     return entry(tag, context);
 #include "rewrite/rewrites.def"
   }

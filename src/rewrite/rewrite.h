@@ -46,15 +46,22 @@ struct Outcome {
   std::optional<reasons::Reason> reason_id;
   bool needs_runtime = false;  // the edits reference Context::runtime
   // Sites of other tags this fix removes with its own (a `.item()` whose conversion [Defer]
-  // moves to the replay): reported fixed with it.
+  // moves to the replay): reported fixed with it, saying how they now run.
   std::vector<const ast::Node*> absorbed;
+  enum class Absorbed : uint8_t {
+    Deferred,      // recorded and replayed with the fix's calls
+    RunOnFailure,  // run eagerly, only when the fix's guard fails
+  };
+  Absorbed absorbed_as = Absorbed::Deferred;
   // Functions the fix needs mended too (a deferring helper it calls): runtime-aware mode
   // mends them though Dynamo never broke in them (mend.cpp, with_relied_on_lines).
   std::vector<const ast::Node*> relies_on;
   // Nodes the fix removes its break through only where other fixes rewrite them (the
-  // comparisons a held scalar feeds): mend.cpp runs such a fix after the others and keeps it
-  // only where their accepted edits cover each of these.
+  // comparisons a held scalar feeds): mend.cpp runs such a fix after the others (rewrites.def's
+  // AfterOthers) and keeps it only where their accepted edits cover each of these, else
+  // declines it with `unpaid`.
   std::vector<const ast::Node*> pays_off_in;
+  reasons::Problem unpaid;
 
   static Outcome declined(reasons::Reason reason, std::string detail) {
     Outcome outcome;
@@ -76,7 +83,7 @@ struct Outcome {
 
 // The entry points of rewrites.def, each in src/rewrite/<name>/; each returns
 // std::nullopt when the tag is not its kind.
-#define REWRITE(kind, name, entry) \
+#define REWRITE(kind, name, entry, order, scalars) \
   std::optional<Outcome> entry(const sema::BreakTag& tag, Context& context);
 #include "rewrite/rewrites.def"
 

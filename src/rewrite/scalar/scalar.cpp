@@ -42,6 +42,9 @@ std::optional<Outcome> rewrite_scalar(const sema::BreakTag& tag, Context& contex
     outcome.edits.push_back({use->end, use->end, ")"});
   }
   outcome.pays_off_in.assign(held.tests.begin(), held.tests.end());
+  outcome.unpaid = {reasons::Reason::ScalarComparisonNotFixed,
+                    "a comparison it feeds is not rewritten by another fix, so the break would "
+                    "only move there"};
   return outcome;
 }
 

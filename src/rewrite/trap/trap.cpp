@@ -397,8 +397,12 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   Outcome lowered = lower_guard(tag, context, *guard);
   if (lowered.fixed || !sema::ends_in_raise(guard->body, context.analysis.torch_name()))
     return lowered;
-  if (Outcome deferred = deferred_guard(tag, context, *guard); deferred.fixed) return deferred;
+  // What a guard's fix absorbs runs only when the guard fails (its [Where] form aside).
+  Outcome deferred = deferred_guard(tag, context, *guard);
+  deferred.absorbed_as = Outcome::Absorbed::RunOnFailure;
+  if (deferred.fixed) return deferred;
   Outcome rerun = rerun_guard(tag, context, *guard);
+  rerun.absorbed_as = Outcome::Absorbed::RunOnFailure;
   return rerun.fixed ? rerun : lowered;
 }
 
