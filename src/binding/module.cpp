@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -30,6 +31,7 @@
 #include "parse/parser.h"
 #include "rewrite/mend.h"
 #include "rewrite/pragmas.h"
+#include "rewrite/rewrite.h"
 
 namespace nb = nanobind;
 
@@ -496,13 +498,26 @@ NB_MODULE(_core, m) {
   for (const codes::CodeInfo& info : codes::kAll)
     codes.append(nb::make_tuple(info.code, info.summary));
   m.attr("CODES") = nb::tuple(codes);
-  std::vector<std::string_view> ids;
-  for (const reasons::ReasonPhrase& entry : reasons::kPhrases) {
-    if (std::find(ids.begin(), ids.end(), entry.id) == ids.end()) ids.push_back(entry.id);
-  }
-  ids.push_back(reasons::kOther);
+  // The rewrite that handles each break code (codes.def's Owner); "" for one only reported.
+  nb::dict fixed_by;
+#define BREAK(kind, code, summary, owner)                                            \
+  if (std::optional<RewriteKind> rewrite = rewrite::owner_of(sema::BreakKind::kind)) \
+    fixed_by[code] = rewrite_name(*rewrite);                                         \
+  else                                                                               \
+    fixed_by[code] = "";
+#include "diag/codes.def"
+  m.attr("FIXED_BY") = fixed_by;
+  // Every decline reason as (id, owner, hint); owner: the rewrite's name, "" for the mender.
+  nb::list reasons_table;
   nb::list reason_ids;
-  for (std::string_view id : ids) reason_ids.append(nb::str(id.data(), id.size()));
+  for (size_t i = 0; i < reasons::kReasonCount; ++i) {
+    auto reason = static_cast<reasons::Reason>(i);
+    std::optional<RewriteKind> owner = rewrite::reason_owner(reason);
+    reasons_table.append(nb::make_tuple(reasons::id(reason), owner ? rewrite_name(*owner) : "",
+                                        reasons::hint(reason)));
+    reason_ids.append(reasons::id(reason));
+  }
+  m.attr("REASONS") = nb::tuple(reasons_table);
   m.attr("REASON_IDS") = nb::tuple(reason_ids);
   m.attr("RUNTIME_NAME") = kRuntimeName;
   m.attr("SUPPORTED_VERSIONS") = nb::make_tuple(nb::make_tuple(3, 11), nb::make_tuple(3, 12));

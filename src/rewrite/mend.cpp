@@ -43,12 +43,30 @@ struct Parsed {
 // One tag and what the rewrites made of it.
 struct TagResult {
   MendDiagnostic diagnostic;
-  std::vector<TextEdit> edits;                // when fixed
-  std::vector<const ast::Node*> absorbed;     // other tags' sites the fix removes (Outcome)
+  std::vector<TextEdit> edits;             // when fixed
+  std::vector<const ast::Node*> absorbed;  // other tags' sites the fix removes (Outcome)
+  rewrite::Outcome::Absorbed absorbed_as = rewrite::Outcome::Absorbed::Deferred;
   std::vector<const ast::Node*> relies_on;    // functions the fix needs mended (Outcome)
   std::vector<const ast::Node*> pays_off_in;  // nodes other fixes must rewrite (Outcome)
+  reasons::Problem unpaid;                    // the decline when they do not (Outcome)
   bool needs_runtime = false;
 };
+
+// Whether tags of `kind` run after every other tag (rewrites.def's AfterOthers).
+bool tag_runs_after_others(sema::BreakKind kind) {
+  std::optional<RewriteKind> owner = rewrite::owner_of(kind);
+  return owner && graphmend::runs_after_others(*owner);
+}
+
+// How a site `fix` absorbed now runs, for its message: " (... at line <fix's line> ...)". A
+// site of a tag that runs after the others is a scalar read a deferred call converts.
+std::string absorbed_note(const TagResult& fix, bool site_runs_after_others) {
+  std::string line = std::to_string(fix.diagnostic.line);
+  if (fix.absorbed_as == rewrite::Outcome::Absorbed::RunOnFailure)
+    return " (run eagerly, only when the guard at line " + line + " fails)";
+  return site_runs_after_others ? " (converted when the call at line " + line + " replays)"
+                                : " (deferred with the branch at line " + line + ")";
+}
 
 MendDiagnostic diagnostic_at(const SourceText& source, const ast::Node& node, std::string code) {
   MendDiagnostic d;
@@ -62,18 +80,19 @@ MendDiagnostic diagnostic_at(const SourceText& source, const ast::Node& node, st
   return d;
 }
 
-// Records a decline on `d`: the reason ends the message and gives the reason id.
-void add_decline(MendDiagnostic& d, std::string_view reason) {
+// Records a decline on `d`: the detail ends the message, the reason gives its id.
+void add_decline(MendDiagnostic& d, reasons::Reason reason, std::string_view detail) {
   d.message += "; not rewritten: ";
-  d.message += reason;
-  d.reason = std::string(reason);
-  d.reason_id = reasons::id_of(reason);
+  d.message += detail;
+  d.reason = std::string(detail);
+  d.reason_id = reasons::id(reason);
 }
 
 // `d` declined for `reason`, its message the tag's.
-void decline(MendDiagnostic& d, const sema::BreakTag& tag, std::string_view reason) {
+void decline(MendDiagnostic& d, const sema::BreakTag& tag, reasons::Reason reason,
+             std::string_view detail) {
   d.message = tag.message.empty() ? sema::break_summary(tag.kind) : tag.message;
-  add_decline(d, reason);
+  add_decline(d, reason, detail);
 }
 
 // Whether the runtime-aware line filter (empty: none) selects the break at `d`.
@@ -91,54 +110,57 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context,
   TagResult result;
   if (anchor == nullptr) {
     result.diagnostic.code = sema::break_code(tag.kind);
-    decline(result.diagnostic, tag, "the break has no source location");
+    decline(result.diagnostic, tag, reasons::Reason::NoLocation,
+            "the break has no source location");
     return result;
   }
   result.diagnostic = diagnostic_at(context.source, *anchor, sema::break_code(tag.kind));
   // A suppressed site is left as written: no rewrite runs, no edit is made.
   if (const Pragma* pragma =
           rewrite::suppressing(pragmas, result.diagnostic.line, result.diagnostic.code)) {
-    decline(result.diagnostic, tag,
+    decline(result.diagnostic, tag, reasons::Reason::Suppressed,
             "suppressed by a pragma on line " + std::to_string(pragma->line));
     result.diagnostic.suppressed_by = pragma->line;
     return result;
   }
   const std::vector<std::string>& ignored = context.options.suppressed_codes;
   if (std::find(ignored.begin(), ignored.end(), result.diagnostic.code) != ignored.end()) {
-    decline(result.diagnostic, tag, "suppressed by the configuration");
+    decline(result.diagnostic, tag, reasons::Reason::Suppressed, "suppressed by the configuration");
     return result;
   }
   // Mended code mended again leaves GraphMend's own fallbacks as they are.
   if (tag.in_mended_fallback) {
-    decline(result.diagnostic, tag,
+    decline(result.diagnostic, tag, reasons::Reason::PredicatedFallback,
             "fallback branch of an already predicated if (GraphMend's own code: the original, "
             "run where the mended form's run-time check fails)");
     return result;
   }
   std::optional<RewriteKind> owner = rewrite::owner_of(tag.kind);
   if (!owner) {
-    decline(result.diagnostic, tag,
+    decline(result.diagnostic, tag, reasons::Reason::OutOfScope,
             std::string("out of scope: no rewrite handles a ") + sema::break_summary(tag.kind));
     return result;
   }
   if (!selected_by_lines(result.diagnostic, context.options.only_lines)) {
-    decline(result.diagnostic, tag, "Dynamo did not break here in the profiling run");
+    decline(result.diagnostic, tag, reasons::Reason::NotInProfile,
+            "Dynamo did not break here in the profiling run");
     return result;
   }
   result.diagnostic.rewrite = rewrite_name(*owner);
   if (!context.options.rewrites.has(*owner)) {
-    decline(result.diagnostic, tag, "the [" + result.diagnostic.rewrite + "] rewrite is disabled");
+    decline(result.diagnostic, tag, reasons::Reason::RewriteDisabled,
+            "the [" + result.diagnostic.rewrite + "] rewrite is disabled");
     return result;
   }
   std::optional<rewrite::Outcome> outcome = rewrite::run_rewrite(*owner, tag, context);
   if (!outcome) {
-    decline(result.diagnostic, tag, "no rewrite applies to this break");
+    decline(result.diagnostic, tag, reasons::Reason::Other, "no rewrite applies to this break");
     return result;
   }
   if (outcome->form != nullptr) result.diagnostic.rewrite = outcome->form;
   if (!outcome->fixed) {
-    decline(result.diagnostic, tag,
-            outcome->reason.empty() ? "the rewrite declined" : outcome->reason);
+    std::string detail = outcome->reason.empty() ? "the rewrite declined" : outcome->reason;
+    decline(result.diagnostic, tag, outcome->decline_reason(), detail);
     // A declined rewrite may still edit, to keep the order of side effects (defer.cpp).
     result.edits = std::move(outcome->edits);
     result.needs_runtime = outcome->needs_runtime;
@@ -154,8 +176,10 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context,
   result.edits = std::move(outcome->edits);
   result.needs_runtime = outcome->needs_runtime;
   result.absorbed = std::move(outcome->absorbed);
+  result.absorbed_as = outcome->absorbed_as;
   result.relies_on = std::move(outcome->relies_on);
   result.pays_off_in = std::move(outcome->pays_off_in);
+  result.unpaid = std::move(outcome->unpaid);
   return result;
 }
 
@@ -180,12 +204,13 @@ bool covered_by(const std::vector<const ast::Node*>& nodes, const std::vector<Te
   });
 }
 
-// A `.item()` (GM106) inside a condition that a fix rewrote is compared in the graph by that
-// fix (runtime.item_compare): it is fixed with it.
+// A tag that runs after the others (a `.item()`, GM106) and was not fixed is fixed with a fix
+// that absorbed its site, or that rewrote a condition holding it and so compares it in the
+// graph (runtime.item_compare).
 void mark_lowered_scalars(const std::vector<sema::BreakTag>& tags,
                           std::vector<TagResult>& results) {
   for (size_t i = 0; i < tags.size(); ++i) {
-    if (tags[i].kind != sema::BreakKind::ScalarUse || results[i].diagnostic.fixed ||
+    if (!tag_runs_after_others(tags[i].kind) || results[i].diagnostic.fixed ||
         tags[i].site == nullptr)
       continue;
     for (size_t j = 0; j < tags.size(); ++j) {
@@ -194,20 +219,13 @@ void mark_lowered_scalars(const std::vector<sema::BreakTag>& tags,
           std::find(absorbed.begin(), absorbed.end(), tags[i].site) != absorbed.end()) {
         results[i].diagnostic.fixed = true;
         results[i].diagnostic.rewrite = results[j].diagnostic.rewrite;
-        std::string line = std::to_string(results[j].diagnostic.line);
-        results[i].diagnostic.message =
-            tags[i].message +
-            (results[j].diagnostic.rewrite == "trap"
-                 ? " (run eagerly, only when the guard at line " + line + " fails)"
-                 : " (converted when the call at line " + line + " replays)");
+        results[i].diagnostic.message = tags[i].message + absorbed_note(results[j], true);
         break;
       }
       const ast::Node* condition = tags[j].site;
-      bool branch = tags[j].kind == sema::BreakKind::DataDependentBranch ||
-                    tags[j].kind == sema::BreakKind::ValidationGuard ||
-                    tags[j].kind == sema::BreakKind::TensorAssert;
-      if (!branch || !results[j].diagnostic.fixed || condition == nullptr ||
-          condition->begin > tags[i].site->begin || tags[i].site->end > condition->end)
+      if (!sema::site_is_condition(tags[j].kind) || !results[j].diagnostic.fixed ||
+          condition == nullptr || condition->begin > tags[i].site->begin ||
+          tags[i].site->end > condition->end)
         continue;
       if (const auto* conditional = ast::as<ast::IfExp>(condition);
           conditional != nullptr && (tags[i].site->begin < conditional->test->begin ||
@@ -227,7 +245,7 @@ void mark_lowered_scalars(const std::vector<sema::BreakTag>& tags,
 // branch around it): fixed with that fix, which made its edits.
 std::optional<TagResult> absorbed_by(const sema::BreakTag& tag, const SourceText& source,
                                      const std::vector<const TagResult*>& fixes) {
-  if (tag.site == nullptr || tag.kind == sema::BreakKind::ScalarUse) return std::nullopt;
+  if (tag.site == nullptr || tag_runs_after_others(tag.kind)) return std::nullopt;
   for (const TagResult* fix : fixes) {
     const auto& absorbed = fix->absorbed;
     if (std::find(absorbed.begin(), absorbed.end(), tag.site) == absorbed.end()) continue;
@@ -235,13 +253,9 @@ std::optional<TagResult> absorbed_by(const sema::BreakTag& tag, const SourceText
     result.diagnostic = diagnostic_at(source, *tag.site, sema::break_code(tag.kind));
     result.diagnostic.fixed = true;
     result.diagnostic.rewrite = fix->diagnostic.rewrite;
-    // [Trap]'s rerun_if absorbs the guard's body; [Defer] the calls of a deferred branch.
-    std::string line = std::to_string(fix->diagnostic.line);
-    std::string how = fix->diagnostic.rewrite == "trap"
-                          ? " (run eagerly, only when the guard at line " + line + " fails)"
-                          : " (deferred with the branch at line " + line + ")";
     result.diagnostic.message =
-        (tag.message.empty() ? sema::break_summary(tag.kind) : tag.message) + how;
+        (tag.message.empty() ? sema::break_summary(tag.kind) : tag.message) +
+        absorbed_note(*fix, false);
     return result;
   }
   return std::nullopt;
@@ -259,7 +273,7 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
   sema::AnalysisOptions analysis_options;
   analysis_options.trace_all = options.trace_all;
   analysis_options.entry_points = options.entry_points;
-  analysis_options.hold_scalars = options.rewrites.has(RewriteKind::Scalar);
+  analysis_options.hold_scalars = holds_scalars(options.rewrites);
   std::unique_ptr<sema::Analysis> analysis =
       sema::Analysis::run(*parsed.parse.module, parsed.source, analysis_options);
   if (!analysis) return results;
@@ -275,22 +289,19 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
     if (result.edits.empty()) return;
     std::string error;
     std::vector<TextEdit> own = result.edits;
-    const char* problem = nullptr;
+    std::optional<reasons::Problem> problem;
     if (!rewrite::normalize_edits(own, parsed.source.size(), &error)) {
-      error = "internal: invalid edits (" + error + ")";
-      problem = error.c_str();
+      problem = {reasons::Reason::Internal, "internal: invalid edits (" + error + ")"};
     } else if (overlaps_any(own, accepted)) {
-      problem = "its fix overlaps the fix of another break";
+      problem = {reasons::Reason::Overlap, "its fix overlaps the fix of another break"};
     } else if (!covered_by(result.pays_off_in, accepted)) {
-      problem =
-          "a comparison it feeds is not rewritten by another fix, so the break would only move "
-          "there";
+      problem = result.unpaid;
     }
-    if (problem == nullptr) {
+    if (!problem) {
       accepted.insert(accepted.end(), own.begin(), own.end());
       return;
     }
-    if (result.diagnostic.fixed) decline(result.diagnostic, tag, problem);
+    if (result.diagnostic.fixed) decline(result.diagnostic, tag, problem->reason, problem->detail);
     result.diagnostic.fixed = false;
     result.edits.clear();
   };
@@ -302,7 +313,7 @@ std::vector<TagResult> run_rewrites(const Parsed& parsed, const MendOptions& opt
       results.push_back(std::move(*covered));
       continue;
     }
-    if (tag.kind == sema::BreakKind::ScalarUse) {
+    if (tag_runs_after_others(tag.kind)) {
       results.emplace_back();
       last.push_back(i);
       continue;
@@ -378,7 +389,7 @@ std::unique_ptr<Parsed> apply_results(const Parsed& parsed, std::vector<TagResul
     std::string own_error;
     if (!apply_and_check(parsed, collect_edits(parsed, alone, runtime), options, &own_error)) {
       if (tag_result.diagnostic.fixed) {
-        add_decline(tag_result.diagnostic,
+        add_decline(tag_result.diagnostic, reasons::Reason::Internal,
                     "internal: the rewritten text does not parse (" + own_error + ")");
       }
       tag_result.diagnostic.fixed = false;
@@ -393,7 +404,8 @@ std::unique_ptr<Parsed> apply_results(const Parsed& parsed, std::vector<TagResul
   if (mended) return mended;
   for (TagResult& tag_result : results) {
     if (tag_result.diagnostic.fixed) {
-      add_decline(tag_result.diagnostic, "the mended file does not parse");
+      add_decline(tag_result.diagnostic, reasons::Reason::MendedDoesNotParse,
+                  "the mended file does not parse");
     }
     tag_result.diagnostic.fixed = false;
     tag_result.edits.clear();
@@ -534,7 +546,8 @@ MendResult mend_source(std::string_view source, std::string filename, const Mend
         }
         if (!covers) continue;
         if (tag_result.diagnostic.fixed) {
-          add_decline(tag_result.diagnostic, "internal: its output would be rewritten again");
+          add_decline(tag_result.diagnostic, reasons::Reason::Internal,
+                      "internal: its output would be rewritten again");
         }
         tag_result.diagnostic.fixed = false;
         tag_result.edits.clear();

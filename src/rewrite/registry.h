@@ -8,16 +8,17 @@
 #include <string_view>
 
 #include "base/runtime_name.h"
+#include "diag/reasons.h"
 
 namespace graphmend {
 
 enum class RewriteKind : uint8_t {
-#define REWRITE(kind, name, entry) kind,
+#define REWRITE(kind, name, entry, order, scalars) kind,
 #include "rewrite/rewrites.def"
 };
 
 inline constexpr int kRewriteCount = 0
-#define REWRITE(kind, name, entry) +1
+#define REWRITE(kind, name, entry, order, scalars) +1
 #include "rewrite/rewrites.def"
     ;
 
@@ -39,5 +40,15 @@ class RewriteSet {
   static constexpr uint32_t bit(RewriteKind kind) { return 1u << static_cast<unsigned>(kind); }
   uint32_t bits_;
 };
+
+// Whether `kind`'s tags run after every other tag's (rewrites.def's order column).
+bool runs_after_others(RewriteKind kind);
+// Whether a rewrite of `rewrites` holds scalars as tensors (rewrites.def's scalars column).
+bool holds_scalars(RewriteSet rewrites);
+
+namespace rewrite {
+// The rewrite a decline reason belongs to (reasons.def's Owner; none for the mender's own).
+std::optional<RewriteKind> reason_owner(reasons::Reason reason);
+}  // namespace rewrite
 
 }  // namespace graphmend

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/source.h"
+#include "diag/reasons.h"
 #include "rewrite/mend.h"
 #include "rewrite/registry.h"
 #include "sema/sema.h"
@@ -37,29 +38,52 @@ struct Outcome {
   // rewrite's name ([Where]'s "cond"); null otherwise.
   const char* form = nullptr;
   std::vector<TextEdit> edits;  // when fixed (a decline may edit too: defer.cpp)
-  std::string reason;           // when declined: the safety condition that failed
-  bool needs_runtime = false;   // the edits reference Context::runtime
+  // When declined: the safety condition that failed, in words; when fixed without edits of
+  // its own: the fix that holds it.
+  std::string reason;
+  // When declined: the id of its reason. Unset where [Where] and [Cond] still decline in
+  // words only: mend.cpp then finds the id from the words (reasons::from_words).
+  std::optional<reasons::Reason> reason_id;
+  bool needs_runtime = false;  // the edits reference Context::runtime
   // Sites of other tags this fix removes with its own (a `.item()` whose conversion [Defer]
-  // moves to the replay): reported fixed with it.
+  // moves to the replay): reported fixed with it, saying how they now run.
   std::vector<const ast::Node*> absorbed;
+  enum class Absorbed : uint8_t {
+    Deferred,      // recorded and replayed with the fix's calls
+    RunOnFailure,  // run eagerly, only when the fix's guard fails
+  };
+  Absorbed absorbed_as = Absorbed::Deferred;
   // Functions the fix needs mended too (a deferring helper it calls): runtime-aware mode
   // mends them though Dynamo never broke in them (mend.cpp, with_relied_on_lines).
   std::vector<const ast::Node*> relies_on;
   // Nodes the fix removes its break through only where other fixes rewrite them (the
-  // comparisons a held scalar feeds): mend.cpp runs such a fix after the others and keeps it
-  // only where their accepted edits cover each of these.
+  // comparisons a held scalar feeds): mend.cpp runs such a fix after the others (rewrites.def's
+  // AfterOthers) and keeps it only where their accepted edits cover each of these, else
+  // declines it with `unpaid`.
   std::vector<const ast::Node*> pays_off_in;
+  reasons::Problem unpaid;
 
-  static Outcome declined(std::string why) {
+  static Outcome declined(reasons::Reason reason, std::string detail) {
     Outcome outcome;
-    outcome.reason = std::move(why);
+    outcome.reason = std::move(detail);
+    outcome.reason_id = reason;
     return outcome;
+  }
+  // Temporary, for [Where] and [Cond] until their declines name their reason.
+  static Outcome declined(std::string words) {
+    Outcome outcome;
+    outcome.reason = std::move(words);
+    return outcome;
+  }
+  // The id of a decline's reason: reason_id, else (temporary) found from the words.
+  reasons::Reason decline_reason() const {
+    return reason_id ? *reason_id : reasons::from_words(reason);
   }
 };
 
 // The entry points of rewrites.def, each in src/rewrite/<name>/; each returns
 // std::nullopt when the tag is not its kind.
-#define REWRITE(kind, name, entry) \
+#define REWRITE(kind, name, entry, order, scalars) \
   std::optional<Outcome> entry(const sema::BreakTag& tag, Context& context);
 #include "rewrite/rewrites.def"
 

@@ -96,7 +96,7 @@ HeldScalar AnalysisImpl::held_scalar(const ast::stmt& statement) const {
   const auto* target =
       assign != nullptr && assign->targets.size == 1 ? as<ast::Name>(assign->targets[0]) : nullptr;
   if (target == nullptr) {
-    held.problem = "the scalar is not assigned to one name";
+    held.problem = {reasons::Reason::ScalarAssignedAgain, "the scalar is not assigned to one name"};
     return held;
   }
   return held_scalar_of(*target, *assign->value, scope_of(&statement));
@@ -110,29 +110,31 @@ HeldScalar AnalysisImpl::held_scalar_of(const ast::Name& target, const ast::expr
   held.tensor = read.tensor;
   held.read = read.read;
   const std::string name = "`" + std::string(target.id) + "`";
-  auto fail = [&](std::string why) {
-    held.problem = std::move(why);
+  auto fail = [&](reasons::Reason reason, std::string detail) {
+    held.problem = {reason, std::move(detail)};
     return held;
   };
   if (held.tensor == nullptr)
-    return fail("the scalar is read otherwise than `.item()`, `int()`, `float()` or `bool()`");
+    return fail(reasons::Reason::ScalarReadForm,
+                "the scalar is read otherwise than `.item()`, `int()`, `float()` or `bool()`");
   Flow* flow = scope.is_function() ? flow_for_scope(scope) : nullptr;
   auto var = flow != nullptr ? flow->var_ids.find(target.id) : decltype(flow->var_ids)::iterator{};
   if (flow == nullptr || var == flow->var_ids.end() || flow->all_live)
-    return fail("the scalar is not a local of a function");
+    return fail(reasons::Reason::ScalarAssignedAgain, "the scalar is not a local of a function");
   const Scope& own = scopes_[scope.index];
   if (own.globals.count(target.id) || own.nonlocals.count(target.id) || flow->captured[var->second])
-    return fail(name + " is global, nonlocal or read by a nested function");
+    return fail(reasons::Reason::ScalarAssignedAgain,
+                name + " is global, nonlocal or read by a nested function");
   for (uint32_t d : flow->defs_of_var[var->second]) {
     const Def& def = flow->defs[d];
     if (def.source != Def::Source::Unbound && def.origin != &target)
-      return fail(name + " is assigned elsewhere too");
+      return fail(reasons::Reason::ScalarAssignedAgain, name + " is assigned elsewhere too");
   }
   const auto* function = functions_[scope.index - 1].node;
   const auto* def = as<ast::FunctionDef>(function);
   const auto* async_def = as<ast::AsyncFunctionDef>(function);
   if (def == nullptr && async_def == nullptr)
-    return fail("the scalar is not a local of a function");
+    return fail(reasons::Reason::ScalarAssignedAgain, "the scalar is not a local of a function");
   const ast::Seq<ast::stmt*>& body = def != nullptr ? def->body : async_def->body;
   bool other_use = false;
   // Every read of the name, by where it stands (a tree too deep to walk counts as another use).
@@ -198,10 +200,12 @@ HeldScalar AnalysisImpl::held_scalar_of(const ast::Name& target, const ast::expr
   };
   for (const ast::stmt* s : body) visit(s, false);
   if (other_use)
-    return fail(name +
-                " is used otherwise than compared with an int, tested with isinstance "
-                "or read in the body of a guard");
-  if (held.tests.empty()) return fail(name + " is never compared with an int");
+    return fail(reasons::Reason::ScalarUsedOtherwise,
+                name +
+                    " is used otherwise than compared with an int, tested with isinstance "
+                    "or read in the body of a guard");
+  if (held.tests.empty())
+    return fail(reasons::Reason::ScalarUsedOtherwise, name + " is never compared with an int");
   return held;
 }
 
@@ -212,7 +216,7 @@ bool AnalysisImpl::holds_scalar(const ast::Name& name, ScopeId scope) const {
   return !defs.empty() && std::all_of(defs.begin(), defs.end(), [&](const Def* def) {
     const auto* target = as<ast::Name>(def->origin);
     return def->source == Def::Source::Value && target != nullptr &&
-           held_scalar_of(*target, *def->value, scope).problem.empty();
+           !held_scalar_of(*target, *def->value, scope).problem;
   });
 }
 

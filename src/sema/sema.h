@@ -6,12 +6,14 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ast/ast.h"
 #include "base/source.h"
+#include "diag/reasons.h"
 
 namespace graphmend::sema {
 
@@ -146,7 +148,7 @@ struct HeldScalar {
   std::vector<const ast::expr*> tests;
   std::vector<const ast::Call*> type_tests;   // `isinstance(n, ...)`, outside them too
   std::vector<const ast::Name*> guard_reads;  // reads in the bodies of guards
-  std::string problem;                        // why it cannot be held; empty when it can
+  std::optional<reasons::Problem> problem;    // why it cannot be held; none when it can
 };
 
 struct AnalysisOptions {

@@ -33,6 +33,11 @@ const char* break_summary(BreakKind kind) {
   return "";
 }
 
+bool site_is_condition(BreakKind kind) {
+  return kind == BreakKind::DataDependentBranch || kind == BreakKind::ValidationGuard ||
+         kind == BreakKind::TensorAssert;
+}
+
 namespace {
 
 bool is_stmt_kind(ast::Kind k) { return k >= ast::Kind::FunctionDef && k <= ast::Kind::Continue; }

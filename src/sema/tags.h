@@ -18,6 +18,9 @@ enum class BreakKind : uint8_t {
 
 const char* break_code(BreakKind kind);     // "GM101", ...
 const char* break_summary(BreakKind kind);  // "data-dependent branch", ...
+// Whether a tag of `kind` has for site the condition its statement tests (a branch's, a
+// guard's, an assert's): a fix that rewrites the condition evaluates what it reads.
+bool site_is_condition(BreakKind kind);
 
 struct BreakTag {
   BreakKind kind;

@@ -137,11 +137,15 @@ TEST(Pragmas, RangesOfTheCommentTheSuppressionAndEachCode) {
   EXPECT_EQ(written_codes(source, tight), std::vector<std::string_view>{"GM102"});
 }
 
-TEST(Reasons, IdsComeFromThePhrasesInOrder) {
-  EXPECT_STREQ(reasons::id_of("a branch mutates state (attribute/subscript store)"),
-               "mutates-state");
-  EXPECT_STREQ(reasons::id_of("internal: the rewritten text does not parse (x)"), "internal");
-  EXPECT_STREQ(reasons::id_of("something new"), "other");
+TEST(Reasons, EachReasonHasItsIdAndWordsFindTheirsInPhraseOrder) {
+  EXPECT_STREQ(reasons::id(reasons::Reason::MutatesState), "mutates-state");
+  EXPECT_STREQ(reasons::id(reasons::Reason::Other), "other");
+  // The temporary fallback for declines given in words only (reasons.def's PHRASE rows).
+  EXPECT_EQ(reasons::from_words("a branch mutates state (attribute/subscript store)"),
+            reasons::Reason::MutatesState);
+  EXPECT_EQ(reasons::from_words("internal: the rewritten text does not parse (x)"),
+            reasons::Reason::Internal);
+  EXPECT_EQ(reasons::from_words("something new"), reasons::Reason::Other);
   MendResult declined = mend(
       "import torch\n\n@torch.compile\ndef f(x: torch.Tensor):\n"
       "    if x.sum() < 0:\n        raise ValueError(f\"bad {x}\")\n    else:\n        x = x + 1\n"

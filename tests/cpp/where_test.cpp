@@ -165,7 +165,7 @@ class StubAnalysis : public sema::Analysis {
   sema::ScalarRead scalar_read(const ast::expr&) const override { return {}; }
   sema::HeldScalar held_scalar(const ast::stmt&) const override {
     sema::HeldScalar held;
-    held.problem = "not known here";
+    held.problem = reasons::Problem{reasons::Reason::Other, "not known here"};
     return held;
   }
 

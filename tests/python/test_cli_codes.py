@@ -1,5 +1,6 @@
-"""The code table (graphmend/cli/codes.py) against the core and docs/DIAGNOSTICS.md, the reason
-ids against the declines the rewrites actually give, and ``graphmend rule``."""
+"""The code table (graphmend/cli/codes.py) against the core and docs/DIAGNOSTICS.md, the reasons
+(src/diag/reasons.def) against their hints and docs and the declines the rewrites actually
+give, and ``graphmend rule``."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import graphmend
 from cli_helpers import main_in_process
 from conftest import REPO_ROOT
 from graphmend import _core
-from graphmend.cli.codes import CODES, HINTS, codes_matching
+from graphmend.cli.codes import CODES, HINTS, REASONS_BY_REWRITE, codes_matching
 
 DOCS = (REPO_ROOT / "docs" / "DIAGNOSTICS.md").read_text(encoding="utf-8")
 
@@ -29,8 +30,30 @@ def test_every_core_code_is_described_and_every_break_code_has_a_heading():
     assert len({info.name for info in CODES.values()}) == len(CODES)
 
 
-def test_every_reason_id_has_a_hint_entry():
-    assert set(HINTS) == set(_core.REASON_IDS)
+# Reasons with nothing for the user to do: the mender's bookkeeping, a site no rewrite
+# handles (its code's own hint speaks), or a decline another fix already accounts for.
+_NO_HINT_NEEDED = {
+    "suppressed", "out-of-scope", "not-in-profile", "no-location", "not-data-dependent",
+    "predicated-fallback", "other",
+}
+
+
+def test_every_reason_has_an_owner_a_hint_and_documentation():
+    section = DOCS.split("\n## Decline reasons\n", 1)[1].split("\n## ", 1)[0]
+    for reason_id, owner, hint in _core.REASONS:
+        assert owner in ("",) + tuple(_core.REWRITES), reason_id
+        assert hint or reason_id in _NO_HINT_NEEDED, f"{reason_id}: no hint in src/diag/reasons.def"
+        assert f"`{reason_id}`" in section, f"{reason_id}: not in DIAGNOSTICS.md's Decline reasons"
+    assert list(HINTS) == list(_core.REASON_IDS) == [row[0] for row in _core.REASONS]
+
+
+def test_fixed_by_is_the_owner_in_codes_def():
+    for code, info in CODES.items():
+        assert info.fixed_by == _core.FIXED_BY.get(code, ""), code
+        if info.status_class == "break":
+            assert info.fixed_by in _core.REWRITES, code
+        else:
+            assert info.fixed_by == "", code
 
 
 def _case_sources():
@@ -66,6 +89,11 @@ def test_rule_text_and_json(capsys):
     assert status == 0
     assert out.startswith("GM101 data-dependent-branch: data-dependent branch\n")
     assert "GB0170" in out and "Fixed by: [where]" in out and "not-tensor:" in out
+    # every reason [Where] gives, with its hint, not a hand-kept selection
+    for reason_id in REASONS_BY_REWRITE["where"]:
+        if HINTS[reason_id]:
+            assert f"  {reason_id}: {HINTS[reason_id]}\n" in out
+    assert "maybe-unbound:" in out and "masked-has-else:" in out
     status, out, _ = main_in_process(["rule", "print-call"], capsys)
     assert out.startswith("GM102 print-call")
     status, out, _ = main_in_process(["rule", "--all", "--output-format", "json"], capsys)

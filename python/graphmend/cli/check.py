@@ -33,7 +33,7 @@ from ..files import (
     write_atomic,
 )
 from . import formats
-from .codes import CODES, HINTS, code_info
+from .codes import CODES, HINTS, REASONS_BY_REWRITE, code_info
 from .config import Settings
 from .findings import Finding, TextIndex, finding_of, unused_pragma_findings, without_pragmas
 
@@ -530,44 +530,9 @@ def _rule_text(info) -> str:
         out.write(f"What to do: {info.hint}\n")
     if info.fixed_by:
         out.write("\nWhen a site is declined, the reason id says why; the hints:\n")
-        for reason_id in _REASONS_BY_REWRITE.get(info.fixed_by, ()):
+        for reason_id in REASONS_BY_REWRITE.get(info.fixed_by, ()):
             if HINTS.get(reason_id):
                 out.write(f"  {reason_id}: {HINTS[reason_id]}\n")
     out.write(f"\nSuppress one site with `# graphmend: ignore[{info.code}]` on its first line.\n")
     out.write(f"Docs: {info.url} (in the GraphMend repository)\n")
     return out.getvalue()
-
-
-_REASONS_BY_REWRITE = {
-    "where": (
-        "not-tensor",
-        "not-pure",
-        "mutates-state",
-        "different-live-sets",
-        "partial-return",
-        "while-loop",
-        "uses-item",
-        "unsupported-statement",
-    ),
-    "defer": (
-        "result-used",
-        "user-object-str",
-        "f-string",
-        "caller-frame",
-        "other-stream",
-        "inside-with",
-    ),
-    "trap": (
-        "message-not-literal",
-        "has-else",
-        "not-single-raise",
-        "raise-from",
-        "exception-not-class",
-    ),
-    "scalar": (
-        "scalar-used-otherwise",
-        "scalar-assigned-again",
-        "scalar-read-form",
-        "scalar-comparison-not-fixed",
-    ),
-}

@@ -237,12 +237,14 @@ class BodyCheck {
   bool run() {
     for (std::string_view name : context_.analysis.live_after(branch_)) {
       if (contains_name(assigned_, name))
-        return fail("variable `" + std::string(name) + "` assigned in the branch is used after it");
+        return fail(reasons::Reason::BranchLiveAfter,
+                    "variable `" + std::string(name) + "` assigned in the branch is used after it");
     }
     std::vector<std::string_view> bound;
     if (!block(branch_.body, bound)) return false;
     if (calls_.empty() && helpers_.empty())
-      return fail("the branch calls no print, logger method or warnings.warn");
+      return fail(reasons::Reason::Other,
+                  "the branch calls no print, logger method or warnings.warn");
     return true;
   }
 
@@ -260,11 +262,12 @@ class BodyCheck {
   // The deferring helpers' definitions, and those their own deferred branches call.
   const std::vector<const ast::Node*>& helper_definitions() const { return definitions_; }
   const ast::Raise* raise() const { return raise_; }
-  const std::string& problem() const { return problem_; }
+  // The first reason the branch cannot be deferred (after run() returned false).
+  const reasons::Problem& problem() const { return *problem_; }
 
  private:
-  bool fail(std::string why) {
-    if (problem_.empty()) problem_ = std::move(why);
+  bool fail(reasons::Reason reason, std::string detail) {
+    if (!problem_) problem_ = reasons::Problem{reason, std::move(detail)};
     return false;
   }
 
@@ -288,7 +291,8 @@ class BodyCheck {
       // A guard's raise, last in its body: its message is formatted whatever the condition
       // while compiling (guard_formatted), from static values only.
       if (guard_ == nullptr || &s != branch_.body[branch_.body.size - 1])
-        return fail("the branch raises before its end: " + quoted(s));
+        return fail(reasons::Reason::BranchRaises,
+                    "the branch raises before its end: " + quoted(s));
       raise_ = raise;
       return guard_->message == nullptr || value(*guard_->message, bound);
     }
@@ -296,7 +300,8 @@ class BodyCheck {
       const auto* target =
           assign->targets.size == 1 ? ast::as<ast::Name>(assign->targets[0]) : nullptr;
       if (target == nullptr)
-        return fail("an assignment to a target that is not one name: " + quoted(s));
+        return fail(reasons::Reason::BranchNotStatic,
+                    "an assignment to a target that is not one name: " + quoted(s));
       if (!value(*assign->value, bound)) return false;
       bound.push_back(target->id);
       return true;
@@ -305,12 +310,14 @@ class BodyCheck {
       const auto* target = ast::as<ast::Name>(update->target);
       if (target == nullptr || update->op != ast::OperatorKind::Add ||
           !contains_name(strings_, target->id) || !contains_name(bound, target->id))
-        return fail("an augmented assignment other than `+=` of strings to a name: " + quoted(s));
+        return fail(reasons::Reason::BranchNotStatic,
+                    "an augmented assignment other than `+=` of strings to a name: " + quoted(s));
       return value(*update->value, bound);
     }
     if (const auto* nested = ast::as<ast::If>(&s)) {
       if (context_.analysis.is_data_dependent(*nested->test))
-        return fail("a data-dependent if nested in the branch: " + quoted(*nested->test));
+        return fail(reasons::Reason::BranchNotStatic,
+                    "a data-dependent if nested in the branch: " + quoted(*nested->test));
       return value(*nested->test, bound) && block(nested->body, bound) &&
              block(nested->orelse, bound);
     }
@@ -319,8 +326,9 @@ class BodyCheck {
     std::optional<sema::BreakKind> kind = call ? deferrable_kind(context_, *call) : std::nullopt;
     if (!kind && call && deferring_helper_of(context_, *call)) return helper_call(*call, bound);
     if (!kind)
-      return fail("the branch holds " + quoted(s) +
-                  ", neither a print, logging or warnings call nor an assignment of a name");
+      return fail(reasons::Reason::BranchNotStatic,
+                  "the branch holds " + quoted(s) +
+                      ", neither a print, logging or warnings call nor an assignment of a name");
     calls_.push_back(call);
     statements_.push_back(&s);
     kinds_.push_back(*kind);
@@ -339,7 +347,8 @@ class BodyCheck {
     HelperParameters parameters;
     std::vector<std::string_view> walked;  // the parameters holding the modules it walks
     if (std::string why = helper_problem(def, call, parameters, walked); !why.empty())
-      return fail("the branch calls " + quoted(call) + ": " + why);
+      return fail(reasons::Reason::BranchNotStatic,
+                  "the branch calls " + quoted(call) + ": " + why);
     Helper helper{&call, context_.source.line_col(def.begin).line, {}};
     auto argument = [&](const ast::expr& arg) {
       if (!contains_name(walked, parameters.parameter_of(&arg))) return value(arg, bound);
@@ -352,8 +361,9 @@ class BodyCheck {
       if (!argument(*keyword->value)) return false;
     for (std::string_view module : walked)
       if (!parameters.bound_by_call(module, call))
-        return fail("the branch calls " + quoted(call) + ", which walks the default of `" +
-                    std::string(module) + "`");
+        return fail(reasons::Reason::BranchNotStatic, "the branch calls " + quoted(call) +
+                                                          ", which walks the default of `" +
+                                                          std::string(module) + "`");
     helpers_.push_back(std::move(helper));
     definitions_.push_back(&def);
     return true;
@@ -428,8 +438,9 @@ class BodyCheck {
     if (name && !contains_name(assigned_, name->id) &&
         context_.analysis.is_definitely_bound_before(branch_, name->id))
       return true;
-    return fail("the branch hands " + quoted(e) +
-                " to a helper that walks it, not a local bound before the if");
+    return fail(reasons::Reason::BranchNotStatic,
+                "the branch hands " + quoted(e) +
+                    " to a helper that walks it, not a local bound before the if");
   }
 
   // Why a statement of a deferring helper is not a deferrable call handed only what
@@ -481,7 +492,9 @@ class BodyCheck {
       ok = !contains_name(assigned_, name->id) || contains_name(bound, name->id);
     ast::for_each_child(
         &e, [&](const ast::Node* child) { ok = ok && reads_bound_names(*child, bound); });
-    if (!ok) fail("the branch reads " + quoted(e) + " before assigning it");
+    if (!ok)
+      fail(reasons::Reason::BranchNotStatic,
+           "the branch reads " + quoted(e) + " before assigning it");
     return ok;
   }
 
@@ -496,7 +509,8 @@ class BodyCheck {
           const auto* field = ast::as<ast::FormattedValue>(part);
           if (field == nullptr) continue;
           if (field->format_spec != nullptr)
-            return fail("an f-string field with a format spec: " + quoted(*field));
+            return fail(reasons::Reason::BranchNotStatic,
+                        "an f-string field with a format spec: " + quoted(*field));
           if (!value(*field->value, bound)) return false;
         }
         return true;
@@ -514,7 +528,8 @@ class BodyCheck {
         for (ast::CmpOpKind op : compare->ops)
           if (op != ast::CmpOpKind::Eq && op != ast::CmpOpKind::NotEq && op != ast::CmpOpKind::Is &&
               op != ast::CmpOpKind::IsNot)
-            return fail("a comparison other than ==, !=, is, is not: " + quoted(e));
+            return fail(reasons::Reason::BranchNotStatic,
+                        "a comparison other than ==, !=, is, is not: " + quoted(e));
         if (!value(*compare->left, bound)) return false;
         for (const ast::expr* other : compare->comparators)
           if (!value(*other, bound)) return false;
@@ -542,8 +557,9 @@ class BodyCheck {
       default:
         break;
     }
-    return fail("the branch computes " + quoted(e) +
-                ", which is not built from static values only");
+    return fail(
+        reasons::Reason::BranchNotStatic,
+        "the branch computes " + quoted(e) + ", which is not built from static values only");
   }
 
   // A name, or an attribute chain on a name, bound before the `if` and read unchanged in
@@ -563,10 +579,12 @@ class BodyCheck {
     if (name == nullptr || contains_name(assigned_, name->id) ||
         (!torch_constant && !category &&
          !context_.analysis.is_definitely_bound_before(branch_, name->id)))
-      return fail("the branch reads " + quoted(e) +
-                  ", which is not a local bound before the if or an attribute of one");
+      return fail(reasons::Reason::BranchNotStatic,
+                  "the branch reads " + quoted(e) +
+                      ", which is not a local bound before the if or an attribute of one");
     if (context_.analysis.is_tensor(e))
-      return fail("the branch formats the tensor " + quoted(e) + " outside a deferred call");
+      return fail(reasons::Reason::BranchNotStatic,
+                  "the branch formats the tensor " + quoted(e) + " outside a deferred call");
     add_leaf(e);
     return true;
   }
@@ -577,7 +595,7 @@ class BodyCheck {
     bool shape = callee.kind == sema::CalleeKind::Builtin && callee.qualified_name == "getattr" &&
                  call.args.size == 3 && call.keywords.empty() &&
                  ast::is<ast::Constant>(call.args[1]) && ast::is<ast::Constant>(call.args[2]);
-    if (!shape) return fail("the branch calls " + quoted(call));
+    if (!shape) return fail(reasons::Reason::BranchNotStatic, "the branch calls " + quoted(call));
     size_t count = leaves_.size();
     if (!leaf(*call.args[0])) return false;
     leaves_.resize(count);  // the object itself is not a plain value: the result is
@@ -604,7 +622,7 @@ class BodyCheck {
   std::vector<Helper> helpers_;
   std::vector<const ast::Node*> definitions_;
   const ast::Raise* raise_ = nullptr;
-  std::string problem_;
+  std::optional<reasons::Problem> problem_;
 };
 
 // Whether the body calls a deferrable function anywhere (the rule is meant for it).
@@ -629,7 +647,7 @@ struct Condition {
   std::string prefix;    // static operands `and`-ed before it (`x.grad is not None and`)
   std::string value;     // evaluated once, where the original test was
   std::string fallback;  // `__gm_c` itself, or the original test
-  std::string problem;
+  std::optional<reasons::Problem> problem;
 };
 
 // `<static> and <tensor conditions>`: the static part stays a Python test before the branch's
@@ -652,8 +670,9 @@ Condition guard_condition(Context& context, const ast::expr& test, const std::st
   Condition out;
   std::optional<std::string> lowered = tensor_condition(context, test);
   if (!lowered) {
-    out.problem =
-        "the condition `" + std::string(node_text(context, test)) + "` is not a tensor expression";
+    out.problem = {
+        reasons::Reason::NotTensor,
+        "the condition `" + std::string(node_text(context, test)) + "` is not a tensor expression"};
     return out;
   }
   out.value = "(" + *lowered + ")";
@@ -697,7 +716,9 @@ Condition lower_condition(Context& context, const ast::expr& test, const std::st
   };
   check(test, check);
   if (!lowered || !pure) {
-    out.problem = "the condition `" + original + "` is not a combination of pure tensor conditions";
+    out.problem = {
+        reasons::Reason::NotPure,
+        "the condition `" + original + "` is not a combination of pure tensor conditions"};
     return out;
   }
   out.value = "(" + *lowered + " if " + context.runtime + ".is_compiling() else None)";
@@ -711,14 +732,13 @@ Condition lower_condition(Context& context, const ast::expr& test, const std::st
 Condition lower_condition_speculating(Context& context, const ast::If& branch,
                                       const std::string& name) {
   Condition shown = lower_condition(context, *branch.test, name);
-  if (shown.problem.empty()) return shown;
+  if (!shown.problem) return shown;
   sema::Speculation speculation;
   speculation.site = &branch;
   sema::Speculation* before = context.analysis.speculate(&speculation);
   Condition assumed = lower_condition(context, *branch.test, name);
   context.analysis.speculate(before);
-  if (!assumed.problem.empty() || speculation.assumed.empty() || !speculation.floating.empty())
-    return shown;
+  if (assumed.problem || speculation.assumed.empty() || !speculation.floating.empty()) return shown;
   std::string compiling = context.runtime + ".is_compiling()";
   size_t at = assumed.value.rfind(compiling);
   if (at == std::string::npos) return shown;
@@ -735,13 +755,15 @@ namespace {
 Outcome defer_if(const sema::BreakTag& tag, Context& context, const ast::If& branch,
                  const GuardRaise* guard) {
   if (!branch.orelse.empty())
-    return Outcome::declined("a branch that prints, logs or warns has an else branch");
+    return Outcome::declined(reasons::Reason::BranchHasElse,
+                             "a branch that prints, logs or warns has an else branch");
   BodyCheck body(context, branch, guard);
-  if (!body.run()) return Outcome::declined(body.problem());
+  if (!body.run()) return Outcome::declined(body.problem().reason, body.problem().detail);
   std::string name = context.fresh_name("c");
   Condition condition = guard ? guard_condition(context, *branch.test, name)
                               : lower_condition_speculating(context, branch, name);
-  if (!condition.problem.empty()) return Outcome::declined(condition.problem);
+  if (condition.problem)
+    return Outcome::declined(condition.problem->reason, condition.problem->detail);
 
   Outcome outcome;
   for (size_t i = 0; i < body.calls().size(); ++i) {
@@ -752,8 +774,9 @@ Outcome defer_if(const sema::BreakTag& tag, Context& context, const ast::If& bra
     inner.statement = body.statements()[i];
     Outcome deferred = defer_call(inner, context, name);
     if (!deferred.fixed)
-      return Outcome::declined("its call " + std::string(node_text(context, *call)).substr(0, 60) +
-                               " cannot be deferred: " + deferred.reason);
+      return Outcome::declined(deferred.decline_reason(),
+                               "its call " + std::string(node_text(context, *call)).substr(0, 60) +
+                                   " cannot be deferred: " + deferred.reason);
     outcome.edits.insert(outcome.edits.end(), deferred.edits.begin(), deferred.edits.end());
     outcome.absorbed.insert(outcome.absorbed.end(), deferred.absorbed.begin(),
                             deferred.absorbed.end());
@@ -811,7 +834,8 @@ std::optional<Outcome> defer_branch(const sema::BreakTag& tag, Context& context)
 Outcome defer_guard(const sema::BreakTag& tag, Context& context, const GuardRaise& raise_form) {
   const auto* branch = ast::as<ast::If>(tag.statement);
   if (branch == nullptr || !calls_deferrable(context, branch->body))
-    return Outcome::declined("the guard prints, logs or warns nothing before its raise");
+    return Outcome::declined(reasons::Reason::Other,
+                             "the guard prints, logs or warns nothing before its raise");
   return defer_if(tag, context, *branch, &raise_form);
 }
 

@@ -254,23 +254,28 @@ std::string separator_before(const Context& context, uint32_t offset) {
 // call would, or empty. Values are snapshotted (tensors cloned, lists and dicts copied) and
 // the runtime calls at once any value it cannot snapshot; what is refused here are the
 // objects known to format through user code: `self`, instances of the module's classes.
-std::string unstable_formatting(const Context& context, const ast::expr& e) {
+std::optional<reasons::Problem> unstable_formatting(const Context& context, const ast::expr& e) {
   if (const auto* name = ast::as<ast::Name>(&e);
       name && (name->id == "self" || name->id == "cls")) {
-    return "argument `" + std::string(name->id) +
-           "` is a user object whose formatting reads mutable state at replay time";
+    return reasons::Problem{reasons::Reason::UserObjectStr,
+                            "argument `" + std::string(name->id) +
+                                "` is a user object whose formatting reads mutable state at "
+                                "replay time"};
   }
   if (is_user_object(context, e)) {
-    return "argument `" + std::string(node_text(context, e)) +
-           "` is an instance of a class of this module, whose formatting may read mutable "
-           "state at replay time";
+    return reasons::Problem{reasons::Reason::UserObjectStr,
+                            "argument `" + std::string(node_text(context, e)) +
+                                "` is an instance of a class of this module, whose formatting "
+                                "may read mutable state at replay time"};
   }
   if (ast::is<ast::GeneratorExp>(&e) || ast::is<ast::Lambda>(&e) || ast::is<ast::Yield>(&e) ||
       ast::is<ast::YieldFrom>(&e) || ast::is<ast::Await>(&e) || ast::is<ast::NamedExpr>(&e)) {
-    return "argument `" + std::string(node_text(context, e)) +
-           "` is not a plain value (generator, lambda, await, yield or assignment)";
+    return reasons::Problem{reasons::Reason::UserObjectStr,
+                            "argument `" + std::string(node_text(context, e)) +
+                                "` is not a plain value (generator, lambda, await, yield or "
+                                "assignment)"};
   }
-  return {};
+  return std::nullopt;
 }
 
 // The source text of an f-string field's expression, checked to mean the same thing
@@ -314,28 +319,29 @@ void append_literal(std::string& out, std::string_view text) {
 struct FormatTemplate {
   std::string text;
   std::vector<const ast::expr*> values;
-  std::string problem;
+  std::optional<reasons::Problem> problem;
+  void fail(std::string detail) { problem = {reasons::Reason::FString, std::move(detail)}; }
 };
 
 void append_field(FormatTemplate& out, const ast::FormattedValue& field, bool nested);
 
 void append_parts(FormatTemplate& out, const ast::JoinedStr& joined, bool in_spec) {
   for (const ast::expr* part : joined.values) {
-    if (!out.problem.empty()) return;
+    if (out.problem) return;
     if (const auto* constant = ast::as<ast::Constant>(part)) {
       if (constant->value.type != ast::ConstantValue::Type::Str) {
-        out.problem = "an f-string part is not text";
+        out.fail("an f-string part is not text");
         return;
       }
       if (in_spec && constant->value.text.find_first_of("{}") != std::string_view::npos) {
-        out.problem = "an f-string format spec holds a brace";
+        out.fail("an f-string format spec holds a brace");
         return;
       }
       append_literal(out.text, constant->value.text);
     } else if (const auto* field = ast::as<ast::FormattedValue>(part)) {
       append_field(out, *field, in_spec);
     } else {
-      out.problem = "an f-string part is neither text nor a field";
+      out.fail("an f-string part is neither text nor a field");
     }
   }
 }
@@ -357,7 +363,7 @@ void append_field(FormatTemplate& out, const ast::FormattedValue& field, bool ne
     case -1:
       break;
     default:
-      out.problem = "unknown f-string conversion";
+      out.fail("unknown f-string conversion");
       return;
   }
   if (const auto* spec = ast::as<ast::JoinedStr>(field.format_spec)) {
@@ -365,7 +371,7 @@ void append_field(FormatTemplate& out, const ast::FormattedValue& field, bool ne
       // str.format allows one level of nested fields; deeper specs stay in the f-string.
       for (const ast::expr* part : spec->values) {
         if (!ast::is<ast::Constant>(part)) {
-          out.problem = "an f-string nests format specs too deeply for str.format";
+          out.fail("an f-string nests format specs too deeply for str.format");
           return;
         }
       }
@@ -373,7 +379,7 @@ void append_field(FormatTemplate& out, const ast::FormattedValue& field, bool ne
     out.text += ':';
     append_parts(out, *spec, true);
   } else if (field.format_spec != nullptr) {
-    out.problem = "an f-string format spec is not a string";
+    out.fail("an f-string format spec is not a string");
     return;
   }
   out.text += '}';
@@ -387,39 +393,47 @@ bool has_fields(const ast::JoinedStr& joined) {
 }
 
 // What the callee is, from the tag and the resolver, or a reason to decline.
-std::string check_print(const sema::Callee& callee) {
+std::optional<reasons::Problem> check_print(const sema::Callee& callee) {
   if (callee.kind != sema::CalleeKind::Print)
-    return "the callee is not shown to be the builtin print";
-  return {};
+    return reasons::Problem{reasons::Reason::CalleeUnknown,
+                            "the callee is not shown to be the builtin print"};
+  return std::nullopt;
 }
 
-std::string check_warning(const sema::Callee& callee, const ast::Call& call) {
+std::optional<reasons::Problem> check_warning(const sema::Callee& callee, const ast::Call& call) {
   if (callee.kind != sema::CalleeKind::WarningsWarn)
-    return "the callee is not shown to be warnings.warn";
+    return reasons::Problem{reasons::Reason::CalleeUnknown,
+                            "the callee is not shown to be warnings.warn"};
   // A stacklevel is resolved by the runtime: from the traced frames, or at once where they
   // cannot name the frame (runtime/sites.py, _inlined_site).
   for (const ast::keyword* keyword : call.keywords) {
     if (keyword->arg == "skip_file_prefixes")
-      return "warnings.warn with skip_file_prefixes names a caller's frame";
+      return reasons::Problem{reasons::Reason::CallerFrame,
+                              "warnings.warn with skip_file_prefixes names a caller's frame"};
   }
-  return {};
+  return std::nullopt;
 }
 
-std::string check_logging(const sema::Callee& callee, const ast::Call& call) {
+std::optional<reasons::Problem> check_logging(const sema::Callee& callee, const ast::Call& call) {
   if (callee.kind != sema::CalleeKind::LoggerMethod)
-    return "the callee is not shown to be a logger method";
+    return reasons::Problem{reasons::Reason::CalleeUnknown,
+                            "the callee is not shown to be a logger method"};
   std::string_view method = callee.qualified_name;
   if (const auto* attribute = ast::as<ast::Attribute>(call.func)) method = attribute->attr;
   if (method.size() >= 9 && method.substr(method.size() - 9) == "exception") {
-    return "logger.exception records the exception being handled at the call";
+    return reasons::Problem{reasons::Reason::CallerFrame,
+                            "logger.exception records the exception being handled at the call"};
   }
   for (const ast::keyword* keyword : call.keywords) {
-    if (keyword->arg == "exc_info")
-      return "exc_info refers to the exception being handled at the call";
-    if (keyword->arg == "stack_info") return "stack_info records the stack at the call";
-    if (keyword->arg == "stacklevel") return "stacklevel names a caller's frame";
+    std::string_view argument = keyword->arg;
+    const char* names_the_caller =
+        argument == "exc_info"     ? "exc_info refers to the exception being handled at the call"
+        : argument == "stack_info" ? "stack_info records the stack at the call"
+        : argument == "stacklevel" ? "stacklevel names a caller's frame"
+                                   : nullptr;
+    if (names_the_caller) return reasons::Problem{reasons::Reason::CallerFrame, names_the_caller};
   }
-  return {};
+  return std::nullopt;
 }
 
 // The `if` whose body holds `statement` directly, searching `body` and its nested blocks.
@@ -499,12 +513,13 @@ void lift_level_test(const sema::BreakTag& tag, Context& context, Outcome& outco
                                                context.runtime + ".is_compiling() or "});
 }
 
-std::string check_callee(const sema::BreakTag& tag, const Context& context, const ast::Call& call) {
+std::optional<reasons::Problem> check_callee(const sema::BreakTag& tag, const Context& context,
+                                             const ast::Call& call) {
   sema::Callee callee = context.analysis.resolve_call(call);
   if (tag.kind == sema::BreakKind::PrintCall) return check_print(callee);
   if (tag.kind == sema::BreakKind::WarningsCall) return check_warning(callee, call);
   if (tag.kind == sema::BreakKind::LoggingCall) return check_logging(callee, call);
-  return "not a print, logging or warnings call";
+  return reasons::Problem{reasons::Reason::CalleeUnknown, "not a print, logging or warnings call"};
 }
 
 }  // namespace
@@ -561,24 +576,28 @@ std::optional<Outcome> rewrite_defer(const sema::BreakTag& tag, Context& context
 
 Outcome defer_call(const sema::BreakTag& tag, const Context& context, std::string_view condition) {
   const auto* call = ast::as<ast::Call>(tag.site);
-  if (call == nullptr) return Outcome::declined("the break site is not a call");
+  if (call == nullptr)
+    return Outcome::declined(reasons::Reason::Other, "the break site is not a call");
   const auto* statement = ast::as<ast::Expr>(tag.statement);
   if (statement == nullptr || statement->value != call) {
-    return Outcome::declined("the call's result is used (it is not a statement of its own)");
+    return Outcome::declined(reasons::Reason::ResultUsed,
+                             "the call's result is used (it is not a statement of its own)");
   }
-  if (std::string problem = check_callee(tag, context, *call); !problem.empty()) {
-    return Outcome::declined(problem);
-  }
+  if (std::optional<reasons::Problem> problem = check_callee(tag, context, *call))
+    return Outcome::declined(problem->reason, problem->detail);
   std::optional<uint32_t> open = after_open_paren(context, *call);
-  if (!open) return Outcome::declined("internal: the call's argument list was not found");
+  if (!open)
+    return Outcome::declined(reasons::Reason::Internal,
+                             "internal: the call's argument list was not found");
   if (const sema::FunctionInfo* info = context.analysis.function_of(call)) {
     if (const auto* body = function_body(info->node)) {
       if (const ast::Node* with = enclosing_foreign_with(context, *body, *call)) {
         std::string_view text = node_text(context, *with);
         text = text.substr(0, text.find_first_of("\r\n"));
         return Outcome::declined(
+            reasons::Reason::InsideWith,
             "the call is inside `" + std::string(text) +
-            "`, which may redirect its output or change logging until it exits");
+                "`, which may redirect its output or change logging until it exits");
       }
     }
   }
@@ -589,7 +608,8 @@ Outcome defer_call(const sema::BreakTag& tag, const Context& context, std::strin
   // A formatted argument becomes a (key, template[, item indexes]) spec and the tuple of its
   // values; a value `X.item()` becomes X, converted at the replay (runtime._apply_formats).
   auto defer_formatting = [&](const ast::expr& value, const std::string& key,
-                              const FormatTemplate& format, bool from_source) -> std::string {
+                              const FormatTemplate& format,
+                              bool from_source) -> std::optional<reasons::Problem> {
     std::string tuple = "(";
     std::string items;
     for (size_t i = 0; i < format.values.size(); ++i) {
@@ -599,12 +619,14 @@ Outcome defer_call(const sema::BreakTag& tag, const Context& context, std::strin
         outcome.absorbed.push_back(field);
         field = tensor;
       }
-      if (std::string problem = unstable_formatting(context, *field); !problem.empty())
+      if (std::optional<reasons::Problem> problem = unstable_formatting(context, *field))
         return problem;
       std::optional<std::string> text = from_source
                                             ? std::optional<std::string>(node_text(context, *field))
                                             : field_text(context, *field);
-      if (!text) return "an f-string field's source text could not be recovered exactly";
+      if (!text)
+        return reasons::Problem{reasons::Reason::FString,
+                                "an f-string field's source text could not be recovered exactly"};
       tuple += *text;
       tuple += ", ";
     }
@@ -617,10 +639,11 @@ Outcome defer_call(const sema::BreakTag& tag, const Context& context, std::strin
     if (!items.empty()) spec += ", (" + items + ")";
     specs.push_back(spec + ")");
     outcome.edits.push_back({value.begin, value.end, tuple});
-    return {};
+    return std::nullopt;
   };
   bool is_print = tag.kind == sema::BreakKind::PrintCall;
-  auto handle_argument = [&](const ast::expr& value, const std::string& key) -> std::string {
+  auto handle_argument = [&](const ast::expr& value,
+                             const std::string& key) -> std::optional<reasons::Problem> {
     if (const ast::Constant* literal = format_literal(value)) {
       FormatTemplate format;
       format.text = std::string(literal->value.text);
@@ -637,7 +660,7 @@ Outcome defer_call(const sema::BreakTag& tag, const Context& context, std::strin
     if (joined == nullptr || !has_fields(*joined)) return unstable_formatting(context, value);
     FormatTemplate format;
     append_parts(format, *joined, false);
-    if (!format.problem.empty()) return format.problem;
+    if (format.problem) return format.problem;
     return defer_formatting(value, key, format, false);
   };
   bool after_star = false;
@@ -645,23 +668,21 @@ Outcome defer_call(const sema::BreakTag& tag, const Context& context, std::strin
     const ast::expr* arg = call->args[i];
     if (const auto* starred = ast::as<ast::Starred>(arg)) {
       after_star = true;
-      if (std::string problem = unstable_formatting(context, *starred->value); !problem.empty()) {
-        return Outcome::declined(problem);
-      }
+      if (std::optional<reasons::Problem> problem = unstable_formatting(context, *starred->value))
+        return Outcome::declined(problem->reason, problem->detail);
       continue;
     }
     if (after_star && ast::is<ast::JoinedStr>(arg)) {
-      return Outcome::declined("an f-string argument follows *args (its position is not known)");
+      return Outcome::declined(reasons::Reason::FString,
+                               "an f-string argument follows *args (its position is not known)");
     }
-    if (std::string problem = handle_argument(*arg, std::to_string(i)); !problem.empty()) {
-      return Outcome::declined(problem);
-    }
+    if (std::optional<reasons::Problem> problem = handle_argument(*arg, std::to_string(i)))
+      return Outcome::declined(problem->reason, problem->detail);
   }
   for (const ast::keyword* keyword : call->keywords) {
     if (keyword->arg.empty()) {
-      if (std::string problem = unstable_formatting(context, *keyword->value); !problem.empty()) {
-        return Outcome::declined(problem);
-      }
+      if (std::optional<reasons::Problem> problem = unstable_formatting(context, *keyword->value))
+        return Outcome::declined(problem->reason, problem->detail);
       continue;
     }
     if (keyword->arg == "file") {
@@ -669,13 +690,15 @@ Outcome defer_call(const sema::BreakTag& tag, const Context& context, std::strin
       // read back (a StringIO it reads later would miss the text).
       if (!is_standard_stream(*keyword->value)) {
         return Outcome::declined(
+            reasons::Reason::OtherStream,
             "print writes to a stream other than sys.stdout/sys.stderr, which the "
             "program may read back before the replay");
       }
       continue;
     }
-    std::string problem = handle_argument(*keyword->value, python_string(keyword->arg));
-    if (!problem.empty()) return Outcome::declined(problem);
+    if (std::optional<reasons::Problem> problem =
+            handle_argument(*keyword->value, python_string(keyword->arg)))
+      return Outcome::declined(problem->reason, problem->detail);
   }
 
   std::string site = "(" + python_string(context.source.filename()) + ", " +

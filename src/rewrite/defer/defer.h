@@ -31,10 +31,12 @@ struct GuardRaise {
   std::string function;   // ".guard(" or ".guard_formatted("
   std::string arguments;  // ", E, <message>)"
   const ast::expr* message = nullptr;
-  std::string problem;  // why the raise has no such form, or empty
-  static GuardRaise declined(std::string why) {
+  std::string problem;  // why the raise has no such form, in words; empty when it has one
+  reasons::Reason reason = reasons::Reason::Other;  // the id of `problem`
+  static GuardRaise declined(reasons::Reason reason, std::string detail) {
     GuardRaise form;
-    form.problem = std::move(why);
+    form.problem = std::move(detail);
+    form.reason = reason;
     return form;
   }
 };

@@ -22,10 +22,11 @@ std::optional<Outcome> rewrite_scalar(const sema::BreakTag& tag, Context& contex
   const auto* assign = ast::as<ast::Assign>(tag.statement);
   if (assign == nullptr || assign->value != tag.site)
     return Outcome::declined(
+        reasons::Reason::OutOfScope,
         "out of scope: no rewrite handles a tensor converted to a Python scalar other than "
         "one assigned to a name and compared with ints");
   sema::HeldScalar held = context.analysis.held_scalar(*tag.statement);
-  if (!held.problem.empty()) return Outcome::declined(held.problem);
+  if (held.problem) return Outcome::declined(held.problem->reason, held.problem->detail);
   Outcome outcome;
   outcome.fixed = true;
   outcome.needs_runtime = true;
@@ -39,6 +40,9 @@ std::optional<Outcome> rewrite_scalar(const sema::BreakTag& tag, Context& contex
     outcome.edits.push_back({use->end, use->end, ")"});
   }
   outcome.pays_off_in.assign(held.tests.begin(), held.tests.end());
+  outcome.unpaid = {reasons::Reason::ScalarComparisonNotFixed,
+                    "a comparison it feeds is not rewritten by another fix, so the break would "
+                    "only move there"};
   return outcome;
 }
 

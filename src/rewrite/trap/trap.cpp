@@ -173,26 +173,31 @@ bool bound_in_enclosing_function(const Context& context, const ast::Node& node,
   return false;
 }
 
-// Why `name` cannot be used as the exception class at module level, or empty.
-std::string check_exception_class(const Context& context, const ast::Node& where,
-                                  std::string_view name) {
+// Why `name` cannot be used as the exception class at module level, or none.
+std::optional<reasons::Problem> check_exception_class(const Context& context,
+                                                      const ast::Node& where,
+                                                      std::string_view name) {
+  auto not_a_class = [](std::string detail) {
+    return reasons::Problem{reasons::Reason::ExceptionNotClass, std::move(detail)};
+  };
   if (bound_in_enclosing_function(context, where, name)) {
-    return "the raised `" + std::string(name) + "` is a local variable, not a class";
+    return not_a_class("the raised `" + std::string(name) + "` is a local variable, not a class");
   }
   Binding binding = Binding::None;
   module_binding(context.module.body, name, binding);
   switch (binding) {
     case Binding::Class:
     case Binding::Import:
-      return {};
+      return std::nullopt;
     case Binding::None:
-      if (is_builtin_exception(name)) return {};
-      return "`" + std::string(name) + "` is not a builtin exception class taking a message";
+      if (is_builtin_exception(name)) return std::nullopt;
+      return not_a_class("`" + std::string(name) +
+                         "` is not a builtin exception class taking a message");
     case Binding::Other:
       break;
   }
-  return "`" + std::string(name) +
-         "` is not bound to a class in the module (an instance variable?)";
+  return not_a_class("`" + std::string(name) +
+                     "` is not bound to a class in the module (an instance variable?)");
 }
 
 bool is_string_literal(const ast::expr* e);
@@ -269,14 +274,15 @@ bool is_string_literal(const ast::expr* e) {
 // `check_tensor_all` asserts in the graph instead while compiling.
 Outcome rewrite_tensor_check(const sema::BreakTag& tag, Context& context) {
   const auto* call = ast::as<ast::Call>(tag.site);
-  if (call == nullptr) return Outcome::declined("the check is not a call");
+  if (call == nullptr) return Outcome::declined(reasons::Reason::Other, "the check is not a call");
   if (call->args.size != 1 || !call->keywords.empty()) {
     return Outcome::declined(
+        reasons::Reason::MessageNotLiteral,
         "the check has a message: a message callable runs only on failure, which an in-graph "
         "assert cannot do");
   }
   if (ast::is<ast::Starred>(call->args[0]))
-    return Outcome::declined("the condition is a starred argument");
+    return Outcome::declined(reasons::Reason::Other, "the condition is a starred argument");
   Outcome outcome;
   outcome.needs_runtime = true;
   outcome.edits.push_back(
@@ -290,9 +296,11 @@ Outcome rewrite_tensor_check(const sema::BreakTag& tag, Context& context) {
 // RuntimeError; the statement stays an assert, so `python -O` still removes it whole.
 Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
   const auto* assertion = ast::as<ast::Assert>(tag.statement);
-  if (assertion == nullptr) return Outcome::declined("the check is not an assert statement");
+  if (assertion == nullptr)
+    return Outcome::declined(reasons::Reason::Other, "the check is not an assert statement");
   if (assertion->msg != nullptr && !is_string_literal(assertion->msg)) {
     return Outcome::declined(
+        reasons::Reason::MessageNotLiteral,
         "the assert message is not a string literal (Dynamo breaks there and the "
         "AssertionError is raised as written)");
   }
@@ -331,7 +339,8 @@ Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
 // (the original body with it); otherwise the `if` tests the condition as written.
 Outcome rerun_guard(const sema::BreakTag& tag, Context& context, const ast::If& guard) {
   if (!tag.assumed && !context.analysis.is_data_dependent(*guard.test))
-    return Outcome::declined("the condition is not data-dependent");
+    return Outcome::declined(reasons::Reason::NotDataDependent,
+                             "the condition is not data-dependent");
   std::string rerun = context.runtime + ".rerun_if(";
   Outcome outcome;
   outcome.needs_runtime = true;
@@ -355,6 +364,7 @@ Outcome rerun_guard(const sema::BreakTag& tag, Context& context, const ast::If& 
   std::optional<std::string> speculated = speculated_condition(context, guard, speculation);
   if (!speculated || speculation.assumed.empty())
     return Outcome::declined(
+        reasons::Reason::NotTensor,
         "the condition is not a tensor expression (an operand is not shown to be a tensor, or "
         "an and/or operand Python may skip is not pure)");
   outcome.edits.push_back({guard.test->begin, guard.test->end,
@@ -378,18 +388,25 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
   if (tag.kind == sema::BreakKind::TensorAssert) return rewrite_assert(tag, context);
   if (tag.kind != sema::BreakKind::ValidationGuard) return std::nullopt;
   const auto* guard = ast::as<ast::If>(tag.statement);
-  if (guard == nullptr) return Outcome::declined("the guard is not an if statement");
+  if (guard == nullptr)
+    return Outcome::declined(reasons::Reason::NotSingleRaise, "the guard is not an if statement");
   // a raising arm of a predicated branch, or a guard with an else branch: [Where]
   if (std::optional<Outcome> predicated = predicate_guard(tag, context)) return predicated;
   if (written_as_elif(context, *guard)) {
-    return Outcome::declined("the guard is an elif branch of a larger if statement");
+    return Outcome::declined(reasons::Reason::HasElse,
+                             "the guard is an elif branch of a larger if statement");
   }
-  if (!guard->orelse.empty()) return Outcome::declined("the if statement has an else branch");
+  if (!guard->orelse.empty())
+    return Outcome::declined(reasons::Reason::HasElse, "the if statement has an else branch");
   Outcome lowered = lower_guard(tag, context, *guard);
   if (lowered.fixed || !sema::ends_in_raise(guard->body, context.analysis.torch_name()))
     return lowered;
-  if (Outcome deferred = deferred_guard(tag, context, *guard); deferred.fixed) return deferred;
+  // What a guard's fix absorbs runs only when the guard fails (its [Where] form aside).
+  Outcome deferred = deferred_guard(tag, context, *guard);
+  deferred.absorbed_as = Outcome::Absorbed::RunOnFailure;
+  if (deferred.fixed) return deferred;
   Outcome rerun = rerun_guard(tag, context, *guard);
+  rerun.absorbed_as = Outcome::Absorbed::RunOnFailure;
   return rerun.fixed ? rerun : lowered;
 }
 
@@ -398,9 +415,11 @@ std::optional<Outcome> rewrite_trap(const sema::BreakTag& tag, Context& context)
 GuardRaise guard_raise(const Context& context, const ast::Node& site, const ast::Raise& raise,
                        const std::vector<std::string_view>& condition_tensors) {
   if (raise.exc == nullptr)
-    return GuardRaise::declined("a bare raise re-raises the exception being handled");
+    return GuardRaise::declined(reasons::Reason::BareRaise,
+                                "a bare raise re-raises the exception being handled");
   if (raise.cause != nullptr)
-    return GuardRaise::declined("the raise chains a cause (raise ... from ...)");
+    return GuardRaise::declined(reasons::Reason::RaiseFrom,
+                                "the raise chains a cause (raise ... from ...)");
   const ast::Name* exception_class = nullptr;
   const ast::expr* message = nullptr;
   if (const auto* name = ast::as<ast::Name>(raise.exc)) {
@@ -408,22 +427,26 @@ GuardRaise guard_raise(const Context& context, const ast::Node& site, const ast:
   } else if (const auto* call = ast::as<ast::Call>(raise.exc)) {
     exception_class = ast::as<ast::Name>(call->func);
     if (exception_class == nullptr)
-      return GuardRaise::declined("the exception class is not a plain name");
+      return GuardRaise::declined(reasons::Reason::ExceptionNotClass,
+                                  "the exception class is not a plain name");
     if (!call->keywords.empty() || call->args.size > 1)
-      return GuardRaise::declined("the exception is built with more than one message argument");
+      return GuardRaise::declined(reasons::Reason::MessageNotLiteral,
+                                  "the exception is built with more than one message argument");
     if (call->args.size == 1) {
       message = call->args[0];
       if (!is_string_literal(message) && !is_formatted_message(context, message, condition_tensors))
         return GuardRaise::declined(
+            reasons::Reason::MessageFormatsTensor,
             "the exception message is neither a string literal nor formatted from values "
             "other than tensors");
     }
   } else {
-    return GuardRaise::declined("the raised exception is neither a class nor a class call");
+    return GuardRaise::declined(reasons::Reason::ExceptionNotClass,
+                                "the raised exception is neither a class nor a class call");
   }
-  if (std::string problem = check_exception_class(context, site, exception_class->id);
-      !problem.empty())
-    return GuardRaise::declined(problem);
+  if (std::optional<reasons::Problem> problem =
+          check_exception_class(context, site, exception_class->id))
+    return GuardRaise::declined(problem->reason, problem->detail);
   // A formatted message is built only when the guard fails, as the original builds it: the
   // guard gets it as a function (guard_formatted).
   GuardRaise form;
@@ -443,7 +466,8 @@ namespace {
 Outcome lower_guard(const sema::BreakTag& tag, Context& context, const ast::If& guard_node) {
   const ast::If* guard = &guard_node;
   if (guard->body.size != 1 || !ast::is<ast::Raise>(guard->body[0])) {
-    return Outcome::declined("the if body is not exactly one raise statement");
+    return Outcome::declined(reasons::Reason::NotSingleRaise,
+                             "the if body is not exactly one raise statement");
   }
   const auto* raise = ast::as<ast::Raise>(guard->body[0]);
   sema::Speculation speculation;
@@ -453,9 +477,10 @@ Outcome lower_guard(const sema::BreakTag& tag, Context& context, const ast::If& 
   for (const ast::expr* value : speculation.assumed)
     condition_tensors.push_back(node_text(context, *value));
   GuardRaise form = guard_raise(context, *guard, *raise, condition_tensors);
-  if (!form.problem.empty()) return Outcome::declined(form.problem);
+  if (!form.problem.empty()) return Outcome::declined(form.reason, form.problem);
   if (!tag.assumed && !context.analysis.is_data_dependent(*guard->test)) {
-    return Outcome::declined("the condition is not data-dependent");
+    return Outcome::declined(reasons::Reason::NotDataDependent,
+                             "the condition is not data-dependent");
   }
   const std::string& function = form.function;
   const std::string& arguments = form.arguments;
@@ -481,6 +506,7 @@ Outcome lower_guard(const sema::BreakTag& tag, Context& context, const ast::If& 
   }
   if (!split) {
     return Outcome::declined(
+        reasons::Reason::NotTensor,
         "the condition is not a tensor expression (an operand is not shown to be a tensor, or "
         "an and/or operand Python may skip is not pure)");
   }
@@ -492,13 +518,16 @@ Outcome lower_guard(const sema::BreakTag& tag, Context& context, const ast::If& 
 }
 
 Outcome deferred_guard(const sema::BreakTag& tag, Context& context, const ast::If& guard) {
-  if (guard.body.size < 2) return Outcome::declined("the guard holds only its raise");
+  if (guard.body.size < 2)
+    return Outcome::declined(reasons::Reason::Other, "the guard holds only its raise");
   const auto* raise = ast::as<ast::Raise>(guard.body[guard.body.size - 1]);
-  if (raise == nullptr) return Outcome::declined("the guard does not end in its raise");
+  if (raise == nullptr)
+    return Outcome::declined(reasons::Reason::Other, "the guard does not end in its raise");
   if (!tag.assumed && !context.analysis.is_data_dependent(*guard.test))
-    return Outcome::declined("the condition is not data-dependent");
+    return Outcome::declined(reasons::Reason::NotDataDependent,
+                             "the condition is not data-dependent");
   GuardRaise form = guard_raise(context, guard, *raise, {});
-  if (!form.problem.empty()) return Outcome::declined(form.problem);
+  if (!form.problem.empty()) return Outcome::declined(form.reason, form.problem);
   return defer_guard(tag, context, form);
 }
 

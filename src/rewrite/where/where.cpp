@@ -45,8 +45,10 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
     if (conditional == nullptr) {
       if (std::optional<Outcome> deferred = defer_branch(tag, context)) {
         // both ways declined: say why each
-        if (!deferred->fixed)
+        if (!deferred->fixed) {
           deferred->reason = result.reason + "; deferred whole: " + deferred->reason;
+          deferred->reason_id.reset();  // words of two reasons: the id is found from them
+        }
         return deferred;
       }
     }
