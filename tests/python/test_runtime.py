@@ -1061,3 +1061,14 @@ def test_python_ints_hold_for_ints_only_while_compiling():
     for value, expected in ((2, True), (2.5, False), (True, False), (None, False)):
         torch._dynamo.reset()
         assert compiled(torch.ones(1), value)[1] is expected, value
+
+
+def test_dynamo_inlines_the_runtime_and_runs_its_own_frames_as_written():
+    """Called from traced code, a helper is inlined (no break); as a frame of its own (called
+    from a frame Dynamo runs eagerly) it is not compiled into a graph of its own."""
+    from torch._dynamo import trace_rules
+
+    from graphmend.runtime import defer
+
+    assert not trace_rules.check_file(defer.__file__, is_inlined_call=True).skipped
+    assert trace_rules.check_file(defer.__file__, is_inlined_call=False).skipped

@@ -90,7 +90,7 @@ from .records import call_now, discard, flush, pending
 from .scalar import item_compare, item_isinstance, item_later, item_now
 from .sites import register_boundary
 from .state import Record
-from .tracing import is_compiling
+from .tracing import _inline_when_called, is_compiling
 from .trap import (
     RERUN_TOKEN,
     TRAP_TOKEN_PREFIX,
@@ -156,3 +156,5 @@ __all__ = [
     "TRAP_TOKEN_PREFIX",
     "RERUN_TOKEN",
 ]
+
+_inline_when_called()

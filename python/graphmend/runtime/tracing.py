@@ -19,6 +19,26 @@ def in_runtime(filename: str) -> bool:
     return os.path.dirname(filename) == _FOLDER
 
 
+def _inline_when_called() -> None:
+    """Has Dynamo treat the runtime as it treats the ``copy`` module: inlined into the frames
+    it traces (every helper mended code calls), but run as written where a helper's frame is
+    a top-level one, called from code Dynamo runs eagerly (a frame it skipped after a break
+    in a loop). Otherwise Dynamo compiles such a call into a graph of its own (a `clone` of a
+    recorded argument): more graphs than the original had."""
+    try:
+        import torch._dynamo.trace_rules as rules
+    except ImportError:  # pragma: no cover - the runtime without torch runs eagerly only
+        return
+    inline = getattr(rules, "BUILTIN_INLINE_WHEN_CALLED", None)
+    if not isinstance(inline, set) or not hasattr(rules, "SKIP_DIRS"):
+        return
+    folder = rules._as_posix_path(_FOLDER + os.sep)
+    if folder not in inline:
+        inline.add(folder)
+        rules.SKIP_DIRS.append(folder)
+        rules._recompile_re()
+
+
 def mended_tx(tx):
     """The innermost of Dynamo's inlining translators (``tx`` and its parents) that is not
     tracing the runtime itself: the mended function calling a runtime helper, or None."""
