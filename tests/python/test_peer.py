@@ -59,6 +59,10 @@ PENDING[("detr/generalized_box_iou", "mended_text")] = (
 PENDING[("monai/retinanet_anchor_matched_idxs", "category_matches_plain_compile")] = (
     "measure: Dynamo skips the frame after the print in its loop (a nested call), and explain "
     "reports no break reason for it, only its graph count")
+for _check in ("mended_compiled", "mended_text"):
+    PENDING[("asteroid/beamforming_reference_mic", _check)] = (
+        "a LinAlgError raised inside the compiled graph is not caught by the original's "
+        "try/except (plain torch.compile too)")
 # Real bugs of the mender.
 for _check in ("mended_text", "never_more_breaks_than_the_original"):
     PENDING[("text_generation_inference/gptq_print_loss", _check)] = (
