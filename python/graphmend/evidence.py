@@ -13,7 +13,14 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from . import boundary, explainer, mender
 from .options import all_on as all_rewrites
-from .reports import JUMP_SIGNS, BreakInfo, CompileReport, Diagnostic, MendReport
+from .reports import (
+    JUMP_SIGNS,
+    BreakInfo,
+    CompileReport,
+    Diagnostic,
+    ExplainReport,
+    MendReport,
+)
 
 __all__ = ["Evidence"]
 
@@ -33,6 +40,14 @@ class Evidence:
     breaks: List[BreakInfo] = dataclasses.field(default_factory=list)
     reasons: List[str] = dataclasses.field(default_factory=list)
     frames_skipped: int = 0
+
+    def report(self) -> ExplainReport:
+        """As ``graphmend.explain`` reports a call (a skipped frame's breaks included)."""
+        return ExplainReport(
+            graph_count=self.graph_count,
+            graph_break_count=max(len(self.breaks), self.graph_count - 1),
+            breaks=list(self.breaks),
+        )
 
     def jump_lines(self) -> Dict[str, Tuple[int, ...]]:
         """File -> the lines Dynamo broke on a branch on a tensor there (the mender's
@@ -144,6 +159,9 @@ def _gathered(recorder: _Recorder, logged: List[Tuple[Any, str, BaseException]])
         found.reasons.append(text)
     for stack, reason, exc in logged:
         text = _chained_text(exc, reason)
+        gb_type = getattr(exc, "gb_type", "")
+        if isinstance(gb_type, str) and gb_type:  # Dynamo's break type leads, as explain's
+            text = f"{gb_type}\n{text}"
         skipped = any(sign in text for sign in _SKIP_SIGNS)
         found.frames_skipped += skipped
         info = _break_info(_Frame(stack), text)
@@ -171,14 +189,15 @@ def recording(recorder: _Recorder) -> Iterator[List[Evidence]]:
 
 
 def record(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Tuple[Any, Evidence]:
-    """``call(*args, **kwargs)`` (Dynamo's explain-style entry: it compiles ``call`` with a
-    recording eager backend) and its evidence: the result and what Dynamo did."""
+    """``call(*args, **kwargs)`` compiled with a recording eager backend (after
+    ``torch._dynamo.reset()``, as ``torch._dynamo.explain`` runs it), behind the compile
+    boundary: the result and what Dynamo did."""
     import torch
     import torch._dynamo
 
     recorder = _Recorder(lambda gm, example_inputs: gm.forward)
     torch._dynamo.reset()
-    compiled = torch.compile(call, backend=recorder)
+    compiled = boundary.boundary(torch.compile(call, backend=recorder), entry=call)
     try:
         with recording(recorder) as out:
             result = compiled(*args, **kwargs)
@@ -232,6 +251,20 @@ def mend_with(obj: Any, observed: Dict[str, Tuple[int, ...]]) -> Tuple[Any, Mend
     if observed:
         options["observed_lines"] = observed
     return mender._mend_for_compile(obj, options)
+
+
+def tag_from(breaks: List[BreakInfo], mend_rep: MendReport) -> List[BreakInfo]:
+    """``breaks`` with the tag of the site of ``mend_rep`` that covers each untagged one (a
+    branch tagged from Dynamo's evidence has no site in the text's own diagnostics)."""
+    out = []
+    for info in breaks:
+        if not info.code:
+            sites = [d for d in mend_rep.diagnostics if _covered(d, info.filename, info.line)]
+            if sites:
+                d = min(sites, key=lambda d: d.end_line - d.line)
+                info = dataclasses.replace(info, code=d.code, fixed=d.fixed, message=d.message)
+        out.append(info)
+    return out
 
 
 def from_runtime(static: MendReport, mended: MendReport) -> List[Diagnostic]:
