@@ -202,3 +202,24 @@ def test_record_reports_what_explain_reports():
     assert found.graph_count == explained.graph_count
     assert [(b.filename, b.line) for b in found.breaks] == [site("scale")]
     assert found.jump_lines() == {site("scale")[0]: (site("scale")[1],)}
+
+
+@pytest.mark.parametrize(
+    "entry, gb_id, graphs_before", [("entry_scale", "GB0170", 2), ("entry_loop", "GB7000", 0)]
+)
+def test_explain_mends_with_the_evidence(entry, gb_id, graphs_before):
+    import json
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "graphmend", "explain", f"{programs.__file__}:{entry}",
+         "--output-format", "json", "--max-breaks", "0", "-q"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["before"]["graphs"] == graphs_before
+    (found,) = report["before"]["breaks"]
+    assert found["gb_id"] == gb_id and found["code"] == "GM101" and found["status"] == "fixed"
+    assert report["after"] == {"graphs": 1, "breaks": []}

@@ -61,3 +61,11 @@ class Guarded(nn.Module):
         if t < 0:  # SITE: guard
             raise ValueError("t must not be negative")
         return x * t
+
+
+def entry_scale():
+    return scale, (torch.ones(3), torch.tensor(1.0))
+
+
+def entry_loop():
+    return in_loop, (torch.ones(3), [torch.tensor(1.0), torch.tensor(2.0)])
