@@ -220,7 +220,9 @@ def _user_backend(kwargs: Dict[str, Any]) -> Tuple[Optional[Callable[..., Any]],
     if mode is not None and options is not None:
         return None, kwargs  # torch.compile raises on it: let it
     if backend == "inductor":
-        return torch._TorchCompileInductorWrapper(mode or "default", options, rest.get("dynamic")), rest
+        return torch._TorchCompileInductorWrapper(
+            mode or "default", options, rest.get("dynamic")
+        ), rest
     return torch._TorchCompileWrapper(backend, mode, options, rest.get("dynamic")), rest
 
 
@@ -383,9 +385,7 @@ def compile_with_evidence(
         return torch.compile(mended, **kwargs)
 
     first = FirstCall(obj, compiled, recorder, report, swap_function)
-    bounded = boundary.boundary(
-        first, None, getattr(compiled, "_torchdynamo_orig_callable", None)
-    )
+    bounded = boundary.boundary(first, None, getattr(compiled, "_torchdynamo_orig_callable", None))
     import functools
 
     try:
