@@ -24,6 +24,11 @@ at an older commit) the GraphMend arms also run against it, alternating, and the
 gets its rows. Transformers is never mended at import here (no hook).
 
     python bench/dropin_cost.py --repeats 3 [--baseline /tmp/gm-before] [--json out.json]
+
+``--first-call counting|inductor`` measures only the first calls: plain ``torch.compile``,
+``graphmend.compile`` with ``evidence=False`` and by default (the first call records Dynamo's
+evidence), alternating, each from a cache folder its process filled first; the evidence's
+cost is what the compile call, the first and the second call take beyond ``evidence=False``.
 """
 
 from __future__ import annotations
@@ -74,7 +79,33 @@ ARM = textwrap.dedent(
     arm = {arm!r}
     out = {{}}
     with torch.no_grad():
-        if arm in ("counting", "inductor"):
+        if arm.startswith("first:"):
+            # The first calls themselves: plain torch.compile, graphmend.compile with the
+            # first call's evidence (the default) and without (evidence=False), each timed
+            # through the compile call, the first call and the second.
+            _, which, backend_name = arm.split(":")
+            backend = counting if backend_name == "counting" else "inductor"
+            import graphmend
+            if which != "plain":  # the cache filled: mending itself is measured elsewhere
+                graphmend.mend(model)
+            start = time.perf_counter()
+            if which == "plain":
+                compiled = torch.compile(model, backend=backend)
+            else:
+                compiled = graphmend.compile(model, backend=backend, evidence=which == "evidence")
+            made = time.perf_counter()
+            compiled(**kwargs)
+            first = time.perf_counter()
+            compiled(**kwargs)
+            second = time.perf_counter()
+            out = {{"compile": made - start, "first": first - made, "second": second - first,
+                    "graphs": len(graphs)}}
+            report = graphmend.compile_report(compiled) if which == "evidence" else None
+            if report is not None:
+                out["recompiled"] = report.recompiled
+                out["from_runtime"] = len(report.from_runtime)
+                out["first_call_graphs"] = report.first_call_graphs
+        elif arm in ("counting", "inductor"):
             start = time.perf_counter()
             compiled = torch.compile(model, backend=counting if arm == "counting" else "inductor")
             compiled(**kwargs)
@@ -187,6 +218,47 @@ def measure_model(model: str, args, scratch: str) -> dict:
     return rows
 
 
+FIRST_ARMS = ("plain", "static", "evidence")
+
+
+def measure_first_calls(model: str, backend: str, repeats: int, scratch: str) -> dict:
+    """{arm: [runs]}: the ``first:`` arms, alternating within each repeat, each on a cache
+    folder its own process filled before timing."""
+    rows: dict = {}
+    for _ in range(repeats):
+        for which in FIRST_ARMS:
+            cache = tempfile.mkdtemp(dir=scratch)
+            rows.setdefault(which, []).append(
+                arm(model, f"first:{which}:{backend}", None, cache, scratch)
+            )
+            shutil.rmtree(cache, ignore_errors=True)
+    return rows
+
+
+def first_call_table(results: dict, backend: str) -> str:
+    """The evidence's cost: what graphmend.compile's compile call, first and second call
+    take with the evidence beyond what they take without it, against plain torch.compile's
+    first call."""
+    lines = [
+        f"| model ({backend}) | torch.compile first call | graphmend.compile, evidence=False: "
+        "first call | default (evidence): first call | second call (evidence=False / default) "
+        "| evidence cost | of torch.compile's first call | recompiled |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for model, rows in results.items():
+        plain = median(rows["plain"], "first")
+        static = [median(rows["static"], f) for f in ("compile", "first", "second")]
+        evidence = [median(rows["evidence"], f) for f in ("compile", "first", "second")]
+        cost = sum(evidence) - sum(static)
+        recompiled = any(r.get("recompiled") for r in rows["evidence"])
+        lines.append(
+            f"| {model} | {plain:.2f} s | {static[1]:.2f} s | {evidence[1]:.2f} s | "
+            f"{static[2] * 1000:.1f} / {evidence[2] * 1000:.1f} ms | {cost * 1000:+.0f} ms | "
+            f"{cost / plain:+.1%} | {'yes' if recompiled else 'no'} |"
+        )
+    return "\n".join(lines)
+
+
 def median(runs: list, field: str) -> float:
     values = [r[field] for r in runs if field in r]
     return statistics.median(values) if values else float("nan")
@@ -237,8 +309,23 @@ def main() -> None:
     parser.add_argument("--baseline-repeats", type=int, default=1,
                         help="repeats of the baseline's arms (its mending takes seconds)")
     parser.add_argument("--json", default=None, help="also write the raw runs here")
+    parser.add_argument("--first-call", default=None, choices=("counting", "inductor"),
+                        help="only the first calls, with this backend: the cost of the "
+                        "runtime evidence graphmend.compile records on the first call")
     args = parser.parse_args()
     scratch = tempfile.mkdtemp(prefix="gm-dropin-")
+    if args.first_call:
+        try:
+            results = {
+                model: measure_first_calls(model, args.first_call, args.repeats, scratch)
+                for model in args.models.split(",")
+            }
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        if args.json:
+            Path(args.json).write_text(json.dumps(results, indent=1))
+        print(first_call_table(results, args.first_call))
+        return
     try:
         results = {"models": {}, "import": {}}
         for model in args.models.split(","):

@@ -8,6 +8,7 @@ import types
 from typing import Any, Dict, Optional
 
 from . import boundary, mender, runtime_aware
+from . import evidence as _evidence
 from .options import all_on as all_rewrites
 from .reports import MendReport
 
@@ -20,6 +21,7 @@ def compile(  # noqa: A001 (graphmend.compile)
     example_inputs: Any = None,
     example_kwargs: Optional[Dict[str, Any]] = None,
     capture: Any = "auto",
+    evidence: bool = True,
     **torch_compile_kwargs: Any,
 ) -> Any:
     """``torch.compile(graphmend.mend(obj), **torch_compile_kwargs)`` with the runtime
@@ -30,6 +32,16 @@ def compile(  # noqa: A001 (graphmend.compile)
     ``torch.compile`` returns (its ``forward`` runs the boundary, outside the traced frame).
     When mending rebuilds nothing (everything ``obj`` reaches was mended at import, or has
     nothing to rewrite), ``obj`` itself is compiled rather than an identical copy.
+
+    Without example inputs, the first call is also the evidence run (``evidence=True``, the
+    default): the program mended from its text runs once, compiled with the caller's backend
+    wrapped to record Dynamo's breaks (file, line, reason; frames it skipped after a break in
+    a loop count). Where Dynamo broke on a branch no site of the text covers (an operand it
+    saw as a tensor, with no sign of it in the text), ``obj`` is mended again with those
+    lines (``observed_lines``) and the later calls run that, compiled afresh; otherwise the
+    first call's compiled code serves every call (no recompile). ``compile_report`` says
+    which sites came from the text and which from the evidence. ``evidence=False``: the
+    static mend alone.
 
     With ``example_inputs`` (a tuple of positional arguments, or one tensor) and/or
     ``example_kwargs``, the mode is runtime-aware: ``obj`` is run once under
@@ -51,8 +63,14 @@ def compile(  # noqa: A001 (graphmend.compile)
         )
     if capture not in ("auto", True, False):
         raise ValueError(f"capture must be 'auto', True or False, not {capture!r}")
+    if evidence not in (True, False):
+        raise ValueError(f"evidence must be True or False, not {evidence!r}")
     if example_inputs is None and example_kwargs is None:
         target, mend_rep = mender._mend_for_compile(obj, all_rewrites())
+        if evidence:
+            compiled = _evidence.compile_with_evidence(obj, target, mend_rep, torch_compile_kwargs)
+            if compiled is not None:
+                return compiled
         return _compiled(obj, target, mend_rep, None, torch_compile_kwargs)
     if isinstance(example_inputs, torch.Tensor) or not isinstance(example_inputs, (tuple, list)):
         example_inputs = () if example_inputs is None else (example_inputs,)

@@ -321,9 +321,19 @@ def _file_options(filename: str, options: Dict[str, Any]) -> Dict[str, Any]:
     """The mender's options for one file. Runtime-aware mode passes ``only_lines`` as a map
     from file name to the lines Dynamo broke on there; a file it never broke in gets line 0,
     which no break site contains, so nothing in it is rewritten (an empty filter would mean
-    no filter). ``observed_lines`` (the lines it broke on a tensor branch) is such a map too."""
+    no filter). ``observed_lines`` (the lines it broke on a tensor branch) is such a map too,
+    and may come alone (the evidence of ``graphmend.compile``'s first call)."""
     lines_by_file = options.get("only_lines")
     if lines_by_file is None:
+        observed = options.get("observed_lines")
+        if not isinstance(observed, dict):
+            return options
+        # Runtime evidence over the whole text (``graphmend.compile``'s first call): a file
+        # Dynamo never broke on a branch in is mended as from its text alone.
+        options = {k: v for k, v in options.items() if k != "observed_lines"}
+        found = tuple(sorted(observed.get(filename, ())))
+        if found:
+            options["observed_lines"] = found
         return options
     options = {**options, "only_lines": tuple(sorted(lines_by_file.get(filename, ()))) or (0,)}
     observed = options.get("observed_lines")

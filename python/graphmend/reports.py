@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Tuple
 
 __all__ = [
     "Diagnostic",
@@ -182,7 +182,16 @@ class CompileReport:
     ``rounds`` is how many times it mended (each round with the break lines of every run
     before it; another round when the last run broke on a new line, at most 3),
     ``dropped_rounds`` says why a round's program was not kept, and ``model_calls`` is how
-    many times the model was called while compiling (profiling runs, option trials)."""
+    many times the model was called while compiling (profiling runs, option trials).
+
+    Without example inputs (``evidence`` "first call", "pending" until then) the first call
+    is the evidence run: ``breaks_before`` (and ``breaks_after``) are Dynamo's breaks on it
+    (of the program mended from its text; a frame it skipped after a break in a loop counts
+    each of its breaks, and ``frames_skipped`` counts the frames), ``first_call_graphs`` its
+    graphs; ``from_text`` lists the sites mended from the text alone, ``from_runtime`` those
+    mended because Dynamo broke there (``observed_lines``: the lines of branches it broke on
+    that no site of the text covered), and ``recompiled`` says whether the later calls run
+    that second mend."""
 
     breaks_before: List[BreakInfo]
     breaks_after: List[BreakInfo]
@@ -193,12 +202,21 @@ class CompileReport:
     rounds: int = 0
     dropped_rounds: List[str] = dataclasses.field(default_factory=list)
     model_calls: int = 0
+    evidence: str = "example inputs"
+    from_text: List[Diagnostic] = dataclasses.field(default_factory=list)
+    from_runtime: List[Diagnostic] = dataclasses.field(default_factory=list)
+    observed_lines: Dict[str, Tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    first_call_graphs: Optional[int] = None
+    frames_skipped: int = 0
+    recompiled: bool = False
 
     @property
     def mended(self) -> List[Diagnostic]:
         return self.mend.fixed
 
     def __str__(self) -> str:
+        if self.evidence != "example inputs":
+            return self._evidence_text()
         lines = [
             f"graphmend.compile: {len(self.breaks_before)} break(s) in the profiling run, "
             f"{len(self.breaks_after)} left; {len(self.mended)} site(s) mended in "
@@ -211,4 +229,25 @@ class CompileReport:
             lines.append(f"  enabled torch._dynamo.config.{option} for: {sites}")
         lines += [f"  not enabled {o}: {why}" for o, why in self.rejected.items()]
         lines += [f"  left: {b}" for b in self.breaks_after]
+        return "\n".join(lines)
+
+    def _evidence_text(self) -> str:
+        """The report of ``graphmend.compile`` without example inputs: the sites mended from
+        the text, then those mended from Dynamo's evidence of the first call."""
+        if self.evidence == "pending":
+            head = "graphmend.compile: evidence pending (the first call records it)"
+        else:
+            skipped = f", {self.frames_skipped} frame(s) skipped" if self.frames_skipped else ""
+            head = (
+                f"graphmend.compile: evidence from the {self.evidence}: "
+                f"{self.first_call_graphs} graph(s), {len(self.breaks_before)} break(s)"
+                f"{skipped}; {len(self.from_text)} site(s) mended from the text, "
+                f"{len(self.from_runtime)} from the evidence"
+                + ("" if self.recompiled else " (no recompile)")
+            )
+        lines = [head]
+        lines += [f"  from the text {d.filename}:{d.line} {d.code}" for d in self.from_text]
+        lines += [f"  from the evidence {d.filename}:{d.line} {d.code}" for d in self.from_runtime]
+        lines += [f"  dropped {why}" for why in self.dropped_rounds]
+        lines += [f"  broke: {b}" for b in self.breaks_before]
         return "\n".join(lines)

@@ -150,15 +150,17 @@ def _runtime_note(info) -> str:
 
 
 def _measure(obj, args, kwargs, grad: bool):
+    """Dynamo's evidence of one call of ``obj`` (``evidence.record``: its graphs, and its
+    breaks, those of frames it skipped after a break in a loop included)."""
     import torch
 
-    from ..explainer import explain as dynamo_explain
+    from ..evidence import record
 
     torch.manual_seed(0)
     context = torch.enable_grad() if grad else torch.no_grad()
     # The model's own output goes to stderr: stdout carries the report (JSON included).
     with context, contextlib.redirect_stdout(sys.stderr):
-        return dynamo_explain(obj, *args, **kwargs)
+        return record(obj, *args, **kwargs)[1]
 
 
 def _phase(options, text: str) -> None:
@@ -183,14 +185,21 @@ def explain(options: argparse.Namespace, settings) -> int:
         raise UserError(
             f"importing or calling the entry failed: {type(exc).__name__}: {exc}", target
         ) from None
+    from .. import evidence
     from ..mender import mend
 
     _phase(options, "running Dynamo on the original (before)")
-    before = _measure(obj, args, kwargs, options.grad)
-    after = None
+    seen = _measure(obj, args, kwargs, options.grad)
+    before, after = seen.report(), None
+    observed = seen.jump_lines()
     if not options.no_mend:
-        _phase(options, "mending, then running Dynamo again (after)")
-        after = _measure(mend(obj), args, kwargs, options.grad)
+        # Mended as graphmend.compile mends on its first call: from the text, and where
+        # Dynamo broke on a branch (an operand it saw as a tensor), from that evidence.
+        _phase(options, "mending with Dynamo's evidence, then running Dynamo again (after)")
+        mended, mend_rep = evidence.mend_with(obj, observed) if observed else (mend(obj), None)
+        if mend_rep is not None:
+            before.breaks = evidence.tag_from(before.breaks, mend_rep)
+        after = _measure(mended, args, kwargs, options.grad).report()
     result = {
         "before": {"graphs": before.graph_count, "breaks": [_break_json(b) for b in before.breaks]},
         "after": None

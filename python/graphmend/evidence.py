@@ -1,0 +1,417 @@
+"""Dynamo's evidence of a real call: where it broke and why, recorded while the call runs
+(no second trace). ``graphmend.compile`` without example inputs records it on the first
+call and, where Dynamo broke on a branch the text gave no sign of (an operand it saw as a
+tensor), mends again with those lines as ``observed_lines`` for the later calls
+(docs/MENDER.md, "Runtime evidence")."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import threading
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+
+from . import boundary, explainer, mender
+from .options import all_on as all_rewrites
+from .reports import (
+    JUMP_SIGNS,
+    BreakInfo,
+    CompileReport,
+    Diagnostic,
+    ExplainReport,
+    MendReport,
+)
+
+__all__ = ["Evidence"]
+
+# Dynamo's words for a frame it gave up on after a break (a break in a loop): it runs the
+# whole frame eagerly and compiles no graph of it.
+_SKIP_SIGNS = ("graph break in loop", "Skipping the function", "frame skipped")
+
+
+@dataclasses.dataclass
+class Evidence:
+    """What Dynamo did on one call: ``graph_count`` graphs compiled, one ``BreakInfo`` per
+    break (``reasons``: each one's whole text, with the breaks before it that made Dynamo
+    give up on a frame), and ``frames_skipped``, the frames it ran eagerly after a break in
+    a loop (each of their breaks is in ``breaks``)."""
+
+    graph_count: int = 0
+    breaks: List[BreakInfo] = dataclasses.field(default_factory=list)
+    reasons: List[str] = dataclasses.field(default_factory=list)
+    frames_skipped: int = 0
+
+    def report(self) -> ExplainReport:
+        """As ``graphmend.explain`` reports a call (a skipped frame's breaks included)."""
+        return ExplainReport(
+            graph_count=self.graph_count,
+            graph_break_count=max(len(self.breaks), self.graph_count - 1),
+            breaks=list(self.breaks),
+        )
+
+    def jump_lines(self) -> Dict[str, Tuple[int, ...]]:
+        """File -> the lines Dynamo broke on a branch on a tensor there (the mender's
+        ``observed_lines``: an operand it saw as a tensor)."""
+        lines: Dict[str, set] = {}
+        for info, text in zip(self.breaks, self.reasons):
+            if info.filename and info.line and any(sign in text for sign in JUMP_SIGNS):
+                lines.setdefault(info.filename, set()).add(info.line)
+        return {f: tuple(sorted(found)) for f, found in sorted(lines.items())}
+
+
+class _Frame:
+    """A stand-in with the ``user_stack`` explain's break reasons carry."""
+
+    def __init__(self, stack: Any) -> None:
+        self.user_stack = list(stack or ())
+
+
+def _chained_text(exc: BaseException, reason: str) -> str:
+    """The reason and the texts of the exceptions it was raised while handling (a break in
+    a loop is raised while handling the break inside the loop)."""
+    parts, seen = [reason], set()
+    link: Optional[BaseException] = exc
+    while link is not None and id(link) not in seen:
+        seen.add(id(link))
+        parts.append(f"{getattr(link, 'gb_type', '')}\n{link}")
+        link = link.__cause__ or link.__context__
+    return "\n".join(parts)
+
+
+class _Recorder:
+    """The caller's backend with Dynamo's break reasons taken on the way, while ``armed``
+    (the ``compile_subgraph_reason`` of each graph: what ``torch._dynamo.explain``'s own
+    backend reads). Disarmed, it only passes each graph on."""
+
+    def __init__(self, inner: Callable[..., Any]) -> None:
+        self.__dict__.update(inner=inner, armed=False, graphs=0, reasons=[])
+
+    def __call__(self, gm: Any, example_inputs: Any, **kwargs: Any) -> Any:
+        if self.armed:
+            self.graphs += 1
+            reason = getattr(gm, "compile_subgraph_reason", None)
+            if reason is not None and getattr(reason, "graph_break", False):
+                self.reasons.append(reason)
+        return self.inner(gm, example_inputs, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:  # reset, get_compiler_config, compiler_name
+        return getattr(self.__dict__["inner"], name)
+
+
+@contextlib.contextmanager
+def _logged_breaks(sink: List[Tuple[Any, str, BaseException]]) -> Iterator[None]:
+    """Every break Dynamo logs while inside, frames it then skipped included (no graph,
+    so no backend call, says where those broke): (its user stack, reason, exception)."""
+    try:
+        from torch._dynamo import symbolic_convert
+    except ImportError:
+        yield
+        return
+    translator = getattr(symbolic_convert, "InstructionTranslatorBase", None)
+    original = getattr(translator, "log_graph_break", None)
+    if original is None:
+        yield
+        return
+
+    def log_graph_break(self: Any, code_options: Any, reason: str, exc: Any) -> None:
+        try:
+            stack = getattr(exc, "real_stack", None)
+            if stack is None:
+                import torch._guards
+
+                stack = torch._guards.TracingContext.extract_stack()
+            sink.append((stack, reason, exc))
+        except Exception:  # noqa: BLE001 (evidence is best effort; the call goes on)
+            pass
+        return original(self, code_options, reason, exc)
+
+    translator.log_graph_break = log_graph_break
+    try:
+        yield
+    finally:
+        translator.log_graph_break = original
+
+
+def _break_info(frame: Any, text: str) -> BreakInfo:
+    filename, line = explainer._user_frame(frame)
+    tag = explainer._tag_for(filename, line)
+    return BreakInfo(
+        filename=filename,
+        line=line,
+        reason=explainer._first_line_of(text),
+        code=tag.code if tag else "",
+        fixed=tag.fixed if tag else None,
+        message=tag.message if tag else "",
+        runtime_frame=explainer._runtime_frame(frame),
+    )
+
+
+def _gathered(recorder: _Recorder, logged: List[Tuple[Any, str, BaseException]]) -> Evidence:
+    """The evidence of one call: the breaks of the graphs compiled, then those logged at a
+    line no graph's break names (the frames Dynamo skipped)."""
+    found = Evidence(graph_count=recorder.graphs)
+    seen = set()
+    for reason in recorder.reasons:
+        text = str(getattr(reason, "reason", reason))
+        info = _break_info(reason, text)
+        seen.add((info.filename, info.line))
+        found.breaks.append(info)
+        found.reasons.append(text)
+    for stack, reason, exc in logged:
+        text = _chained_text(exc, reason)
+        gb_type = getattr(exc, "gb_type", "")
+        if isinstance(gb_type, str) and gb_type:  # Dynamo's break type leads, as explain's
+            text = f"{gb_type}\n{text}"
+        skipped = any(sign in text for sign in _SKIP_SIGNS)
+        found.frames_skipped += skipped
+        info = _break_info(_Frame(stack), text)
+        if (info.filename, info.line) in seen or not (skipped or found.graph_count == 0):
+            continue
+        seen.add((info.filename, info.line))
+        found.breaks.append(info)
+        found.reasons.append(text)
+    return found
+
+
+@contextlib.contextmanager
+def recording(recorder: _Recorder) -> Iterator[List[Evidence]]:
+    """Records the evidence of the calls inside (one ``Evidence`` in the list it yields, on
+    leaving, whether the call returned or raised)."""
+    logged: List[Tuple[Any, str, BaseException]] = []
+    out: List[Evidence] = []
+    recorder.graphs, recorder.reasons, recorder.armed = 0, [], True
+    try:
+        with _logged_breaks(logged):
+            yield out
+    finally:
+        recorder.armed = False
+        out.append(_gathered(recorder, logged))
+
+
+def record(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Tuple[Any, Evidence]:
+    """``call(*args, **kwargs)`` compiled with a recording eager backend (after
+    ``torch._dynamo.reset()``, as ``torch._dynamo.explain`` runs it), behind the compile
+    boundary: the result and what Dynamo did."""
+    import torch
+    import torch._dynamo
+
+    recorder = _Recorder(lambda gm, example_inputs: gm.forward)
+    torch._dynamo.reset()
+    compiled = boundary.boundary(torch.compile(call, backend=recorder), entry=call)
+    try:
+        with recording(recorder) as out:
+            result = compiled(*args, **kwargs)
+    finally:
+        torch._dynamo.reset()
+    return result, out[0]
+
+
+def _user_backend(kwargs: Dict[str, Any]) -> Tuple[Optional[Callable[..., Any]], Dict[str, Any]]:
+    """The backend ``torch.compile(**kwargs)`` would build (Inductor with its mode and
+    options, or the named backend) and the arguments left for ``torch.compile``; (None, _)
+    when an option ``torch.compile`` takes itself out of ``options`` is set."""
+    import torch
+
+    rest = dict(kwargs)
+    backend = rest.pop("backend", "inductor")
+    mode, options = rest.pop("mode", None), rest.pop("options", None)
+    if isinstance(options, dict) and ({"guard_filter_fn", "use_aoti"} & options.keys()):
+        return None, kwargs
+    if mode is not None and options is not None:
+        return None, kwargs  # torch.compile raises on it: let it
+    if backend == "inductor":
+        return torch._TorchCompileInductorWrapper(
+            mode or "default", options, rest.get("dynamic")
+        ), rest
+    return torch._TorchCompileWrapper(backend, mode, options, rest.get("dynamic")), rest
+
+
+def _covered(d: Diagnostic, filename: str, line: int) -> bool:
+    return d.filename == filename and d.line <= line <= max(d.end_line, d.line)
+
+
+def _new_lines(
+    lines: Dict[str, Tuple[int, ...]], fixed: List[Diagnostic]
+) -> Dict[str, Tuple[int, ...]]:
+    """The lines of ``lines`` no fixed site covers."""
+    out = {}
+    for filename, found in lines.items():
+        left = tuple(n for n in found if not any(_covered(d, filename, n) for d in fixed))
+        if left:
+            out[filename] = left
+    return out
+
+
+def _site_key(d: Diagnostic) -> Tuple[str, int, str]:
+    return (d.filename, d.line, d.code)
+
+
+def mend_with(obj: Any, observed: Dict[str, Tuple[int, ...]]) -> Tuple[Any, MendReport]:
+    """``obj`` mended as ``graphmend.compile`` mends it, with Dynamo's jump lines as
+    ``observed_lines`` (a branch there is a branch on a tensor)."""
+    options: Dict[str, Any] = dict(all_rewrites())
+    if observed:
+        options["observed_lines"] = observed
+    return mender._mend_for_compile(obj, options)
+
+
+def tag_from(breaks: List[BreakInfo], mend_rep: MendReport) -> List[BreakInfo]:
+    """``breaks`` with the tag of the site of ``mend_rep`` that covers each untagged one (a
+    branch tagged from Dynamo's evidence has no site in the text's own diagnostics)."""
+    out = []
+    for info in breaks:
+        if not info.code:
+            sites = [d for d in mend_rep.diagnostics if _covered(d, info.filename, info.line)]
+            if sites:
+                d = min(sites, key=lambda d: d.end_line - d.line)
+                info = dataclasses.replace(info, code=d.code, fixed=d.fixed, message=d.message)
+        out.append(info)
+    return out
+
+
+def from_runtime(static: MendReport, mended: MendReport) -> List[Diagnostic]:
+    """The sites ``mended`` fixes that ``static`` (the text alone) did not."""
+    known = {_site_key(d) for d in static.fixed}
+    return [d for d in mended.fixed if _site_key(d) not in known]
+
+
+class FirstCall:
+    """The object ``graphmend.compile`` returns calls through this: the first call runs the
+    statically mended program, compiled with the caller's backend wrapped by a ``_Recorder``
+    (the program runs once, so its prints, records, RNG draws and buffer updates happen
+    once); its evidence then decides what the later calls run: the same compiled object
+    when Dynamo broke on no branch the text gave no sign of (no recompile), else ``obj``
+    mended again with those lines and compiled afresh (``swap``)."""
+
+    def __init__(
+        self,
+        obj: Any,
+        compiled: Any,
+        recorder: _Recorder,
+        report: CompileReport,
+        swap: Callable[[Any], Any],
+    ) -> None:
+        self.obj, self.recorder, self.report, self.swap = obj, recorder, report, swap
+        self.current = compiled
+        self.pending = True
+        self.lock = threading.Lock()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self.pending:
+            return self.current(*args, **kwargs)
+        with self.lock:
+            first, self.pending = self.pending, False
+        if not first:
+            return self.current(*args, **kwargs)
+        call = self.current
+        try:
+            with recording(self.recorder) as out:
+                return call(*args, **kwargs)
+        finally:
+            self._decide(out[0] if out else Evidence())
+
+    def _decide(self, found: Evidence) -> None:
+        report = self.report
+        report.evidence = "first call"
+        report.breaks_before = found.breaks
+        report.breaks_after = found.breaks
+        report.first_call_graphs = found.graph_count
+        report.frames_skipped = found.frames_skipped
+        report.model_calls = 1
+        jumps = _new_lines(found.jump_lines(), report.mend.fixed)
+        report.observed_lines = jumps
+        if not jumps:
+            return
+        try:
+            mended, mend_rep = mend_with(self.obj, found.jump_lines())
+            added = from_runtime(report.mend, mend_rep)
+            if not added:
+                report.dropped_rounds.append(
+                    "Dynamo broke on a branch at "
+                    + ", ".join(f"{f}:{n}" for f, ns in jumps.items() for n in ns)
+                    + ": no rewrite fixes it"
+                )
+                return
+            self.current = self.swap(mended)
+        except Exception as exc:  # noqa: BLE001 (the later calls keep the static mend)
+            report.dropped_rounds.append(
+                f"mending with the evidence failed: {type(exc).__name__}: {exc}"
+            )
+            return
+        report.mend, report.from_runtime = mend_rep, added
+        report.rounds = 2
+        report.recompiled = True
+
+
+def compile_with_evidence(
+    obj: Any, target: Any, mend_rep: MendReport, torch_compile_kwargs: Dict[str, Any]
+) -> Any:
+    """``graphmend.compile`` without example inputs: ``target`` (``obj`` mended from its
+    text) compiled with the caller's backend behind a ``_Recorder``; the first call records
+    the evidence (``FirstCall``). None when the arguments leave no backend to wrap."""
+    import types
+
+    import torch
+
+    kwargs = boundary.with_eager_precision(torch_compile_kwargs)
+    inner, rest = _user_backend(kwargs)
+    if inner is None:
+        return None
+    recorder = _Recorder(inner)
+    compiled = torch.compile(target, backend=recorder, **rest)
+    report = CompileReport([], [], mend_rep)
+    report.from_text = list(mend_rep.fixed)
+    report.evidence, report.rounds = "pending", 1
+    function = obj.__func__ if isinstance(obj, types.MethodType) else obj
+
+    if isinstance(compiled, torch.nn.Module):
+        entry = compiled._orig_mod
+
+        def swap_module(mended: Any) -> Any:
+            _carry_state(compiled._orig_mod, mended)
+            fresh = torch.compile(mended, **kwargs)
+            # The compiled module's children (train/eval, state_dict) are the new twin's.
+            compiled._orig_mod = mended
+            return fresh.forward
+
+        first = FirstCall(obj, compiled.forward, recorder, report, swap_module)
+        compiled.forward = boundary.boundary(first, None, entry)
+        mender._attach_report(compiled, mend_rep)
+        object.__setattr__(compiled, "__graphmend_compile_report__", report)
+        object.__setattr__(compiled, "__graphmend_first_call__", first)
+        return compiled
+
+    def swap_function(mended: Any) -> Any:
+        return torch.compile(mended, **kwargs)
+
+    first = FirstCall(obj, compiled, recorder, report, swap_function)
+    bounded = boundary.boundary(first, None, getattr(compiled, "_torchdynamo_orig_callable", None))
+    import functools
+
+    try:
+        functools.update_wrapper(bounded, function)
+    except (AttributeError, TypeError):
+        pass
+    bounded.__graphmend_compiled__ = compiled
+    bounded.__graphmend_report__ = mend_rep
+    bounded.__graphmend_compile_report__ = report
+    bounded.__graphmend_first_call__ = first
+    return bounded
+
+
+# The attribute values a first call may have changed on a module (`self.steps += 1`) that
+# the module mended again (a copy of the original) must start from.
+_PLAIN = (bool, int, float, complex, str, bytes, type(None), tuple)
+
+
+def _carry_state(old: Any, new: Any) -> None:
+    """The plain attributes of ``old``'s modules onto ``new``'s (the same tree: mended
+    copies of one module share parameters, buffers and any module left as it was)."""
+    olds = dict(old.named_modules(remove_duplicate=False))
+    for name, module in new.named_modules(remove_duplicate=False):
+        before = olds.get(name)
+        if before is None or before is module:
+            continue
+        for key, value in vars(before).items():
+            if type(value) in _PLAIN:
+                vars(module)[key] = value

@@ -1,0 +1,71 @@
+"""Programs for ``graphmend.compile``'s first-call evidence: branches on a tensor the text
+gives no sign of (an unannotated argument), with side effects the first call must run once."""
+
+import logging
+
+import torch
+from torch import nn
+
+logger = logging.getLogger("graphmend.tests.evidence")
+
+
+def scale(x, t):
+    if t > 0:  # SITE: scale
+        x = x * 2
+    return x
+
+
+def loud(x, t):
+    """A print, a log record and an RNG draw around the branch."""
+    print("scale", t.dtype)
+    logger.warning("called with %s", x.shape)
+    noise = torch.rand(x.shape)
+    if t > 0:  # SITE: loud
+        x = x * 2
+    return x + noise
+
+
+def in_loop(x, ts):
+    """The branch inside a loop: Dynamo gives up on the frame (0 graphs)."""
+    for t in ts:
+        if t > 0:  # SITE: loop
+            x = x * 2
+    return x
+
+
+def plain(x):
+    """Nothing breaks: the first call's compiled code serves every call."""
+    return torch.relu(x) * 2
+
+
+class Norm(nn.Module):
+    """BatchNorm's running statistics and a counter move once per call."""
+
+    def __init__(self):
+        super().__init__()
+        self.bn = nn.BatchNorm1d(4)
+        self.calls = 0
+
+    def forward(self, x, t):
+        self.calls += 1
+        h = self.bn(x)
+        if t > 0:  # SITE: norm
+            h = h * 2
+        return h
+
+
+class Guarded(nn.Module):
+    """A validation guard on an unannotated tensor argument."""
+
+    def forward(self, x, t):
+        if t < 0:  # SITE: guard
+            raise ValueError("t must not be negative")
+        return x * t
+
+
+def entry_scale():
+    return scale, (torch.ones(3), torch.tensor(1.0))
+
+
+def entry_loop():
+    return in_loop, (torch.ones(3), [torch.tensor(1.0), torch.tensor(2.0)])
