@@ -83,7 +83,13 @@ class _Recorder:
     (the ``compile_subgraph_reason`` of each graph: what ``torch._dynamo.explain``'s own
     backend reads). Disarmed, it only passes each graph on."""
 
+    inner: Callable[..., Any]
+    armed: bool
+    graphs: int
+    reasons: List[Any]
+
     def __init__(self, inner: Callable[..., Any]) -> None:
+        # Set through __dict__: __getattr__ answers the names it lacks from ``inner``.
         self.__dict__.update(inner=inner, armed=False, graphs=0, reasons=[])
 
     def __call__(self, gm: Any, example_inputs: Any, **kwargs: Any) -> Any:
@@ -107,9 +113,9 @@ def _logged_breaks(sink: List[Tuple[Any, str, BaseException]]) -> Iterator[None]
     except ImportError:
         yield
         return
-    translator = getattr(symbolic_convert, "InstructionTranslatorBase", None)
+    translator: Any = getattr(symbolic_convert, "InstructionTranslatorBase", None)
     original = getattr(translator, "log_graph_break", None)
-    if original is None:
+    if translator is None or original is None:
         yield
         return
 
@@ -377,8 +383,11 @@ def compile_with_evidence(
         first = FirstCall(obj, compiled.forward, recorder, report, swap_module)
         compiled.forward = boundary.boundary(first, None, entry)
         mender._attach_report(compiled, mend_rep)
-        object.__setattr__(compiled, "__graphmend_compile_report__", report)
-        object.__setattr__(compiled, "__graphmend_first_call__", first)
+        for name, value in (
+            ("__graphmend_compile_report__", report),
+            ("__graphmend_first_call__", first),
+        ):
+            object.__setattr__(compiled, name, value)
         return compiled
 
     def swap_function(mended: Any) -> Any:
@@ -392,10 +401,14 @@ def compile_with_evidence(
         functools.update_wrapper(bounded, function)
     except (AttributeError, TypeError):
         pass
-    bounded.__graphmend_compiled__ = compiled
-    bounded.__graphmend_report__ = mend_rep
-    bounded.__graphmend_compile_report__ = report
-    bounded.__graphmend_first_call__ = first
+    attributes: Tuple[Tuple[str, Any], ...] = (
+        ("__graphmend_compiled__", compiled),
+        ("__graphmend_report__", mend_rep),
+        ("__graphmend_compile_report__", report),
+        ("__graphmend_first_call__", first),
+    )
+    for name, value in attributes:
+        setattr(bounded, name, value)
     return bounded
 
 
