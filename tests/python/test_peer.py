@@ -22,7 +22,7 @@ import graphmend
 from behaviour import (  # noqa: F401 (fixtures)
     fresh_dynamo, log_everything, mended_text_module, pending_params,
     assert_same_behaviour, assert_same_gradients, behind_boundary, breaks_of, never_more_breaks,
-    observe,
+    fresh_inputs, grad_mode, observe,
 )
 from case_files import PEER_DIR, PEER_PREFIX, build, case_ids, load, path_of
 
@@ -49,21 +49,27 @@ PENDING[("torchmetrics/pearson_low_variance", "mended_text")] = (
 PENDING[("torchvision/random_horizontal_flip", "mended_inductor")] = (
     "Inductor (plain torch.compile too) draws torch.rand from its own generator, so under the "
     "same seed the coin is not eager's")
-for _sampler in ("cfg_ddim_sample", "ddim_sample", "ddim_sample_1d", "elucidated_sample"):
-    PENDING[(f"denoising_diffusion/{_sampler}", "mended_inductor")] = (
-        "Inductor (plain torch.compile too) draws torch.randn from its own generator, so under "
-        "the same seed the noise is not eager's")
+for _sampler in ("denoising_diffusion/cfg_ddim_sample", "denoising_diffusion/ddim_sample",
+                 "denoising_diffusion/ddim_sample_1d", "denoising_diffusion/elucidated_sample",
+                 "x_transformers/rollout_loss", "vector_quantize/fsp_init",
+                 "vector_quantize/fsp_repr"):
+    PENDING[(_sampler, "mended_inductor")] = (
+        "Inductor (plain torch.compile too) draws torch.rand/randn from its own generator, so "
+        "under the same seed the draws are not eager's")
+PENDING[("x_transformers/beam_search", "mended_compiled")] = (
+    "a failing `assert lens.amax() <= seq_len` in a helper the mender does not tag: "
+    "torch.compile (plain too) raises RuntimeError('assertion error') for it")
 PENDING[("detr/generalized_box_iou", "mended_text")] = (
     "the file shows no entry point, so its mended text is the original's, and torch.compile "
     "(plain too) turns a failing `assert <tensor>` into RuntimeError('assertion error')")
-PENDING[("monai/retinanet_anchor_matched_idxs", "category_matches_plain_compile")] = (
-    "measure: Dynamo skips the frame after the print in its loop (a nested call), and explain "
-    "reports no break reason for it, only its graph count")
 for _check in ("mended_compiled", "mended_text"):
     PENDING[("asteroid/beamforming_reference_mic", _check)] = (
         "a LinAlgError raised inside the compiled graph is not caught by the original's "
         "try/except (plain torch.compile too)")
 # Real bugs of the mender.
+PENDING[("x_transformers/generate", "never_more_breaks_than_the_original")] = (
+    "mender: the mended text compiles 6 graphs where the original compiles 4, the extra two "
+    "recompiles of the model's frame for new sequence lengths (dynamic shapes), not breaks")
 for _check in ("mended_text", "never_more_breaks_than_the_original"):
     PENDING[("text_generation_inference/gptq_print_loss", _check)] = (
         "mender: a torch.cond branch calls a helper whose torch.clamp(..., 0, maxq) with a 0-d "
@@ -129,9 +135,13 @@ def test_pending_names_real_checks():
 def test_category_matches_plain_compile(name):
     """A no_break program does not break under plain torch.compile; every other one does."""
     module = MODULES[name]
-    breaks, graphs = breaks_of(module, build(module))
-    # No graph at all: Dynamo gave up on the whole frame (it runs eagerly).
-    assert (breaks == 0 and graphs > 0) == (module.CATEGORY == "no_break"), (breaks, graphs)
+    with grad_mode(module):
+        report = graphmend.explain(build(module), *fresh_inputs(module, 0))
+    # A break reason, or graphs split (explain gives no reason for a frame Dynamo skipped
+    # after a break in a loop below the entry), or no graph at all (it gave up on the frame).
+    broken = bool(report.breaks) or report.graph_break_count > 0 or report.graph_count == 0
+    assert broken == (module.CATEGORY != "no_break"), (
+        len(report.breaks), report.graph_break_count, report.graph_count)
 
 
 @pytest.mark.parametrize("name", params(PROGRAMS, "never_more_breaks_than_the_original"))
