@@ -13,7 +13,7 @@ counting backend, and record breaks, outputs, gradients, prints, logs and except
 
 Modes: **eval** (`model.eval()`, `torch.no_grad()`) and **train** (`model.train()`, grad on,
 the sum of the means of the floating outputs backpropagated). Every call is preceded by
-`torch.manual_seed`, so the random draws of training-mode code agree between runs.
+`seed_everything` (torch, numpy, random), so the random draws of training-mode code agree between runs.
 """
 
 from __future__ import annotations
@@ -76,11 +76,17 @@ def arm(row: dict, mode: str, which: str, workdir: str, plain: dict | None = Non
     record["compiled_vs_eager"] = compare(eager, compiled, exact=False)
     stored = os.path.join(workdir, f"{row['class']}-{mode}-plain.pt")
     if which == "plain":
-        torch.save({"outputs": eager.outputs, "grads": eager.grads}, stored)
+        runs = {"eager": eager, "compiled": compiled}
+        torch.save({phase: {"outputs": r.outputs, "grads": r.grads} for phase, r in runs.items()}, stored)
     else:
-        reference = Run(**torch.load(stored), events=plain["eager"]["events"], error=plain["eager"]["error"])
+        saved = torch.load(stored)
+        reference = Run(**saved["eager"], error=plain["eager"]["error"])
         record["eager_vs_plain"] = compare(reference, eager, exact=True)
         record["compiled_vs_plain"] = compare(reference, compiled, exact=False)
+        # Where compiling alone moves the original past the tolerance, the mended compiled
+        # run is held to the original compiled one instead.
+        original_compiled = Run(**saved["compiled"], error=plain["compiled"]["error"])
+        record["compiled_vs_plain_compiled"] = compare(original_compiled, compiled, exact=False)
         record["events_vs_plain"] = {
             "eager": eager.summary()["events"] == plain["eager"]["events"],
             "compiled": compiled.summary()["events"] == plain["compiled"]["events"],
@@ -114,7 +120,7 @@ def _build(row: dict, mode: str, plain: dict | None):
         kwargs = hf_build.make_inputs(model, variant)
         try:
             with torch.no_grad():
-                torch.manual_seed(SEED)
+                seed_everything()
                 model(**kwargs)
         except Exception as error:
             failures.append(f"{'+'.join(variant)}: {short_error(error)}")
@@ -158,7 +164,7 @@ def run(function, kwargs, mode: str, after=None, translate=None) -> Run:
     result = Run()
     with capture_events() as events, (torch.no_grad() if mode == "eval" else torch.enable_grad()):
         try:
-            torch.manual_seed(SEED)
+            seed_everything()
             try:
                 output = function(**kwargs)
             finally:
@@ -171,6 +177,19 @@ def run(function, kwargs, mode: str, after=None, translate=None) -> Run:
             result.error = short_error(translate(error) if translate else error)
     result.events = events
     return result
+
+
+def seed_everything() -> None:
+    """torch's, numpy's and Python's generators: training-mode code draws from all three
+    (wav2vec2's SpecAugment masks from numpy)."""
+    import random
+
+    import numpy
+    import torch
+
+    torch.manual_seed(SEED)
+    numpy.random.seed(SEED)
+    random.seed(SEED)
 
 
 def backward(module, output) -> dict:

@@ -268,14 +268,21 @@ def groups(record: dict, arm: str) -> list[dict]:
 
 
 def agreement(record: dict) -> dict:
-    """Whether the mended run agrees with the original: eager outputs and gradients exactly,
-    compiled ones within tolerance, events and exceptions the same. None: nothing to compare."""
+    """Whether the mended run agrees with the original: eager outputs and gradients exactly;
+    compiled ones within tolerance of the original eager ones, or, where the original's own
+    compiled run is outside that, of the original compiled ones; events and exceptions the
+    same. None: nothing to compare."""
     mended = record["mended"]
     eager, compiled = mended["eager_vs_plain"], mended["compiled_vs_plain"]
+    as_compiled = mended.get("compiled_vs_plain_compiled", {})
     pick = lambda result, key: result.get(key, {}).get("equal")  # noqa: E731
+
+    def compiled_equal(key):
+        return pick(compiled, key) or pick(as_compiled, key) if pick(compiled, key) is not None else None
+
     return {
-        "outputs": _all(pick(eager, "outputs"), pick(compiled, "outputs")),
-        "grads": _all(pick(eager, "grads"), pick(compiled, "grads")),
+        "outputs": _all(pick(eager, "outputs"), compiled_equal("outputs")),
+        "grads": _all(pick(eager, "grads"), compiled_equal("grads")),
         "events": _all(*mended["events_vs_plain"].values()),
         "exceptions": _all(eager["error_same"], compiled["error_same"]),
     }
