@@ -185,15 +185,18 @@ def image(generator, config):
 
 
 def audio_inputs(generator, config, taken: set) -> dict:
-    """A raw waveform (`input_values`) or log-mel features (`input_features`), shaped as
-    the config says: Whisper-style [B, mel bins, 2 x source positions], Speech2Text-style
+    """A raw waveform (`input_values`; a spectrogram [B, max length, mel bins] for the Audio
+    Spectrogram Transformer) or log-mel features (`input_features`), shaped as the config
+    says: Whisper-style [B, mel bins, 2 x source positions], Speech2Text-style
     [B, frames, features x channels], else [B, frames, feature_size]."""
     import torch
 
-    if "input_values" in taken:
-        return {"input_values": torch.randn(BATCH, AUDIO_SAMPLES, generator=generator)}
     mel_bins = _find_value(config, "num_mel_bins")
     positions = _find_value(config, "max_source_positions")
+    if "input_values" in taken and mel_bins and _find_value(config, "max_length"):  # AST
+        return {"input_values": torch.randn(BATCH, _find_value(config, "max_length"), mel_bins, generator=generator)}
+    if "input_values" in taken:
+        return {"input_values": torch.randn(BATCH, AUDIO_SAMPLES, generator=generator)}
     if mel_bins and positions:
         shape = (BATCH, mel_bins, 2 * positions)
     elif _find_value(config, "input_feat_per_channel"):

@@ -221,8 +221,14 @@ def run_main(args) -> None:
     print(f"{len(rows)} classes, {len(pairs)} (class, mode) pairs to run", file=sys.stderr, flush=True)
     prepare_parent()
     started = time.perf_counter()
+    unbuilt: dict = {}  # class -> its skipped record: the other mode builds the same model
     for number, (row, mode) in enumerate(pairs, 1):
-        record = survey_pair(row, mode, workdir, args.timeout)
+        if row["class"] in unbuilt:
+            record = {**unbuilt[row["class"]], "mode": mode, "seconds": 0.0}
+        else:
+            record = survey_pair(row, mode, workdir, args.timeout)
+        if record["status"] == "skipped":
+            unbuilt[row["class"]] = record
         append_line(args.out, record)
         print(f"[{number}/{len(pairs)}] {summary_line(record)}", file=sys.stderr, flush=True)
     append_line(args.out, run_line(args, len(pairs), time.perf_counter() - started))
