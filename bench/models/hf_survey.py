@@ -220,7 +220,7 @@ def run_main(args) -> None:
     os.makedirs(workdir, exist_ok=True)
     print(f"{len(rows)} classes, {len(pairs)} (class, mode) pairs to run", file=sys.stderr, flush=True)
     prepare_parent()
-    started = time.perf_counter()
+    append_line(args.out, run_line(args, len(pairs)))
     unbuilt: dict = {}  # class -> its skipped record: the other mode builds the same model
     for number, (row, mode) in enumerate(pairs, 1):
         if row["class"] in unbuilt:
@@ -231,11 +231,11 @@ def run_main(args) -> None:
             unbuilt[row["class"]] = record
         append_line(args.out, record)
         print(f"[{number}/{len(pairs)}] {summary_line(record)}", file=sys.stderr, flush=True)
-    append_line(args.out, run_line(args, len(pairs), time.perf_counter() - started))
 
 
-def run_line(args, pairs: int, seconds: float) -> dict:
-    """What one `run` call was: its command, how long it took, and the machine."""
+def run_line(args, pairs: int) -> dict:
+    """What one `run` call was, written as it starts (a run may be stopped): its command,
+    the pairs it has to run, and the machine. Each record has its own time."""
     import torch
 
     import graphmend
@@ -243,7 +243,7 @@ def run_line(args, pairs: int, seconds: float) -> dict:
 
     env = {"cpu": _cpu_name(), "cpu_count": os.cpu_count(), "load_average": os.getloadavg()[0],
            "torch": torch.__version__, "graphmend": graphmend.__version__}
-    return {"run": args.command_line, "pairs": pairs, "seconds": round(seconds, 1), "timeout_s": args.timeout,
+    return {"run": args.command_line, "pairs": pairs, "timeout_s": args.timeout,
             "date": time.strftime("%Y-%m-%d"), "environment": env}
 
 
@@ -322,7 +322,7 @@ def latest(paths: list[str]) -> tuple[list[dict], list[dict]]:
 
 def mode_table(records: list[dict], enumerated: int) -> list[str]:
     lines = [
-        "| mode | classes run | built | both arms ran | break before | fully fixed | breaks before → after | "
+        "| mode | classes tried | built | both arms ran | break before | fully fixed | breaks before → after | "
         "break more after | outputs equal | gradients equal | prints/logs equal | exceptions equal |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -482,9 +482,10 @@ def _shorten(text: str, width: int) -> str:
 
 def section(records: list[dict], runs: list[dict], enumerated: int, sources: list[str]) -> str:
     env = runs[-1]["environment"] if runs else {}
-    seconds = sum(r["seconds"] for r in runs)
+    seconds = sorted(r["seconds"] for r in records if r["seconds"])
+    median = seconds[len(seconds) // 2] if seconds else 0
     covered = len({r["class"] for r in records})
-    commands = "; ".join(f"`{r['run']}` ({r['pairs']} pairs, {r['seconds'] / 60:.0f} min, {r['date']})" for r in runs)
+    commands = "; ".join(f"`{r['run']}` ({r['date']})" for r in runs)
     lines = [
         f"<!-- {SECTION}:begin (bench/models/hf_survey.py report; edits here are overwritten) -->",
         "## Transformers survey: base, causal-LM and conditional-generation classes, eval and train",
@@ -508,8 +509,8 @@ def section(records: list[dict], runs: list[dict], enumerated: int, sources: lis
         "",
         f"Data: {', '.join(f'`{s}`' for s in sources)}. Commands: {commands or '-'}. "
         f"Machine: {env.get('cpu', '?')}, {env.get('cpu_count', '?')} cores; torch {env.get('torch', '?')}, "
-        f"GraphMend {env.get('graphmend', '?')}. Survey time: {seconds / 60:.0f} min for "
-        f"{sum(r['pairs'] for r in runs)} (class, mode) pairs.",
+        f"GraphMend {env.get('graphmend', '?')}. Survey time: {sum(seconds) / 60:.0f} min for "
+        f"{len(records)} (class, mode) pairs (median {median:.0f} s a pair, both arms).",
         "",
         *mode_table(records, enumerated),
         "",
