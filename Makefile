@@ -250,7 +250,7 @@ lm-survey: install
 # (bench/models/hf_survey.py). Resumable: pairs already in the JSON lines are skipped, so a
 # stopped run or one shard at a time (HF_SURVEY_ARGS="--shard 3/8") fills the same file; the
 # report merges what is there. The sample is the fixed 20 classes of hf_survey.sample.
-HF_SURVEY_DIR ?= build/hf-survey
+HF_SURVEY_DIR ?= $(MODELS_DIR)
 HF_SURVEY_ARGS ?=
 HF_SURVEY_JSONL := $(HF_SURVEY_DIR)/hf-survey-$(TF_VENV_VERSION).jsonl
 HF_SAMPLE_JSONL := $(HF_SURVEY_DIR)/hf-sample-$(TF_VENV_VERSION).jsonl
@@ -258,7 +258,8 @@ HF_SAMPLE_JSONL := $(HF_SURVEY_DIR)/hf-sample-$(TF_VENV_VERSION).jsonl
 hf-survey: install
 	@mkdir -p $(HF_SURVEY_DIR)
 	nice -n 10 $(PY) bench/models/hf_survey.py run $(HF_SURVEY_ARGS) --out $(HF_SURVEY_JSONL)
-	$(PY) bench/models/hf_survey.py report $(HF_SURVEY_JSONL) --out docs/RESULTS.md
+	$(PY) bench/models/hf_survey.py report $(HF_SURVEY_DIR)/hf-survey-$(TF_VENV_VERSION)*.jsonl \
+	  $(HF_SAMPLE_JSONL) --out docs/RESULTS.md
 
 hf-survey-sample: install
 	@mkdir -p $(HF_SURVEY_DIR)

@@ -54,7 +54,10 @@ def tiny_model(cls, seed: int = SEED):
 
     config = tiny_config(cls)
     torch.manual_seed(seed)
-    return cls(config).to(torch.float32).eval()
+    model = cls(config).to(torch.float32).eval()
+    if getattr(config, "languages", None) and hasattr(model, "set_default_language"):
+        model.set_default_language(config.languages[0])  # X-MOD's adapters want a language
+    return model
 
 
 def tiny_config(cls):
@@ -70,12 +73,34 @@ def tiny_config(cls):
         defaults = config_class(**REQUIRED_FIELDS)
     values = _without(zoo.tiny_config_dict(defaults.to_dict(), VOCAB), DROPPED_FIELDS)
     values.update({k: v for k, v in REQUIRED_FIELDS.items() if k in values and values[k] is None})
+    _divisible_stage_heads(values)
+    _ssm_head_dim(values)
     config = config_class.from_dict(values)
     if cls.__name__.endswith("ForCausalLM") and not getattr(config, "is_encoder_decoder", False):
         config.is_decoder = True  # encoder families' *ForCausalLM classes want a decoder
     for sub in all_configs(config):
         zero_dropout(sub)
     return config
+
+
+def _divisible_stage_heads(values: dict) -> None:
+    """Hierarchical vision transformers (Swin and kin) list heads per stage for a width that
+    doubles per stage from `embed_dim`: the tiny width (a power of two) wants power-of-two
+    heads, each the largest not above the default (3, 6, 12, 24 -> 2, 4, 8, 16)."""
+    for value in values.values():
+        if isinstance(value, dict):
+            _divisible_stage_heads(value)
+    heads = values.get("num_heads")
+    if isinstance(heads, list) and "embed_dim" in values and all(isinstance(h, int) and h > 0 for h in heads):
+        values["num_heads"] = [1 << (h.bit_length() - 1) for h in heads]
+
+
+def _ssm_head_dim(values: dict) -> None:
+    """Mamba-2 wants heads x head size = hidden size x expand, and groups that divide the
+    (cut) heads."""
+    if all(isinstance(values.get(k), int) for k in ("num_heads", "head_dim", "expand", "hidden_size", "n_groups")):
+        values["head_dim"] = values["hidden_size"] * values["expand"] // values["num_heads"]
+        values["n_groups"] = 1
 
 
 def _without(values: dict, keys) -> dict:
@@ -124,12 +149,14 @@ def forward_parameters(cls) -> list[str]:
 
 def variants(cls) -> list[tuple[str, ...]]:
     """The input variants to try, richest first: every modality `forward` takes, then each
-    subset with one fewer, down to single modalities."""
+    subset with one fewer, down to single modalities; then `inputs_embeds` alone."""
     taken = set(forward_parameters(cls))
     kinds = [kind for kind, names in MODALITY_INPUTS.items() if taken & set(names)]
     out = []
     for size in range(len(kinds), 0, -1):
         out += [tuple(combo) for combo in itertools.combinations(kinds, size)]
+    if "inputs_embeds" in taken:
+        out.append(("embeddings",))  # last: a model that refuses ids, or takes none
     return out
 
 
@@ -149,6 +176,8 @@ def make_inputs(model, kinds: tuple[str, ...], seed: int = SEED) -> dict:
         kwargs.update(audio_inputs(generator, config, taken))
     if "time-series" in kinds:
         kwargs.update(time_series_inputs(generator, config, taken))
+    if "embeddings" in kinds:
+        kwargs["inputs_embeds"] = embeddings(generator, model)
     if "decoder_input_ids" in taken and getattr(config, "is_encoder_decoder", False):
         kwargs.setdefault("decoder_input_ids", decoder_ids(generator))  # audio/vision to text
     return kwargs
@@ -164,6 +193,17 @@ def text_inputs(generator, config, taken: set) -> dict:
     if "decoder_input_ids" in taken and getattr(config, "is_encoder_decoder", False):
         out["decoder_input_ids"] = decoder_ids(generator)
     return out
+
+
+def embeddings(generator, model):
+    """inputs_embeds [B, L, width]: the input embedding's width, else the config's hidden size."""
+    import torch
+
+    try:
+        width = model.get_input_embeddings().weight.shape[-1]
+    except (AttributeError, NotImplementedError, TypeError):
+        width = _find_value(model.config, "hidden_size") or _find_value(model.config, "d_model")
+    return torch.randn(BATCH, TEXT_LEN, width, generator=generator)
 
 
 def decoder_ids(generator):

@@ -40,6 +40,7 @@ SAMPLED_MODALITIES = ("text", "vision", "audio", "multimodal", "time-series")
 SAMPLE_PER_MODALITY = 4
 DEFAULT_TIMEOUT_S = 300
 SECTION = "hf-survey"
+LOOP_SKIP = "graph break in loop"  # Dynamo's reason for a frame it skipped (GB7000)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -269,8 +270,12 @@ def breaks(record: dict, arm: str) -> int:
 
 
 def groups(record: dict, arm: str) -> list[dict]:
-    """The arm's breaks grouped by root cause; the plain arm's with GraphMend's tags."""
-    return record["mended"]["plain_groups_tagged"] if arm == "plain" else record["mended"]["breaks"]["groups"]
+    """The arm's breaks grouped by root cause; the plain arm's with GraphMend's tags. A frame
+    skipped for a break in a loop ("graph break in loop") takes the family of the break at
+    the same line, which is its cause."""
+    found = record["mended"]["plain_groups_tagged"] if arm == "plain" else record["mended"]["breaks"]["groups"]
+    causes = {g["where"]: g["family"] for g in found if g["reason"] != LOOP_SKIP}
+    return [{**g, "family": causes.get(g["where"], g["family"])} if g["reason"] == LOOP_SKIP else g for g in found]
 
 
 def agreement(record: dict) -> dict:
