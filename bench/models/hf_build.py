@@ -80,6 +80,7 @@ def tiny_config(cls):
         config.is_decoder = True  # encoder families' *ForCausalLM classes want a decoder
     for sub in all_configs(config):
         zero_dropout(sub)
+        fit_mrope_sections(sub)
     return config
 
 
@@ -127,6 +128,23 @@ def zero_dropout(config) -> None:
         dropping = "dropout" in key or "drop_prob" in key or "layerdrop" in key or "drop_path" in key
         if dropping and isinstance(value, float):
             setattr(config, key, 0.0)
+
+
+def fit_mrope_sections(config) -> None:
+    """Multimodal rotary embeddings (Qwen2-VL, GLM-4V and kin) split the rotary frequencies
+    into sections for time, height and width, by default sized for the full head: sized
+    here for the tiny head (in the default's 2:3:3 proportion)."""
+    if "mrope_section" not in getattr(type(config), "ignore_keys_at_rope_validation", ()):
+        return
+    rope = getattr(config, "rope_parameters", None)
+    heads = getattr(config, "num_attention_heads", None)
+    if not isinstance(rope, dict) or "mrope_section" in rope or not heads:
+        return
+    head_dim = getattr(config, "head_dim", None) or config.hidden_size // heads
+    frequencies = int(head_dim * rope.get("partial_rotary_factor", 1.0)) // 2
+    time_section = frequencies // 4
+    height = (frequencies - time_section) // 2
+    rope["mrope_section"] = [time_section, height, frequencies - time_section - height]
 
 
 def modality(cls) -> str:
