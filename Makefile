@@ -254,11 +254,17 @@ HF_SURVEY_DIR ?= $(MODELS_DIR)
 HF_SURVEY_ARGS ?=
 HF_SURVEY_JSONL := $(HF_SURVEY_DIR)/hf-survey-$(TF_VENV_VERSION).jsonl
 HF_SAMPLE_JSONL := $(HF_SURVEY_DIR)/hf-sample-$(TF_VENV_VERSION).jsonl
+HF_BUILDS_JSON := $(HF_SURVEY_DIR)/hf-builds-$(TF_VENV_VERSION).json
 
-hf-survey: install
+# Which classes build at all (each built and run eagerly once, in one process: minutes).
+$(HF_BUILDS_JSON): | install
+	nice -n 10 $(PY) bench/models/hf_survey.py builds --out $@
+
+hf-survey: install $(HF_BUILDS_JSON)
 	@mkdir -p $(HF_SURVEY_DIR)
 	nice -n 10 $(PY) bench/models/hf_survey.py run $(HF_SURVEY_ARGS) --out $(HF_SURVEY_JSONL)
 	$(PY) bench/models/hf_survey.py report $(HF_SURVEY_DIR)/hf-survey-$(TF_VENV_VERSION)*.jsonl \
+	  --builds $(HF_BUILDS_JSON) \
 	  $(HF_SAMPLE_JSONL) --out docs/RESULTS.md
 
 hf-survey-sample: install

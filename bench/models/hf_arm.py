@@ -65,7 +65,7 @@ def arm(row: dict, mode: str, which: str, workdir: str, plain: dict | None = Non
     started = time.perf_counter()
     record: dict = {"arm": which}
     try:
-        model, kwargs, variant = _build(row, mode, plain)
+        model, kwargs, variant = build_model(row, mode, plain)
     except Exception as error:  # a class that does not build tiny is a result
         return {**record, "status": "skipped", "reason": short_error(error)}
     record.update(variant=list(variant), **_describe(model, kwargs))
@@ -102,7 +102,7 @@ def arm(row: dict, mode: str, which: str, workdir: str, plain: dict | None = Non
     return record
 
 
-def _build(row: dict, mode: str, plain: dict | None):
+def build_model(row: dict, mode: str, plain: dict | None = None):
     """(model in `mode`, inputs, variant): the plain arm's variant for the mended arm, else
     the first variant that runs eagerly in eval mode."""
     import torch

@@ -256,6 +256,37 @@ def summary_line(record: dict) -> str:
     return f"{head}: breaks {before} -> {after}, equal {equal_cells(record)} ({record['seconds']:.0f} s)"
 
 
+def builds_main(args) -> None:
+    """Every class built and run eagerly once in eval mode, in this one process (no compiling,
+    no second arm): which classes the survey can build at all, in minutes rather than hours.
+    A class past `--timeout` seconds is stopped by an alarm and counted as not built."""
+    import signal
+    import warnings
+
+    import hf_arm
+
+    warnings.filterwarnings("ignore")
+
+    def alarm(*_):
+        raise TimeoutError(f"no eager run in {args.timeout:.0f} s")
+
+    signal.signal(signal.SIGALRM, alarm)
+    out = {}
+    for row in select(enumerate_classes(), args):
+        signal.alarm(int(args.timeout))
+        try:
+            variant = hf_arm.build_model(row, "eval")[2]
+            out[row["class"]] = {**row, "built": True, "variant": list(variant)}
+        except Exception as error:
+            out[row["class"]] = {**row, "built": False, "reason": hf_arm.short_error(error)}
+        finally:
+            signal.alarm(0)
+    built = sum(r["built"] for r in out.values())
+    print(f"{built} of {len(out)} classes built and ran eagerly", file=sys.stderr)
+    with open(args.out, "w") as handle:
+        json.dump({"command": args.command_line, "date": time.strftime("%Y-%m-%d"), "classes": out}, handle, indent=1)
+
+
 # ---------------------------------------------------------------------------------------------
 # Reading records.
 
@@ -485,7 +516,40 @@ def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def section(records: list[dict], runs: list[dict], enumerated: int, sources: list[str]) -> str:
+def builds_lines(builds: dict) -> list[str]:
+    """Classes built and run eagerly by `builds`, by modality, and why the others were not."""
+    rows = list(builds["classes"].values())
+    built = [r for r in rows if r["built"]]
+    by_modality = collections.Counter(r["modality"] for r in rows)
+    built_by = collections.Counter(r["modality"] for r in built)
+    cells = ", ".join(f"{kind} {built_by[kind]} of {count}" for kind, count in by_modality.most_common())
+    lines = [
+        f"**Built and run eagerly: {len(built)} of {len(rows)} classes ({100 * len(built) / max(1, len(rows)):.0f}%)** "
+        f"(`{builds['command']}`, {builds['date']}: every class built tiny and run once in eval mode, "
+        f"nothing compiled): {cells}. Not built, by the first words of the error:",
+        "",
+    ]
+    reasons = collections.defaultdict(list)
+    for row in rows:
+        if not row["built"]:
+            reasons[_reason_key(row["reason"])].append(row["class"])
+    for reason, names in sorted(reasons.items(), key=lambda item: -len(item[1]))[:12]:
+        shown = ", ".join(f"`{n}`" for n in names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        lines.append(f"- {len(names)}x {reason}: {shown}")
+    rest = sum(len(v) for v in sorted(reasons.values(), key=len, reverse=True)[12:])
+    if rest:
+        lines.append(f"- {rest} others, each with a reason of its own")
+    return lines + [""]
+
+
+def _reason_key(reason: str) -> str:
+    """An error's first words, enough to group the same failure across classes."""
+    text = reason.split(" | ")[-1]
+    text = text.split(": ", 1)[1] if text.startswith(("text: ", "vision: ", "audio: ", "embeddings: ")) else text
+    return _shorten(text, 80)
+
+
+def section(records: list[dict], runs: list[dict], enumerated: int, sources: list[str], builds=None) -> str:
     env = runs[-1]["environment"] if runs else {}
     seconds = sorted(r["seconds"] for r in records if r["seconds"])
     median = seconds[len(seconds) // 2] if seconds else 0
@@ -517,6 +581,9 @@ def section(records: list[dict], runs: list[dict], enumerated: int, sources: lis
         f"GraphMend {env.get('graphmend', '?')}. Survey time: {sum(seconds) / 60:.0f} min for "
         f"{len(records)} (class, mode) pairs (median {median:.0f} s a pair, both arms).",
         "",
+        *(builds_lines(builds) if builds else []),
+        "Surveyed (both arms, both modes):",
+        "",
         *mode_table(records, enumerated),
         "",
         "Breaks by Dynamo's reason family (logged breaks; a break in a callee splits each enclosing "
@@ -547,7 +614,11 @@ def report_main(args) -> None:
 
     records, runs = latest(args.results)
     enumerated = args.enumerated or len(classes_from_child())
-    text = section(records, runs, enumerated, [os.path.relpath(p, REPO) for p in args.results])
+    builds = None
+    if args.builds:
+        with open(args.builds) as handle:
+            builds = json.load(handle)
+    text = section(records, runs, enumerated, [os.path.relpath(p, REPO) for p in args.results], builds)
     if args.out:
         suite_report.replace_section(args.out, SECTION, text)
     else:
@@ -571,10 +642,18 @@ def main(argv=None) -> None:
     run.add_argument("--limit", type=int, help="at most this many classes")
     run.add_argument("--modes", default=",".join(MODES))
     run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds per arm")
+    builds = sub.add_parser("builds", help="build and run eagerly every class in one process, JSON out")
+    builds.add_argument("--out", required=True)
+    builds.add_argument("--shard")
+    builds.add_argument("--sample", action="store_true")
+    builds.add_argument("--classes")
+    builds.add_argument("--limit", type=int)
+    builds.add_argument("--timeout", type=float, default=60, help="seconds per class")
     report = sub.add_parser("report", help="the Markdown section, into --out (default: stdout)")
     report.add_argument("results", nargs="+", help="JSON-lines files of `run`")
     report.add_argument("--out")
     report.add_argument("--enumerated", type=int, help="the number of classes (default: enumerate again)")
+    report.add_argument("--builds", help="the JSON of `builds`: how many classes build at all")
     args = parser.parse_args(argv)
     args.command_line = "python bench/models/hf_survey.py " + " ".join(sys.argv[1:] if argv is None else argv)
     if args.step == "list":
@@ -588,6 +667,8 @@ def main(argv=None) -> None:
             print(f"{len(rows)} classes: {dict(collections.Counter(r['modality'] for r in rows))}", file=sys.stderr)
     elif args.step == "run":
         run_main(args)
+    elif args.step == "builds":
+        builds_main(args)
     else:
         report_main(args)
 
