@@ -281,6 +281,8 @@ def builds_main(args) -> None:
             out[row["class"]] = {**row, "built": False, "reason": hf_arm.short_error(error)}
         finally:
             signal.alarm(0)
+        verdict = "built" if out[row["class"]]["built"] else out[row["class"]]["reason"][:100]
+        print(f"[{len(out)}] {row['class']}: {verdict}", file=sys.stderr, flush=True)
     built = sum(r["built"] for r in out.values())
     print(f"{built} of {len(out)} classes built and ran eagerly", file=sys.stderr)
     with open(args.out, "w") as handle:
@@ -525,7 +527,7 @@ def builds_lines(builds: dict) -> list[str]:
     cells = ", ".join(f"{kind} {built_by[kind]} of {count}" for kind, count in by_modality.most_common())
     lines = [
         f"**Built and run eagerly: {len(built)} of {len(rows)} classes ({100 * len(built) / max(1, len(rows)):.0f}%)** "
-        f"(`{builds['command']}`, {builds['date']}: every class built tiny and run once in eval mode, "
+        f"(`{builds['command']}`, {builds['date']}: each class built tiny and run once in eval mode, "
         f"nothing compiled): {cells}. Not built, by the first words of the error:",
         "",
     ]
