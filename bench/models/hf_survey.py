@@ -215,7 +215,8 @@ def append_line(path: str, item: dict) -> None:
 
 def run_main(args) -> None:
     rows = select(classes_from_child(), args)
-    done = {(r["class"], r["mode"]) for r in read_lines(args.out) if "class" in r}
+    kept = [r for r in read_lines(args.out) if "class" in r and not (args.retry and r["status"] != "ok")]
+    done = {(r["class"], r["mode"]) for r in kept}
     pairs = [(row, mode) for row in rows for mode in args.modes.split(",") if (row["class"], mode) not in done]
     workdir = args.out + ".d"
     os.makedirs(workdir, exist_ok=True)
@@ -644,6 +645,7 @@ def main(argv=None) -> None:
     run.add_argument("--limit", type=int, help="at most this many classes")
     run.add_argument("--modes", default=",".join(MODES))
     run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds per arm")
+    run.add_argument("--retry", action="store_true", help="run again the pairs --out has that did not run (skipped, timed out, crashed): after a fix to the builder; the new line wins")
     builds = sub.add_parser("builds", help="build and run eagerly every class in one process, JSON out")
     builds.add_argument("--out", required=True)
     builds.add_argument("--shard")
