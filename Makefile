@@ -19,6 +19,10 @@
 #   make peer    the peer corpus (tests/peer) measured -> docs/PEER.md
 #   make lm-survey  every causal/seq2seq LM architecture of transformers, tiny: breaks and
 #                outputs, plain vs graphmend.compile -> its section of docs/RESULTS.md
+#   make hf-survey  every base/causal-LM/conditional-generation class of transformers, tiny, eval
+#                and train: breaks before and after the import hook, outputs and gradients
+#                (HF_SURVEY_ARGS="--shard 3/8" for one shard) -> its section of docs/RESULTS.md
+#   make hf-survey-sample  the same over the fixed sample of 20 classes
 #   make demo    examples/model.py through the front end and the mender, then a transformers
 #                model's breaks and latency before and after mending (bench/models/demo.py)
 #   make lint    ruff (lint; the package's format), mypy against tools/mypy-baseline.txt (new
@@ -209,7 +213,7 @@ MODELS_ARGS ?=
 TF_VENV_VERSION := 5.23.0
 BENCH_STAMP := $(VENV)/.bench-stamp
 
-.PHONY: models models-gpu models-report models-steady models-cost lm-survey
+.PHONY: models models-gpu models-report models-steady models-cost lm-survey hf-survey hf-survey-sample
 
 $(BENCH_STAMP): requirements-bench.txt $(DEPS_STAMP)
 	$(PIP) install -q -r requirements-bench.txt
@@ -240,6 +244,33 @@ LM_SURVEY_JSON := $(MODELS_DIR)/lm-survey-$(TF_VENV_VERSION).json
 lm-survey: install
 	$(PY) bench/models/lm_survey.py run $(LM_SURVEY_ARGS) --out $(LM_SURVEY_JSON)
 	$(PY) bench/models/lm_survey.py report $(LM_SURVEY_JSON) --out docs/RESULTS.md
+
+# Every base *Model, *ForCausalLM and *ForConditionalGeneration class of the venv's transformers,
+# tiny, in eval and train mode: plain torch.compile against the import-hook-mended model
+# (bench/models/hf_survey.py). Resumable: pairs already in the JSON lines are skipped, so a
+# stopped run or one shard at a time (HF_SURVEY_ARGS="--shard 3/8") fills the same file; the
+# report merges what is there. The sample is the fixed 20 classes of hf_survey.sample.
+HF_SURVEY_DIR ?= $(MODELS_DIR)
+HF_SURVEY_ARGS ?=
+HF_SURVEY_JSONL := $(HF_SURVEY_DIR)/hf-survey-$(TF_VENV_VERSION).jsonl
+HF_SAMPLE_JSONL := $(HF_SURVEY_DIR)/hf-sample-$(TF_VENV_VERSION).jsonl
+HF_BUILDS_JSON := $(HF_SURVEY_DIR)/hf-builds-$(TF_VENV_VERSION).json
+
+# Which classes build at all (each built and run eagerly once, in one process: minutes).
+$(HF_BUILDS_JSON): | install
+	nice -n 10 $(PY) bench/models/hf_survey.py builds --out $@
+
+hf-survey: install $(HF_BUILDS_JSON)
+	@mkdir -p $(HF_SURVEY_DIR)
+	nice -n 10 $(PY) bench/models/hf_survey.py run $(HF_SURVEY_ARGS) --out $(HF_SURVEY_JSONL)
+	$(PY) bench/models/hf_survey.py report $(HF_SURVEY_DIR)/hf-survey-$(TF_VENV_VERSION)*.jsonl \
+	  --builds $(HF_BUILDS_JSON) \
+	  $(HF_SAMPLE_JSONL) --out docs/RESULTS.md
+
+hf-survey-sample: install
+	@mkdir -p $(HF_SURVEY_DIR)
+	nice -n 10 $(PY) bench/models/hf_survey.py run --sample $(HF_SURVEY_ARGS) --out $(HF_SAMPLE_JSONL)
+	$(PY) bench/models/hf_survey.py report $(HF_SAMPLE_JSONL)
 
 # Only the steady-state rounds again (several processes per arm), into the CPU result JSONs.
 models-steady: install $(TF4524_STAMP) $(BENCH_STAMP)

@@ -551,8 +551,9 @@ def write(paths, out, plot_path, cost_paths=()) -> None:
 
 
 # Sections other scripts write into the report (between `<!-- NAME:begin` and
-# `<!-- NAME:end -->`), kept when `write` rewrites it: bench/models/lm_survey.py's and bench/peer.py's.
-KEPT_SECTIONS = ("lm-survey", "peer")
+# `<!-- NAME:end -->`), kept when `write` rewrites it: bench/models/lm_survey.py's,
+# bench/models/hf_survey.py's and bench/peer.py's.
+KEPT_SECTIONS = ("lm-survey", "hf-survey", "peer")
 
 
 def _read(path) -> str:
