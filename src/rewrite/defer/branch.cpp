@@ -774,7 +774,7 @@ Outcome defer_if(const sema::BreakTag& tag, Context& context, const ast::If& bra
     inner.statement = body.statements()[i];
     Outcome deferred = defer_call(inner, context, name);
     if (!deferred.fixed)
-      return Outcome::declined(deferred.decline_reason(),
+      return Outcome::declined(deferred.reason_id,
                                "its call " + std::string(node_text(context, *call)).substr(0, 60) +
                                    " cannot be deferred: " + deferred.reason);
     outcome.edits.insert(outcome.edits.end(), deferred.edits.begin(), deferred.edits.end());
