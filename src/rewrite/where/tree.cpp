@@ -8,6 +8,7 @@
 #include "ast/walk.h"
 #include "rewrite/defer/defer.h"
 #include "rewrite/edits.h"
+#include "rewrite/guard_raise.h"
 #include "rewrite/where/planner.h"
 #include "sema/aliasing.h"
 
