@@ -32,8 +32,6 @@ using where_detail::Plan;
 std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context) {
   if (tag.kind != sema::BreakKind::DataDependentBranch || tag.statement == nullptr)
     return std::nullopt;
-  Outcome outcome;
-
   const auto* conditional = ast::as<ast::IfExp>(tag.site);
   if (const auto* branch = ast::as<ast::If>(tag.statement); branch && conditional == nullptr) {
     if (auto masked = where_detail::rewrite_masked_update(context, *branch)) return masked;
