@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <string_view>
 
 namespace graphmend::reasons {
 
@@ -29,29 +28,22 @@ inline constexpr size_t kReasonCount = sizeof(kAll) / sizeof(kAll[0]);
 inline const char* id(Reason reason) { return kAll[static_cast<size_t>(reason)].id; }
 inline const char* hint(Reason reason) { return kAll[static_cast<size_t>(reason)].hint; }
 
-// Why something cannot be done: the reason, and the words that say it for this site.
+// Why something cannot be done: the reason, and the words that say it for this site; no
+// words, nothing wrong.
 struct Problem {
   Reason reason = Reason::Other;
   std::string detail;
+
+  bool empty() const { return detail.empty(); }
 };
 
-// Temporary, for the declines of [Where] and [Cond] that give words only (see the PHRASE
-// rows of reasons.def): the reason of the first phrase the words contain, else Other.
-struct ReasonPhrase {
-  Reason reason;
-  const char* phrase;
-};
+// A decline whose words quote another's (`...; deferred whole: ...`) is reported as the
+// reason of the two whose row comes first in reasons.def.
+inline Reason first_of(Reason a, Reason b) { return a < b ? a : b; }
 
-inline constexpr ReasonPhrase kPhrases[] = {
-#define PHRASE(name, phrase) {Reason::name, phrase},
-#include "diag/reasons.def"
-};
-
-inline Reason from_words(std::string_view words) {
-  for (const ReasonPhrase& entry : kPhrases) {
-    if (words.find(entry.phrase) != std::string_view::npos) return entry.reason;
-  }
-  return Reason::Other;
+// `words` said before `problem`'s own ("tail duplication: " + ...), for `reason`.
+inline Problem quoting(Reason reason, const std::string& words, const Problem& problem) {
+  return {first_of(reason, problem.reason), words + problem.detail};
 }
 
 }  // namespace graphmend::reasons

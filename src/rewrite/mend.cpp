@@ -160,7 +160,7 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context,
   if (outcome->form != nullptr) result.diagnostic.rewrite = outcome->form;
   if (!outcome->fixed) {
     std::string detail = outcome->reason.empty() ? "the rewrite declined" : outcome->reason;
-    decline(result.diagnostic, tag, outcome->decline_reason(), detail);
+    decline(result.diagnostic, tag, outcome->reason_id, detail);
     // A declined rewrite may still edit, to keep the order of side effects (defer.cpp).
     result.edits = std::move(outcome->edits);
     result.needs_runtime = outcome->needs_runtime;

@@ -41,9 +41,8 @@ struct Outcome {
   // When declined: the safety condition that failed, in words; when fixed without edits of
   // its own: the fix that holds it.
   std::string reason;
-  // When declined: the id of its reason. Unset where [Where] and [Cond] still decline in
-  // words only: mend.cpp then finds the id from the words (reasons::from_words).
-  std::optional<reasons::Reason> reason_id;
+  // When declined: the id of its reason.
+  reasons::Reason reason_id = reasons::Reason::Other;
   bool needs_runtime = false;  // the edits reference Context::runtime
   // Sites of other tags this fix removes with its own (a `.item()` whose conversion [Defer]
   // moves to the replay): reported fixed with it, saying how they now run.
@@ -69,15 +68,8 @@ struct Outcome {
     outcome.reason_id = reason;
     return outcome;
   }
-  // Temporary, for [Where] and [Cond] until their declines name their reason.
-  static Outcome declined(std::string words) {
-    Outcome outcome;
-    outcome.reason = std::move(words);
-    return outcome;
-  }
-  // The id of a decline's reason: reason_id, else (temporary) found from the words.
-  reasons::Reason decline_reason() const {
-    return reason_id ? *reason_id : reasons::from_words(reason);
+  static Outcome declined(reasons::Problem problem) {
+    return declined(problem.reason, std::move(problem.detail));
   }
 };
 

@@ -137,15 +137,19 @@ TEST(Pragmas, RangesOfTheCommentTheSuppressionAndEachCode) {
   EXPECT_EQ(written_codes(source, tight), std::vector<std::string_view>{"GM102"});
 }
 
-TEST(Reasons, EachReasonHasItsIdAndWordsFindTheirsInPhraseOrder) {
+TEST(Reasons, EachReasonHasItsIdAndAQuotingDeclineTheEarlierRow) {
   EXPECT_STREQ(reasons::id(reasons::Reason::MutatesState), "mutates-state");
   EXPECT_STREQ(reasons::id(reasons::Reason::Other), "other");
-  // The temporary fallback for declines given in words only (reasons.def's PHRASE rows).
-  EXPECT_EQ(reasons::from_words("a branch mutates state (attribute/subscript store)"),
-            reasons::Reason::MutatesState);
-  EXPECT_EQ(reasons::from_words("internal: the rewritten text does not parse (x)"),
-            reasons::Reason::Internal);
-  EXPECT_EQ(reasons::from_words("something new"), reasons::Reason::Other);
+  // a decline quoting another's words is reported as the reason whose row comes first
+  reasons::Problem tail =
+      reasons::quoting(reasons::Reason::TailDuplication,
+                       "tail duplication: ", {reasons::Reason::UsesItem, "the tail uses .item()"});
+  EXPECT_EQ(tail.reason, reasons::Reason::UsesItem);
+  EXPECT_EQ(tail.detail, "tail duplication: the tail uses .item()");
+  EXPECT_EQ(reasons::quoting(reasons::Reason::TailDuplication, "tail duplication: ",
+                             {reasons::Reason::Other, "the tail returns inside an if"})
+                .reason,
+            reasons::Reason::TailDuplication);
   MendResult declined = mend(
       "import torch\n\n@torch.compile\ndef f(x: torch.Tensor):\n"
       "    if x.sum() < 0:\n        raise ValueError(f\"bad {x}\")\n    else:\n        x = x + 1\n"

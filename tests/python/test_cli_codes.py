@@ -62,8 +62,8 @@ def _case_sources():
 
 
 def test_the_rewrites_declines_all_have_an_id():
-    """Every decline the rewrites give on the project's own cases matches a phrase of
-    src/diag/reasons.def: a reason that falls through to "other" needs a row there."""
+    """Every decline the rewrites give on the project's own cases names a row of
+    src/diag/reasons.def: a decline reported as "other" needs a row of its own there."""
     unmatched = set()
     seen = set()
     for path in _case_sources():

@@ -30,10 +30,16 @@
 #include <vector>
 
 #include "ast/walk.h"
+#include "rewrite/defer/branch_condition.h"
 #include "rewrite/defer/defer.h"
 #include "rewrite/rewrite.h"
 
 namespace graphmend::rewrite {
+
+using defer_detail::Condition;
+using defer_detail::guard_condition;
+using defer_detail::lower_condition_speculating;
+
 namespace {
 
 bool contains_name(const std::vector<std::string_view>& names, std::string_view name) {
@@ -505,40 +511,17 @@ class BodyCheck {
       case ast::Kind::Constant:
         return true;
       case ast::Kind::JoinedStr:
-        for (const ast::expr* part : ast::as<ast::JoinedStr>(&e)->values) {
-          const auto* field = ast::as<ast::FormattedValue>(part);
-          if (field == nullptr) continue;
-          if (field->format_spec != nullptr)
-            return fail(reasons::Reason::BranchNotStatic,
-                        "an f-string field with a format spec: " + quoted(*field));
-          if (!value(*field->value, bound)) return false;
-        }
-        return true;
-      case ast::Kind::Name: {
-        std::string_view id = ast::as<ast::Name>(&e)->id;
-        if (contains_name(assigned_, id)) return reads_bound_names(e, bound);
-        return leaf(e);
-      }
+        return formatted(*ast::as<ast::JoinedStr>(&e), bound);
+      case ast::Kind::Name:
+        return name_value(*ast::as<ast::Name>(&e), bound);
       case ast::Kind::Attribute:
         return leaf(e);
       case ast::Kind::Call:
         return getattr_leaf(*ast::as<ast::Call>(&e));
-      case ast::Kind::Compare: {
-        const auto* compare = ast::as<ast::Compare>(&e);
-        for (ast::CmpOpKind op : compare->ops)
-          if (op != ast::CmpOpKind::Eq && op != ast::CmpOpKind::NotEq && op != ast::CmpOpKind::Is &&
-              op != ast::CmpOpKind::IsNot)
-            return fail(reasons::Reason::BranchNotStatic,
-                        "a comparison other than ==, !=, is, is not: " + quoted(e));
-        if (!value(*compare->left, bound)) return false;
-        for (const ast::expr* other : compare->comparators)
-          if (!value(*other, bound)) return false;
-        return true;
-      }
+      case ast::Kind::Compare:
+        return comparison(*ast::as<ast::Compare>(&e), bound);
       case ast::Kind::BoolOp:
-        for (const ast::expr* operand : ast::as<ast::BoolOp>(&e)->values)
-          if (!value(*operand, bound)) return false;
-        return true;
+        return all_values(ast::as<ast::BoolOp>(&e)->values, bound);
       case ast::Kind::UnaryOp: {
         const auto* unary = ast::as<ast::UnaryOp>(&e);
         if (unary->op != ast::UnaryOpKind::Not) break;
@@ -560,6 +543,42 @@ class BodyCheck {
     return fail(
         reasons::Reason::BranchNotStatic,
         "the branch computes " + quoted(e) + ", which is not built from static values only");
+  }
+
+  template <class Values>
+  bool all_values(const Values& values, const std::vector<std::string_view>& bound) {
+    for (const ast::expr* each : values)
+      if (!value(*each, bound)) return false;
+    return true;
+  }
+
+  // An f-string whose fields are static values, without format specs.
+  bool formatted(const ast::JoinedStr& text, const std::vector<std::string_view>& bound) {
+    for (const ast::expr* part : text.values) {
+      const auto* field = ast::as<ast::FormattedValue>(part);
+      if (field == nullptr) continue;
+      if (field->format_spec != nullptr)
+        return fail(reasons::Reason::BranchNotStatic,
+                    "an f-string field with a format spec: " + quoted(*field));
+      if (!value(*field->value, bound)) return false;
+    }
+    return true;
+  }
+
+  // A name the branch assigns reads its value from earlier in the branch; any other is a leaf.
+  bool name_value(const ast::Name& name, const std::vector<std::string_view>& bound) {
+    if (contains_name(assigned_, name.id)) return reads_bound_names(name, bound);
+    return leaf(name);
+  }
+
+  // ==, !=, is, is not over static values: they cannot raise.
+  bool comparison(const ast::Compare& compare, const std::vector<std::string_view>& bound) {
+    for (ast::CmpOpKind op : compare.ops)
+      if (op != ast::CmpOpKind::Eq && op != ast::CmpOpKind::NotEq && op != ast::CmpOpKind::Is &&
+          op != ast::CmpOpKind::IsNot)
+        return fail(reasons::Reason::BranchNotStatic,
+                    "a comparison other than ==, !=, is, is not: " + quoted(compare));
+    return value(*compare.left, bound) && all_values(compare.comparators, bound);
   }
 
   // A name, or an attribute chain on a name, bound before the `if` and read unchanged in
@@ -641,111 +660,6 @@ bool calls_deferrable(const Context& context, const ast::Seq<ast::stmt*>& body) 
   return false;
 }
 
-// The condition, as `__gm_c := <value>` (the value the body's calls are recorded with)
-// followed by the fallback the `if` tests when the branch is not deferred, or a reason.
-struct Condition {
-  std::string prefix;    // static operands `and`-ed before it (`x.grad is not None and`)
-  std::string value;     // evaluated once, where the original test was
-  std::string fallback;  // `__gm_c` itself, or the original test
-  std::optional<reasons::Problem> problem;
-};
-
-// `<static> and <tensor conditions>`: the static part stays a Python test before the branch's
-// (Lightning's `param.grad is not None and torch.isnan(param.grad.float()).any()`).
-std::optional<Condition> static_prefix_condition(Context& context, const ast::expr& test,
-                                                 const std::string& name) {
-  std::optional<StaticSplit> split = split_static_prefix(context, test);
-  if (!split) return std::nullopt;
-  Condition out;
-  out.prefix = split->prefix;
-  out.value = "(" + split->tensor_part + ")";
-  out.fallback = name;
-  return out;
-}
-
-// A guard's condition: the tensor condition [Trap] asserts on, evaluated as such eagerly too
-// (the `if` tests it, as runtime.guard would).
-Condition guard_condition(Context& context, const ast::expr& test, const std::string& name) {
-  if (std::optional<Condition> split = static_prefix_condition(context, test, name)) return *split;
-  Condition out;
-  std::optional<std::string> lowered = tensor_condition(context, test);
-  if (!lowered) {
-    out.problem = {
-        reasons::Reason::NotTensor,
-        "the condition `" + std::string(node_text(context, test)) + "` is not a tensor expression"};
-    return out;
-  }
-  out.value = "(" + *lowered + ")";
-  out.fallback = name;
-  return out;
-}
-
-Condition lower_condition(Context& context, const ast::expr& test, const std::string& name) {
-  Condition out;
-  std::string original(node_text(context, test));
-  const auto* compare = ast::as<ast::Compare>(&test);
-  if (compare && compare->ops.size == 1 &&
-      (compare->ops[0] == ast::CmpOpKind::In || compare->ops[0] == ast::CmpOpKind::NotIn)) {
-    // `v in t` is `bool((v == t).any().item())` (Tensor.__contains__): runtime.contains
-    // keeps the tensor, evaluating both operands once, in order
-    const char* helper = compare->ops[0] == ast::CmpOpKind::In ? ".contains(" : ".not_contains(";
-    out.value = context.runtime + helper + std::string(node_text(context, *compare->left)) + ", " +
-                std::string(node_text(context, *compare->comparators[0])) + ")";
-    out.fallback = name;
-    return out;
-  }
-  if (!ast::is<ast::BoolOp>(&test) && !ast::is<ast::UnaryOp>(&test)) {
-    out.value = "(" + original + ")";
-    out.fallback = name;
-    return out;
-  }
-  if (std::optional<Condition> split = static_prefix_condition(context, test, name)) return *split;
-  // and/or/not: torch.logical_* while compiling (every operand pure: the fallback evaluates
-  // the test as written again), nothing eagerly
-  std::optional<std::string> lowered = tensor_condition(context, test);
-  bool pure = true;
-  auto check = [&](const ast::expr& operand, auto& self) -> void {
-    if (const auto* boolean = ast::as<ast::BoolOp>(&operand)) {
-      for (const ast::expr* value : boolean->values) self(*value, self);
-    } else if (const auto* unary = ast::as<ast::UnaryOp>(&operand);
-               unary && unary->op == ast::UnaryOpKind::Not) {
-      self(*unary->operand, self);
-    } else {
-      pure = pure && context.analysis.is_pure(operand);
-    }
-  };
-  check(test, check);
-  if (!lowered || !pure) {
-    out.problem = {
-        reasons::Reason::NotPure,
-        "the condition `" + original + "` is not a combination of pure tensor conditions"};
-    return out;
-  }
-  out.value = "(" + *lowered + " if " + context.runtime + ".is_compiling() else None)";
-  out.fallback = "(" + original + ")";
-  return out;
-}
-
-// lower_condition, with the operands the text does not show to be tensors assumed to be,
-// checked at run time (`runtime.tensors`, true only while compiling): the condition's value
-// is the lowered one only when they are; otherwise None, and the `if` tests the original.
-Condition lower_condition_speculating(Context& context, const ast::If& branch,
-                                      const std::string& name) {
-  Condition shown = lower_condition(context, *branch.test, name);
-  if (!shown.problem) return shown;
-  sema::Speculation speculation;
-  speculation.site = &branch;
-  sema::Speculation* before = context.analysis.speculate(&speculation);
-  Condition assumed = lower_condition(context, *branch.test, name);
-  context.analysis.speculate(before);
-  if (assumed.problem || speculation.assumed.empty() || !speculation.floating.empty()) return shown;
-  std::string compiling = context.runtime + ".is_compiling()";
-  size_t at = assumed.value.rfind(compiling);
-  if (at == std::string::npos) return shown;
-  assumed.value.replace(at, compiling.size(), tensors_check(context, speculation));
-  return assumed;
-}
-
 }  // namespace
 
 namespace {
@@ -774,7 +688,7 @@ Outcome defer_if(const sema::BreakTag& tag, Context& context, const ast::If& bra
     inner.statement = body.statements()[i];
     Outcome deferred = defer_call(inner, context, name);
     if (!deferred.fixed)
-      return Outcome::declined(deferred.decline_reason(),
+      return Outcome::declined(deferred.reason_id,
                                "its call " + std::string(node_text(context, *call)).substr(0, 60) +
                                    " cannot be deferred: " + deferred.reason);
     outcome.edits.insert(outcome.edits.end(), deferred.edits.begin(), deferred.edits.end());

@@ -560,6 +560,199 @@ void keep_order(const sema::BreakTag& tag, Context& context, Outcome& outcome) {
   outcome.needs_runtime = true;
 }
 
+// The deferral of one call statement (defer_call), in named steps: the checks of the site,
+// then each argument (a formatted one becomes a spec and the tuple of its values), then the
+// head that calls the runtime.
+class CallDeferral {
+ public:
+  CallDeferral(const sema::BreakTag& tag, const Context& context, std::string_view condition)
+      : tag_(tag), context_(context), condition_(condition) {}
+
+  Outcome run() {
+    if (std::optional<reasons::Problem> problem = check_site()) return declined(*problem);
+    if (std::optional<reasons::Problem> problem = defer_positional()) return declined(*problem);
+    if (std::optional<reasons::Problem> problem = defer_keywords()) return declined(*problem);
+    outcome_.edits.push_back({call_->begin, open_, head()});
+    outcome_.fixed = true;
+    outcome_.needs_runtime = true;
+    return std::move(outcome_);
+  }
+
+ private:
+  static Outcome declined(const reasons::Problem& problem) {
+    return Outcome::declined(problem.reason, problem.detail);
+  }
+
+  // The call is a statement of its own, of a known callee, outside a `with` that may
+  // redirect its output.
+  std::optional<reasons::Problem> check_site() {
+    call_ = ast::as<ast::Call>(tag_.site);
+    if (call_ == nullptr)
+      return reasons::Problem{reasons::Reason::Other, "the break site is not a call"};
+    const auto* statement = ast::as<ast::Expr>(tag_.statement);
+    if (statement == nullptr || statement->value != call_)
+      return reasons::Problem{reasons::Reason::ResultUsed,
+                              "the call's result is used (it is not a statement of its own)"};
+    if (std::optional<reasons::Problem> problem = check_callee(tag_, context_, *call_))
+      return problem;
+    std::optional<uint32_t> open = after_open_paren(context_, *call_);
+    if (!open)
+      return reasons::Problem{reasons::Reason::Internal,
+                              "internal: the call's argument list was not found"};
+    open_ = *open;
+    return check_with();
+  }
+
+  std::optional<reasons::Problem> check_with() const {
+    const sema::FunctionInfo* info = context_.analysis.function_of(call_);
+    const auto* body = info != nullptr ? function_body(info->node) : nullptr;
+    if (body == nullptr) return std::nullopt;
+    const ast::Node* with = enclosing_foreign_with(context_, *body, *call_);
+    if (with == nullptr) return std::nullopt;
+    std::string_view text = node_text(context_, *with);
+    text = text.substr(0, text.find_first_of("\r\n"));
+    return reasons::Problem{reasons::Reason::InsideWith,
+                            "the call is inside `" + std::string(text) +
+                                "`, which may redirect its output or change logging until it "
+                                "exits"};
+  }
+
+  std::optional<reasons::Problem> defer_positional() {
+    bool after_star = false;
+    for (uint32_t i = 0; i < call_->args.size; ++i) {
+      const ast::expr* arg = call_->args[i];
+      if (const auto* starred = ast::as<ast::Starred>(arg)) {
+        after_star = true;
+        if (std::optional<reasons::Problem> problem =
+                unstable_formatting(context_, *starred->value))
+          return problem;
+        continue;
+      }
+      if (after_star && ast::is<ast::JoinedStr>(arg))
+        return reasons::Problem{reasons::Reason::FString,
+                                "an f-string argument follows *args (its position is not known)"};
+      if (std::optional<reasons::Problem> problem = defer_argument(*arg, std::to_string(i)))
+        return problem;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<reasons::Problem> defer_keywords() {
+    for (const ast::keyword* keyword : call_->keywords) {
+      if (keyword->arg.empty()) {
+        if (std::optional<reasons::Problem> problem =
+                unstable_formatting(context_, *keyword->value))
+          return problem;
+        continue;
+      }
+      if (keyword->arg == "file") {
+        // A stream written to at replay: only the standard ones, which the function cannot
+        // read back (a StringIO it reads later would miss the text).
+        if (!is_standard_stream(*keyword->value))
+          return reasons::Problem{reasons::Reason::OtherStream,
+                                  "print writes to a stream other than sys.stdout/sys.stderr, "
+                                  "which the program may read back before the replay"};
+        continue;
+      }
+      if (std::optional<reasons::Problem> problem =
+              defer_argument(*keyword->value, python_string(keyword->arg)))
+        return problem;
+    }
+    return std::nullopt;
+  }
+
+  // One argument: a format call, an f-string with fields or (for print) `X.item()` is
+  // deferred as a spec; any other value must format the same at the replay.
+  std::optional<reasons::Problem> defer_argument(const ast::expr& value, const std::string& key) {
+    if (const ast::Constant* literal = format_literal(value)) {
+      FormatTemplate format;
+      format.text = std::string(literal->value.text);
+      for (const ast::expr* arg : ast::as<ast::Call>(&value)->args) format.values.push_back(arg);
+      return defer_formatting(value, key, format, true);
+    }
+    bool is_print = tag_.kind == sema::BreakKind::PrintCall;
+    if (is_print && item_receiver(&value) != nullptr) {  // print(x.item()) prints str(x.item())
+      FormatTemplate format;
+      format.text = "{0!s}";
+      format.values.push_back(&value);
+      return defer_formatting(value, key, format, true);
+    }
+    const auto* joined = ast::as<ast::JoinedStr>(&value);
+    if (joined == nullptr || !has_fields(*joined)) return unstable_formatting(context_, value);
+    FormatTemplate format;
+    append_parts(format, *joined, false);
+    if (format.problem) return format.problem;
+    return defer_formatting(value, key, format, false);
+  }
+
+  // A formatted argument becomes a (key, template[, item indexes]) spec and the tuple of its
+  // values; a value `X.item()` becomes X, converted at the replay (runtime._apply_formats).
+  std::optional<reasons::Problem> defer_formatting(const ast::expr& value, const std::string& key,
+                                                   const FormatTemplate& format, bool from_source) {
+    std::string tuple = "(";
+    std::string items;
+    for (size_t i = 0; i < format.values.size(); ++i) {
+      const ast::expr* field = format.values[i];
+      if (const ast::expr* tensor = item_receiver(field)) {
+        items += std::to_string(i) + ", ";
+        outcome_.absorbed.push_back(field);
+        field = tensor;
+      }
+      if (std::optional<reasons::Problem> problem = unstable_formatting(context_, *field))
+        return problem;
+      std::optional<std::string> text =
+          from_source ? std::optional<std::string>(node_text(context_, *field))
+                      : field_text(context_, *field);
+      if (!text)
+        return reasons::Problem{reasons::Reason::FString,
+                                "an f-string field's source text could not be recovered exactly"};
+      tuple += *text;
+      tuple += ", ";
+    }
+    if (format.values.size() > 1)
+      tuple.resize(tuple.size() - 2);
+    else
+      tuple.pop_back();  // keep the comma of a 1-tuple
+    tuple += ")";
+    std::string spec = "(" + key + ", " + python_string(format.text);
+    if (!items.empty()) spec += ", (" + items + ")";
+    specs_.push_back(spec + ")");
+    outcome_.edits.push_back({value.begin, value.end, tuple});
+    return std::nullopt;
+  }
+
+  // `<runtime>.defer[_format][_when](<condition>, ]<site>, <callee>[, (<specs>)]` in place of
+  // the call's head, up to its first argument.
+  std::string head() const {
+    std::string site = "(" + python_string(context_.source.filename()) + ", " +
+                       std::to_string(reported_line(context_, *call_)) + ", " +
+                       python_string(function_name(context_, call_)) + ")";
+    std::string head = context_.runtime + (specs_.empty() ? ".defer" : ".defer_format") +
+                       (condition_.empty() ? "(" : "_when(" + std::string(condition_) + ", ") +
+                       site + ", " + std::string(node_text(context_, *call_->func));
+    if (!specs_.empty()) {
+      head += ", (";
+      for (const std::string& spec : specs_) head += spec + ", ";
+      if (specs_.size() > 1)
+        head.resize(head.size() - 2);
+      else
+        head.pop_back();
+      head += ")";
+    }
+    if (call_->args.size > 0 || call_->keywords.size > 0) head += separator_before(context_, open_);
+    return head;
+  }
+
+  const sema::BreakTag& tag_;
+  const Context& context_;
+  std::string_view condition_;
+  const ast::Call* call_ = nullptr;
+  uint32_t open_ = 0;  // just after the call's `(`
+  Outcome outcome_;
+  // f-string arguments: (key, template) pairs for the head, field tuples in place.
+  std::vector<std::string> specs_;
+};
+
 }  // namespace
 
 std::optional<Outcome> rewrite_defer(const sema::BreakTag& tag, Context& context) {
@@ -575,152 +768,7 @@ std::optional<Outcome> rewrite_defer(const sema::BreakTag& tag, Context& context
 }
 
 Outcome defer_call(const sema::BreakTag& tag, const Context& context, std::string_view condition) {
-  const auto* call = ast::as<ast::Call>(tag.site);
-  if (call == nullptr)
-    return Outcome::declined(reasons::Reason::Other, "the break site is not a call");
-  const auto* statement = ast::as<ast::Expr>(tag.statement);
-  if (statement == nullptr || statement->value != call) {
-    return Outcome::declined(reasons::Reason::ResultUsed,
-                             "the call's result is used (it is not a statement of its own)");
-  }
-  if (std::optional<reasons::Problem> problem = check_callee(tag, context, *call))
-    return Outcome::declined(problem->reason, problem->detail);
-  std::optional<uint32_t> open = after_open_paren(context, *call);
-  if (!open)
-    return Outcome::declined(reasons::Reason::Internal,
-                             "internal: the call's argument list was not found");
-  if (const sema::FunctionInfo* info = context.analysis.function_of(call)) {
-    if (const auto* body = function_body(info->node)) {
-      if (const ast::Node* with = enclosing_foreign_with(context, *body, *call)) {
-        std::string_view text = node_text(context, *with);
-        text = text.substr(0, text.find_first_of("\r\n"));
-        return Outcome::declined(
-            reasons::Reason::InsideWith,
-            "the call is inside `" + std::string(text) +
-                "`, which may redirect its output or change logging until it exits");
-      }
-    }
-  }
-
-  Outcome outcome;
-  // f-string arguments: (key, template) pairs for the head, field tuples in place.
-  std::vector<std::string> specs;
-  // A formatted argument becomes a (key, template[, item indexes]) spec and the tuple of its
-  // values; a value `X.item()` becomes X, converted at the replay (runtime._apply_formats).
-  auto defer_formatting = [&](const ast::expr& value, const std::string& key,
-                              const FormatTemplate& format,
-                              bool from_source) -> std::optional<reasons::Problem> {
-    std::string tuple = "(";
-    std::string items;
-    for (size_t i = 0; i < format.values.size(); ++i) {
-      const ast::expr* field = format.values[i];
-      if (const ast::expr* tensor = item_receiver(field)) {
-        items += std::to_string(i) + ", ";
-        outcome.absorbed.push_back(field);
-        field = tensor;
-      }
-      if (std::optional<reasons::Problem> problem = unstable_formatting(context, *field))
-        return problem;
-      std::optional<std::string> text = from_source
-                                            ? std::optional<std::string>(node_text(context, *field))
-                                            : field_text(context, *field);
-      if (!text)
-        return reasons::Problem{reasons::Reason::FString,
-                                "an f-string field's source text could not be recovered exactly"};
-      tuple += *text;
-      tuple += ", ";
-    }
-    if (format.values.size() > 1)
-      tuple.resize(tuple.size() - 2);
-    else
-      tuple.pop_back();  // keep the comma of a 1-tuple
-    tuple += ")";
-    std::string spec = "(" + key + ", " + python_string(format.text);
-    if (!items.empty()) spec += ", (" + items + ")";
-    specs.push_back(spec + ")");
-    outcome.edits.push_back({value.begin, value.end, tuple});
-    return std::nullopt;
-  };
-  bool is_print = tag.kind == sema::BreakKind::PrintCall;
-  auto handle_argument = [&](const ast::expr& value,
-                             const std::string& key) -> std::optional<reasons::Problem> {
-    if (const ast::Constant* literal = format_literal(value)) {
-      FormatTemplate format;
-      format.text = std::string(literal->value.text);
-      for (const ast::expr* arg : ast::as<ast::Call>(&value)->args) format.values.push_back(arg);
-      return defer_formatting(value, key, format, true);
-    }
-    if (is_print && item_receiver(&value) != nullptr) {  // print(x.item()) prints str(x.item())
-      FormatTemplate format;
-      format.text = "{0!s}";
-      format.values.push_back(&value);
-      return defer_formatting(value, key, format, true);
-    }
-    const auto* joined = ast::as<ast::JoinedStr>(&value);
-    if (joined == nullptr || !has_fields(*joined)) return unstable_formatting(context, value);
-    FormatTemplate format;
-    append_parts(format, *joined, false);
-    if (format.problem) return format.problem;
-    return defer_formatting(value, key, format, false);
-  };
-  bool after_star = false;
-  for (uint32_t i = 0; i < call->args.size; ++i) {
-    const ast::expr* arg = call->args[i];
-    if (const auto* starred = ast::as<ast::Starred>(arg)) {
-      after_star = true;
-      if (std::optional<reasons::Problem> problem = unstable_formatting(context, *starred->value))
-        return Outcome::declined(problem->reason, problem->detail);
-      continue;
-    }
-    if (after_star && ast::is<ast::JoinedStr>(arg)) {
-      return Outcome::declined(reasons::Reason::FString,
-                               "an f-string argument follows *args (its position is not known)");
-    }
-    if (std::optional<reasons::Problem> problem = handle_argument(*arg, std::to_string(i)))
-      return Outcome::declined(problem->reason, problem->detail);
-  }
-  for (const ast::keyword* keyword : call->keywords) {
-    if (keyword->arg.empty()) {
-      if (std::optional<reasons::Problem> problem = unstable_formatting(context, *keyword->value))
-        return Outcome::declined(problem->reason, problem->detail);
-      continue;
-    }
-    if (keyword->arg == "file") {
-      // A stream written to at replay: only the standard ones, which the function cannot
-      // read back (a StringIO it reads later would miss the text).
-      if (!is_standard_stream(*keyword->value)) {
-        return Outcome::declined(
-            reasons::Reason::OtherStream,
-            "print writes to a stream other than sys.stdout/sys.stderr, which the "
-            "program may read back before the replay");
-      }
-      continue;
-    }
-    if (std::optional<reasons::Problem> problem =
-            handle_argument(*keyword->value, python_string(keyword->arg)))
-      return Outcome::declined(problem->reason, problem->detail);
-  }
-
-  std::string site = "(" + python_string(context.source.filename()) + ", " +
-                     std::to_string(reported_line(context, *call)) + ", " +
-                     python_string(function_name(context, call)) + ")";
-  std::string head = context.runtime + (specs.empty() ? ".defer" : ".defer_format") +
-                     (condition.empty() ? "(" : "_when(" + std::string(condition) + ", ") + site +
-                     ", " + std::string(node_text(context, *call->func));
-  if (!specs.empty()) {
-    head += ", (";
-    for (const std::string& spec : specs) head += spec + ", ";
-    if (specs.size() > 1)
-      head.resize(head.size() - 2);
-    else
-      head.pop_back();
-    head += ")";
-  }
-  if (call->args.size > 0 || call->keywords.size > 0) head += separator_before(context, *open);
-  outcome.edits.push_back({call->begin, *open, head});
-  outcome.fixed = true;
-  outcome.needs_runtime = true;
-  return outcome;
+  return CallDeferral(tag, context, condition).run();
 }
 
 }  // namespace graphmend::rewrite

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rewrite/guard_raise.h"
 #include "rewrite/rewrite.h"
 
 namespace graphmend::rewrite {
@@ -23,30 +24,6 @@ Outcome defer_call(const sema::BreakTag& tag, const Context& context,
 // [Defer] of a whole data-dependent `if` whose body only builds values from static ones
 // and calls deferrable functions (branch.cpp): nullopt when the body calls none.
 std::optional<Outcome> defer_branch(const sema::BreakTag& tag, Context& context);
-
-// The in-graph form of a guard's `raise` ([Trap]): `<runtime><function><condition><arguments>`
-// raises what the raise raised where the condition holds; `message` is the raised message
-// (null without one).
-struct GuardRaise {
-  std::string function;   // ".guard(" or ".guard_formatted("
-  std::string arguments;  // ", E, <message>)"
-  const ast::expr* message = nullptr;
-  std::string problem;  // why the raise has no such form, in words; empty when it has one
-  reasons::Reason reason = reasons::Reason::Other;  // the id of `problem`
-  static GuardRaise declined(reasons::Reason reason, std::string detail) {
-    GuardRaise form;
-    form.problem = std::move(detail);
-    form.reason = reason;
-    return form;
-  }
-};
-
-// The guard form of `raise` (trap.cpp): `runtime.guard(<cond>, E, "literal")`, or
-// `guard_formatted(<cond>, E, lambda: <message>)` for a message formatted from values other
-// than tensors (`condition_tensors`: values the condition treats as tensors, as written);
-// `site` is where the raise stands (the class it raises is looked up from there).
-GuardRaise guard_raise(const Context& context, const ast::Node& site, const ast::Raise& raise,
-                       const std::vector<std::string_view>& condition_tensors);
 
 // A guard `if <tensor condition>: <deferrable calls, helpers that only defer>; raise ...`
 // deferred as a branch (branch.cpp): the calls recorded with the condition and the raise

@@ -218,8 +218,8 @@ std::string unaliased(const Context& context, const ast::expr& value) {
 
 // torch.cond's operands: the tensor locals the branches read, and the merged variables a
 // branch does not assign (returned as clones).
-std::string cond_operands(const Context& context, const std::vector<BlockRef>& path,
-                          const std::vector<Tree*>& leaves, Plan& plan) {
+Problem cond_operands(const Context& context, const std::vector<BlockRef>& path,
+                      const std::vector<Tree*>& leaves, Plan& plan) {
   std::set<std::string_view> locals = sema::function_locals(context.analysis, path);
   auto add_operand = [&](std::string_view name) {
     if (std::find(plan.cond.operands.begin(), plan.cond.operands.end(), name) ==
@@ -236,8 +236,8 @@ std::string cond_operands(const Context& context, const std::vector<BlockRef>& p
       for (Tree* other : leaves)
         if (std::find(other->assigned.begin(), other->assigned.end(), name) !=
             other->assigned.end())
-          return "non-tensor local `" + std::string(name) +
-                 "` is read and reassigned in a torch.cond branch";
+          return {Reason::CondReassigned, "non-tensor local `" + std::string(name) +
+                                              "` is read and reassigned in a torch.cond branch"};
     }
   }
   for (Tree* leaf : leaves) {
@@ -252,7 +252,8 @@ std::string cond_operands(const Context& context, const std::vector<BlockRef>& p
       }
     }
   }
-  if (plan.cond.operands.empty()) return "torch.cond branches read no tensor operand";
+  if (plan.cond.operands.empty())
+    return {Reason::Other, "torch.cond branches read no tensor operand"};
   return {};
 }
 
@@ -272,16 +273,17 @@ bool tensor_before(const Context& context, const ast::stmt& statement,
 
 // A merged variable a branch does not assign is returned as it was before the if, which
 // torch.cond needs to be a tensor (the torch.where form checks it at run time: where_ok).
-std::string kept_values_are_tensors(const Context& context, const std::vector<BlockRef>& path,
-                                    const std::vector<Tree*>& leaves, const Plan& plan) {
+Problem kept_values_are_tensors(const Context& context, const std::vector<BlockRef>& path,
+                                const std::vector<Tree*>& leaves, const Plan& plan) {
   const BlockRef& here = path.back();
   const ast::stmt& statement = *(*here.block)[here.index];
   for (const Tree* leaf : leaves) {
     for (std::string_view var : plan.returns ? std::vector<std::string_view>{} : plan.merge) {
       if (leaf->env.count(var) == 0 && !tensor_before(context, statement, leaves, var))
-        return "`" + std::string(var) +
-               "` keeps its value in a torch.cond branch, and that value is not shown to be a "
-               "tensor before the if";
+        return {Reason::NotTensor,
+                "`" + std::string(var) +
+                    "` keeps its value in a torch.cond branch, and that value is not shown to be a "
+                    "tensor before the if"};
     }
   }
   return {};
@@ -291,14 +293,14 @@ std::string kept_values_are_tensors(const Context& context, const std::vector<Bl
 
 // torch.cond (a branch calls code): exactly two branches, tensor operands, nothing
 // returned aliased.
-std::string plan_cond(const Context& context, const std::vector<BlockRef>& path,
-                      const std::vector<Tree*>& leaves, Plan& plan) {
+Problem plan_cond(const Context& context, const std::vector<BlockRef>& path,
+                  const std::vector<Tree*>& leaves, Plan& plan) {
   if (leaves.size() != 2 || plan.root->on_true->is_split() || plan.root->on_false->is_split())
-    return "a branch calls a submodule/function inside a nested branch "
-           "(torch.cond needs exactly two branches)";
-  if (std::string why = kept_values_are_tensors(context, path, leaves, plan); !why.empty())
-    return why;
-  if (std::string why = cond_operands(context, path, leaves, plan); !why.empty()) return why;
+    return {Reason::NestedCall,
+            "a branch calls a submodule/function inside a nested branch "
+            "(torch.cond needs exactly two branches)"};
+  if (Problem why = kept_values_are_tensors(context, path, leaves, plan); !why.empty()) return why;
+  if (Problem why = cond_operands(context, path, leaves, plan); !why.empty()) return why;
   plan.cond.use = true;
   return {};
 }

@@ -30,18 +30,19 @@ bool is_where_ok_test(const Context& context, const ast::expr* test) {
 }
 
 // Why `statement` is not an if this rewrite may predicate, or empty; `path` is its place.
-std::string check_statement(const Context& context, const ast::stmt& statement,
-                            std::vector<BlockRef>& path) {
+Problem check_statement(const Context& context, const ast::stmt& statement,
+                        std::vector<BlockRef>& path) {
   if (ast::is<ast::While>(&statement))
-    return "while loop on a tensor condition (loops are not predicated)";
+    return {Reason::WhileLoop, "while loop on a tensor condition (loops are not predicated)"};
   const ast::If* node = ast::as<ast::If>(&statement);
-  if (node == nullptr) return "only if statements are predicated";
+  if (node == nullptr) return {Reason::NotAnIf, "only if statements are predicated"};
   if (!find_path(context.module.body, nullptr, &statement, path))
-    return "statement not found in the module";
+    return {Reason::Other, "statement not found in the module"};
   for (const BlockRef& ref : path)
     if (auto* owner = ast::as<ast::If>(ref.owner); owner && is_where_ok_test(context, owner->test))
-      return "fallback branch of an already predicated if";
-  if (is_where_ok_test(context, node->test)) return "already predicated (runtime where_ok test)";
+      return {Reason::PredicatedFallback, "fallback branch of an already predicated if"};
+  if (is_where_ok_test(context, node->test))
+    return {Reason::Other, "already predicated (runtime where_ok test)"};
   return {};
 }
 
@@ -85,8 +86,8 @@ const ast::If* enclosing_predicated_if(const Context& context, const ast::stmt& 
 }
 
 // `else_ifs`: an else branch may hold another if (tail duplication lowers a static one).
-std::string split_condition(const Context& context, const ast::If& node, Condition& condition,
-                            bool else_ifs) {
+Problem split_condition(const Context& context, const ast::If& node, Condition& condition,
+                        bool else_ifs) {
   condition.operands = {node.test};
   auto* op = ast::as<ast::BoolOp>(node.test);
   if (op == nullptr || op->op != ast::BoolOpKind::And) return {};
@@ -102,7 +103,7 @@ std::string split_condition(const Context& context, const ast::If& node, Conditi
   size_t k = first_dependent();
   context.analysis.speculate(active);
   if (k == operands.size()) k = first_dependent();  // only a speculation shows the data
-  if (k == operands.size()) return "condition is not data-dependent";
+  if (k == operands.size()) return {Reason::NotDataDependent, "condition is not data-dependent"};
   if (k == 0) return {};  // no static prefix: the condition as a whole
   for (size_t i = 0; i < k; ++i) {
     if (!condition.prefix.empty()) condition.prefix += " and ";
@@ -115,12 +116,12 @@ std::string split_condition(const Context& context, const ast::If& node, Conditi
   if (!else_ifs && contains_kind(&node, {Kind::If}) && !node.orelse.empty()) {
     for (auto* s : node.orelse)
       if (contains_kind(s, {Kind::If}))
-        return "static condition prefix with an else branch holding another if";
+        return {Reason::Other, "static condition prefix with an else branch holding another if"};
   }
   return {};
 }
 
-std::string check_unpredicated(const Context& context, const ast::stmt& statement) {
+Problem check_unpredicated(const Context& context, const ast::stmt& statement) {
   std::vector<BlockRef> path;
   return check_statement(context, statement, path);
 }

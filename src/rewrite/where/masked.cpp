@@ -130,23 +130,26 @@ std::string quoted(const Context& context, const ast::Node& node) {
 }
 
 // Why `u` cannot be updated unconditionally, or empty.
-std::string check_update(const Context& context, const Update& u, const ast::Name& mask) {
+Problem check_update(const Context& context, const Update& u, const ast::Name& mask) {
   const auto* uses = ast::as<ast::Name>(u.mask);
   if (uses == nullptr || uses->id != mask.id)
-    return "updates under a mask other than the condition's `" + std::string(mask.id) + "`";
+    return {Reason::MaskedOtherMask,
+            "updates under a mask other than the condition's `" + std::string(mask.id) + "`"};
   if (!is_number_literal(context, u.value))
-    return "the value " + quoted(context, *u.value) +
-           " is not a Python number (a tensor value of another dtype raises even under an "
-           "all-False mask)";
+    return {Reason::MaskedValueNotNumber,
+            "the value " + quoted(context, *u.value) +
+                " is not a Python number (a tensor value of another dtype raises even under an "
+                "all-False mask)"};
   Update parts = u;
   if (!split_target(parts))
-    return "the updated tensor " + quoted(context, *u.target) +
-           " is not a local name or an integer slice of one";
+    return {Reason::MaskedUpdateForm, "the updated tensor " + quoted(context, *u.target) +
+                                          " is not a local name or an integer slice of one"};
   if (std::string why = context.analysis.why_not_fresh(*parts.base); !why.empty())
-    return "the updated tensor `" + std::string(parts.base->id) +
-           "` may not be one the traced code created (an update under an all-False mask "
-           "still bumps its version counter): " +
-           why;
+    return {Reason::MaskedTargetNotFresh,
+            "the updated tensor `" + std::string(parts.base->id) +
+                "` may not be one the traced code created (an update under an all-False mask "
+                "still bumps its version counter): " +
+                why};
   return {};
 }
 
@@ -196,24 +199,31 @@ std::optional<Outcome> rewrite_masked_update(const Context& context, const ast::
   }
   if (updates.empty()) return std::nullopt;
 
-  auto decline = [](std::string why) { return Outcome::declined("masked update: " + why); };
-  if (std::string why = check_unpredicated(context, statement); !why.empty())
-    return Outcome::declined(why);
-  if (!statement.orelse.empty()) return decline("the if has an else branch");
+  auto decline = [](Reason reason, const std::string& why) {
+    return Outcome::declined(reason, "masked update: " + why);
+  };
+  if (Problem why = check_unpredicated(context, statement); !why.empty())
+    return Outcome::declined(why.reason, why.detail);
+  if (!statement.orelse.empty()) return decline(Reason::MaskedHasElse, "the if has an else branch");
   if (other != nullptr)
-    return decline("the branch holds a statement other than in-place updates under the mask: " +
-                   quoted(context, *other));
+    return decline(Reason::MaskedOtherStatement,
+                   "the branch holds a statement other than in-place updates under the mask: " +
+                       quoted(context, *other));
   const auto* mask_name = ast::as<ast::Name>(mask);
   if (mask_name == nullptr)
-    return decline("the mask " + quoted(context, *mask) +
-                   " is not a local name (the check and the updates must read one tensor)");
+    return decline(Reason::MaskedMaskNotName,
+                   "the mask " + quoted(context, *mask) +
+                       " is not a local name (the check and the updates must read one tensor)");
   for (const Update& u : updates) {
     if (u.mask == nullptr || u.value == nullptr)
-      return decline("an update is not `masked_fill_(mask, value)` with two positional arguments");
-    if (std::string why = check_update(context, u, *mask_name); !why.empty()) return decline(why);
+      return decline(Reason::MaskedUpdateForm,
+                     "an update is not `masked_fill_(mask, value)` with two positional arguments");
+    if (Problem why = check_update(context, u, *mask_name); !why.empty())
+      return decline(why.reason, why.detail);
   }
   uint32_t body_begin = header_end(context, statement);
-  if (body_begin == 0) return decline("the if header has a layout the rewrite does not read");
+  if (body_begin == 0)
+    return decline(Reason::Other, "the if header has a layout the rewrite does not read");
 
   std::string checks;
   for (const Update& u : updates)

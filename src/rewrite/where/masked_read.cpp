@@ -28,11 +28,13 @@ const ast::Subscript* computed_index(const ast::Node* node) {
 }
 
 // Why a branch value reading `index` cannot be evaluated ahead of its branch as written.
-std::string computed_index_reason(const Context& context, const ast::Subscript& index) {
-  return "branch value `" + short_text(node_text(context, index)) +
-         "` indexes by a computed index: torch.where evaluates it where the original does not, "
-         "which may raise IndexError, and torch.cond cannot trace a tensor index (Dynamo reads "
-         "it with .item())";
+Problem computed_index_reason(const Context& context, const ast::Subscript& index) {
+  return {
+      Reason::IndexesByValue,
+      "branch value `" + short_text(node_text(context, index)) +
+          "` indexes by a computed index: torch.where evaluates it where the original does not, "
+          "which may raise IndexError, and torch.cond cannot trace a tensor index (Dynamo reads "
+          "it with .item())"};
 }
 
 // The subscripts of `value` by a computed index that may be read ahead of the branch with
@@ -52,9 +54,10 @@ bool Planner::find_masked(const ast::expr& value, const Tree& tree, sema::Purity
       return true;
     for (const ast::Name* name : ast::loads(sub)) {
       if (tree.env.count(name->id) != 0) {
-        ok = fail("branch value `" + short_text(node_text(context_, *sub)) +
-                  "` indexes by a value the branch computes (`" + std::string(name->id) +
-                  "`): the run-time check before the statement cannot read it");
+        ok = fail(Reason::IndexesByBranchValue,
+                  "branch value `" + short_text(node_text(context_, *sub)) +
+                      "` indexes by a value the branch computes (`" + std::string(name->id) +
+                      "`): the run-time check before the statement cannot read it");
         return false;
       }
     }
@@ -87,13 +90,14 @@ std::string Planner::masked_read(const ast::Subscript& sub, const Tree& tree) {
 
 // Branch values reading by a computed index ahead of their branch (Planner::masked_reads):
 // the torch.where form only, under a check that evaluates the static prefix once more.
-std::string check_masked_reads(const Context& context, const Planner& planner, const Plan& plan) {
+Problem check_masked_reads(const Context& context, const Planner& planner, const Plan& plan) {
   if (planner.masked_reads.empty()) return {};
   if (planner.expensive) return computed_index_reason(context, *planner.first_masked);
   // runtime.index_where_ok reads the conditions as written, before the rewrite evaluates them
   if (plan.root->evaluated_once)
-    return "a branch reads by a computed index, whose check would evaluate the impure "
-           "condition a second time";
+    return {Reason::Other,
+            "a branch reads by a computed index, whose check would evaluate the impure "
+            "condition a second time"};
   return check_static_prefix(context, plan);
 }
 

@@ -46,9 +46,9 @@ const ast::Return* block_tail(const BlockRef& here, std::vector<const ast::stmt*
 
 // Builds the tree; when only some branches return and the block ends in `return B`, folds
 // the rest of the block in.
-std::string build_tree(const Context& context, const ast::If& node,
-                       const std::vector<BlockRef>& path, const Condition& condition,
-                       const std::string& torch, sema::Speculation* speculation, Built& built) {
+Problem build_tree(const Context& context, const ast::If& node, const std::vector<BlockRef>& path,
+                   const Condition& condition, const std::string& torch,
+                   sema::Speculation* speculation, Built& built) {
   std::vector<const ast::stmt*> tail_statements;
   const ast::Return* follower = block_tail(path.back(), tail_statements);
   for (int attempt = 0; attempt < 2; ++attempt) {
@@ -71,15 +71,16 @@ std::string build_tree(const Context& context, const ast::If& node,
       returning += leaf->returned ? 1 : 0;
       raising += leaf->raises() ? 1 : 0;
     }
-    if (raising == leaves.size()) return "every branch raises";
+    if (raising == leaves.size()) return {Reason::BranchRaises, "every branch raises"};
     if (returning + raising == leaves.size()) {
       built.returns = true;
       return {};
     }
     if (returning == 0) return {};
     if (attempt == 1 || follower == nullptr)
-      return "only some branches return (and the rest of the block does not end in a return "
-             "after assignments only)";
+      return {Reason::Other,
+              "only some branches return (and the rest of the block does not end in a return "
+              "after assignments only)"};
   }
   return {};
 }
@@ -87,18 +88,20 @@ std::string build_tree(const Context& context, const ast::If& node,
 // A merged variable a branch sets to True, False, None or a number literal (`detected =
 // True`, torchmetrics' AUC `direction = -1.0`), or a branch returning one: torch.where never
 // selects it (where_ok holds for tensors only), so the rewrite would only keep the break.
-std::string merges_constant(const std::vector<Tree*>& leaves, const Plan& plan) {
+Problem merges_constant(const std::vector<Tree*>& leaves, const Plan& plan) {
   for (const Tree* leaf : leaves)
     for (const Assignment& assignment : leaf->assigns) {
       if (!assignment.python_constant || leaf->raises()) continue;
       if (plan.returns && leaf->returned == assignment.temp)
-        return "a branch returns " + assignment.value + " (torch.where selects tensors only)";
+        return {Reason::SelectsPythonValue,
+                "a branch returns " + assignment.value + " (torch.where selects tensors only)"};
       auto final_value = leaf->env.find(assignment.var);
       bool merged = !plan.returns && std::find(plan.merge.begin(), plan.merge.end(),
                                                assignment.var) != plan.merge.end();
       if (merged && final_value != leaf->env.end() && final_value->second == assignment.temp)
-        return "the branch sets `" + std::string(assignment.var) + "` to " + assignment.value +
-               " (torch.where selects tensors only)";
+        return {Reason::SelectsPythonValue, "the branch sets `" + std::string(assignment.var) +
+                                                "` to " + assignment.value +
+                                                " (torch.where selects tensors only)"};
     }
   return {};
 }
@@ -119,8 +122,8 @@ size_t common_arity(const std::vector<Tree*>& leaves) {
 // name, a view or a method's result, or the value it kept from before the if), in a function
 // that changes tensors in place: torch.where and torch.cond give a new tensor, so a change
 // through the variable would no longer reach the other name, or the other way round.
-std::string shares_merged_tensor(const Context& context, const ast::stmt& statement,
-                                 const std::vector<Tree*>& leaves, const Plan& plan) {
+Problem shares_merged_tensor(const Context& context, const ast::stmt& statement,
+                             const std::vector<Tree*>& leaves, const Plan& plan) {
   if (plan.returns) return {};
   std::set<std::string_view> names(plan.merge.begin(), plan.merge.end());
   for (const Tree* leaf : leaves)
@@ -132,30 +135,32 @@ std::string shares_merged_tensor(const Context& context, const ast::stmt& statem
       // the same for every variable: asked once, of the first that may share
       if (!sema::changes_tensors_in_place(context.analysis, context.module, statement, names))
         return {};
-      return "`" + std::string(var) +
-             "` may hold a tensor another name holds too (a name, a view, a method's result "
-             "or its value before the if), and the function changes tensors in place: the "
-             "predicated value is a new tensor, which such a change would not reach";
+      return {Reason::SharesTensor,
+              "`" + std::string(var) +
+                  "` may hold a tensor another name holds too (a name, a view, a method's result "
+                  "or its value before the if), and the function changes tensors in place: the "
+                  "predicated value is a new tensor, which such a change would not reach"};
     }
   return {};
 }
 
 // The variables assigned in some branch and live after the if, each bound on every path.
-std::string merge_set(const Context& context, const ast::If& node,
-                      const std::vector<BlockRef>& path, const std::vector<Tree*>& leaves,
-                      Plan& plan) {
+Problem merge_set(const Context& context, const ast::If& node, const std::vector<BlockRef>& path,
+                  const std::vector<Tree*>& leaves, Plan& plan) {
   std::vector<std::string_view> assigned;
   merge_order(*plan.root, assigned);
   std::vector<std::string_view> live = context.analysis.live_after(node);
   for (std::string_view var : assigned)
     if (std::find(live.begin(), live.end(), var) != live.end()) plan.merge.push_back(var);
-  if (plan.merge.empty()) return "the branches assign no variable used afterwards";
+  if (plan.merge.empty())
+    return {Reason::NoLiveValue, "the branches assign no variable used afterwards"};
   for (std::string_view var : plan.merge) {
     for (Tree* leaf : leaves) {
       if (leaf->env.count(var) == 0 && !leaf->raises() && !definitely_bound(path, var) &&
           !context.analysis.is_definitely_bound_before(node, var))
-        return "different live sets: `" + std::string(var) +
-               "` is assigned in only some branches and not bound before the if";
+        return {Reason::DifferentLiveSets,
+                "different live sets: `" + std::string(var) +
+                    "` is assigned in only some branches and not bound before the if"};
     }
   }
   return {};
@@ -165,8 +170,8 @@ std::string merge_set(const Context& context, const ast::If& node,
 
 // Every local a branch reads before assigning it is bound before the if: the rewrite
 // evaluates every branch, and an unbound one would raise where the original did not.
-std::string reads_bound(const Context& context, const ast::stmt& node,
-                        const std::vector<BlockRef>& path, const std::vector<Tree*>& leaves) {
+Problem reads_bound(const Context& context, const ast::stmt& node,
+                    const std::vector<BlockRef>& path, const std::vector<Tree*>& leaves) {
   std::set<std::string_view> locals = sema::function_locals(context.analysis, path);
   auto unbound = [&](std::string_view name) {
     return locals.count(name) != 0 && !definitely_bound(path, name) &&
@@ -175,23 +180,26 @@ std::string reads_bound(const Context& context, const ast::stmt& node,
   for (const Tree* leaf : leaves) {
     for (std::string_view name : leaf->free_reads)
       if (unbound(name))
-        return "a branch reads `" + std::string(name) + "`, which may be unbound before the if";
+        return {Reason::MaybeUnbound,
+                "a branch reads `" + std::string(name) + "`, which may be unbound before the if"};
     // a guard's message function reads it as a free variable: a NameError of its own
     if (!leaf->raises()) continue;
     for (std::string_view name : leaf->raise->message_reads)
       if (unbound(name))
-        return "a branch raises with a message reading `" + std::string(name) +
-               "`, which may be unbound before the if";
+        return {Reason::MaybeUnbound, "a branch raises with a message reading `" +
+                                          std::string(name) +
+                                          "`, which may be unbound before the if"};
   }
   return {};
 }
 
 // A checked plan evaluates the static prefix once more when the check fails.
-std::string check_static_prefix(const Context& context, const Plan& plan) {
+Problem check_static_prefix(const Context& context, const Plan& plan) {
   for (const ast::expr* operand : plan.static_operands) {
     if (!context.analysis.is_pure(*operand))
-      return "condition `" + short_text(node_text(context, *operand)) +
-             "` is not pure (a checked rewrite evaluates it again when the check fails)";
+      return {Reason::NotPure,
+              "condition `" + short_text(node_text(context, *operand)) +
+                  "` is not pure (a checked rewrite evaluates it again when the check fails)"};
   }
   return {};
 }
@@ -200,59 +208,64 @@ namespace {
 
 // The if itself, before its branches: not an elif left behind, no scalar read in its
 // condition, no state written in a branch, torch imported.
-std::string check_if(const Context& context, const ast::If& node) {
+Problem check_if(const Context& context, const ast::If& node) {
   if (written_as_elif(context, node))
-    return "an elif whose if is not predicated with it: its rewrite would replace the elif and "
-           "drop the else it belongs to";
+    return {Reason::ElifAlone,
+            "an elif whose if is not predicated with it: its rewrite would replace the elif and "
+            "drop the else it belongs to"};
   if (condition_uses_scalar(node.test))
-    return "condition uses .item()/.tolist() (GM106, out of scope)";
+    return {Reason::UsesItem, "condition uses .item()/.tolist() (GM106, out of scope)"};
   if (context.analysis.mutates_state(node.body) || context.analysis.mutates_state(node.orelse))
-    return "a branch mutates state (attribute/subscript store or in-place call)";
-  if (context.analysis.torch_name().empty()) return "torch is not imported under a known name";
+    return {Reason::MutatesState,
+            "a branch mutates state (attribute/subscript store or in-place call)"};
+  if (context.analysis.torch_name().empty())
+    return {Reason::TorchNotImported, "torch is not imported under a known name"};
   return {};
 }
 
 // What the branches give: the merge set, values torch.where can select, no merged tensor
 // another name shares, every name read bound before the if.
-std::string check_values(const Context& context, const ast::If& node,
-                         const std::vector<BlockRef>& path, const std::vector<Tree*>& leaves,
-                         Plan& plan) {
+Problem check_values(const Context& context, const ast::If& node, const std::vector<BlockRef>& path,
+                     const std::vector<Tree*>& leaves, Plan& plan) {
   if (!plan.returns) {
-    if (std::string why = merge_set(context, node, path, leaves, plan); !why.empty()) return why;
+    if (Problem why = merge_set(context, node, path, leaves, plan); !why.empty()) return why;
   }
-  if (std::string why = merges_constant(leaves, plan); !why.empty()) return why;
-  if (std::string why = shares_merged_tensor(context, node, leaves, plan); !why.empty()) return why;
+  if (Problem why = merges_constant(leaves, plan); !why.empty()) return why;
+  if (Problem why = shares_merged_tensor(context, node, leaves, plan); !why.empty()) return why;
   return reads_bound(context, node, path, leaves);
 }
 
 // A raising leaf's guard runs after every value is computed: no other branch may index
 // ahead of it, call code (a torch.cond branch cannot raise) or record a call.
-std::string check_raising(const Context& context, const ast::If& node, const Planner& planner,
-                          const Plan& plan) {
+Problem check_raising(const Context& context, const ast::If& node, const Planner& planner,
+                      const Plan& plan) {
   std::vector<const ast::Node*> computed(node.body.begin(), node.body.end());
   computed.insert(computed.end(), node.orelse.begin(), node.orelse.end());
   computed.insert(computed.end(), plan.tail_statements.begin(), plan.tail_statements.end());
   if (plan.tail != nullptr) computed.push_back(plan.tail);
   if (const ast::expr* index = first_index(computed))
-    return "a branch raises, and another branch indexes `" +
-           short_text(node_text(context, *index)) +
-           "`, which may raise ahead of the guard where the original raises first";
+    return {Reason::BranchRaises,
+            "a branch raises, and another branch indexes `" +
+                short_text(node_text(context, *index)) +
+                "`, which may raise ahead of the guard where the original raises first"};
   if (planner.expensive || plan.defers)
-    return planner.expensive ? "a branch raises and a branch calls code (a torch.cond branch "
-                               "cannot raise as the original does)"
-                             : "a branch raises and a branch records a call";
+    return {Reason::BranchRaises, planner.expensive
+                                      ? "a branch raises and a branch calls code (a torch.cond "
+                                        "branch cannot raise as the original does)"
+                                      : "a branch raises and a branch records a call"};
   return {};
 }
 
 // The form: torch.cond where a branch calls code; torch.where otherwise, with torch.cond
 // in training where it can.
-std::string choose_form(const Context& context, const std::vector<BlockRef>& path,
-                        const std::vector<Tree*>& leaves, const Planner& planner, bool raises,
-                        Plan& plan) {
+Problem choose_form(const Context& context, const std::vector<BlockRef>& path,
+                    const std::vector<Tree*>& leaves, const Planner& planner, bool raises,
+                    Plan& plan) {
   if (plan.defers && (planner.expensive || planner.splits != 1))
-    return planner.expensive
-               ? "a branch records a call and calls code (torch.cond cannot record it)"
-               : "a branch records a call under nested conditions";
+    return {Reason::Other,
+            planner.expensive
+                ? "a branch records a call and calls code (torch.cond cannot record it)"
+                : "a branch records a call under nested conditions"};
   if (planner.expensive) return plan_cond(context, path, leaves, plan);
   if (!plan.defers && !raises && plan.checks.masked_reads.empty() && leaves.size() == 2 &&
       !plan.root->on_true->is_split() && !plan.root->on_false->is_split()) {
@@ -279,24 +292,22 @@ PlanResult covered_plan(const ast::If& node, const ast::If& cover) {
 PlanResult plan_once(const Context& context, const ast::stmt& statement, bool check_enclosing,
                      sema::Speculation* speculation) {
   PlanResult result;
-  auto decline = [&](std::string reason) {
+  auto decline = [&](Problem reason) {
     result.reason = std::move(reason);
     return std::move(result);
   };
   std::vector<BlockRef> path;
-  if (std::string why = check_statement(context, statement, path); !why.empty())
-    return decline(why);
+  if (Problem why = check_statement(context, statement, path); !why.empty()) return decline(why);
   const ast::If& node = *ast::as<ast::If>(&statement);
   if (check_enclosing) {
     if (const ast::If* cover = covering_if(context, path)) return covered_plan(node, *cover);
   }
-  if (std::string why = check_if(context, node); !why.empty()) return decline(why);
+  if (Problem why = check_if(context, node); !why.empty()) return decline(why);
   std::string torch(context.analysis.torch_name());
   Condition condition;
-  if (std::string why = split_condition(context, node, condition); !why.empty())
-    return decline(why);
+  if (Problem why = split_condition(context, node, condition); !why.empty()) return decline(why);
   Built built;
-  if (std::string why = build_tree(context, node, path, condition, torch, speculation, built);
+  if (Problem why = build_tree(context, node, path, condition, torch, speculation, built);
       !why.empty())
     return decline(why);
 
@@ -310,12 +321,12 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
   plan.root = std::move(built.root);
   std::vector<Tree*> leaves;
   leaves_of(*plan.root, leaves);
-  if (std::string why = check_values(context, node, path, leaves, plan); !why.empty())
+  if (Problem why = check_values(context, node, path, leaves, plan); !why.empty())
     return decline(why);
   if (plan.returns) plan.return_arity = common_arity(leaves);
   plan.static_operands = condition.static_operands;
   plan.checks.masked_reads = built.planner->masked_reads;
-  if (std::string why = check_masked_reads(context, *built.planner, plan); !why.empty())
+  if (Problem why = check_masked_reads(context, *built.planner, plan); !why.empty())
     return decline(why);
   if (speculation != nullptr) {  // the operands are read before the if
     speculation->local.clear();
@@ -325,11 +336,10 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
   bool raises =
       std::any_of(leaves.begin(), leaves.end(), [](Tree* leaf) { return leaf->raises(); });
   if (raises) {
-    if (std::string why = check_raising(context, node, *built.planner, plan); !why.empty())
+    if (Problem why = check_raising(context, node, *built.planner, plan); !why.empty())
       return decline(why);
   }
-  if (std::string why = choose_form(context, path, leaves, *built.planner, raises, plan);
-      !why.empty())
+  if (Problem why = choose_form(context, path, leaves, *built.planner, raises, plan); !why.empty())
     return decline(why);
   plan.temp_count = built.planner->temps;
   plan.split_count = built.planner->splits;
@@ -342,7 +352,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
 PlanResult plan_conditional_once(const Context& context, const ast::stmt& statement,
                                  const ast::IfExp& e, sema::Speculation* speculation) {
   PlanResult result;
-  auto decline = [&](std::string reason) {
+  auto decline = [&](Problem reason) {
     result.reason = std::move(reason);
     return std::move(result);
   };
@@ -354,24 +364,28 @@ PlanResult plan_conditional_once(const Context& context, const ast::stmt& statem
     var = ast::as<ast::Name>(assign->targets[0])->id;
   } else if (ret == nullptr || ret->value != &e) {
     return decline(
-        "a conditional expression that is not the whole value of an assignment to one name "
-        "or of a return");
+        {Reason::NotAnIf,
+         "a conditional expression that is not the whole value of an assignment to one name "
+         "or of a return"});
   }
   std::vector<BlockRef> path;
   if (!find_path(context.module.body, nullptr, &statement, path))
-    return decline("statement not found in the module");
+    return decline({Reason::Other, "statement not found in the module"});
   for (const BlockRef& ref : path)
     if (auto* owner = ast::as<ast::If>(ref.owner); owner && is_where_ok_test(context, owner->test))
-      return decline("fallback branch of an already predicated if");
+      return decline({Reason::PredicatedFallback, "fallback branch of an already predicated if"});
   std::string torch(context.analysis.torch_name());
-  if (torch.empty()) return decline("torch is not imported under a known name");
+  if (torch.empty())
+    return decline({Reason::TorchNotImported, "torch is not imported under a known name"});
   if (condition_uses_scalar(e.test))
-    return decline("condition uses .item()/.tolist() (GM106, out of scope)");
+    return decline({Reason::UsesItem, "condition uses .item()/.tolist() (GM106, out of scope)"});
   for (const ast::expr* value : {e.body, e.orelse})
     if (const ast::expr* number = number_literal(value))
-      return decline("the value `" + short_text(node_text(context, *number)) +
-                     "` is a Python number: torch.where needs tensors on both sides, and a "
-                     "tensor in its place computes in float32 where Python computes in float64");
+      return decline({Reason::PythonNumber,
+                      "the value `" + short_text(node_text(context, *number)) +
+                          "` is a Python number: torch.where needs tensors on both sides, and a "
+                          "tensor in its place computes in float32 where Python computes in "
+                          "float64"});
   Planner planner(context);
   planner.torch_ = torch;
   planner.speculation = speculation;
@@ -379,24 +393,23 @@ PlanResult plan_conditional_once(const Context& context, const ast::stmt& statem
   plan.root = std::make_unique<Tree>();
   if (!planner.build_conditional(e, var, *plan.root)) return decline(planner.error);
   if (planner.expensive)
-    return decline(
-        "a conditional expression calling a submodule or function (torch.cond "
-        "predicates if statements)");
+    return decline({Reason::ConditionalCallsCode,
+                    "a conditional expression calling a submodule or function (torch.cond "
+                    "predicates if statements)"});
   std::vector<Tree*> leaves;
   leaves_of(*plan.root, leaves);
-  if (std::string why = reads_bound(context, statement, path, leaves); !why.empty())
+  if (Problem why = reads_bound(context, statement, path, leaves); !why.empty())
     return decline(why);
   plan.statement = &statement;
   plan.torch = torch;
   plan.returns = var.empty();
   if (!plan.returns) plan.merge = {var};
-  if (std::string why = shares_merged_tensor(context, statement, leaves, plan); !why.empty())
+  if (Problem why = shares_merged_tensor(context, statement, leaves, plan); !why.empty())
     return decline(why);
   plan.temp_count = planner.temps;
   plan.split_count = planner.splits;
   plan.checks.masked_reads = planner.masked_reads;
-  if (std::string why = check_masked_reads(context, planner, plan); !why.empty())
-    return decline(why);
+  if (Problem why = check_masked_reads(context, planner, plan); !why.empty()) return decline(why);
   result.plan = std::move(plan);
   return result;
 }
@@ -413,10 +426,12 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
   if (tail.plan) return tail;
   // only tail duplication takes an else branch holding an if, or a Python value: say why
   // it could not
-  bool tail_tried = plain.reason.find("else branch holding another if") != std::string::npos ||
-                    plain.reason.find("torch.where selects tensors only") != std::string::npos;
-  if (tail_tried && tail.reason.find("no branch value is a Python number") == std::string::npos)
-    plain.reason += "; " + tail.reason;
+  const std::string& why = plain.reason.detail;
+  bool tail_tried = why.find("else branch holding another if") != std::string::npos ||
+                    why.find("torch.where selects tensors only") != std::string::npos;
+  if (tail_tried &&
+      tail.reason.detail.find("no branch value is a Python number") == std::string::npos)
+    plain.reason = reasons::quoting(plain.reason.reason, why + "; ", tail.reason);
   return plain;
 }
 
@@ -429,8 +444,8 @@ PlanResult plan_conditional(const Context& context, const ast::stmt& statement,
   PlanResult tail = plan_tail(context, statement, &e);
   if (tail.plan) return tail;
   // a Python number declined the plain form: say too why the tail could not take it
-  if (plain.reason.find("is a Python number") != std::string::npos)
-    plain.reason += "; " + tail.reason;
+  if (plain.reason.detail.find("is a Python number") != std::string::npos)
+    plain.reason = reasons::quoting(plain.reason.reason, plain.reason.detail + "; ", tail.reason);
   return plain;
 }
 

@@ -16,6 +16,10 @@
 
 namespace graphmend::rewrite::where_detail {
 
+// Why a statement is not planned (reasons.def); empty when nothing is wrong.
+using reasons::Problem;
+using reasons::Reason;
+
 // Temp placeholders in planned value text: kTempOpen <id> kTempClose.
 inline constexpr char kTempOpen = '\x01';
 inline constexpr char kTempClose = '\x02';
@@ -155,12 +159,12 @@ struct Plan {
 
 struct PlanResult {
   std::optional<Plan> plan;
-  std::string reason;  // when plan is empty: why not
+  Problem reason;  // when plan is empty: why not
 };
 
 // Why `statement` is not an if a rewrite may predicate (a while loop, the fallback branch
 // of an if already predicated, ...), or empty.
-std::string check_unpredicated(const Context& context, const ast::stmt& statement);
+Problem check_unpredicated(const Context& context, const ast::stmt& statement);
 
 PlanResult plan_statement(const Context& context, const ast::stmt& statement,
                           bool check_enclosing = true);

@@ -48,7 +48,7 @@ const ast::expr* first_index(const std::vector<const ast::Node*>& nodes);
 
 // masked_read.cpp
 const ast::Subscript* computed_index(const ast::Node* node);
-std::string computed_index_reason(const Context& context, const ast::Subscript& index);
+Problem computed_index_reason(const Context& context, const ast::Subscript& index);
 
 // ---------------------------------------------------------------------------------------
 // The planner: builds the tree of a branch (tree.cpp), checks the tail on each side
@@ -58,7 +58,7 @@ class Planner {
  public:
   explicit Planner(const Context& context) : context_(context), analysis_(context.analysis) {}
 
-  std::string error;
+  Problem error;
   int temps = 0;
   int splits = 0;
   bool expensive = false;
@@ -143,7 +143,8 @@ class Planner {
   bool test_checkable_before(const ast::expr& test, const Side& side) const;
   bool static_as_written(const ast::expr& test) const;
 
-  bool fail(std::string reason);
+  bool fail(Reason reason, std::string detail);
+  bool fail(Problem problem);
   bool build_statement(const ast::stmt& s, bool last, Tree& tree);
   bool build_assignment(const ast::stmt& s, Tree& tree);
   bool build_nested_if(const ast::If& n, bool last, Tree& tree);
@@ -194,8 +195,8 @@ void merge_order(const Tree& tree, std::vector<std::string_view>& out);
 // Locating the statement (locate.cpp).
 
 bool is_where_ok_test(const Context& context, const ast::expr* test);
-std::string check_statement(const Context& context, const ast::stmt& statement,
-                            std::vector<BlockRef>& path);
+Problem check_statement(const Context& context, const ast::stmt& statement,
+                        std::vector<BlockRef>& path);
 // The enclosing data-dependent if, predicated with torch.where, whose branch ends with
 // `path`'s statement, as the text shows it (no speculation), or null.
 const ast::If* covering_if(const Context& context, const std::vector<BlockRef>& path);
@@ -208,15 +209,15 @@ struct Condition {
   std::string prefix;
 };
 
-std::string split_condition(const Context& context, const ast::If& node, Condition& condition,
-                            bool else_ifs = false);
+Problem split_condition(const Context& context, const ast::If& node, Condition& condition,
+                        bool else_ifs = false);
 
 // ---------------------------------------------------------------------------------------
 // The whole plan's checks (plan.cpp).
 
-std::string reads_bound(const Context& context, const ast::stmt& node,
-                        const std::vector<BlockRef>& path, const std::vector<Tree*>& leaves);
-std::string check_static_prefix(const Context& context, const Plan& plan);
+Problem reads_bound(const Context& context, const ast::stmt& node,
+                    const std::vector<BlockRef>& path, const std::vector<Tree*>& leaves);
+Problem check_static_prefix(const Context& context, const Plan& plan);
 
 // ---------------------------------------------------------------------------------------
 // The torch.cond form (cond_plan.cpp).
@@ -227,14 +228,14 @@ bool may_alias_input(const Context& context, const ast::expr& value);
 std::string unaliased(const Context& context, const ast::expr& value);
 // torch.cond's operands (CondForm::operands), and each leaf's cond.returns; a reason when the
 // branches read a local torch.cond cannot pass.
-std::string cond_operands(const Context& context, const std::vector<BlockRef>& path,
-                          const std::vector<Tree*>& leaves, Plan& plan);
-// The torch.cond form of `plan` (CondForm::use), or why not.
-std::string plan_cond(const Context& context, const std::vector<BlockRef>& path,
+Problem cond_operands(const Context& context, const std::vector<BlockRef>& path,
                       const std::vector<Tree*>& leaves, Plan& plan);
+// The torch.cond form of `plan` (CondForm::use), or why not.
+Problem plan_cond(const Context& context, const std::vector<BlockRef>& path,
+                  const std::vector<Tree*>& leaves, Plan& plan);
 
 // masked_read.cpp
-std::string check_masked_reads(const Context& context, const Planner& planner, const Plan& plan);
+Problem check_masked_reads(const Context& context, const Planner& planner, const Plan& plan);
 
 // What the text shows first; failing that, the same with the values whose type it cannot
 // show assumed to be tensors, then also the parameters declared numbers assumed to be
@@ -259,7 +260,7 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
       (speculation.assumed.empty() && speculation.floating.empty() && speculation.numbers.empty() &&
        speculation.preconditions.empty() && speculation.methods.empty()))
     return assumed;
-  if (std::string why = check_static_prefix(context, *assumed.plan); !why.empty()) {
+  if (Problem why = check_static_prefix(context, *assumed.plan); !why.empty()) {
     assumed.plan.reset();
     assumed.reason = why;
     return assumed;

@@ -110,15 +110,16 @@ sema::PurityFacts Planner::side_facts(const Side& side) const {
 bool Planner::side_value(const ast::expr& value, const Side& side) {
   if (contains_kind(&value,
                     {Kind::Yield, Kind::YieldFrom, Kind::Await, Kind::Lambda, Kind::NamedExpr}))
-    return fail("the tail holds yield, await, a lambda or :=");
-  if (uses_scalar(&value)) return fail("the tail uses .item()/.tolist() (GM106)");
+    return fail(Reason::Other, "the tail holds yield, await, a lambda or :=");
+  if (uses_scalar(&value)) return fail(Reason::UsesItem, "the tail uses .item()/.tolist() (GM106)");
   focus_side(side);
   if (analysis_.is_pure(value, side_facts(side))) return true;
   if (calls_expensive(value))
-    return fail("the tail calls a submodule or function in `" +
-                short_text(node_text(context_, value)) + "`: both sides would run it");
-  return fail("tail value `" + short_text(node_text(context_, value)) +
-              "` is not pure (both sides compute it)");
+    return fail(Reason::Other, "the tail calls a submodule or function in `" +
+                                   short_text(node_text(context_, value)) +
+                                   "`: both sides would run it");
+  return fail(Reason::NotPure, "tail value `" + short_text(node_text(context_, value)) +
+                                   "` is not pure (both sides compute it)");
 }
 
 void Planner::side_assign(std::string_view var, const ast::expr& value, Side& side) {
@@ -180,7 +181,7 @@ bool Planner::test_checkable_before(const ast::expr& test, const Side& side) con
 // with the test's value checked before the statement, where the original runs otherwise.
 bool Planner::side_static_if(const ast::If& n, Side& side, int& count) {
   Side on_true = side, on_false = side;
-  std::string error_before = error;
+  Problem error_before = error;
   bool true_ok = side_block(n.body, 0, on_true, count);
   bool false_ok = side_block(n.orelse, 0, on_false, count);
   if (true_ok == false_ok || !test_checkable_before(*n.test, side)) return false;
@@ -194,8 +195,9 @@ bool Planner::side_static_if(const ast::If& n, Side& side, int& count) {
 
 bool Planner::side_statement(const ast::stmt& s, Side& side, int& count) {
   if (++count > kMaxTailStatements)
-    return fail("the tail after the branch is longer than " + std::to_string(kMaxTailStatements) +
-                " statements (both sides compute it)");
+    return fail(Reason::Other, "the tail after the branch is longer than " +
+                                   std::to_string(kMaxTailStatements) +
+                                   " statements (both sides compute it)");
   switch (s.kind) {
     case Kind::Pass:
       return true;
@@ -209,10 +211,11 @@ bool Planner::side_statement(const ast::stmt& s, Side& side, int& count) {
     case Kind::For:
     case Kind::AsyncFor:
     case Kind::While:
-      return fail("the tail after the branch holds a loop");
+      return fail(Reason::Other, "the tail after the branch holds a loop");
     default:
-      return fail("the tail holds `" + short_text(node_text(context_, s)) +
-                  "` (only assignments, ifs and the final return are duplicated)");
+      return fail(Reason::Other,
+                  "the tail holds `" + short_text(node_text(context_, s)) +
+                      "` (only assignments, ifs and the final return are duplicated)");
   }
 }
 
@@ -229,8 +232,9 @@ bool Planner::side_assignment(const ast::stmt& s, Side& side) {
   }
   auto* name = ast::as<ast::Name>(target);
   if (name == nullptr || value == nullptr)
-    return fail("the tail assigns `" + short_text(node_text(context_, s)) +
-                "` (a target that is not one name: a side effect both sides would run)");
+    return fail(Reason::BranchNotStatic,
+                "the tail assigns `" + short_text(node_text(context_, s)) +
+                    "` (a target that is not one name: a side effect both sides would run)");
   if (!side_value(*value, side)) return false;
   side_assign(name->id, *value, side);
   return true;
@@ -238,7 +242,7 @@ bool Planner::side_assignment(const ast::stmt& s, Side& side) {
 
 // The tail's final return: what torch.where selects, so no Python value.
 bool Planner::side_return(const ast::stmt& s, const Side& side) {
-  if (&s != final_return) return fail("the tail returns inside an if");
+  if (&s != final_return) return fail(Reason::Other, "the tail returns inside an if");
   const ast::expr& value = *static_cast<const ast::Return&>(s).value;
   std::vector<const ast::expr*> values{&value};
   if (const auto* tuple = ast::as<ast::Tuple>(&value))
@@ -246,8 +250,9 @@ bool Planner::side_return(const ast::stmt& s, const Side& side) {
   for (const ast::expr* returned : values) {
     const auto* name = ast::as<ast::Name>(returned);
     if (name != nullptr && (in(side.constants, name->id) || in(side.numeric, name->id)))
-      return fail("the tail returns the Python value `" + std::string(name->id) +
-                  "` (torch.where selects tensors only)");
+      return fail(Reason::SelectsPythonValue, "the tail returns the Python value `" +
+                                                  std::string(name->id) +
+                                                  "` (torch.where selects tensors only)");
   }
   return side_value(value, side);
 }
@@ -256,12 +261,12 @@ bool Planner::side_return(const ast::stmt& s, const Side& side) {
 // one a static test takes.
 bool Planner::side_if(const ast::If& n, Side& side, int& count) {
   if (!side_test(*n.test, side))
-    return fail("the tail's test `" + short_text(node_text(context_, *n.test)) +
-                "` is not a comparison of Python numbers or a pure static test");
+    return fail(Reason::Other, "the tail's test `" + short_text(node_text(context_, *n.test)) +
+                                   "` is not a comparison of Python numbers or a pure static test");
   Side on_true = side, on_false = side;
   int before = count;
   if (!side_block(n.body, 0, on_true, count) || !side_block(n.orelse, 0, on_false, count)) {
-    std::string why = error;
+    Problem why = error;
     count = before;
     if (side_static_if(n, side, count)) return true;
     return fail(why);

@@ -153,11 +153,10 @@ bool passes_exceptions(const Context& context, const ast::With& with) {
 // see the compiled guard's RuntimeError in its handlers (and Dynamo gives up on a frame that
 // breaks inside one); a loop would run the branch on some pass after names bound on earlier
 // passes, which the check of what is bound before the branch does not follow: declined.
-std::string check_enclosing(const Context& context, const std::vector<BlockRef>& path,
-                            bool raises) {
+Problem check_enclosing(const Context& context, const std::vector<BlockRef>& path, bool raises) {
   for (size_t k = path.size(); k-- > 0;) {
     const ast::stmt* owner = path[k].owner;
-    if (owner == nullptr) return "the branch is not in a function";
+    if (owner == nullptr) return {Reason::Other, "the branch is not in a function"};
     switch (owner->kind) {
       case Kind::FunctionDef:
       case Kind::AsyncFunctionDef:
@@ -166,26 +165,28 @@ std::string check_enclosing(const Context& context, const std::vector<BlockRef>&
         continue;
       case Kind::With:
         if (raises && !passes_exceptions(context, static_cast<const ast::With&>(*owner)))
-          return "a branch raises inside `with " +
-                 short_text(node_text(
-                     context, *static_cast<const ast::With&>(*owner).items[0]->context_expr)) +
-                 "`, a context manager that may suppress the exception (the compiled guard "
-                 "raises only at the compile boundary)";
+          return {Reason::BranchRaises,
+                  "a branch raises inside `with " +
+                      short_text(node_text(
+                          context, *static_cast<const ast::With&>(*owner).items[0]->context_expr)) +
+                      "`, a context manager that may suppress the exception (the compiled guard "
+                      "raises only at the compile boundary)"};
         continue;
       case Kind::For:
       case Kind::AsyncFor:
       case Kind::While:
-        return "the branch is inside a loop";
+        return {Reason::Other, "the branch is inside a loop"};
       case Kind::Try:
       case Kind::TryStar:
-        return "the branch is inside a try statement (its handlers would see what the "
-               "compiled form raises, not what the original raises)";
+        return {Reason::Other,
+                "the branch is inside a try statement (its handlers would see what the "
+                "compiled form raises, not what the original raises)"};
       default:
-        return "the branch is inside `" + short_text(node_text(context, *owner)) +
-               "` (only if, else and with blocks hold a duplicated tail)";
+        return {Reason::Other, "the branch is inside `" + short_text(node_text(context, *owner)) +
+                                   "` (only if, else and with blocks hold a duplicated tail)"};
     }
   }
-  return "the branch is not in a function";
+  return {Reason::Other, "the branch is not in a function"};
 }
 
 // Tail duplication: a data-dependent branch that assigns Python numbers, followed by
@@ -209,16 +210,16 @@ class TailPlan {
   Plan plan;
 
   // Fills `plan`; why not when it cannot.
-  std::string build() {
-    if (std::string why = locate(); !why.empty()) return why;
-    if (std::string why = check_enclosing(context_, path_, false); !why.empty()) return why;
-    if (std::string why = find_final_return(); !why.empty()) return why;
-    if (std::string why = build_branches(); !why.empty()) return why;
-    if (std::string why = check_leaves(); !why.empty()) return why;
-    if (std::string why = hoist_tail(); !why.empty()) return why;
-    if (std::string why = check_sides(); !why.empty()) return why;
+  Problem build() {
+    if (Problem why = locate(); !why.empty()) return why;
+    if (Problem why = check_enclosing(context_, path_, false); !why.empty()) return why;
+    if (Problem why = find_final_return(); !why.empty()) return why;
+    if (Problem why = build_branches(); !why.empty()) return why;
+    if (Problem why = check_leaves(); !why.empty()) return why;
+    if (Problem why = hoist_tail(); !why.empty()) return why;
+    if (Problem why = check_sides(); !why.empty()) return why;
     std::vector<std::string_view> params;
-    if (std::string why = tail_parameters(params); !why.empty()) return why;
+    if (Problem why = tail_parameters(params); !why.empty()) return why;
     call_tail(params);
     return finish();
   }
@@ -228,52 +229,53 @@ class TailPlan {
   const ast::Seq<ast::stmt*>& block() const { return *here().block; }
 
   // The statement's place; not the fallback of an earlier rewrite.
-  std::string locate() {
+  Problem locate() {
     if (conditional_ == nullptr) return check_statement(context_, statement_, path_);
     if (!find_path(context_.module.body, nullptr, &statement_, path_))
-      return "statement not found in the module";
+      return {Reason::Other, "statement not found in the module"};
     for (const BlockRef& ref : path_)
       if (auto* owner = ast::as<ast::If>(ref.owner);
           owner && is_where_ok_test(context_, owner->test))
-        return "fallback branch of an already predicated if";
+        return {Reason::PredicatedFallback, "fallback branch of an already predicated if"};
     return {};
   }
 
   // The `return <value>` ending the branch's block, which the tail runs up to.
-  std::string find_final_return() {
+  Problem find_final_return() {
     final_return_ = ast::as<ast::Return>(block()[block().size - 1]);
     if (here().index + 1 >= block().size || final_return_ == nullptr ||
         final_return_->value == nullptr)
-      return "the branch's block does not end in `return <value>` after it";
+      return {Reason::Other, "the branch's block does not end in `return <value>` after it"};
     torch_ = std::string(context_.analysis.torch_name());
-    if (torch_.empty()) return "torch is not imported under a known name";
+    if (torch_.empty())
+      return {Reason::TorchNotImported, "torch is not imported under a known name"};
     return {};
   }
 
   // The branches' tree, with static ifs in them computed on both sides.
-  std::string build_branches() {
+  Problem build_branches() {
     if (speculation_ != nullptr) speculation_->assume_numbers = true;
     planner_.torch_ = torch_;
     planner_.speculation = speculation_;
     plan.root = std::make_unique<Tree>();
-    std::string why = conditional_ != nullptr ? build_conditional() : build_if();
+    Problem why = conditional_ != nullptr ? build_conditional() : build_if();
     if (!why.empty()) return why;
     if (planner_.expensive)
-      return "a branch calls a submodule or function (both sides would run it)";
+      return {Reason::Other, "a branch calls a submodule or function (both sides would run it)"};
     leaves_of(*plan.root, leaves_);
     return {};
   }
 
   // `var = A if C else B`.
-  std::string build_conditional() {
+  Problem build_conditional() {
     const auto* assign = ast::as<ast::Assign>(&statement_);
     const ast::Name* target = assign != nullptr && assign->targets.size == 1
                                   ? ast::as<ast::Name>(assign->targets[0])
                                   : nullptr;
     if (target == nullptr || assign->value != conditional_)
-      return "the conditional expression is not assigned to one name";
+      return {Reason::Other, "the conditional expression is not assigned to one name"};
     if (condition_uses_scalar(conditional_->test))
-      return "condition uses .item()/.tolist() (GM106, out of scope)";
+      return {Reason::UsesItem, "condition uses .item()/.tolist() (GM106, out of scope)"};
     if (!planner_.build_conditional(*conditional_, target->id, *plan.root)) return planner_.error;
     plan.merge = {target->id};
     assigned_.insert(target->id);
@@ -281,15 +283,15 @@ class TailPlan {
   }
 
   // `if C: ... else: ...`, merging what the branches assign and is live after.
-  std::string build_if() {
+  Problem build_if() {
     const ast::If& node = *ast::as<ast::If>(&statement_);
     if (condition_uses_scalar(node.test))
-      return "condition uses .item()/.tolist() (GM106, out of scope)";
+      return {Reason::UsesItem, "condition uses .item()/.tolist() (GM106, out of scope)"};
     if (context_.analysis.mutates_state(node.body) || context_.analysis.mutates_state(node.orelse))
-      return "a branch mutates state (attribute/subscript store or in-place call)";
+      return {Reason::MutatesState,
+              "a branch mutates state (attribute/subscript store or in-place call)"};
     Condition condition;
-    if (std::string why = split_condition(context_, node, condition, true); !why.empty())
-      return why;
+    if (Problem why = split_condition(context_, node, condition, true); !why.empty()) return why;
     // the static prefix stays a Python `if` around the rewrite; where it is false the
     // original statement runs (emit.cpp)
     plan.static_prefix = condition.prefix;
@@ -305,17 +307,18 @@ class TailPlan {
     merge_order(*plan.root, order);
     for (std::string_view var : order)
       if (std::find(live.begin(), live.end(), var) != live.end()) plan.merge.push_back(var);
-    if (plan.merge.empty()) return "the branches assign no variable used afterwards";
+    if (plan.merge.empty())
+      return {Reason::NoLiveValue, "the branches assign no variable used afterwards"};
     return {};
   }
 
   // No leaf returns, each merged variable is bound on every side, some side's value is a
   // Python number (else the ordinary plan takes it), and raising leaves and recorded calls
   // within the limits of an ordinary plan's.
-  std::string check_leaves() {
+  Problem check_leaves() {
     bool number = false;
     for (Tree* leaf : leaves_) {
-      if (leaf->returned) return "a branch returns";
+      if (leaf->returned) return {Reason::Other, "a branch returns"};
       plan.defers |= !leaf->deferred.empty();
       // a raising leaf gives no value and does not call the tail: its raise is a guard on
       // its path (emit.cpp's emit_guards), and the fallback raises as written
@@ -323,30 +326,32 @@ class TailPlan {
         ++raising_;
         continue;
       }
-      if (std::string why = check_merged(*leaf, number); !why.empty()) return why;
+      if (Problem why = check_merged(*leaf, number); !why.empty()) return why;
     }
-    if (raising_ == leaves_.size()) return "every branch raises";
+    if (raising_ == leaves_.size()) return {Reason::BranchRaises, "every branch raises"};
     // a recorded call replays after the compiled region, past the tail the original runs
     // after it: the tail records nothing and cannot raise what it could not raise on the
     // original path (pure), so only the same limits as an ordinary plan's recorded calls
-    if (plan.defers && raising_ != 0) return "a branch raises and a branch records a call";
+    if (plan.defers && raising_ != 0)
+      return {Reason::BranchRaises, "a branch raises and a branch records a call"};
     if (plan.defers && planner_.splits != 1)
-      return "a branch records a call under nested conditions";
-    if (std::string why = check_enclosing(context_, path_, raising_ != 0); !why.empty()) return why;
-    if (std::string why = reads_bound(context_, statement_, path_, leaves_); !why.empty())
-      return why;
-    if (!number) return "no branch value is a Python number";  // nor another literal
+      return {Reason::Other, "a branch records a call under nested conditions"};
+    if (Problem why = check_enclosing(context_, path_, raising_ != 0); !why.empty()) return why;
+    if (Problem why = reads_bound(context_, statement_, path_, leaves_); !why.empty()) return why;
+    if (!number)
+      return {Reason::PythonNumber, "no branch value is a Python number"};  // nor another literal
     return {};
   }
 
   // The merged variables on one side: bound there, and whether one holds a Python number.
-  std::string check_merged(const Tree& leaf, bool& number) const {
+  Problem check_merged(const Tree& leaf, bool& number) const {
     for (std::string_view var : plan.merge) {
       bool kept = leaf.env.count(var) == 0;
       if (kept && !definitely_bound(path_, var) &&
           !context_.analysis.is_definitely_bound_before(statement_, var))
-        return "different live sets: `" + std::string(var) +
-               "` is assigned in only some branches and not bound before the if";
+        return {Reason::DifferentLiveSets,
+                "different live sets: `" + std::string(var) +
+                    "` is assigned in only some branches and not bound before the if"};
       const auto& numeric = leaf.numeric;
       number = number || (kept ? number_before(context_, path_, var)
                                : std::find(numeric.begin(), numeric.end(), var) != numeric.end() ||
@@ -357,7 +362,7 @@ class TailPlan {
 
   // What the tail evaluates once for both sides (Planner::hoist), which must not run ahead
   // of a raising side's guard.
-  std::string hoist_tail() {
+  Problem hoist_tail() {
     planner_.final_return = final_return_;
     std::set<std::string_view> tail_assigned = assigned_;
     for (uint32_t i = here().index + 1; i < block().size; ++i) {
@@ -373,18 +378,20 @@ class TailPlan {
     // what the tail evaluates once for both sides runs before the guards, where the original
     // raises first and never evaluates it (`self.sigmas[step + 1]` past the end: IndexError)
     if (!planner_.hoisted.empty())
-      return "a branch raises, and the tail evaluates `" +
-             short_text(node_text(context_, *planner_.hoisted[0])) +
-             "` once ahead of both sides, which would run before the raise";
+      return {Reason::BranchRaises,
+              "a branch raises, and the tail evaluates `" +
+                  short_text(node_text(context_, *planner_.hoisted[0])) +
+                  "` once ahead of both sides, which would run before the raise"};
     std::vector<const ast::Node*> rest(block().begin() + here().index + 1, block().end());
     if (const ast::expr* index = first_index(rest))
-      return "a branch raises, and the tail indexes `" + short_text(node_text(context_, *index)) +
-             "`, which may raise ahead of the guard where the original raises first";
+      return {Reason::BranchRaises,
+              "a branch raises, and the tail indexes `" + short_text(node_text(context_, *index)) +
+                  "`, which may raise ahead of the guard where the original raises first"};
     return {};
   }
 
   // Each side that gives values computes the tail (Planner::side_block).
-  std::string check_sides() {
+  Problem check_sides() {
     for (Tree* leaf : leaves_) {
       if (leaf->raises()) continue;
       Planner::Side side;
@@ -408,7 +415,7 @@ class TailPlan {
 
   // The nested function's parameters: what the sides assign and the locals it reads (the
   // hoisted values follow them).
-  std::string tail_parameters(std::vector<std::string_view>& params) const {
+  Problem tail_parameters(std::vector<std::string_view>& params) const {
     std::set<std::string_view> locals = sema::function_locals(context_.analysis, path_);
     params.assign(plan.merge.begin(), plan.merge.end());
     for (std::string_view name : tail_reads(block(), here().index + 1, locals, planner_.hoisted)) {
@@ -417,7 +424,7 @@ class TailPlan {
           context_.analysis.is_definitely_bound_before(statement_, name))
         params.push_back(name);
       else if (bool bound = false; !binds_before_reads(block(), here().index + 1, name, bound))
-        return "the tail reads `" + std::string(name) + "`, which may be unbound";
+        return {Reason::Other, "the tail reads `" + std::string(name) + "`, which may be unbound"};
     }
     return {};
   }
@@ -460,7 +467,7 @@ class TailPlan {
   }
 
   // The plan returns what the tail returns; its run-time checks.
-  std::string finish() {
+  Problem finish() {
     plan.return_arity = tuple_arity(*final_return_->value);
     plan.statement = &statement_;
     plan.condition_if = conditional_ == nullptr ? ast::as<ast::If>(&statement_) : nullptr;
@@ -472,7 +479,7 @@ class TailPlan {
     plan.checks.preconditions = planner_.tail_preconditions;
     if (!plan.checks.flags.empty() || !plan.checks.preconditions.empty()) {
       // a checked rewrite: the prefix is evaluated again
-      if (std::string why = check_static_prefix(context_, plan); !why.empty()) return why;
+      if (Problem why = check_static_prefix(context_, plan); !why.empty()) return why;
     }
     plan.temp_count = planner_.temps;
     plan.split_count = planner_.splits;
@@ -496,8 +503,8 @@ PlanResult plan_tail_once(const Context& context, const ast::stmt& statement,
                           const ast::IfExp* conditional, sema::Speculation* speculation) {
   TailPlan tail(context, statement, conditional, speculation);
   PlanResult result;
-  if (std::string why = tail.build(); !why.empty()) {
-    result.reason = "tail duplication: " + why;
+  if (Problem why = tail.build(); !why.empty()) {
+    result.reason = reasons::quoting(Reason::TailDuplication, "tail duplication: ", why);
     return result;
   }
   result.plan = std::move(tail.plan);
@@ -514,8 +521,8 @@ PlanResult plan_tail(const Context& context, const ast::stmt& statement,
   });
   // a decline of the checks around it is tail duplication's too
   const std::string prefix = "tail duplication: ";
-  if (!result.plan && result.reason.compare(0, prefix.size(), prefix) != 0)
-    result.reason = prefix + result.reason;
+  if (!result.plan && result.reason.detail.compare(0, prefix.size(), prefix) != 0)
+    result.reason = reasons::quoting(Reason::TailDuplication, prefix, result.reason);
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include "ast/walk.h"
 #include "rewrite/defer/defer.h"
 #include "rewrite/edits.h"
+#include "rewrite/guard_raise.h"
 #include "rewrite/where/planner.h"
 #include "sema/aliasing.h"
 
@@ -26,7 +27,8 @@ bool Planner::build_body(const ast::Seq<ast::stmt*>& body, Tree& tree) {
   if (tail == nullptr) return true;
   for (const ast::stmt* s : tail_statements) {
     if (!build_statement(*s, false, tree)) return false;
-    if (tree.is_split() || tree.returned) return fail("the rest of the block branches or returns");
+    if (tree.is_split() || tree.returned)
+      return fail(Reason::Other, "the rest of the block branches or returns");
   }
   return add_return(*tail->value, tree);
 }
@@ -35,7 +37,8 @@ bool Planner::build_body(const ast::Seq<ast::stmt*>& body, Tree& tree) {
 bool Planner::build_split(const std::vector<const ast::expr*>& operands,
                           const ast::Seq<ast::stmt*>& body, const ast::Seq<ast::stmt*>& orelse,
                           Tree& tree) {
-  if (!tree.deferred.empty()) return fail("a nested tensor if after a call the branch records");
+  if (!tree.deferred.empty())
+    return fail(Reason::Other, "a nested tensor if after a call the branch records");
   tree.split_id = splits++;
   tree.on_true = std::make_unique<Tree>();
   tree.on_false = std::make_unique<Tree>();
@@ -78,7 +81,7 @@ bool Planner::set_condition(const std::vector<const ast::expr*>& operands, Tree&
   if (speculation != nullptr) focus(tree);
   for (const ast::expr* operand : operands) {
     if (condition_uses_scalar(operand)) {
-      error = "condition uses .item()/.tolist() (GM106, out of scope)";
+      error = {Reason::UsesItem, "condition uses .item()/.tolist() (GM106, out of scope)"};
       return false;
     }
     // The tensor form evaluates every operand; `and`/`or`/`not` themselves only call
@@ -96,14 +99,15 @@ bool Planner::set_condition(const std::vector<const ast::expr*>& operands, Tree&
         tree.evaluated_once = true;
         continue;
       }
-      error = "condition operand `" + short_text(node_text(context_, *leaf)) +
-              "` is not pure (Python evaluates it on some paths only; the rewrite on all)";
+      error = {Reason::NotPure,
+               "condition operand `" + short_text(node_text(context_, *leaf)) +
+                   "` is not pure (Python evaluates it on some paths only; the rewrite on all)"};
       return false;
     }
     for (const ast::Name* name : ast::loads(operand)) {
       if (tree.env.count(name->id)) {
-        error = "condition reads `" + std::string(name->id) +
-                "`, assigned earlier in the enclosing branch";
+        error = {Reason::Other, "condition reads `" + std::string(name->id) +
+                                    "`, assigned earlier in the enclosing branch"};
         return false;
       }
     }
@@ -112,8 +116,8 @@ bool Planner::set_condition(const std::vector<const ast::expr*>& operands, Tree&
   for (const ast::expr* operand : operands) {
     std::optional<std::string> lowered = tensor_condition(context_, *operand);
     if (!lowered) {
-      error = "condition `" + short_text(node_text(context_, *operand)) +
-              "` is not a tensor expression";
+      error = {Reason::NotTensor, "condition `" + short_text(node_text(context_, *operand)) +
+                                      "` is not a tensor expression"};
       return false;
     }
     std::string text(node_text(context_, *operand));
@@ -138,11 +142,13 @@ bool Planner::set_condition(const std::vector<const ast::expr*>& operands, Tree&
 bool Planner::once_condition(const std::vector<const ast::expr*>& operands, const ast::expr& leaf) {
   std::string text = short_text(node_text(context_, leaf));
   if (operands.size() != 1 || operands.front() != &leaf)
-    return fail("condition operand `" + text +
-                "` is not pure, and the condition combines it with and/or/not");
+    return fail(Reason::NotPure,
+                "condition operand `" + text +
+                    "` is not pure, and the condition combines it with and/or/not");
   if (contains_kind(&leaf,
                     {Kind::Yield, Kind::YieldFrom, Kind::Await, Kind::Lambda, Kind::NamedExpr}))
-    return fail("condition `" + text + "` is not pure and holds yield, await, a lambda or :=");
+    return fail(Reason::NotPure,
+                "condition `" + text + "` is not pure and holds yield, await, a lambda or :=");
   return true;
 }
 
@@ -160,35 +166,40 @@ bool Planner::pure_as_written(const ast::expr& e) const {
   return pure;
 }
 
-bool Planner::fail(std::string reason) {
-  error = std::move(reason);
+bool Planner::fail(Reason reason, std::string detail) {
+  return fail(Problem{reason, std::move(detail)});
+}
+
+bool Planner::fail(Problem problem) {
+  error = std::move(problem);
   return false;
 }
 
 namespace {
 
 // Why a statement of kind `kind` cannot be in a predicated branch.
-std::string unsupported_statement(Kind kind) {
+Problem unsupported_statement(Kind kind) {
   switch (kind) {
     case Kind::AugAssign:
-      return "augmented assignment in a branch (in place on tensors)";
+      return {Reason::UnsupportedStatement,
+              "augmented assignment in a branch (in place on tensors)"};
     case Kind::Break:
     case Kind::Continue:
-      return "branch contains break/continue";
+      return {Reason::UnsupportedStatement, "branch contains break/continue"};
     case Kind::Delete:
-      return "branch deletes a name (del)";
+      return {Reason::UnsupportedStatement, "branch deletes a name (del)"};
     case Kind::Global:
     case Kind::Nonlocal:
-      return "branch declares global/nonlocal names";
+      return {Reason::Other, "branch declares global/nonlocal names"};
     case Kind::FunctionDef:
     case Kind::AsyncFunctionDef:
     case Kind::ClassDef:
-      return "branch contains a nested def/class";
+      return {Reason::UnsupportedStatement, "branch contains a nested def/class"};
     case Kind::Import:
     case Kind::ImportFrom:
-      return "branch contains an import";
+      return {Reason::UnsupportedStatement, "branch contains an import"};
     default:
-      return "branch contains a loop, with, try or match statement";
+      return {Reason::UnsupportedStatement, "branch contains a loop, with, try or match statement"};
   }
 }
 
@@ -203,8 +214,8 @@ bool Planner::build_statement(const ast::stmt& s, bool last, Tree& tree) {
       return build_assignment(s, tree);
     case Kind::Return: {
       auto& n = static_cast<const ast::Return&>(s);
-      if (!last) return fail("statements after return in a branch");
-      if (n.value == nullptr) return fail("bare return in a branch");
+      if (!last) return fail(Reason::PartialReturn, "statements after return in a branch");
+      if (n.value == nullptr) return fail(Reason::PartialReturn, "bare return in a branch");
       return add_return(*n.value, tree);
     }
     case Kind::If:
@@ -214,7 +225,7 @@ bool Planner::build_statement(const ast::stmt& s, bool last, Tree& tree) {
     case Kind::Expr: {
       auto& n = static_cast<const ast::Expr&>(s);
       if (contains_kind(n.value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
-        return fail("branch contains yield/await");
+        return fail(Reason::UnsupportedStatement, "branch contains yield/await");
       return add_deferred_call(n, tree);
     }
     default:
@@ -226,13 +237,14 @@ bool Planner::build_statement(const ast::stmt& s, bool last, Tree& tree) {
 bool Planner::build_assignment(const ast::stmt& s, Tree& tree) {
   if (const auto* n = ast::as<ast::Assign>(&s)) {
     auto* target = n->targets.size == 1 ? ast::as<ast::Name>(n->targets[0]) : nullptr;
-    if (target == nullptr) return fail("assignment to a target that is not a single name");
+    if (target == nullptr)
+      return fail(Reason::Other, "assignment to a target that is not a single name");
     return add_assignment(target->id, *n->value, tree);
   }
   auto& n = static_cast<const ast::AnnAssign&>(s);
   auto* target = ast::as<ast::Name>(n.target);
   if (target == nullptr || n.value == nullptr)
-    return fail("annotated assignment without a value or to a non-name target");
+    return fail(Reason::Other, "annotated assignment without a value or to a non-name target");
   return add_assignment(target->id, *n.value, tree);
 }
 
@@ -240,8 +252,11 @@ bool Planner::build_assignment(const ast::stmt& s, Tree& tree) {
 // data-dependent one ending the branch, a split of the tree.
 bool Planner::build_nested_if(const ast::If& n, bool last, Tree& tree) {
   if (static_ifs && !analysis_.is_data_dependent(*n.test)) return build_static_if(n, tree);
-  if (!last) return fail("a nested if followed by more statements in a branch");
-  if (!analysis_.is_data_dependent(*n.test)) return fail("a static if nested in a tensor branch");
+  if (!last)
+    return fail(Reason::UnsupportedStatement,
+                "a nested if followed by more statements in a branch");
+  if (!analysis_.is_data_dependent(*n.test))
+    return fail(Reason::UnsupportedStatement, "a static if nested in a tensor branch");
   if (auto* op = ast::as<ast::BoolOp>(n.test); op && op->op == ast::BoolOpKind::And) {
     std::vector<const ast::expr*> operands(op->values.begin(), op->values.end());
     return build_split(operands, n.body, n.orelse, tree);
@@ -258,18 +273,20 @@ bool Planner::add_deferred_call(const ast::Expr& statement, Tree& tree) {
   const auto* call = ast::as<ast::Call>(statement.value);
   std::optional<sema::BreakKind> kind = call ? deferrable_kind(context_, *call) : std::nullopt;
   if (!kind)
-    return fail("expression statement in a branch (a side effect): `" +
-                short_text(node_text(context_, statement)) + "`");
+    return fail(Reason::UnsupportedStatement,
+                "expression statement in a branch (a side effect): `" +
+                    short_text(node_text(context_, statement)) + "`");
   for (const ast::Name* name : ast::loads(call))
     if (tree.env.count(name->id) != 0)
-      return fail("a call the branch makes reads `" + std::string(name->id) +
-                  "`, which the branch assigns");
+      return fail(Reason::Other, "a call the branch makes reads `" + std::string(name->id) +
+                                     "`, which the branch assigns");
   std::vector<const ast::expr*> arguments(call->args.begin(), call->args.end());
   for (const ast::keyword* keyword : call->keywords) arguments.push_back(keyword->value);
   for (const ast::expr* argument : arguments)
     if (!recordable_argument(*argument))
-      return fail("an argument of `" + short_text(node_text(context_, *call->func)) +
-                  "` in a branch is not pure");
+      return fail(Reason::NotPure, "an argument of `" +
+                                       short_text(node_text(context_, *call->func)) +
+                                       "` in a branch is not pure");
   sema::BreakTag tag{*kind, &statement, call, analysis_.function_of(call), {}, false};
   std::optional<std::string> recorded = deferred_text(tag, kPathCondition);
   std::optional<std::string> plain = recorded ? deferred_text(tag, {}) : std::nullopt;
@@ -302,7 +319,8 @@ std::optional<std::string> Planner::deferred_text(const sema::BreakTag& tag,
                                                   std::string_view condition) {
   Outcome deferred = defer_call(tag, context_, condition);
   if (!deferred.fixed) {
-    fail("a call in a branch cannot be deferred: " + deferred.reason);
+    fail(reasons::quoting(Reason::UnsupportedStatement, "a call in a branch cannot be deferred: ",
+                          {deferred.reason_id, deferred.reason}));
     return std::nullopt;
   }
   const ast::Node& call = *tag.site;
@@ -314,7 +332,7 @@ std::optional<std::string> Planner::deferred_text(const sema::BreakTag& tag,
   std::string error;
   std::string_view written = node_text(context_, call);
   if (!normalize_edits(edits, static_cast<uint32_t>(written.size()), &error)) {
-    fail("internal: a deferred call's edits (" + error + ")");
+    fail(Reason::Internal, "internal: a deferred call's edits (" + error + ")");
     return std::nullopt;
   }
   return apply_edits(written, edits);
@@ -349,14 +367,17 @@ bool Planner::kept_number(const ast::If& n, std::string_view var, Tree& tree) {
 bool Planner::build_static_if(const ast::If& n, Tree& tree) {
   if (!check_static_test(n, tree)) return false;
   std::optional<std::string> test = renamed(*n.test, tree, {});
-  if (!test) return fail("comprehension, lambda or f-string reading a branch variable");
+  if (!test)
+    return fail(Reason::UnsupportedStatement,
+                "comprehension, lambda or f-string reading a branch variable");
   note_free_reads(*n.test, tree);
   std::unique_ptr<Tree> sides[2] = {static_side(tree), static_side(tree)};
   size_t masked = masked_reads.size();
   if (!build_body(n.body, *sides[0]) || !build_body(n.orelse, *sides[1])) return false;
   // a masked read is masked by the tensor conditions only, not by this test
   if (masked_reads.size() != masked)
-    return fail("a static if in a branch reading by a computed index");
+    return fail(Reason::UnsupportedStatement,
+                "a static if in a branch reading by a computed index");
   std::vector<std::string_view> vars;
   for (auto& side : sides)
     if (!merge_static_side(*side, tree, vars)) return false;
@@ -370,19 +391,22 @@ bool Planner::build_static_if(const ast::If& n, Tree& tree) {
 bool Planner::check_static_test(const ast::If& n, const Tree& tree) {
   for (const ast::expr* leaf : condition_leaves(*n.test)) {
     if (!ast::is<ast::Name>(leaf) && !ast::is<ast::Attribute>(leaf))
-      return fail("the static test `" + short_text(node_text(context_, *n.test)) +
-                  "` is not a flag (a name or attribute; both sides evaluate it)");
+      return fail(Reason::Other,
+                  "the static test `" + short_text(node_text(context_, *n.test)) +
+                      "` is not a flag (a name or attribute; both sides evaluate it)");
     // the check before the statement reads the value before the branch
     for (const ast::Name* name : ast::loads(leaf))
       if (tree.env.count(name->id) != 0)
-        return fail("the static test reads `" + std::string(name->id) +
-                    "`, assigned earlier in the branch (the run-time check cannot see it)");
+        return fail(Reason::Other,
+                    "the static test reads `" + std::string(name->id) +
+                        "`, assigned earlier in the branch (the run-time check cannot see it)");
     std::string flag(node_text(context_, *leaf));
     if (std::find(flag_checks.begin(), flag_checks.end(), flag) == flag_checks.end())
       flag_checks.push_back(flag);
   }
   if (!pure_as_written(*n.test))
-    return fail("the static test `" + short_text(node_text(context_, *n.test)) + "` is not pure");
+    return fail(Reason::NotPure,
+                "the static test `" + short_text(node_text(context_, *n.test)) + "` is not pure");
   return true;
 }
 
@@ -390,8 +414,10 @@ bool Planner::check_static_test(const ast::If& n, const Tree& tree) {
 // variables it changed.
 bool Planner::merge_static_side(Tree& side, Tree& tree, std::vector<std::string_view>& vars) {
   if (side.is_split() || side.returned || side.raises())
-    return fail("a static if in a branch holding a return, a raise or a tensor if");
-  if (!side.deferred.empty()) return fail("a static if in a branch making a call it records");
+    return fail(Reason::UnsupportedStatement,
+                "a static if in a branch holding a return, a raise or a tensor if");
+  if (!side.deferred.empty())
+    return fail(Reason::UnsupportedStatement, "a static if in a branch making a call it records");
   for (auto& a : side.assigns) tree.assigns.push_back(std::move(a));
   for (std::string_view name : side.free_reads) tree.free_reads.push_back(name);
   for (const auto& [var, temp] : side.env) {
@@ -442,11 +468,13 @@ void Planner::select_static_value(const ast::If& n, std::string_view var, const 
 bool Planner::check_value(const ast::expr& value, const Tree& tree,
                           std::vector<const ast::Subscript*>& masked) {
   if (contains_kind(&value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
-    return fail("branch contains yield/await");
-  if (contains_kind(&value, {Kind::Lambda})) return fail("branch contains a lambda");
+    return fail(Reason::UnsupportedStatement, "branch contains yield/await");
+  if (contains_kind(&value, {Kind::Lambda}))
+    return fail(Reason::UnsupportedStatement, "branch contains a lambda");
   if (contains_kind(&value, {Kind::NamedExpr}))
-    return fail("assignment expression (:=) in a branch");
-  if (uses_scalar(&value)) return fail("branch value uses .item()/.tolist() (GM106)");
+    return fail(Reason::UnsupportedStatement, "assignment expression (:=) in a branch");
+  if (uses_scalar(&value))
+    return fail(Reason::UsesItem, "branch value uses .item()/.tolist() (GM106)");
   // a helper torch.cond can trace whole runs only on the side taken; another pure one (a
   // validation, static ifs) on both
   if (calls_expensive(value) && cond_eligible(value)) {
@@ -466,8 +494,8 @@ bool Planner::check_value(const ast::expr& value, const Tree& tree,
   }
   if (const ast::Subscript* index = computed_index(&value))
     return fail(computed_index_reason(context_, *index));
-  return fail("branch value `" + short_text(node_text(context_, value)) +
-              "` is not pure (side effects or may raise)");
+  return fail(Reason::NotPure, "branch value `" + short_text(node_text(context_, value)) +
+                                   "` is not pure (side effects or may raise)");
 }
 // The value's text with names assigned earlier in the branch replaced by their temps and
 // the `masked` subscripts by their masked reads.
@@ -554,7 +582,9 @@ bool Planner::add_assignment(std::string_view var, const ast::expr& value, Tree&
     tree.numeric.erase(numeric);
   }
   std::optional<std::string> text = renamed(value, tree, masked);
-  if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
+  if (!text)
+    return fail(Reason::UnsupportedStatement,
+                "comprehension, lambda or f-string reading a branch variable");
   note_free_reads(value, tree);
   int temp = temps++;
   tree.assigns.push_back({var, temp, *text, is_python_constant(value)});
@@ -574,7 +604,9 @@ bool Planner::add_return(const ast::expr& value, Tree& tree) {
   std::vector<const ast::Subscript*> masked;
   if (!check_value(value, tree, masked)) return false;
   std::optional<std::string> text = renamed(value, tree, masked);
-  if (!text) return fail("comprehension, lambda or f-string reading a branch variable");
+  if (!text)
+    return fail(Reason::UnsupportedStatement,
+                "comprehension, lambda or f-string reading a branch variable");
   note_free_reads(value, tree);
   int temp = temps++;
   tree.assigns.push_back({std::string_view(), temp, *text, is_python_constant(value)});
@@ -590,18 +622,21 @@ bool Planner::add_return(const ast::expr& value, Tree& tree) {
 // builds it, and before any merged variable is assigned: it may not read what the branch
 // assigned.
 bool Planner::add_raise(const ast::Raise& raise, bool last, Tree& tree) {
-  if (!last) return fail("statements after raise in a branch");
+  if (!last) return fail(Reason::UnsupportedStatement, "statements after raise in a branch");
   if (!context_.options.rewrites.has(RewriteKind::Trap))
-    return fail("a branch raises, and the [trap] rewrite that guards it is disabled");
+    return fail(Reason::BranchRaises,
+                "a branch raises, and the [trap] rewrite that guards it is disabled");
   if (speculation != nullptr) focus(tree);
   GuardRaise form = guard_raise(context_, raise, raise, {});
   if (!form.problem.empty())
-    return fail("a branch raises, and its raise has no guard form: " + form.problem);
+    return fail(reasons::quoting(
+        Reason::BranchRaises,
+        "a branch raises, and its raise has no guard form: ", {form.reason, form.problem}));
   std::vector<std::string_view> message_reads;
   for (const ast::Name* name : ast::loads(&raise)) {
     if (tree.env.count(name->id) != 0)
-      return fail("a branch raises with a message reading `" + std::string(name->id) +
-                  "`, which the branch assigns");
+      return fail(Reason::BranchRaises, "a branch raises with a message reading `" +
+                                            std::string(name->id) + "`, which the branch assigns");
     message_reads.push_back(name->id);
   }
   std::string written(node_text(context_, raise));

@@ -24,6 +24,7 @@
 
 namespace graphmend::rewrite {
 
+using reasons::Reason;
 using where_detail::covered;
 using where_detail::emit_plan;
 using where_detail::Plan;
@@ -31,8 +32,6 @@ using where_detail::Plan;
 std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context) {
   if (tag.kind != sema::BreakKind::DataDependentBranch || tag.statement == nullptr)
     return std::nullopt;
-  Outcome outcome;
-
   const auto* conditional = ast::as<ast::IfExp>(tag.site);
   if (const auto* branch = ast::as<ast::If>(tag.statement); branch && conditional == nullptr) {
     if (auto masked = where_detail::rewrite_masked_update(context, *branch)) return masked;
@@ -46,14 +45,16 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
       if (std::optional<Outcome> deferred = defer_branch(tag, context)) {
         // both ways declined: say why each
         if (!deferred->fixed) {
-          deferred->reason = result.reason + "; deferred whole: " + deferred->reason;
-          deferred->reason_id.reset();  // words of two reasons: the id is found from them
+          reasons::Problem both = reasons::quoting(
+              result.reason.reason,
+              result.reason.detail + "; deferred whole: ", {deferred->reason_id, deferred->reason});
+          deferred->reason = std::move(both.detail);
+          deferred->reason_id = both.reason;
         }
         return deferred;
       }
     }
-    outcome.reason = result.reason;
-    return outcome;
+    return Outcome::declined(result.reason);
   }
   const Plan& plan = *result.plan;
   if (plan.covered_by != nullptr) return covered(context, *plan.covered_by);
@@ -71,8 +72,9 @@ std::optional<Outcome> predicate_guard(const sema::BreakTag& tag, Context& conte
   } else {
     where_detail::PlanResult result = where_detail::plan_statement(context, *guard);
     if (!result.plan) {
-      outcome.reason =
-          "the if statement has an else branch, which [Where] declines: " + result.reason;
+      outcome = Outcome::declined(reasons::quoting(
+          Reason::HasElse,
+          "the if statement has an else branch, which [Where] declines: ", result.reason));
     } else {
       const Plan& plan = *result.plan;
       outcome = plan.covered_by ? covered(context, *plan.covered_by) : emit_plan(plan, context);
