@@ -22,7 +22,7 @@ import graphmend
 from behaviour import (  # noqa: F401 (fixtures)
     fresh_dynamo, log_everything, mended_text_module, pending_params,
     assert_same_behaviour, assert_same_gradients, behind_boundary, breaks_of, never_more_breaks,
-    fresh_inputs, grad_mode, observe,
+    observe,
 )
 from case_files import PEER_DIR, PEER_PREFIX, build, case_ids, load, path_of
 
@@ -74,6 +74,14 @@ for _check in ("mended_compiled", "mended_text"):
     PENDING[("asteroid/beamforming_reference_mic", _check)] = (
         "a LinAlgError raised inside the compiled graph is not caught by the original's "
         "try/except (plain torch.compile too)")
+# Measures: explain reports no break reason for a frame Dynamo skipped after a break in a
+# loop, or for a break in a call below the entry; its graph count alone cannot tell a split
+# from a recompile or a frame of its own.
+for _program in ("monai/retinanet_anchor_matched_idxs", "x_transformers/generate",
+                 "vector_quantize/fsp_init", "vector_quantize/fsq_init"):
+    PENDING[(_program, "category_matches_plain_compile")] = (
+        "measure: plain torch.compile breaks (a frame skipped below the entry), and explain "
+        "reports no break reason for it")
 # Real bugs of the mender.
 PENDING[("x_transformers/generate", "never_more_breaks_than_the_original")] = (
     "mender: the mended text compiles 6 graphs where the original compiles 4, the extra two "
@@ -143,13 +151,9 @@ def test_pending_names_real_checks():
 def test_category_matches_plain_compile(name):
     """A no_break program does not break under plain torch.compile; every other one does."""
     module = MODULES[name]
-    with grad_mode(module):
-        report = graphmend.explain(build(module), *fresh_inputs(module, 0))
-    # A break reason, or graphs split (explain gives no reason for a frame Dynamo skipped
-    # after a break in a loop below the entry), or no graph at all (it gave up on the frame).
-    broken = bool(report.breaks) or report.graph_break_count > 0 or report.graph_count == 0
-    assert broken == (module.CATEGORY != "no_break"), (
-        len(report.breaks), report.graph_break_count, report.graph_count)
+    breaks, graphs = breaks_of(module, build(module))
+    # No graph at all: Dynamo gave up on the whole frame (it runs eagerly).
+    assert (breaks == 0 and graphs > 0) == (module.CATEGORY == "no_break"), (breaks, graphs)
 
 
 @pytest.mark.parametrize("name", params(PROGRAMS, "never_more_breaks_than_the_original"))
