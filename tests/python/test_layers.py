@@ -31,7 +31,7 @@ LEVELS = (
     {"hook", "ahead"},  # the import hook and its helper process
     {"mender"},  # graphmend.mend
     {"boundary", "explainer"},  # the compile boundary; graphmend.explain
-    {"runtime_aware"},  # graphmend.compile with example inputs
+    {"runtime_aware", "evidence"},  # graphmend.compile's run-time evidence
     {"compiling"},  # graphmend.compile
     {"cli"},  # the command line: its commands, and the findings, codes, formats, config below them
     {"__init__", "__main__", "api", "demo"},  # the faces of the package
