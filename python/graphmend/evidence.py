@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import threading
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-from . import boundary, explainer, mender
+from . import boundary, cache, explainer, mender
 from .options import all_on as all_rewrites
 from .reports import (
     JUMP_SIGNS,
@@ -281,13 +282,88 @@ def from_runtime(static: MendReport, mended: MendReport) -> List[Diagnostic]:
     return [d for d in mended.fixed if _site_key(d) not in known]
 
 
+def _identity(obj: Any) -> Optional[Tuple[str, str]]:
+    """(source file, qualified name) of what ``graphmend.compile`` was given: a function, a
+    method's function, or a module instance's class; None when it has no source file."""
+    import inspect
+    import types
+
+    target = obj.__func__ if isinstance(obj, types.MethodType) else obj
+    if not isinstance(target, (types.FunctionType, type)):
+        target = type(target)
+    try:
+        path = inspect.getsourcefile(target)
+    except (TypeError, OSError):
+        return None
+    if not path:
+        return None
+    return path, f"{target.__module__}.{target.__qualname__}"
+
+
+def _file_digest(path: str) -> Optional[str]:
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def _memory(obj: Any) -> Tuple[Optional[cache.Store], str]:
+    """The cache folder's store and the key of ``obj``'s remembered evidence ("" if none)."""
+    folder, identity = mender._cache_dir(), _identity(obj)
+    if not folder or identity is None:
+        return None, ""
+    store = cache.Store(folder)
+    path, name = identity
+    return store, store.key(path, None, {}, kind="evidence", text_digest=name)
+
+
+def remembered(obj: Any) -> Dict[str, Tuple[int, ...]]:
+    """The jump lines an earlier process's first call of ``obj`` found, when every file they
+    name still holds the text it held then ({} otherwise: the evidence is stale)."""
+    store, key = _memory(obj)
+    stored = store.load(key) if store is not None else None
+    if not stored or not isinstance(stored[0], tuple):
+        return {}
+    lines: Dict[str, Tuple[int, ...]] = {}
+    for filename, digest, found in stored[0]:
+        if _file_digest(filename) != digest:
+            return {}
+        lines[filename] = tuple(found)
+    return lines
+
+
+def remember(obj: Any, lines: Dict[str, Tuple[int, ...]]) -> None:
+    """Keeps ``lines`` (the jump lines that mended ``obj`` further) in the cache folder, each
+    file with the digest of its text, for the first call of a later process."""
+    store, key = _memory(obj)
+    if store is None:
+        return
+    entries = []
+    for filename, found in sorted(lines.items()):
+        digest = _file_digest(filename)
+        if digest is None:
+            return
+        entries.append((filename, digest, tuple(found)))
+    store.store(key, (tuple(entries),))
+
+
+def _merged(*maps: Dict[str, Tuple[int, ...]]) -> Dict[str, Tuple[int, ...]]:
+    out: Dict[str, set] = {}
+    for lines in maps:
+        for filename, found in lines.items():
+            out.setdefault(filename, set()).update(found)
+    return {f: tuple(sorted(found)) for f, found in sorted(out.items())}
+
+
 class FirstCall:
     """The object ``graphmend.compile`` returns calls through this: the first call runs the
-    statically mended program, compiled with the caller's backend wrapped by a ``_Recorder``
-    (the program runs once, so its prints, records, RNG draws and buffer updates happen
-    once); its evidence then decides what the later calls run: the same compiled object
-    when Dynamo broke on no branch the text gave no sign of (no recompile), else ``obj``
-    mended again with those lines and compiled afresh (``swap``)."""
+    program mended from its text (and from the evidence an earlier process remembered),
+    compiled with the caller's backend wrapped by a ``_Recorder`` (the program runs once, so
+    its prints, records, RNG draws and buffer updates happen once); its evidence then
+    decides what the later calls run: the same compiled object when Dynamo broke on no
+    branch no site covers (no recompile), else ``obj`` mended again with those lines and
+    compiled afresh (``swap``), the lines remembered for the next process."""
 
     def __init__(
         self,
@@ -296,8 +372,10 @@ class FirstCall:
         recorder: _Recorder,
         report: CompileReport,
         swap: Callable[[Any], Any],
+        static: MendReport,
     ) -> None:
         self.obj, self.recorder, self.report, self.swap = obj, recorder, report, swap
+        self.static = static
         self.current = compiled
         self.pending = True
         self.lock = threading.Lock()
@@ -325,13 +403,13 @@ class FirstCall:
         report.frames_skipped = found.frames_skipped
         report.model_calls = 1
         jumps = _new_lines(found.jump_lines(), report.mend.fixed)
-        report.observed_lines = jumps
         if not jumps:
             return
+        report.observed_lines = _merged(report.observed_lines, jumps)
         try:
-            mended, mend_rep = mend_with(self.obj, found.jump_lines())
-            added = from_runtime(report.mend, mend_rep)
-            if not added:
+            observed = _merged(report.remembered_lines, found.jump_lines())
+            mended, mend_rep = mend_with(self.obj, observed)
+            if not from_runtime(report.mend, mend_rep):
                 report.dropped_rounds.append(
                     "Dynamo broke on a branch at "
                     + ", ".join(f"{f}:{n}" for f, ns in jumps.items() for n in ns)
@@ -344,9 +422,28 @@ class FirstCall:
                 f"mending with the evidence failed: {type(exc).__name__}: {exc}"
             )
             return
-        report.mend, report.from_runtime = mend_rep, added
+        report.mend, report.from_runtime = mend_rep, from_runtime(self.static, mend_rep)
         report.rounds = 2
         report.recompiled = True
+        remember(self.obj, observed)
+
+
+def _with_remembered(obj: Any, target: Any, report: CompileReport) -> Any:
+    """``target``, or ``obj`` mended with the evidence an earlier process's first call
+    remembered when that mends more (``report`` says so)."""
+    lines = remembered(obj)
+    if not lines:
+        return target
+    try:
+        mended, mend_rep = mend_with(obj, lines)
+    except Exception:  # noqa: BLE001 (the static mend stays)
+        return target
+    added = from_runtime(report.mend, mend_rep)
+    if not added:
+        return target
+    report.mend, report.from_runtime = mend_rep, added
+    report.observed_lines = report.remembered_lines = lines
+    return mended
 
 
 def compile_with_evidence(
@@ -364,10 +461,11 @@ def compile_with_evidence(
     if inner is None:
         return None
     recorder = _Recorder(inner)
-    compiled = torch.compile(target, backend=recorder, **rest)
     report = CompileReport([], [], mend_rep)
     report.from_text = list(mend_rep.fixed)
     report.evidence, report.rounds = "pending", 1
+    target = _with_remembered(obj, target, report)
+    compiled = torch.compile(target, backend=recorder, **rest)
     function = obj.__func__ if isinstance(obj, types.MethodType) else obj
 
     if isinstance(compiled, torch.nn.Module):
@@ -380,7 +478,7 @@ def compile_with_evidence(
             compiled._orig_mod = mended
             return fresh.forward
 
-        first = FirstCall(obj, compiled.forward, recorder, report, swap_module)
+        first = FirstCall(obj, compiled.forward, recorder, report, swap_module, mend_rep)
         compiled.forward = boundary.boundary(first, None, entry)
         mender._attach_report(compiled, mend_rep)
         for name, value in (
@@ -393,7 +491,7 @@ def compile_with_evidence(
     def swap_function(mended: Any) -> Any:
         return torch.compile(mended, **kwargs)
 
-    first = FirstCall(obj, compiled, recorder, report, swap_function)
+    first = FirstCall(obj, compiled, recorder, report, swap_function, mend_rep)
     bounded = boundary.boundary(first, None, getattr(compiled, "_torchdynamo_orig_callable", None))
     import functools
 

@@ -191,7 +191,9 @@ class CompileReport:
     graphs; ``from_text`` lists the sites mended from the text alone, ``from_runtime`` those
     mended because Dynamo broke there (``observed_lines``: the lines of branches it broke on
     that no site of the text covered), and ``recompiled`` says whether the later calls run
-    that second mend."""
+    that second mend. ``remembered_lines`` are the jump lines an earlier process's first
+    call found, kept in the cache folder while the files they name are unchanged: the
+    program is mended with them from the start, so the first call needs no second mend."""
 
     breaks_before: List[BreakInfo]
     breaks_after: List[BreakInfo]
@@ -206,6 +208,7 @@ class CompileReport:
     from_text: List[Diagnostic] = dataclasses.field(default_factory=list)
     from_runtime: List[Diagnostic] = dataclasses.field(default_factory=list)
     observed_lines: Dict[str, Tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    remembered_lines: Dict[str, Tuple[int, ...]] = dataclasses.field(default_factory=dict)
     first_call_graphs: Optional[int] = None
     frames_skipped: int = 0
     recompiled: bool = False
@@ -248,6 +251,11 @@ class CompileReport:
         lines = [head]
         lines += [f"  from the text {d.filename}:{d.line} {d.code}" for d in self.from_text]
         lines += [f"  from the evidence {d.filename}:{d.line} {d.code}" for d in self.from_runtime]
+        lines += [
+            f"  remembered from an earlier run {f}:{n}"
+            for f, ns in self.remembered_lines.items()
+            for n in ns
+        ]
         lines += [f"  dropped {why}" for why in self.dropped_rounds]
         lines += [f"  broke: {b}" for b in self.breaks_before]
         return "\n".join(lines)

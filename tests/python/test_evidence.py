@@ -7,6 +7,7 @@ The programs live in tests/python/programs_evidence/ (mending reads source)."""
 from __future__ import annotations
 
 import io
+import sys
 import logging
 import contextlib
 
@@ -29,11 +30,22 @@ def site(marker):
 
 
 @pytest.fixture(autouse=True)
-def fresh():
+def fresh(tmp_path, monkeypatch):
+    """Each test with its own cache folder: evidence a test's first call remembers must not
+    reach the next test."""
+    monkeypatch.setattr(mender, "_cache_dir", lambda: str(tmp_path / "cache"))
     mender._FILE_CACHE.clear()
     torch._dynamo.reset()
     yield
     torch._dynamo.reset()
+
+
+def compile_again(obj, **kwargs):
+    """``graphmend.compile(obj)`` as a new process would run it: nothing of this process's
+    mending or tracing kept, only the cache folder."""
+    mender._FILE_CACHE.clear()
+    torch._dynamo.reset()
+    return graphmend.compile(obj, **kwargs)
 
 
 def graphs_of(call, *args):
@@ -161,6 +173,53 @@ def test_a_break_in_a_loop_counts():
     assert site("loop") in {(b.filename, b.line) for b in report.breaks_before}
     assert site("loop") in {(d.filename, d.line) for d in report.from_runtime}
     assert torch.equal(compiled(x, ts), programs.in_loop(x, ts))
+
+
+def test_the_evidence_is_remembered_for_the_next_process():
+    """The lines a first call's evidence mended are kept in the cache folder: a later
+    compile mends with them from the start, and its first call compiles once, for good."""
+    x = torch.ones(3)
+    first = graphmend.compile(programs.scale, backend="eager")
+    first(x, torch.tensor(1.0))
+    assert graphmend.compile_report(first).recompiled
+
+    counter = CompileCounter()
+    later = compile_again(programs.scale, backend=counter)
+    report = graphmend.compile_report(later)
+    assert report.remembered_lines == {site("scale")[0]: (site("scale")[1],)}
+    assert {(d.filename, d.line) for d in report.from_runtime} == {site("scale")}
+    for t in (1.0, -1.0, 2.0):
+        assert torch.equal(later(x, torch.tensor(t)), programs.scale(x, torch.tensor(t)))
+    report = graphmend.compile_report(later)
+    assert not report.recompiled and report.breaks_before == []
+    assert counter.frame_count == 1  # one graph, on the first call, serves both branches
+    assert "remembered from an earlier run" in str(report)
+
+
+def test_remembered_evidence_of_a_changed_file_is_dropped(tmp_path, monkeypatch):
+    """Evidence holds for the text it was found on: after an edit the first call records
+    it again."""
+    import importlib.util
+
+    source = tmp_path / "edited_program.py"
+    text = "import torch\n\n\ndef scale(x, t):\n    if t > 0:\n        x = x * 2\n    return x\n"
+    source.write_text(text)
+
+    def load():
+        spec = importlib.util.spec_from_file_location("edited_program", source)
+        module = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, "edited_program", module)
+        spec.loader.exec_module(module)
+        return module.scale
+
+    x = torch.ones(3)
+    graphmend.compile(load(), backend="eager")(x, torch.tensor(1.0))
+    assert graphmend.compile_report(compile_again(load(), backend="eager")).remembered_lines
+    source.write_text("# edited\n" + text)
+    edited = compile_again(load(), backend="eager")
+    assert graphmend.compile_report(edited).remembered_lines == {}
+    assert torch.equal(edited(x, torch.tensor(1.0)), x * 2)
+    assert graphmend.compile_report(edited).recompiled  # recorded again, on the new text
 
 
 def test_evidence_off_is_the_static_mend():
