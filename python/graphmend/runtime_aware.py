@@ -3,6 +3,7 @@ enable Dynamo's capture options where no rewrite can help (docs/MENDER.md)."""
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import itertools
@@ -76,20 +77,94 @@ class _Run:
         return self.report.breaks
 
 
+# Values whose __dict__ is code or a namespace, not state a call changes.
+_CODE_AND_TYPES = (type, types.ModuleType, types.FunctionType, types.MethodType)
+
+
+class _Snapshot:
+    """What calls of a module tree may change, kept to be put back in place: the contents
+    of each module's ``__dict__`` (its plain attributes, and through ``_modules``,
+    ``_buffers`` and ``_parameters`` the submodules, buffers and parameters it holds:
+    `self.cache = KVCache(...)` is undone) and of every list, dict, set, deque and object
+    attribute dict reachable from them (the same objects refilled, so a reference held
+    elsewhere sees the old contents again: `self.metrics["loss"].append(x)` and
+    `self.running.mean += m` are undone), and the values of the tensors those hold,
+    parameters aside (buffers, a tensor counter)."""
+
+    _DEPTH = 6  # containers in containers, below a module's __dict__
+    _ITEMS = 100_000  # a bound on what one snapshot walks
+
+    def __init__(self) -> None:
+        self.contents: List[Tuple[Any, Any]] = []
+        self.tensors: List[Tuple[Any, Any]] = []
+        self.seen: set = set()
+        self.items = 0
+
+    def take(self, owner: Any) -> None:
+        """Adds ``owner``'s module tree (the modules not taken yet)."""
+        for module in owner.modules():
+            self._container(vars(module), 0)
+
+    def _container(self, container: Any, depth: int) -> None:
+        if id(container) in self.seen or self.items > self._ITEMS:
+            return
+        self.seen.add(id(container))
+        values = list(container.items()) if isinstance(container, dict) else list(container)
+        self.items += len(values)
+        self.contents.append((container, values))
+        for value in values:
+            self._value(value[1] if isinstance(container, dict) else value, depth)
+
+    def _value(self, value: Any, depth: int) -> None:
+        import torch
+
+        if isinstance(value, torch.Tensor):
+            if not isinstance(value, torch.nn.Parameter) and id(value) not in self.seen:
+                self.seen.add(id(value))
+                self.tensors.append((value, value.detach().clone()))
+        elif depth >= self._DEPTH:
+            return
+        elif isinstance(value, (list, dict, set, collections.deque)):
+            self._container(value, depth + 1)
+        elif isinstance(getattr(value, "__dict__", None), dict) and not isinstance(
+            value, _CODE_AND_TYPES
+        ):
+            self._container(vars(value), depth + 1)  # an object's attributes (`self.running.mean`)
+
+    def restore(self) -> None:
+        import torch
+
+        for container, values in self.contents:
+            if isinstance(container, list):
+                container[:] = values
+            elif isinstance(container, dict):
+                container.clear()
+                container.update(values)
+            elif isinstance(container, set):
+                container.clear()
+                container.update(values)
+            else:  # a deque
+                container.clear()
+                container.extend(values)
+        with torch.no_grad():
+            for tensor, saved in self.tensors:
+                # An inference tensor cannot be written outside inference mode.
+                if tensor.shape == saved.shape and not tensor.is_inference():
+                    tensor.copy_(saved)
+
+
 class _Profiler:
     """Runs the example call as if each run were the first, and leaves the model as it found
-    it: before each run the RNG is seeded, and before and after each run the module's buffers
-    (BatchNorm statistics, counters) and the plain attributes of it and its submodules
-    (numbers, strings, None, tuples: `self.best = current`, `self.steps += 1`) are put back;
-    the caller's RNG state is restored at the end. A container the model changes in place
-    (a list it appends to) is not put back."""
+    it: before each run the RNG is seeded, and before and after each run what the run may
+    have changed of the module tree (``_Snapshot``: attributes, submodules, buffers,
+    containers and objects it holds, tensor values) is put back; the caller's RNG state is
+    restored at the end. What the model changes outside what it holds (a global, a class
+    attribute) is not put back."""
 
     def __init__(self, obj: Any, args: tuple, kwargs: dict):
         self.obj, self.args, self.kwargs = obj, args, kwargs
-        owner = obj.__self__ if isinstance(obj, types.MethodType) else obj
-        self.buffers = list(owner.buffers()) if mender._looks_like_torch_module(owner) else []
-        self.saved: List[Any] = []
-        self.attributes: Dict[int, List[Tuple[Any, Dict[str, Any]]]] = {}
+        self.snapshot = _Snapshot()
+        self.owners: set = set()
         self.rng = contextlib.ExitStack()
         self.calls = 0  # how many times the model was called
 
@@ -97,7 +172,6 @@ class _Profiler:
         import torch
 
         self.rng.enter_context(torch.random.fork_rng())
-        self.saved = [b.detach().clone() for b in self.buffers]
         self._remember(self.obj)
         return self
 
@@ -106,24 +180,17 @@ class _Profiler:
         self.rng.close()
 
     def _remember(self, target: Any) -> None:
-        """Keeps the plain attributes of ``target``'s module tree (once per module)."""
+        """Keeps the state of ``target``'s module tree (once per tree)."""
         owner = target.__self__ if isinstance(target, types.MethodType) else target
-        if id(owner) in self.attributes or not mender._looks_like_torch_module(owner):
+        if id(owner) in self.owners or not mender._looks_like_torch_module(owner):
             return
-        self.attributes[id(owner)] = [
-            (module, {k: v for k, v in vars(module).items() if type(v) in _PLAIN})
-            for module in owner.modules()
-        ]
+        self.owners.add(id(owner))
+        self.snapshot.take(owner)
 
     def _fresh(self) -> None:
         import torch
 
-        with torch.no_grad():
-            for buffer, saved in zip(self.buffers, self.saved):
-                buffer.copy_(saved)
-        for states in self.attributes.values():
-            for module, saved in states:
-                vars(module).update(saved)
+        self.snapshot.restore()
         torch.manual_seed(_PROFILE_SEED)
 
     @contextlib.contextmanager
@@ -153,10 +220,6 @@ class _Profiler:
     def call(self, target: Any, config: Optional[Dict[str, bool]] = None) -> Any:
         with self._fresh_call(target):
             return boundary.boundary(target, config)(*self.args, **self.kwargs)
-
-
-# The attribute values the profiler puts back (what `self.x = ...` usually assigns).
-_PLAIN = (bool, int, float, complex, str, bytes, type(None), tuple)
 
 
 def _break_lines(breaks: List[BreakInfo]) -> Dict[str, Tuple[int, ...]]:

@@ -192,6 +192,63 @@ def test_profiling_runs_leave_plain_attributes_as_they_were():
         reference.best, reference.bad_steps, reference.lr, reference.history)
 
 
+class _Moments:
+    """A plain object the model holds (trl's RunningMoments): not a module, not a container."""
+
+    def __init__(self):
+        self.mean, self.count = 0.0, 0
+
+
+class _Stateful(torch.nn.Module):
+    """State a call changes in every other form: a submodule made on the first call (torchtune's
+    setup_cache), a list in a dict appended to (trl's metrics), a held object's attributes,
+    and a tensor attribute changed in place."""
+
+    def __init__(self):
+        super().__init__()
+        self.cache = None
+        self.metrics = {"loss": []}
+        self.moments = _Moments()
+        self.total = torch.zeros(())
+
+    def forward(self, x):
+        if self.cache is None:
+            self.cache = torch.nn.Linear(3, 3)
+            torch.nn.init.ones_(self.cache.weight)
+            torch.nn.init.zeros_(self.cache.bias)
+            print("cache made")
+        y = self.cache(x)
+        self.metrics["loss"].append(float(y.sum()))
+        self.moments.count += 1
+        self.moments.mean += (y.mean().item() - self.moments.mean) / self.moments.count
+        self.total.add_(y.sum().detach())
+        return y * len(self.metrics["loss"]) + self.total
+
+
+def test_profiling_runs_leave_submodules_containers_objects_and_tensors_as_they_were(capsys):
+    torch.manual_seed(0)
+    model = _Stateful()
+    torch.manual_seed(0)
+    reference = _Stateful()
+    x = torch.randn(2, 3)
+    metrics = model.metrics["loss"]
+    with warnings.catch_warnings():  # the .item() may enable capture_scalar_outputs
+        warnings.simplefilter("ignore", graphmend.CaptureOptionsEnabled)
+        compiled = graphmend.compile(model, example_inputs=(x,), backend="eager")
+    assert graphmend.compile_report(compiled).model_calls >= 2
+    assert model.cache is None and "cache" not in model._modules
+    assert model.metrics == {"loss": []} and model.metrics["loss"] is metrics
+    assert (model.moments.mean, model.moments.count) == (0.0, 0)
+    assert torch.equal(model.total, torch.zeros(()))
+    capsys.readouterr()
+    for _ in range(3):
+        assert torch.allclose(compiled(x), reference(x))
+    assert capsys.readouterr().out == "cache made\ncache made\n"  # once each, as in the original
+    assert model.metrics["loss"] == reference.metrics["loss"] and metrics is model.metrics["loss"]
+    assert model.moments.count == reference.moments.count == 3
+    assert torch.allclose(model.total, reference.total)
+
+
 def test_a_backend_failing_under_the_option_is_rejected():
     # explain's own backend captures it in one graph; Inductor cannot lower it. The options
     # must not be enabled, and the compiled object must run as torch.compile's would.
