@@ -44,6 +44,8 @@ FUZZ_SECONDS ?= 120
 FUZZ_MEND_SECONDS ?= 60
 FUZZ_SEEDS ?= 300
 PYTEST_ARGS ?=
+# Python test workers (pytest-xdist; each takes whole test files): every core by default.
+PYTEST_WORKERS ?= auto
 CORPUS_ARGS ?=
 CLANG_VERSION := 14
 
@@ -115,7 +117,7 @@ test-cpp: build
 
 test-python: install
 	@mkdir -p build
-	$(PY) -m pytest tests/python $(PYTEST_ARGS)
+	$(PY) -m pytest tests/python -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The tests that compile with Inductor, graphmend.compile's default backend (also in test-python).
 test-inductor: install
