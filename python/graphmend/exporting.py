@@ -1,0 +1,247 @@
+"""``graphmend.export``: ``torch.export.export`` of the mended program, for a model whose
+data-dependent branches stop the export ("Could not guard on data-dependent expression").
+
+The program is mended as ``graphmend.compile`` mends it (``mender._mend_for_compile``) and
+exported with the runtime's one-graph forms: ``torch.where``/``torch.cond`` for branches and
+``torch._assert_async`` for traps. A program that exports as it is is exported as it is.
+What an exported graph cannot hold is said in the report: the calls [Defer] records while
+tracing (print, logging, warnings) are dropped with an ``ExportSideEffectsDropped`` warning
+naming them, and a guard that needs the compile boundary (``rerun_if``, a guard after a
+recorded call) takes the original's path, so the export stops there with its own reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import re
+import types
+import warnings
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+from . import mender
+from .options import all_on as all_rewrites
+from .reports import Diagnostic
+
+__all__ = ["export", "ExportReport", "ExportBlocked", "ExportSideEffectsDropped"]
+
+
+class ExportSideEffectsDropped(UserWarning):
+    """Calls the original makes on every run (print, logging, warnings) that the exported
+    program does not make: an exported graph holds tensor operations only."""
+
+
+@dataclasses.dataclass
+class ExportReport:
+    """What ``graphmend.export`` did: whether the original exported, what was mended for the
+    export, what still blocks it (export's own reason), and what the exported program does
+    not do that the original does."""
+
+    strict: bool
+    exported: bool = False
+    original_exported: bool = False
+    original_reason: str = ""  # why torch.export stopped on the original ("" when it did not)
+    reason: str = ""  # why it stopped on the mended program ("" when it exported)
+    mended: List[Diagnostic] = dataclasses.field(default_factory=list)
+    declined: List[Diagnostic] = dataclasses.field(default_factory=list)
+    dropped: List[str] = dataclasses.field(default_factory=list)
+    traps: int = 0  # in-graph asserts (aten._assert_async) of the exported graph
+
+    def __str__(self) -> str:
+        mode = "strict" if self.strict else "non-strict"
+        if self.original_exported:
+            return f"graphmend export ({mode}): the original exports as it is; nothing mended"
+        lines = [f"graphmend export ({mode}): the original does not export: {self.original_reason}"]
+        if self.exported:
+            lines.append(f"  exported after mending {len(self.mended)} site(s)")
+        else:
+            lines.append(f"  still blocked after mending {len(self.mended)} site(s): {self.reason}")
+        lines += [f"  mended: {d}" for d in self.mended]
+        lines += [f"  declined: {d}" for d in self.declined]
+        lines += [f"  dropped from the exported program: {call}" for call in self.dropped]
+        if self.traps:
+            lines.append(
+                f"  {self.traps} in-graph assert(s): a failure raises RuntimeError, "
+                "graphmend.runtime.translate(error) gives the original's exception"
+            )
+        return "\n".join(lines)
+
+
+class ExportBlocked(RuntimeError):
+    """``torch.export`` stopped on the mended program too; ``report`` says where and why."""
+
+    def __init__(self, report: ExportReport) -> None:
+        super().__init__(f"torch.export still fails after mending: {report.reason}")
+        self.report = report
+
+
+def export(
+    obj: Any,
+    args: Any,
+    kwargs: Optional[Dict[str, Any]] = None,
+    *,
+    strict: bool = False,
+    report: bool = False,
+    **export_kwargs: Any,
+) -> Any:
+    """``torch.export.export(graphmend.mend(obj), args, kwargs, strict=strict)``.
+
+    ``obj`` is an ``nn.Module`` instance or a function (exported as the ``forward`` of a
+    module that calls it). When the original exports, its ``ExportedProgram`` is returned
+    and nothing is mended. Otherwise the mended program is exported; when that fails too,
+    ``ExportBlocked`` is raised (its ``report`` names export's reason), from export's error.
+    Calls [Defer] recorded while exporting are not in the exported program: they are listed
+    in the report and announced with ``ExportSideEffectsDropped``. ``report=True`` returns
+    ``(exported program or None, ExportReport)`` and raises nothing for a blocked export.
+    ``export_kwargs`` go to ``torch.export.export`` (``dynamic_shapes``, ...).
+    """
+    import torch
+
+    if isinstance(obj, type):
+        raise TypeError("graphmend.export takes a module instance or a function, not a class")
+    args = (args,) if isinstance(args, torch.Tensor) else tuple(args)
+    kwargs = dict(kwargs or {})
+    result = ExportReport(strict=bool(strict))
+    program, error, _ = _export(_as_module(obj), args, kwargs, strict, export_kwargs)
+    if program is not None:
+        result.exported = result.original_exported = True
+        return (program, result) if report else program
+    result.original_reason = _reason(error)
+    target, mend_rep = mender._mend_for_compile(obj, all_rewrites())
+    result.mended, result.declined = mend_rep.fixed, mend_rep.declined
+    program, error, dropped = _export(_as_module(target), args, kwargs, strict, export_kwargs)
+    result.dropped = dropped
+    if program is None:
+        result.reason = _reason(error)
+        if report:
+            return None, result
+        raise ExportBlocked(result) from error
+    result.exported = True
+    result.traps = _assert_count(program)
+    if dropped:
+        warnings.warn(
+            "graphmend.export: the exported program does not make these calls the original "
+            "makes: " + "; ".join(dropped),
+            ExportSideEffectsDropped,
+            stacklevel=2,
+        )
+    return (program, result) if report else program
+
+
+def _as_module(obj: Any) -> Any:
+    """``obj`` when it is a module; a function (or method) as the forward of a module."""
+    import torch
+
+    if isinstance(obj, torch.nn.Module):
+        return obj
+    if not callable(obj):
+        raise TypeError(f"graphmend.export takes a module or a function, not {type(obj)!r}")
+    return _function_module_class()(obj)
+
+
+@functools.lru_cache(maxsize=1)
+def _function_module_class() -> type:
+    import torch
+
+    class FunctionModule(torch.nn.Module):
+        """A function exported as a module's forward (torch.export takes modules only)."""
+
+        def __init__(self, function: Any) -> None:
+            super().__init__()
+            self.function = function
+
+        def forward(self, *args: Any, **kwargs: Any) -> Any:
+            return self.function(*args, **kwargs)
+
+    return FunctionModule
+
+
+def _export(
+    module: Any, args: tuple, kwargs: dict, strict: bool, export_kwargs: Dict[str, Any]
+) -> Tuple[Any, Optional[BaseException], List[str]]:
+    """(program or None, export's error or None, the calls recorded while tracing)."""
+    import torch
+
+    with _recorded_calls() as dropped:
+        try:
+            program = torch.export.export(module, args, kwargs, strict=strict, **export_kwargs)
+        except Exception as exc:  # noqa: BLE001 (reported: export's reason)
+            return None, exc, dropped
+    return program, None, dropped
+
+
+@contextlib.contextmanager
+def _recorded_calls() -> Iterator[List[str]]:
+    """Collects, then discards, what the runtime records while export traces: nothing
+    replays them (no compile boundary), and their arguments are the trace's fake tensors.
+    Records pending from before are kept as they were."""
+    state = mender._runtime().state
+    before, conditions = list(state.records), list(state.conditions)
+    state.records.clear()
+    dropped: List[str] = []
+    try:
+        yield dropped
+    finally:
+        dropped += [_describe(record) for record in state.records]
+        state.records[:] = before
+        state.conditions[:] = conditions
+
+
+def _describe(record: tuple) -> str:
+    """``print at model.py:12`` for a record (site, callee, args, kwargs, formats); a
+    conditional record (a deferred branch's, or a guard's) names what it holds."""
+    site, callee, args = record[0], record[1], record[2]
+    if site is None and isinstance(args, tuple) and len(args) >= 3 and callable(args[2]):
+        site, callee = args[1], args[2]  # a deferred branch's call: made when its condition holds
+        return f"{_callee_name(callee)} at {_site_text(site)} (when its branch's condition holds)"
+    if site is None:
+        return f"{_callee_name(callee)} (a guard recorded after a deferred call)"
+    return f"{_callee_name(callee)} at {_site_text(site)}"
+
+
+def _site_text(site: Any) -> str:
+    if isinstance(site, tuple) and len(site) >= 2:
+        return f"{site[0]}:{site[1]}"
+    return str(site)
+
+
+def _callee_name(callee: Any) -> str:
+    owner = getattr(callee, "__self__", None)
+    name = getattr(callee, "__qualname__", None) or getattr(callee, "__name__", repr(callee))
+    if owner is not None and not isinstance(owner, types.ModuleType):
+        return f"{type(owner).__name__}.{getattr(callee, '__name__', name)}"
+    module = getattr(callee, "__module__", None)
+    return name if module in (None, "builtins") else f"{module}.{name}"
+
+
+def _assert_count(program: Any) -> int:
+    import torch
+
+    targets = {torch.ops.aten._assert_async.msg, torch.ops.aten._assert_async.default}
+    return sum(1 for node in program.graph.nodes if node.target in targets)
+
+
+# A frame of the user's program in export's error text: `File "model.py", line 12, in forward`.
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+def _reason(error: Optional[BaseException]) -> str:
+    """Export's reason in one line: the error's class and first line, and the innermost
+    frame of the program it names (not torch's, not the runtime's)."""
+    if error is None:
+        return ""
+    text = str(error).strip()
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    where = [m for m in _FRAME.finditer(text) if not _library_path(m.group(1))]
+    place = f" ({where[-1].group(1)}:{where[-1].group(2)})" if where else ""
+    return f"{type(error).__name__}: {first}{place}"
+
+
+def _library_path(path: str) -> bool:
+    import os
+
+    import torch
+
+    roots = (os.path.dirname(torch.__file__), os.path.dirname(os.path.abspath(__file__)))
+    return any(os.path.abspath(path).startswith(root + os.sep) for root in roots)
