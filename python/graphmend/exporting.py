@@ -179,13 +179,25 @@ def _recorded_calls() -> Iterator[List[str]]:
     state = mender._runtime().state
     before, conditions = list(state.records), list(state.conditions)
     state.records.clear()
+    state.export_dropped.clear()
     dropped: List[str] = []
     try:
         yield dropped
     finally:
+        sites = list(dict.fromkeys(state.export_dropped))  # a trace may run a line twice
+        dropped += [_describe_site(site) for site in sites]
         dropped += [_describe(record) for record in state.records]
+        state.export_dropped.clear()
         state.records[:] = before
         state.conditions[:] = conditions
+
+
+def _describe_site(site: tuple) -> str:
+    """``print("loss", loss) at model.py:12`` for a call's site (file, line, function)."""
+    import linecache
+
+    text = linecache.getline(site[0], site[1]).strip()
+    return f"{text or site[2]} at {site[0]}:{site[1]}"
 
 
 def _describe(record: tuple) -> str:

@@ -62,6 +62,16 @@ def is_compiling() -> bool:
     return compiler.is_compiling()
 
 
+def is_exporting() -> bool:
+    """True while ``torch.export`` traces the caller, strict or not
+    (``torch.compiler.is_exporting()``); False without torch."""
+    torch = sys.modules.get("torch")
+    compiler = getattr(torch, "compiler", None) if torch is not None else None
+    if compiler is None or not hasattr(compiler, "is_exporting"):
+        return False
+    return compiler.is_exporting()
+
+
 def _asked_while_tracing(fn):
     """``fn`` for Dynamo to call while tracing (``assume_constant_result``): its answer is a
     constant of the graph, and nothing of it is in the graph. ``fn`` itself without torch."""
