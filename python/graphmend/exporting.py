@@ -16,7 +16,6 @@ import contextlib
 import dataclasses
 import functools
 import re
-import types
 import warnings
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
@@ -201,30 +200,12 @@ def _describe_site(site: tuple) -> str:
 
 
 def _describe(record: tuple) -> str:
-    """``print at model.py:12`` for a record (site, callee, args, kwargs, formats); a
-    conditional record (a deferred branch's, or a guard's) names what it holds."""
-    site, callee, args = record[0], record[1], record[2]
-    if site is None and isinstance(args, tuple) and len(args) >= 3 and callable(args[2]):
-        site, callee = args[1], args[2]  # a deferred branch's call: made when its condition holds
-        return f"{_callee_name(callee)} at {_site_text(site)} (when its branch's condition holds)"
-    if site is None:
-        return f"{_callee_name(callee)} (a guard recorded after a deferred call)"
-    return f"{_callee_name(callee)} at {_site_text(site)}"
-
-
-def _site_text(site: Any) -> str:
+    """A record the runtime made while export traced (a call made behind a condition, say):
+    its site when it has one."""
+    site = record[0]
     if isinstance(site, tuple) and len(site) >= 2:
-        return f"{site[0]}:{site[1]}"
-    return str(site)
-
-
-def _callee_name(callee: Any) -> str:
-    owner = getattr(callee, "__self__", None)
-    name = getattr(callee, "__qualname__", None) or getattr(callee, "__name__", repr(callee))
-    if owner is not None and not isinstance(owner, types.ModuleType):
-        return f"{type(owner).__name__}.{getattr(callee, '__name__', name)}"
-    module = getattr(callee, "__module__", None)
-    return name if module in (None, "builtins") else f"{module}.{name}"
+        return _describe_site(site)
+    return f"a call recorded by graphmend.runtime ({getattr(record[1], '__name__', record[1])})"
 
 
 def _assert_count(program: Any) -> int:
