@@ -33,6 +33,7 @@ def survey_one(module, strict):
         "after": report.exported,
         "reason_before": report.original_reason,
         "reason_after": report.reason,
+        "mended_program": bool(report.mended),
         "dropped": len(report.dropped),
         "traps": report.traps,
     }
@@ -74,12 +75,10 @@ def main(argv=None):
 
 
 def _line(entry):
-    if entry["before"]:
-        state = "exports as it is"
-    elif entry["after"]:
-        state = "exports after mending"
-    else:
+    if not entry["after"]:
         return f"blocked: {entry['reason_after'][:140]}"
+    state = "the original exports" if entry["before"] else "the original does not export"
+    state += "; the mended program exported" if entry["mended_program"] else "; exported as it is"
     equal = "equal" if entry["equal"] else "NOT EQUAL"
     return f"{state}; {equal} on {entry['admitted']}/{entry['inputs']} inputs"
 
@@ -94,6 +93,7 @@ def _totals(results):
                 "before": sum(e["before"] for e in entries),
                 "after": sum(e["after"] for e in entries),
                 "mended_to_export": sum(e["after"] and not e["before"] for e in entries),
+                "mended_program": sum(e["after"] and e["mended_program"] for e in entries),
                 "equal": sum(e.get("equal", False) for e in entries),
                 "not_equal": sum(e["after"] and not e["equal"] for e in entries),
             }
@@ -104,7 +104,8 @@ def _total_lines(totals):
     for key, t in totals.items():
         yield (
             f"{key}: {t['programs']} programs; export before mending {t['before']}, after "
-            f"{t['after']} (+{t['mended_to_export']}); exported program equal to eager on every "
+            f"{t['after']} (+{t['mended_to_export']}; the mended program in "
+            f"{t['mended_program']}); exported program equal to eager on every "
             f"admitted input: {t['equal']}, not equal: {t['not_equal']}"
         )
 

@@ -44,15 +44,26 @@ class ExportReport:
     reason: str = ""  # why it stopped on the mended program ("" when it exported)
     mended: List[Diagnostic] = dataclasses.field(default_factory=list)
     declined: List[Diagnostic] = dataclasses.field(default_factory=list)
+    mended_reason: str = ""  # why the mended program did not export where the original did
     dropped: List[str] = dataclasses.field(default_factory=list)
     traps: int = 0  # in-graph asserts (aten._assert_async) of the exported graph
 
     def __str__(self) -> str:
         mode = "strict" if self.strict else "non-strict"
         if self.original_exported:
-            return f"graphmend export ({mode}): the original exports as it is; nothing mended"
-        lines = [f"graphmend export ({mode}): the original does not export: {self.original_reason}"]
-        if self.exported:
+            lines = [f"graphmend export ({mode}): the original exports as it is"]
+        else:
+            lines = [
+                f"graphmend export ({mode}): the original does not export: {self.original_reason}"
+            ]
+        if not self.mended:
+            why = (
+                f" (the mended program does not: {self.mended_reason})"
+                if self.mended_reason
+                else ""
+            )
+            lines.append(f"  the original's program, nothing mended{why}")
+        elif self.exported:
             lines.append(f"  exported after mending {len(self.mended)} site(s)")
         else:
             lines.append(f"  still blocked after mending {len(self.mended)} site(s): {self.reason}")
@@ -87,9 +98,12 @@ def export(
     """``torch.export.export(graphmend.mend(obj), args, kwargs, strict=strict)``.
 
     ``obj`` is an ``nn.Module`` instance or a function (exported as the ``forward`` of a
-    module that calls it). When the original exports, its ``ExportedProgram`` is returned
-    and nothing is mended. Otherwise the mended program is exported; when that fails too,
-    ``ExportBlocked`` is raised (its ``report`` names export's reason), from export's error.
+    module that calls it). The original is exported first (the report says whether it
+    exports, and export's reason when not); when mending rebuilds something, the mended
+    program is exported and returned: its traps keep the
+    asserts export drops from the original (a Python ``assert`` on a tensor value); else (or when only the original exports) the
+    original's program. When neither exports, ``ExportBlocked`` is raised (its ``report``
+    names export's reason on the mended program), from export's error.
     Calls [Defer] recorded while exporting are not in the exported program: they are listed
     in the report and announced with ``ExportSideEffectsDropped``. ``report=True`` returns
     ``(exported program or None, ExportReport)`` and raises nothing for a blocked export.
@@ -102,22 +116,23 @@ def export(
     args = (args,) if isinstance(args, torch.Tensor) else tuple(args)
     kwargs = dict(kwargs or {})
     result = ExportReport(strict=bool(strict))
-    program, error, _ = _export(_as_module(obj), args, kwargs, strict, export_kwargs)
-    if program is not None:
-        result.exported = result.original_exported = True
-        return (program, result) if report else program
+    original, error, _ = _export(_as_module(obj), args, kwargs, strict, export_kwargs)
+    result.original_exported = original is not None
     result.original_reason = _reason(error)
     target, mend_rep = mender._mend_for_compile(obj, all_rewrites())
+    if not mend_rep.rebuilt:  # nothing to mend: the original's program, or its error
+        return _finish(result, original, error, report)
     result.mended, result.declined = mend_rep.fixed, mend_rep.declined
-    program, error, dropped = _export(_as_module(target), args, kwargs, strict, export_kwargs)
+    program, mended_error, dropped = _export(
+        _as_module(target), args, kwargs, strict, export_kwargs
+    )
+    if program is None and original is not None:
+        # The mended program does not export where the original does: the original's.
+        result.mended, result.mended_reason = [], _reason(mended_error)
+        return _finish(result, original, None, report)
     result.dropped = dropped
-    if program is None:
-        result.reason = _reason(error)
-        if report:
-            return None, result
-        raise ExportBlocked(result) from error
-    result.exported = True
-    result.traps = _assert_count(program)
+    if program is not None:
+        result.traps = _assert_count(program)
     if dropped:
         warnings.warn(
             "graphmend.export: the exported program does not make these calls the original "
@@ -125,6 +140,19 @@ def export(
             ExportSideEffectsDropped,
             stacklevel=2,
         )
+    return _finish(result, program, mended_error, report)
+
+
+def _finish(
+    result: ExportReport, program: Any, error: Optional[BaseException], report: bool
+) -> Any:
+    """``export``'s answer: the program (with the report when asked), or for a blocked
+    export ``(None, report)``, or ``ExportBlocked`` raised from export's error."""
+    result.exported = program is not None
+    if program is None:
+        result.reason = _reason(error)
+        if not report:
+            raise ExportBlocked(result) from error
     return (program, result) if report else program
 
 

@@ -67,12 +67,19 @@ def compare(module, program):
             results.append(None)
             continue
         with _quiet(), grad_mode(module):
-            if hasattr(module, "reset"):
-                module.reset()
-            expected = outcome(lambda: build(module)(*fresh_inputs(module, index)))
-            got = outcome(lambda: program.module()(*fresh_inputs(module, index)))
+            expected = outcome(lambda: _fresh(module)(*fresh_inputs(module, index)))
+            exported = program.module()
+            _fresh(module)  # the same random state for both runs
+            got = outcome(lambda: exported(*fresh_inputs(module, index)))
         results.append(same_outcome(expected, got))
     return results
+
+
+def _fresh(module):
+    """The object under test, after the case's ``reset()`` (its seed, its caches)."""
+    if hasattr(module, "reset"):
+        module.reset()
+    return build(module)
 
 
 @contextlib.contextmanager
