@@ -3,8 +3,8 @@ data-dependent branches stop the export ("Could not guard on data-dependent expr
 
 The program is mended as ``graphmend.compile`` mends it (``mender._mend_for_compile``) and
 exported with the runtime's one-graph forms: ``torch.where``/``torch.cond`` for branches and
-``torch._assert_async`` for traps. A program that exports as it is is exported as it is.
-What an exported graph cannot hold is said in the report: the calls [Defer] records while
+``torch._assert_async`` for traps; the original's program is kept where mending changes
+nothing or only the original exports. What an exported graph cannot hold is said in the report: the calls [Defer] records while
 tracing (print, logging, warnings) are dropped with an ``ExportSideEffectsDropped`` warning
 naming them, and a guard that needs the compile boundary (``rerun_if``, a guard after a
 recorded call) takes the original's path, so the export stops there with its own reason.
@@ -98,16 +98,17 @@ def export(
     """``torch.export.export(graphmend.mend(obj), args, kwargs, strict=strict)``.
 
     ``obj`` is an ``nn.Module`` instance or a function (exported as the ``forward`` of a
-    module that calls it). The original is exported first (the report says whether it
-    exports, and export's reason when not); when mending rebuilds something, the mended
-    program is exported and returned: its traps keep the
-    asserts export drops from the original (a Python ``assert`` on a tensor value); else (or when only the original exports) the
-    original's program. When neither exports, ``ExportBlocked`` is raised (its ``report``
-    names export's reason on the mended program), from export's error.
-    Calls [Defer] recorded while exporting are not in the exported program: they are listed
-    in the report and announced with ``ExportSideEffectsDropped``. ``report=True`` returns
-    ``(exported program or None, ExportReport)`` and raises nothing for a blocked export.
-    ``export_kwargs`` go to ``torch.export.export`` (``dynamic_shapes``, ...).
+    module that calls it). The original is exported first: the report says whether it
+    exports, and export's reason when not. When mending rebuilds something, the mended
+    program is exported and returned (its traps keep the asserts export drops from the
+    original, a Python ``assert`` on a tensor value); the original's program when mending
+    rebuilds nothing or only the original exports. When neither exports, ``ExportBlocked``
+    is raised from export's error, its ``report`` naming export's reason on the mended
+    program. The calls [Defer] meets while exporting are not in the exported program: they
+    are listed in the report and announced with ``ExportSideEffectsDropped``.
+    ``report=True`` returns ``(exported program or None, ExportReport)`` and raises nothing
+    for a blocked export. ``export_kwargs`` go to ``torch.export.export``
+    (``dynamic_shapes``, ...).
     """
     import torch
 
@@ -133,7 +134,7 @@ def export(
     result.dropped = dropped
     if program is not None:
         result.traps = _assert_count(program)
-    if dropped:
+    if program is not None and dropped:
         warnings.warn(
             "graphmend.export: the exported program does not make these calls the original "
             "makes: " + "; ".join(dropped),
