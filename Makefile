@@ -334,7 +334,7 @@ distclean: clean
 # torch.export before and after mending, strict and non-strict, over tests/cases and the
 # peer corpus (docs/RESULTS.md, "torch.export").
 export-survey: install
-	$(PY) bench/export_survey.py --json bench/export-survey.json
+	$(PY) bench/export_survey.py
 
 .PHONY: peer
 peer: install
