@@ -56,17 +56,17 @@ class ExportReport:
             lines = [
                 f"graphmend export ({mode}): the original does not export: {self.original_reason}"
             ]
-        if not self.mended:
+        if not self.exported:
+            lines.append(f"  still blocked after mending {len(self.mended)} site(s): {self.reason}")
+        elif not self.mended:
             why = (
                 f" (the mended program does not: {self.mended_reason})"
                 if self.mended_reason
                 else ""
             )
             lines.append(f"  the original's program, nothing mended{why}")
-        elif self.exported:
-            lines.append(f"  exported after mending {len(self.mended)} site(s)")
         else:
-            lines.append(f"  still blocked after mending {len(self.mended)} site(s): {self.reason}")
+            lines.append(f"  exported after mending {len(self.mended)} site(s)")
         lines += [f"  mended: {d}" for d in self.mended]
         lines += [f"  declined: {d}" for d in self.declined]
         lines += [f"  dropped from the exported program: {call}" for call in self.dropped]
@@ -121,9 +121,10 @@ def export(
     result.original_exported = original is not None
     result.original_reason = _reason(error)
     target, mend_rep = mender._mend_for_compile(obj, all_rewrites())
+    result.declined = mend_rep.declined
     if not mend_rep.rebuilt:  # nothing to mend: the original's program, or its error
         return _finish(result, original, error, report)
-    result.mended, result.declined = mend_rep.fixed, mend_rep.declined
+    result.mended = mend_rep.fixed
     program, mended_error, dropped = _export(
         _as_module(target), args, kwargs, strict, export_kwargs
     )

@@ -25,7 +25,7 @@ EXPORTED = [
     ("cases", "where/if_else", (False, True)),  # torch.where
     ("cases", "cond/submodule_branch", (False, True)),  # torch.cond over submodules
     ("cases", "where/checked_optional_mask", (False, True)),  # checked speculation
-    ("cases", "trap/checked_guard", (True,)),  # an in-graph assert
+    ("cases", "trap/checked_guard", (False, True)),  # an in-graph assert
     ("peer", "fairseq/encoder_has_pads", (False, True)),
     ("peer", "transformers/bart_encoder_fp16_clamp", (False, True)),
 ]
@@ -129,19 +129,55 @@ def test_a_program_that_exports_as_it_is_is_not_mended():
     assert False not in compare(module, program)
 
 
-@pytest.mark.parametrize(
-    "name,strict",
-    [("trap/checked_guard", False), ("trap/rerun_each_form", True)],
-    ids=["guard-non-strict", "rerun-if"],
-)
-def test_guards_that_need_the_compile_boundary_decline(name, strict):
-    # Non-strict, the runtime cannot see whether the traced region changed state before a
-    # guard; a rerun_if needs the boundary to run the call again: both keep the original's
-    # `if`, and export stops there with its own reason.
-    module = _load("cases", name)
+@pytest.mark.parametrize("strict", [False, True], ids=["non-strict", "strict"])
+def test_a_rerun_guard_declines(strict):
+    # A failed rerun_if is answered by the compile boundary running the call again eagerly;
+    # an exported program has no boundary: the original's `if` stays, and export stops there.
+    module = _load("cases", "trap/rerun_each_form")
     program, report = export_case(module, strict)
     assert program is None and not report.exported
     assert "data-dependent" in report.reason.lower()
+    assert "rerun_each_form.py:" in report.reason
+
+
+class _CountsThenChecks(torch.nn.Module):
+    """A guard after an in-place change of a buffer: an exported program writes the buffer
+    back at its end, so an in-graph assert failing after the change would lose it."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("calls", torch.zeros(()))
+
+    def forward(self, x):
+        self.calls.add_(1)
+        if (x < 0).any():
+            raise ValueError("negative input")
+        return x * 2
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["non-strict", "strict"])
+def test_a_guard_after_a_state_change_declines(strict):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        program, report = graphmend.export(
+            _CountsThenChecks(), (torch.ones(3),), strict=strict, report=True
+        )
+    assert [d.code for d in report.mended] == ["GM105"]
+    assert program is None and not report.exported
+    if strict:  # the guard's `if`, run eagerly: export names its line
+        line = _CountsThenChecks.forward.__code__.co_firstlineno + 2
+        assert report.reason.endswith(f"test_export.py:{line})")
+    else:
+        assert "could not guard on data-dependent" in report.reason.lower()
+
+
+def test_a_guard_with_no_state_change_before_it_is_an_assert_in_the_non_strict_graph():
+    module = _load("cases", "trap/checked_guard")
+    program, report = export_case(module, strict=False)
+    assert report.traps == 1
+    with pytest.raises(RuntimeError) as raised:
+        program.module()(*fresh_inputs(module, 1))
+    assert type(graphmend.runtime.translate(raised.value)) is ValueError
 
 
 def test_fake_tensors_count_as_plain_tensors_only_while_exporting():
