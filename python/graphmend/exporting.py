@@ -4,11 +4,11 @@ data-dependent branches stop the export ("Could not guard on data-dependent expr
 The program is mended as ``graphmend.compile`` mends it (``mender._mend_for_compile``) and
 exported with the runtime's one-graph forms: ``torch.where``/``torch.cond`` for branches and
 ``torch._assert_async`` for traps; the original's program is kept where mending changes
-nothing or only the original exports. What an exported graph cannot hold is said in the report: the calls [Defer] records while
-tracing (print, logging, warnings) are dropped with an ``ExportSideEffectsDropped`` warning
-naming them, and a guard that needs the compile boundary (``rerun_if``, a guard after a
-recorded call) takes the original's path, so the export stops there with its own reason.
-"""
+nothing or only the original exports. What an exported graph cannot hold is said in the
+report: the calls [Defer] meets while export traces (print, logging, warnings) are dropped
+with an ``ExportSideEffectsDropped`` warning naming them, and a guard that needs the compile
+boundary (``rerun_if``) or follows an in-place change of a buffer takes the original's path,
+so the export stops there with its own reason."""
 
 from __future__ import annotations
 
