@@ -229,3 +229,20 @@ def test_explain_export_reports_each_mode(tmp_path, capsys, monkeypatch):
     assert status == 0
     assert out.startswith("graphmend export (strict): the original does not export")
     assert "exported after mending 1 site(s)" in out
+
+
+def test_explain_export_exits_1_naming_what_still_blocks(tmp_path, capsys, monkeypatch):
+    (tmp_path / "bump.py").write_text(
+        "import torch\n\n"
+        "def bump(x):\n"
+        "    if x.sum() > 0:\n"
+        "        x.add_(1)\n"
+        "    return x\n\n"
+        "def example():\n"
+        "    return bump, (torch.ones(3),)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = main_in_process(["explain", "bump.py:example", "--export", "strict", "-q"], capsys)
+    assert status == 1
+    assert "still blocked after mending 0 site(s): Unsupported: Data-dependent branching" in out
+    assert "bump.py:4)" in out
