@@ -92,17 +92,14 @@ def _region_changed_state() -> bool:
         torch = sys.modules["torch"]
         # Module tensors are placeholders under torch.compile; get_attr nodes under strict
         # torch.export.
-        for node in (*output.graph.find_nodes(op="placeholder"), *_get_attrs(output.graph)):
+        graph = output.graph
+        for node in (*graph.find_nodes(op="placeholder"), *graph.find_nodes(op="get_attr")):
             value = node.meta.get("example_value")
             if isinstance(value, torch.Tensor) and value._version > 0:
                 return True
         return False
     except Exception:  # noqa: BLE001 (another torch: take the graph break)
         return True
-
-
-def _get_attrs(graph) -> list:
-    return list(graph.find_nodes(op="get_attr"))
 
 
 def _dynamo_tracing() -> bool:
