@@ -332,6 +332,12 @@ distclean: clean
 
 # The peer corpus (tests/peer: programs re-written from real public code): breaks before and
 # after mending and behaviour against the original -> bench/peer-results.json, docs/PEER.md.
+.PHONY: export-survey
+# torch.export before and after mending, strict and non-strict, over tests/cases and the
+# peer corpus (docs/RESULTS.md, "torch.export").
+export-survey: install
+	$(PY) bench/export_survey.py
+
 .PHONY: peer
 peer: install
 	$(PY) bench/peer.py --json bench/peer-results.json --out docs/PEER.md
