@@ -31,7 +31,7 @@ import torch
 
 WORLD = 2
 BUCKET_BYTES = 512
-TRAP_TIMEOUT_S = 4.0
+TRAP_TIMEOUT_S = 2.0
 STEPS = 2
 
 
@@ -80,10 +80,12 @@ def _rank_main(rank: int, port: int, out_dir: str, names: List[str]) -> None:
     dist._DEFAULT_FIRST_BUCKET_BYTES = BUCKET_BYTES
     results: Dict[str, Any] = {}
     for name in names:
+        start = time.monotonic()
         try:
             results[name] = SCENARIOS[name](rank)
         except Exception as exc:  # recorded: the test names the scenario that failed
             results[name] = {"error": "".join(traceback.format_exception(exc))[-4000:]}
+        results[name]["seconds"] = time.monotonic() - start
         dist.barrier()
     torch.save(results, Path(out_dir) / f"rank{rank}.pt")
     dist.destroy_process_group()
@@ -247,9 +249,10 @@ def ddp_loop_unsplit(rank: int) -> Dict[str, Any]:
 
 
 def ddp_loop_inductor(rank: int) -> Dict[str, Any]:
+    """Inductor, the default backend (the unmended graphs are counted in ``ddp_loop``)."""
     from programs_distributed.models import LoopBranch
 
-    return _ddp_arms(LoopBranch, _batches(rank), backend="inductor")
+    return _ddp_arms(LoopBranch, _batches(rank), backend="inductor", arms=("eager", "mended"))
 
 
 def _case_arms(case: str, rank: int) -> Dict[str, Any]:
@@ -257,9 +260,14 @@ def _case_arms(case: str, rank: int) -> Dict[str, Any]:
 
     module = case_files.load(case)
     inputs = module.INPUTS[rank % len(module.INPUTS)]  # each rank its own branch
-    return _ddp_arms(
-        lambda: case_files.build(module), [inputs] * STEPS, loss_of=lambda out: out.sum()
+    result = _ddp_arms(
+        lambda: case_files.build(module),
+        [inputs] * STEPS,
+        arms=("eager", "mended"),  # unmended: the case's EXPECTED_GRAPHS
+        loss_of=lambda out: out.sum(),
     )
+    result["expected_graphs"] = module.EXPECTED_GRAPHS
+    return result
 
 
 def ddp_case_cond(rank: int) -> Dict[str, Any]:
