@@ -3,7 +3,8 @@ script would: one spawn per test module, one process group, several scenarios in
 
 ``launch(names, out_dir)`` spawns the ranks (``torch.multiprocessing``, a free port on
 127.0.0.1), joins them within a deadline (a hang fails, it never blocks the suite) and
-returns each rank's results: ``{scenario: {...}}``, read back from ``rank<N>.pt``.
+returns each rank's results: ``{scenario: {...}}``, read back from ``rank<N>.pt``. A name
+may also be ``(function, kwargs)``: a scenario of another module (bench/ddp_cost.py).
 A scenario is a function of this module's ``SCENARIOS`` table, called on every rank with
 the rank; what it returns (plain values and tensors) is saved. An exception in a scenario
 is recorded as its result (``{"error": ...}``) and the rank goes on with the next one.
@@ -45,7 +46,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def launch(names: List[str], out_dir: Path, timeout_s: float = 240.0) -> List[Dict[str, Any]]:
+def launch(names: List[Any], out_dir: Path, timeout_s: float = 240.0) -> List[Dict[str, Any]]:
     import torch.multiprocessing as mp
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -68,7 +69,7 @@ def launch(names: List[str], out_dir: Path, timeout_s: float = 240.0) -> List[Di
     return [torch.load(out_dir / f"rank{r}.pt", weights_only=False) for r in range(WORLD)]
 
 
-def _rank_main(rank: int, port: int, out_dir: str, names: List[str]) -> None:
+def _rank_main(rank: int, port: int, out_dir: str, names: List[Any]) -> None:
     import torch.distributed as dist
 
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
@@ -79,10 +80,14 @@ def _rank_main(rank: int, port: int, out_dir: str, names: List[str]) -> None:
     )
     dist._DEFAULT_FIRST_BUCKET_BYTES = BUCKET_BYTES
     results: Dict[str, Any] = {}
-    for name in names:
+    for entry in names:
+        # A name of SCENARIOS, or (a function of a module the ranks can import, its kwargs).
+        name, scenario, kwargs = (
+            (entry, SCENARIOS[entry], {}) if isinstance(entry, str) else (entry[0].__name__, *entry)
+        )
         start = time.monotonic()
         try:
-            results[name] = SCENARIOS[name](rank)
+            results[name] = scenario(rank, **kwargs)
         except Exception as exc:  # recorded: the test names the scenario that failed
             results[name] = {"error": "".join(traceback.format_exception(exc))[-4000:]}
         results[name]["seconds"] = time.monotonic() - start
