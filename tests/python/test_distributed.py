@@ -168,3 +168,27 @@ def test_fsdp2_root_breaks_are_the_frameworks(ranks):
         breaks = arms["mended"]["breaks"]
         assert breaks and all(framework == "FSDP2 hooks" for *_, framework in breaks), breaks
         assert "FSDP2 hooks" in arms["mended"]["report"]
+
+
+def test_framework_named_by_the_folder_of_a_frame():
+    import os
+    import types
+
+    from graphmend import explainer
+    from graphmend.reports import BreakInfo
+
+    root = os.path.dirname(torch.__file__)
+
+    def frame(*parts):
+        return types.SimpleNamespace(filename=os.path.join(*parts), lineno=1)
+
+    user = frame("/home/user", "model.py")
+    fsdp = frame(root, "distributed", "fsdp", "_fully_shard", "_fsdp_common.py")
+    ddp = frame(root, "nn", "parallel", "distributed.py")
+    other = frame(root, "nn", "modules", "module.py")
+    assert explainer._framework_frame([user, fsdp]) == "FSDP2 hooks"
+    assert explainer._framework_frame([user], None, [ddp]) == "DDP"  # a chained break's stack
+    assert explainer._framework_frame([user, other]) == ""
+    info = BreakInfo("model.py", 3, "graph break in loop", framework="FSDP2 hooks")
+    assert str(info) == "model.py:3 graph break in loop (the framework's: FSDP2 hooks)"
+    assert str(BreakInfo("model.py", 3, "graph break in loop")) == "model.py:3 graph break in loop"
