@@ -249,8 +249,8 @@ def ddp_loop_unsplit(rank: int) -> Dict[str, Any]:
     import torch._dynamo
     from programs_distributed.models import LoopBranch
 
-    with torch._dynamo.config.patch(optimize_ddp=False):
-        return _ddp_arms(LoopBranch, _batches(rank))
+    with torch._dynamo.config.patch(optimize_ddp=False):  # unmended graphs: ``ddp_loop``
+        return _ddp_arms(LoopBranch, _batches(rank), arms=("eager", "mended"))
 
 
 def ddp_loop_inductor(rank: int) -> Dict[str, Any]:
@@ -281,6 +281,42 @@ def ddp_case_cond(rank: int) -> Dict[str, Any]:
 
 def ddp_case_where(rank: int) -> Dict[str, Any]:
     return _case_arms("where/requires_grad", rank)
+
+
+def ddp_no_sync(rank: int) -> Dict[str, Any]:
+    """Gradient accumulation: a backward inside ``no_sync()`` reduces nothing, each rank
+    keeps its own gradients. Mended before wrapping, ``graphmend.compile(ddp)`` compiles the
+    user's DDP object itself (its ``no_sync`` reaches the compiled calls); compiled from
+    ``DDP(model)``, the compiled object's ``no_sync``."""
+    import graphmend
+    from programs_distributed.models import LoopBranch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    (x,) = _batches(rank)[0]
+    result: Dict[str, Any] = {}
+    for arm in ("eager", "mended_then_wrapped", "wrapped_then_compiled"):
+        _fresh()
+        torch.manual_seed(0)
+        model = LoopBranch()
+        counting = Counting()
+        if arm == "eager":
+            ddp = DDP(model, bucket_cap_mb=BUCKET_BYTES / 2**20)
+            run, syncs = ddp, ddp
+        elif arm == "mended_then_wrapped":
+            ddp = DDP(graphmend.mend(model), bucket_cap_mb=BUCKET_BYTES / 2**20)
+            run = graphmend.compile(ddp, backend=counting)
+            syncs = ddp
+            result["compiled_the_users_ddp"] = run._orig_mod is ddp
+        else:
+            run = graphmend.compile(DDP(model, bucket_cap_mb=BUCKET_BYTES / 2**20), backend=counting)
+            syncs = run
+        with contextlib.redirect_stdout(io.StringIO()), syncs.no_sync():
+            run(x).backward()
+        result[arm] = {
+            "grads": [p.grad.clone() for p in model.parameters()],
+            "unique_graphs": _dynamo_counts()["unique_graphs"],
+        }
+    return result
 
 
 # --------------------------------------------------------------------------------------------
@@ -472,6 +508,7 @@ SCENARIOS: Dict[str, Callable[[int], Dict[str, Any]]] = {
         ddp_loop_inductor,
         ddp_case_cond,
         ddp_case_where,
+        ddp_no_sync,
         ddp_trap,
         ddp_xlm,
         ddp_bart,
