@@ -116,8 +116,8 @@ def test_ddp_transformers_xlm(ranks):
     for arms in _scenario(ranks, "ddp_xlm"):
         assert arms["mended"]["unique_graphs"] == 1 < arms["compiled"]["unique_graphs"]
         assert arms["mended"]["graphs"] <= arms["compiled"]["graphs"]
-        # Exact losses; the gradients within float32 rounding: the tied embedding's gradient
-        # sums its two uses in the order of the graphs DDPOptimizer split, not eager's.
+        # Exact losses; the gradients within float32 rounding (seen: one element of 1024 off
+        # by 4.7e-10 after the first step): the split graphs sum in another order than eager.
         torch.testing.assert_close(arms["mended"]["losses"][0], arms["eager"]["losses"][0],
                                    rtol=0, atol=0)  # fmt: skip
         _assert_same_training(arms["eager"], arms["mended"], exact=False)
