@@ -10,6 +10,7 @@
 #   make fuzz    libFuzzer: fuzz_parse for FUZZ_SECONDS, fuzz_mend for FUZZ_MEND_SECONDS (clang-14)
 #   make corpus  the differential corpus run alone (CORPUS_ARGS="--limit 500")
 #   make bench   parse speed (stdlib) and whole-mend speed (transformers) vs ast.parse
+#   make ddp-cost  graphs and steady step time under DDP (2 gloo ranks, CPU), unmended vs mended
 #   make tf4524  transformers 4.52.4 in .venv/tf-4.52.4 (use with PYTHONPATH=.venv/tf-4.52.4)
 #   make survey  graph breaks of bench/models/zoo.py under both transformers versions
 #   make models  the model suite (breaks, outputs, cold start, latency) on both versions -> docs/RESULTS.md
@@ -76,7 +77,7 @@ PACKAGE_INPUTS := $(shell find src python tools -type f \( -name '*.cpp' -o -nam
 CXX_SOURCES = $(shell find src tests/cpp fuzz bench -type f \( -name '*.cpp' -o -name '*.h' \) 2>/dev/null)
 
 .PHONY: deps build install test test-cpp test-python test-inductor asan fuzz fuzz-build corpus bench demo \
-	lint lint-baseline format clean distclean tf4524 survey
+	lint lint-baseline format clean distclean tf4524 survey ddp-cost
 
 # --------------------------------------------------------------------------------------------
 # Set-up.
@@ -181,6 +182,11 @@ corpus: install
 bench: install
 	$(PY) bench/parse_speed.py
 	$(PY) bench/mend_speed.py
+
+# Graphs and steady step time under DDP (2 gloo ranks on CPU), unmended and mended.
+ddp-cost: install
+	@mkdir -p build
+	$(PY) bench/ddp_cost.py --out build/ddp_cost.json $(DDP_COST_ARGS)
 
 # A second transformers beside the venv's: only the packages 4.52.4 needs in other versions;
 # torch and the rest still come from .venv.
