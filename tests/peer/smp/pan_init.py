@@ -4,8 +4,10 @@ warned about (`warnings.warn(..., DeprecationWarning, stacklevel=2)`) and used a
 `decoder_interpolation`; then the encoder, the decoder (which raises ValueError below depth
 3), the upsampling segmentation head and the optional classification head are built and
 initialised. A step builds the model with the options it is given and segments a batch in
-eval mode. Shrunk: a tiny encoder stands in for `get_encoder`'s named backbones, the normalisation choices are batchnorm and identity, and the forward's input-shape check (skipped while compiling) is left out; the decoder's feature pyramid attention block is shrunk to one
-convolution with batchnorm and ReLU."""
+eval mode. Shrunk: a tiny encoder stands in for `get_encoder`'s named backbones, the
+normalisation choices are batchnorm and identity, and the forward's input-shape check
+(skipped while compiling) is left out; the decoder's feature pyramid attention block is
+shrunk to one convolution with batchnorm and ReLU."""
 
 import warnings
 from collections.abc import Sequence
