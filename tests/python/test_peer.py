@@ -57,11 +57,9 @@ for _sampler in ("denoising_diffusion/cfg_ddim_sample", "denoising_diffusion/ddi
     PENDING[(_sampler, "mended_inductor")] = (
         "Inductor (plain torch.compile too) draws torch.rand/randn from its own generator, so "
         "under the same seed the draws are not eager's")
-for _constructor in ("smp/manet_init", "smp/pan_init"):
-    PENDING[(_constructor, "mended_inductor")] = (
-        "Inductor (plain torch.compile too) draws the initial weights of the modules built "
-        "inside the compiled step from its own generator, so under the same seed they are not "
-        "eager's")
+PENDING[("smp/manet_init", "mended_inductor")] = (
+    "Inductor (plain torch.compile too) draws the initial weights of the modules built inside "
+    "the compiled step from its own generator, so under the same seed they are not eager's")
 for _check in ("mended_compiled", "mended_text", "mended_inductor"):
     PENDING[("vector_quantize/latent_quantize_init", _check)] = (
         "a RuntimeError raised by an op Dynamo traces (`_levels.repeat(-1)`) comes back as "
