@@ -101,14 +101,6 @@ for _check in ("mended_text", "never_more_breaks_than_the_original"):
         "mender: a torch.cond branch calls a helper whose torch.clamp(..., 0, maxq) with a 0-d "
         "tensor bound reads it as a scalar (aten._local_scalar_dense), which torch.cond cannot "
         "capture: Dynamo raises UncapturedHigherOrderOpError instead of running the original if")
-for _check in ("mended_compiled", "mended_inductor"):
-    PENDING[("peft/lorafa_step", _check)] = (
-        "mender: the compiled mended step issues the deprecated-`scaling_factor` FutureWarning "
-        "twice over two optimizer steps where the original, guarded by "
-        "`_legacy_scaling_factor_warned`, issues it once")
-PENDING[("peft/lorafa_step", "never_more_breaks_than_the_original")] = (
-    "mender: the mended step compiles 5 graphs where the original compiles 3 (one break "
-    "reason each)")
 PENDING[("transformers/conditional_detr_train_clamp", "mended_inductor")] = (
     "Inductor (plain torch.compile too) returns 0 where eager returns NaN for the overflowing "
     "input (scale 1e38)")
