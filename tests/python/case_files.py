@@ -8,6 +8,8 @@ that graphmend finds its source and its classes as for any imported module.
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import sys
 import types
@@ -53,6 +55,26 @@ def load(case: str, root: Path = CASES_DIR, prefix: str = MODULE_PREFIX) -> type
         spec.loader.exec_module(module)
         _LOADED[name] = module
     return module
+
+
+class ProgramFinder(importlib.abc.MetaPathFinder):
+    """Imports ``cases.<folder>.<stem>`` and ``peer.<project>.<name>`` by name, as ``load``
+    names them: pytest-xdist's controller re-imports the module of a warning category a
+    program defines to report a warning a worker recorded."""
+
+    def find_spec(self, fullname, path, target=None):
+        for prefix, root in ((MODULE_PREFIX, CASES_DIR), (PEER_PREFIX, PEER_DIR)):
+            parts = fullname.split(".")
+            if parts[0] != prefix.rstrip("."):
+                continue
+            if len(parts) < 3:  # the prefix or a folder: a namespace of no code
+                spec = importlib.machinery.ModuleSpec(fullname, None, is_package=True)
+                spec.submodule_search_locations = []
+                return spec
+            case = "/".join(parts[1:])
+            if path_of(case, root).is_file():
+                return importlib.util.spec_from_file_location(fullname, path_of(case, root))
+        return None
 
 
 def runs(module: types.ModuleType) -> bool:

@@ -15,6 +15,11 @@ REPO_ROOT = TESTS_DIR.parents[1]
 if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
 
+import case_files  # noqa: E402 (needs the path above)
+
+if not any(isinstance(f, case_files.ProgramFinder) for f in sys.meta_path):
+    sys.meta_path.append(case_files.ProgramFinder())
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("graphmend")
