@@ -123,19 +123,28 @@ def test_inputs_route_tokens_to_every_expert_and_to_none():
 
 
 @pytest.mark.parametrize("make", [pair, starved_pair], ids=["every_expert", "one_expert_idle"])
-@pytest.mark.parametrize("backend", ["eager", "inductor"])
-def test_mended_loop_equals_the_routed_loop_with_no_break(make, backend):
+def test_mended_loop_equals_the_routed_loop_with_no_break(make):
     original, mended = make()
     with torch.no_grad():
         for x in inputs():
             expected = original(x)
             assert torch.equal(mended(x), expected)  # not compiling: the original calls
             torch._dynamo.reset()
-            compiled = torch.compile(mended, backend=backend)
+            compiled = torch.compile(mended, backend="eager")
             torch.testing.assert_close(compiled(x), expected, rtol=1e-5, atol=1e-6)
         x = inputs()[0]
         assert breaks(original, x) > 0
         assert breaks(mended, x) == 0
+
+
+@pytest.mark.inductor
+def test_mended_loop_under_inductor_equals_the_routed_loop():
+    original, mended = starved_pair()
+    x = inputs()[0]
+    with torch.no_grad():
+        torch._dynamo.reset()
+        compiled = torch.compile(mended)
+        torch.testing.assert_close(compiled(x), original(x), rtol=1e-5, atol=1e-6)
 
 
 def test_gradients_equal_the_routed_loop_and_an_idle_expert_gets_zero():
@@ -145,7 +154,7 @@ def test_gradients_equal_the_routed_loop_and_an_idle_expert_gets_zero():
     x_mended = x.clone().requires_grad_()
     original(x_original).square().sum().backward()
     torch._dynamo.reset()
-    compiled = torch.compile(mended)
+    compiled = torch.compile(mended, backend="aot_eager")  # the traced forward and backward
     compiled(x_mended).square().sum().backward()
     torch.testing.assert_close(x_mended.grad, x_original.grad, rtol=1e-5, atol=1e-6)
     for (name, p), q in zip(original.named_parameters(), mended.parameters()):
@@ -221,5 +230,6 @@ def test_row_mixing_experts_keep_the_routed_loop_and_its_breaks():
     x = inputs()[0]
     with torch.no_grad():
         torch._dynamo.reset()
-        torch.testing.assert_close(torch.compile(mended)(x), original(x), rtol=1e-5, atol=1e-6)
+        compiled = torch.compile(mended, backend="eager")
+        torch.testing.assert_close(compiled(x), original(x), rtol=1e-5, atol=1e-6)
         assert breaks(mended, x) == breaks(original, x) > 0
