@@ -110,7 +110,9 @@ def experts_hit(hit, experts):
 
 def routed_where(mask, experts):
     """``torch.where(mask)``, or while compiling over row-wise ``experts`` the same indices
-    padded with -1 to ``mask.numel()`` (a static size)."""
+    padded with -1 to ``mask.numel()`` (a static size). For a loop that uses the indices
+    only to gather rows, to test emptiness and in ``routed_index_add_`` (never ``.tolist()``
+    or a count): those are the uses the padding keeps exact."""
     torch = sys.modules["torch"]
     if not is_compiling() or mask.dim() == 0 or not rowwise_experts(experts):
         return torch.where(mask)
