@@ -5,8 +5,8 @@ bench/models/tfenv.sh 4.52.4; `make bench-moe`).
 Each block is built from its config class (seeded, random weights). Its mended forward is
 its own source with the three calls a mended loop makes (`experts_hit`, `routed_where`,
 `routed_index_add_`) in place of `.tolist()` of the experts hit, `torch.where(mask)` and
-`index_add_`. Reported per block and token count: breaks (torch._dynamo.explain) before
-and after, the largest difference from the eager original (compiled with Inductor), and
+`index_add_`. Reported per block and token count: breaks and graphs
+(torch._dynamo.explain) before and after, the largest difference from the eager original (compiled with Inductor), and
 the median time per call of the eager original, the compiled original (with its breaks)
 and the compiled mended block, over interleaved repeats.
 """
@@ -78,8 +78,11 @@ def mended_class(block_class):
 
 
 def breaks(module, x):
+    """Break reasons and graphs: a break inside a loop drops the whole frame to eager, with
+    no reason counted and 0 graphs."""
     torch._dynamo.reset()
-    return len(torch._dynamo.explain(module)(x).break_reasons)
+    explained = torch._dynamo.explain(module)(x)
+    return len(explained.break_reasons), explained.graph_count
 
 
 def first(output):
@@ -112,8 +115,9 @@ def measure(name, args):
         x = torch.randn(1, tokens, args.hidden)
         with torch.no_grad():
             expected = first(original(x))
-            row = {"block": name, "tokens": tokens, "breaks_before": breaks(original, x)}
-            row["breaks_after"] = breaks(mended, x)
+            row = {"block": name, "tokens": tokens}
+            row["breaks_before"], row["graphs_before"] = breaks(original, x)
+            row["breaks_after"], row["graphs_after"] = breaks(mended, x)
             torch._dynamo.reset()
             compiled_original = torch.compile(original)
             compiled_mended = torch.compile(mended)
