@@ -148,14 +148,17 @@ def test_mended_loop_under_inductor_equals_the_routed_loop():
         torch.testing.assert_close(compiled(x), original(x), rtol=1e-5, atol=1e-6)
 
 
-def test_gradients_equal_the_routed_loop_and_an_idle_expert_gets_zero():
+@pytest.mark.parametrize(
+    "backend", ["aot_eager", pytest.param("inductor", marks=pytest.mark.inductor)]
+)
+def test_gradients_equal_the_routed_loop_and_an_idle_expert_gets_zero(backend):
     original, mended = starved_pair()
     x = inputs()[0]
     x_original = x.clone().requires_grad_()
     x_mended = x.clone().requires_grad_()
     original(x_original).square().sum().backward()
     torch._dynamo.reset()
-    compiled = torch.compile(mended, backend="aot_eager")  # the traced forward and backward
+    compiled = torch.compile(mended, backend=backend)
     compiled(x_mended).square().sum().backward()
     torch.testing.assert_close(x_mended.grad, x_original.grad, rtol=1e-5, atol=1e-6)
     for (name, p), q in zip(original.named_parameters(), mended.parameters()):
