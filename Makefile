@@ -11,6 +11,7 @@
 #   make corpus  the differential corpus run alone (CORPUS_ARGS="--limit 500")
 #   make bench   parse speed (stdlib) and whole-mend speed (transformers) vs ast.parse
 #   make bench-moe  routed MoE loop vs its static-shape form, transformers 4.52.4's blocks
+#   make ddp-cost  graphs and steady step time under DDP (2 gloo ranks, CPU), unmended vs mended
 #   make tf4524  transformers 4.52.4 in .venv/tf-4.52.4 (use with PYTHONPATH=.venv/tf-4.52.4)
 #   make survey  graph breaks of bench/models/zoo.py under both transformers versions
 #   make models  the model suite (breaks, outputs, cold start, latency) on both versions -> docs/RESULTS.md
@@ -77,7 +78,7 @@ PACKAGE_INPUTS := $(shell find src python tools -type f \( -name '*.cpp' -o -nam
 CXX_SOURCES = $(shell find src tests/cpp fuzz bench -type f \( -name '*.cpp' -o -name '*.h' \) 2>/dev/null)
 
 .PHONY: deps build install test test-cpp test-python test-inductor asan fuzz fuzz-build corpus bench bench-moe demo \
-	lint lint-baseline format clean distclean tf4524 survey
+	lint lint-baseline format clean distclean tf4524 survey ddp-cost
 
 # --------------------------------------------------------------------------------------------
 # Set-up.
@@ -182,6 +183,11 @@ corpus: install
 bench: install
 	$(PY) bench/parse_speed.py
 	$(PY) bench/mend_speed.py
+
+# Graphs and steady step time under DDP (2 gloo ranks on CPU), unmended and mended.
+ddp-cost: install
+	@mkdir -p build
+	$(PY) bench/ddp_cost.py --out build/ddp_cost.json $(DDP_COST_ARGS)
 
 # A second transformers beside the venv's: only the packages 4.52.4 needs in other versions;
 # torch and the rest still come from .venv.
@@ -338,6 +344,12 @@ distclean: clean
 
 # The peer corpus (tests/peer: programs re-written from real public code): breaks before and
 # after mending and behaviour against the original -> bench/peer-results.json, docs/PEER.md.
+.PHONY: export-survey
+# torch.export before and after mending, strict and non-strict, over tests/cases and the
+# peer corpus (docs/RESULTS.md, "torch.export").
+export-survey: install
+	$(PY) bench/export_survey.py
+
 .PHONY: peer
 peer: install
 	$(PY) bench/peer.py --json bench/peer-results.json --out docs/PEER.md

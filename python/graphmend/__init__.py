@@ -84,6 +84,10 @@ _LAZY_NAMES = {
     "compile_report": "runtime_aware",
     "compile": "compiling",
     "explain": "explainer",
+    "export": "exporting",
+    "ExportReport": "exporting",
+    "ExportBlocked": "exporting",
+    "ExportSideEffectsDropped": "exporting",
     "mend": "mender",
     "mend_report": "mender",
 }
@@ -114,6 +118,10 @@ __all__ += [
     "compile_report",
     "CompileReport",
     "CaptureOptionsEnabled",
+    "export",
+    "ExportReport",
+    "ExportBlocked",
+    "ExportSideEffectsDropped",
 ]
 from ._mend_source import MendDiagnostic, MendResult, mend_source  # noqa: E402,F401
 from .reports import Diagnostic  # noqa: E402  (MendDiagnostic is another name of it)

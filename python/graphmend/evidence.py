@@ -139,7 +139,7 @@ def _logged_breaks(sink: List[Tuple[Any, str, BaseException]]) -> Iterator[None]
         translator.log_graph_break = original
 
 
-def _break_info(frame: Any, text: str) -> BreakInfo:
+def _break_info(frame: Any, text: str, exc: Optional[BaseException] = None) -> BreakInfo:
     filename, line = explainer._user_frame(frame)
     tag = explainer._tag_for(filename, line)
     return BreakInfo(
@@ -150,7 +150,19 @@ def _break_info(frame: Any, text: str) -> BreakInfo:
         fixed=tag.fixed if tag else None,
         message=tag.message if tag else "",
         runtime_frame=explainer._runtime_frame(frame),
+        framework=explainer._framework_frame(frame.user_stack, *_chained_stacks(exc)),
     )
+
+
+def _chained_stacks(exc: Optional[BaseException]) -> List[Any]:
+    """The stacks of the exceptions a break was raised while handling (a break in a loop
+    is raised while handling the break inside the loop, whose stack says where that was)."""
+    stacks, seen = [], set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        stacks.append(getattr(exc, "real_stack", None))
+        exc = exc.__cause__ or exc.__context__
+    return stacks
 
 
 def _gathered(recorder: _Recorder, logged: List[Tuple[Any, str, BaseException]]) -> Evidence:
@@ -171,7 +183,7 @@ def _gathered(recorder: _Recorder, logged: List[Tuple[Any, str, BaseException]])
             text = f"{gb_type}\n{text}"
         skipped = any(sign in text for sign in _SKIP_SIGNS)
         found.frames_skipped += skipped
-        info = _break_info(_Frame(stack), text)
+        info = _break_info(_Frame(stack), text, exc)
         if (info.filename, info.line) in seen or not (skipped or found.graph_count == 0):
             continue
         seen.add((info.filename, info.line))

@@ -44,6 +44,29 @@ def _user_frame(reason: Any) -> Tuple[str, int]:
     return "", 0
 
 
+# Frameworks whose own code breaks the graph by design, by the folder of torch their frames
+# are in: FSDP2's hooks around each sharded module are excluded from tracing (they gather
+# and free the parameters), so a compiled call breaks at every module boundary they wrap.
+_FRAMEWORKS = (
+    (("distributed", "fsdp"), "FSDP2 hooks"),
+    (("nn", "parallel"), "DDP"),
+)
+
+
+def _framework_frame(*stacks: Any) -> str:
+    """The framework (``_FRAMEWORKS``) a frame of these stacks belongs to, or ""."""
+    import torch
+
+    root = os.path.dirname(torch.__file__)
+    for stack in stacks:
+        for frame in reversed(list(stack or ())):
+            path = os.path.abspath(getattr(frame, "filename", "") or "")
+            for folder, name in _FRAMEWORKS:
+                if path.startswith(os.path.join(root, *folder) + os.sep):
+                    return name
+    return ""
+
+
 def _runtime_frame(reason: Any) -> str:
     """The graphmend.runtime function on the break's stack, or ""."""
     runtime = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime")
@@ -119,6 +142,7 @@ def _explain_report(output: Any) -> Tuple[ExplainReport, List[str]]:
                 fixed=tag.fixed if tag else None,
                 message=tag.message if tag else "",
                 runtime_frame=_runtime_frame(reason),
+                framework=_framework_frame(getattr(reason, "user_stack", None)),
             )
         )
     report = ExplainReport(

@@ -579,6 +579,8 @@ class _Mender:
         self.sources: Dict[str, Any] = {}  # file name -> its _Source (None: no source)
         self.mended_files: Dict[str, _MendedFile] = {}  # file name -> as mended
         self.global_helpers: Dict[int, Dict[str, Any]] = {}  # id(module globals) -> helpers
+        # What a class mended here is marked with: mending it again the same way keeps it.
+        self.made_with = (sorted(options.items(), key=lambda item: item[0]), reach)
 
     # -- functions ------------------------------------------------------------------------
 
@@ -819,6 +821,10 @@ class _Mender:
         code too; ``klass`` itself when nothing changes and not ``force_new``."""
         base = getattr(klass, "__graphmend_original__", None)
         if isinstance(base, type) and klass.__dict__.get("__graphmend_original__") is base:
+            if not force_new and klass.__dict__.get("__graphmend_made_with__") == self.made_with:
+                # Mended the same way already: a module mended, then wrapped (DDP) and
+                # compiled, is compiled as the object the wrapper holds, not a copy of it.
+                return klass
             klass = base
         if id(klass) in self.classes and not force_new:
             return self.classes[id(klass)]
@@ -837,6 +843,7 @@ class _Mender:
             __qualname__=klass.__qualname__,
             __doc__=klass.__doc__,
             __graphmend_original__=klass,
+            __graphmend_made_with__=self.made_with,
         )
         try:
             mended = type(klass)(klass.__name__, (klass, *mended_bases), {**namespace, **extra})

@@ -122,7 +122,9 @@ class BreakInfo:
     """One graph break Dynamo reported: where (the innermost user frame), Dynamo's reason
     and, when ``mend_source`` tagged that line, GraphMend's code and what became of it.
     ``runtime_frame`` names the ``graphmend.runtime`` function the break happened in ("" for
-    none): GraphMend's own eager fallback, such as a trap's guard run eagerly."""
+    none): GraphMend's own eager fallback, such as a trap's guard run eagerly. ``framework``
+    names the framework whose code the break is in or under ("FSDP2 hooks", "DDP"; "" for
+    the program's own): a break by the framework's design, which no rewrite removes."""
 
     filename: str
     line: int
@@ -131,11 +133,13 @@ class BreakInfo:
     fixed: Optional[bool] = None
     message: str = ""
     runtime_frame: str = ""
+    framework: str = ""
 
     def __str__(self) -> str:
         where = f"{os.path.basename(self.filename)}:{self.line}" if self.filename else "?"
         tag = f" [{self.code}]" if self.code else ""
-        return f"{where}{tag} {self.reason}"
+        owner = f" (the framework's: {self.framework})" if self.framework else ""
+        return f"{where}{tag} {self.reason}{owner}"
 
 
 # Dynamo's reason for a break on a branch on a tensor (a data-dependent jump): GB0170

@@ -135,6 +135,14 @@ TagResult handle_tag(const sema::BreakTag& tag, rewrite::Context& context,
             "run where the mended form's run-time check fails)");
     return result;
   }
+  // torch 2.13's Dynamo drops attribute stores on an optimizer in compiled code: a fix that
+  // lets it trace the rest of such a method would lose `self._warned = True` and the like.
+  if (tag.function != nullptr && tag.function->stores_optimizer_state) {
+    decline(result.diagnostic, tag, reasons::Reason::OptimizerState,
+            "a method of a torch.optim.Optimizer that stores attributes on it: Dynamo drops "
+            "those stores in compiled code, so the break that keeps them eager stays");
+    return result;
+  }
   std::optional<RewriteKind> owner = rewrite::owner_of(tag.kind);
   if (!owner) {
     decline(result.diagnostic, tag, reasons::Reason::OutOfScope,

@@ -44,6 +44,8 @@ void AnalysisImpl::finalize() {
     if (k.has_value()) {
       f.owner_class = classes_[k.index].node;
       f.in_module_subclass = classes_[k.index].is_module;
+      f.stores_optimizer_state =
+          classes_[k.index].is_optimizer && stores_attribute_on(*f.node, first_param(f.node));
       name = std::string(classes_[k.index].node->name) + "." + name;
     } else if (function_parent_[i] >= 0) {
       name = functions_[function_parent_[i]].qualified_name + ".<locals>." + name;

@@ -95,6 +95,8 @@ struct ClassInfo {
   std::vector<ClassId> local_bases;  // classes of this module
   bool torch_module_base = false;
   bool is_module = false;
+  bool torch_optimizer_base = false;
+  bool is_optimizer = false;  // derives from torch.optim.Optimizer
   // self.<attr> = LocalClass(...) in any method: attr -> its class
   std::unordered_map<std::string_view, ClassId> attr_classes;
   std::vector<std::pair<std::string_view, const ast::expr*>> pending_attrs;

@@ -47,6 +47,18 @@ const ast::Node* AnalysisImpl::module_forward(ClassId class_index) const {
   return find_method(class_index, "forward");
 }
 
+namespace {
+// torch.optim.Optimizer and the optimizers torch.optim exports (SGD, AdamW, ...); not
+// torch.optim.lr_scheduler's classes.
+bool is_torch_optimizer(std::string_view q) {
+  if (q == "torch.optim.optimizer.Optimizer") return true;
+  if (!starts_with(q, "torch.optim.")) return false;
+  std::string_view last = q.substr(std::string_view("torch.optim.").size());
+  return !last.empty() && last.find('.') == std::string_view::npos && last[0] >= 'A' &&
+         last[0] <= 'Z';
+}
+}  // namespace
+
 void AnalysisImpl::resolve_classes() {
   for (ClassInfo& k : classes_) {
     for (const ast::expr* base : k.node->bases) {
@@ -67,15 +79,21 @@ void AnalysisImpl::resolve_classes() {
         std::string_view last = std::string_view(q).substr(q.rfind('.') + 1);
         if (!last.empty() && last[0] >= 'A' && last[0] <= 'Z') k.torch_module_base = true;
       }
+      k.torch_optimizer_base = k.torch_optimizer_base || is_torch_optimizer(q);
     }
   }
   for (bool changed = true; changed;) {
     changed = false;
     for (ClassInfo& k : classes_) {
-      if (k.is_module) continue;
-      bool m = k.torch_module_base;
-      for (ClassId base : k.local_bases) m = m || classes_[base.index].is_module;
-      if (m) k.is_module = changed = true;
+      bool m = k.is_module || k.torch_module_base;
+      bool o = k.is_optimizer || k.torch_optimizer_base;
+      for (ClassId base : k.local_bases) {
+        m = m || classes_[base.index].is_module;
+        o = o || classes_[base.index].is_optimizer;
+      }
+      changed = changed || m != k.is_module || o != k.is_optimizer;
+      k.is_module = m;
+      k.is_optimizer = o;
     }
   }
   for (ClassInfo& k : classes_) {

@@ -50,6 +50,20 @@ inline std::string_view first_param(const ast::Node* fn) {
   return {};
 }
 
+// Whether a function stores an attribute on `self` in its own body (`self.x = ...`,
+// `self.x += ...`, `self.a, self.b = ...`), nested definitions aside.
+inline bool stores_attribute_on(const ast::Node& fn, std::string_view self) {
+  if (self.empty()) return false;
+  bool found = false;
+  ast::walk_own_body(&fn, [&](const ast::Node* n) {
+    const auto* attribute = ast::as<ast::Attribute>(n);
+    if (attribute == nullptr || attribute->ctx != ast::ExprContext::Store) return;
+    const auto* owner = ast::as<ast::Name>(attribute->value);
+    found = found || (owner != nullptr && owner->id == self);
+  });
+  return found;
+}
+
 using ast::decorators_of;
 using ast::is_staticmethod;
 

@@ -51,9 +51,13 @@ struct FunctionInfo {
   const ast::Node* node = nullptr;             // FunctionDef / AsyncFunctionDef
   const ast::ClassDef* owner_class = nullptr;  // for methods
   bool in_module_subclass = false;             // owner_class derives from nn.Module
-  EntryReason reason = EntryReason::None;      // why Dynamo traces it (None: it does not)
-  std::vector<const ast::Node*> callees;       // local functions/methods it calls
-  std::string qualified_name;                  // "Model.forward", "helper"
+  // A method of a torch.optim.Optimizer subclass that stores an attribute on its first
+  // parameter (`self._warned = True`): torch 2.13's Dynamo drops such a store in compiled
+  // code, which only a break in the method keeps eager (docs/MENDER.md).
+  bool stores_optimizer_state = false;
+  EntryReason reason = EntryReason::None;  // why Dynamo traces it (None: it does not)
+  std::vector<const ast::Node*> callees;   // local functions/methods it calls
+  std::string qualified_name;              // "Model.forward", "helper"
 };
 
 // Facts a rewrite has established around an expression that make more of it provably pure.

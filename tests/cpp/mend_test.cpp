@@ -105,6 +105,41 @@ TEST(Mend, SitesInMendedFallbacksAreReportedAsSuch) {
   EXPECT_GE(fallbacks, 2u);
 }
 
+// torch 2.13's Dynamo drops attribute stores on an optimizer in compiled code: a site in an
+// optimizer's method that stores state on it keeps its break, which keeps the store eager.
+// A plain class, or an optimizer method that stores nothing on self, is mended as usual.
+TEST(Mend, OptimizerMethodsThatStoreStateKeepTheirBreaks) {
+  const std::string body =
+      "    @torch.no_grad()\n"
+      "    def step(self):\n"
+      "        if not self.warned:\n"
+      "            warnings.warn('deprecated', FutureWarning)\n"
+      "            self.warned = True\n"
+      "        return torch.zeros(1)\n"
+      "    def other(self, x):\n"
+      "        print('other', x.shape)\n"
+      "        return x\n";
+  const std::string head = "import warnings\nimport torch\nfrom torch import optim\n";
+  MendOptions every_function;
+  every_function.trace_all = true;
+  auto reasons = [](const MendResult& r) {
+    std::vector<std::string> out;
+    for (const MendDiagnostic& d : r.diagnostics) out.push_back(d.fixed ? "fixed" : d.reason_id);
+    return out;
+  };
+  for (const char* base : {"torch.optim.Optimizer", "optim.AdamW", "Base"}) {
+    std::string source =
+        head + "class Base(torch.optim.SGD):\n    pass\n" + "class Opt(" + base + "):\n" + body;
+    MendResult result = mend(source, every_function);
+    EXPECT_EQ(reasons(result), (std::vector<std::string>{"optimizer-state", "fixed"})) << base;
+  }
+  MendResult plain = mend(head + "class Plain:\n" + body, every_function);
+  EXPECT_EQ(reasons(plain), (std::vector<std::string>{"fixed", "fixed"}));
+  MendResult scheduler =
+      mend(head + "class Sched(optim.lr_scheduler.LRScheduler):\n" + body, every_function);
+  EXPECT_EQ(reasons(scheduler), (std::vector<std::string>{"fixed", "fixed"}));
+}
+
 // An assert on the truth of a scalar read: the read is held too (runtime.item_later), so it
 // does not stay a break ahead of the in-graph assert.
 TEST(Mend, AssertsOnAScalarReadHoldTheRead) {

@@ -32,7 +32,7 @@ LEVELS = (
     {"mender"},  # graphmend.mend
     {"boundary", "explainer"},  # the compile boundary; graphmend.explain
     {"runtime_aware", "evidence"},  # graphmend.compile's run-time evidence
-    {"compiling"},  # graphmend.compile
+    {"compiling", "exporting"},  # graphmend.compile, graphmend.export
     {"cli"},  # the command line: its commands, and the findings, codes, formats, config below them
     {"__init__", "__main__", "api", "demo"},  # the faces of the package
 )

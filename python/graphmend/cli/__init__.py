@@ -262,6 +262,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="also compile with backend B (inductor, eager, ...) and check it returns "
         "what the original returns eagerly (exit 1 when not)",
     )
+    explain.add_argument(
+        "--export",
+        nargs="?",
+        const="both",
+        choices=("both", "strict", "non-strict"),
+        help="export with graphmend.export instead (strict, non-strict or both, the default): "
+        "whether the original and the mended program export, and export's reason when not "
+        "(exit 1 when one is still blocked)",
+    )
     explain.add_argument("--output-format", choices=("text", "json"), default="text")
     run = command(
         "run",

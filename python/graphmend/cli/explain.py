@@ -185,6 +185,8 @@ def explain(options: argparse.Namespace, settings) -> int:
         raise UserError(
             f"importing or calling the entry failed: {type(exc).__name__}: {exc}", target
         ) from None
+    if options.export:
+        return _explain_export(options, target, obj, args, kwargs)
     from .. import evidence
     from ..mender import mend
 
@@ -313,3 +315,63 @@ def _break_line(b: Dict[str, Any]) -> str:
         if b["status"] == "declined" and b["message"] and "; not rewritten: " in b["message"]:
             tag += ": " + b["message"].split("; not rewritten: ", 1)[1]
     return f"{where:24s} {gb} {reason:48s} {tag}"
+
+
+def _explain_export(options, target: str, obj, args: tuple, kwargs: dict) -> int:
+    """``--export``: ``graphmend.export`` of the entry's model in each mode asked; exit 1
+    when one is still blocked after mending."""
+    modes = {"both": (False, True), "strict": (True,), "non-strict": (False,)}[options.export]
+    results = [_export_json(options, obj, args, kwargs, strict) for strict in modes]
+    if options.output_format == "json":
+        from . import formats
+
+        report = formats.json_report(
+            "explain",
+            [],
+            {"checked": 0, "changed": 0, "errors": 0},
+            target=target,
+            grad=bool(options.grad),
+            export=results,
+        )
+        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        for result in results:
+            print(result["text"])
+    return 0 if all(r["exported"] for r in results) else 1
+
+
+def _export_json(options, obj, args: tuple, kwargs: dict, strict: bool) -> Dict[str, Any]:
+    import warnings
+
+    import torch
+
+    from ..exporting import export
+
+    mode = "strict" if strict else "non-strict"
+    _phase(options, f"exporting ({mode}) the original, then the mended program")
+    context = torch.enable_grad() if options.grad else torch.no_grad()
+    with context, contextlib.redirect_stdout(sys.stderr), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the report lists what the warning would
+        _, report = export(obj, args, kwargs, strict=strict, report=True)
+    return {
+        "mode": mode,
+        "original_exported": report.original_exported,
+        "original_reason": report.original_reason or None,
+        "exported": report.exported,
+        "reason": report.reason or None,
+        "mended": [_site_json(d) for d in report.mended],
+        "declined": [_site_json(d) for d in report.declined],
+        "dropped": report.dropped,
+        "traps": report.traps,
+        "text": str(report),
+    }
+
+
+def _site_json(d) -> Dict[str, Any]:
+    return {
+        "path": display_path(d.filename) if d.filename else "",
+        "line": d.line,
+        "code": d.code,
+        "message": d.message,
+    }

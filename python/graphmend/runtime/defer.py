@@ -13,7 +13,7 @@ from .._core import RUNTIME_NAME as _RUNTIME_NAME
 from . import state
 from .records import _apply_formats, _recordable, _replay, _replay_in_order, _snapshot, flush
 from .sites import _traced_site
-from .tracing import _asked_while_tracing, _one_element, is_compiling, mended_tx
+from .tracing import _asked_while_tracing, _one_element, is_compiling, is_exporting, mended_tx
 
 
 def defer(site, callee, /, *args, **kwargs):
@@ -52,6 +52,9 @@ def _defer(site, callee, formats, args, kwargs):
         flush()  # records of compiled code earlier in this call come first
         args, kwargs = _apply_formats(formats, args, kwargs)
         _replay(site, callee, args, kwargs, sys._getframe(2).f_globals)
+        return
+    if is_exporting():
+        _dropped_by_export(site)
         return
     if not _recordable(args, kwargs) or not _items_convertible(formats, args, kwargs):
         _replay_in_order(site, callee, args, kwargs, formats)
@@ -158,6 +161,9 @@ def _defer_when(condition, site, callee, formats, args, kwargs):
         args, kwargs = _apply_formats(formats, args, kwargs)
         _replay(site, callee, args, kwargs, sys._getframe(2).f_globals)
         return
+    if is_exporting():
+        _dropped_by_export(site)
+        return
     traced, args, kwargs = _traced_site(site, callee, args, kwargs)
     if (
         traced is None
@@ -237,6 +243,16 @@ def _defers_only(helper, line) -> bool:
         )
     except Exception:  # noqa: BLE001 (another torch: the helper runs if the condition holds)
         return False
+
+
+@_asked_while_tracing
+def _dropped_by_export(site) -> bool:
+    """Asked while ``torch.export`` traces (strict: Dynamo calls it; non-strict: it runs):
+    names the deferred call at ``site``, which the exported program will not make (a graph
+    holds no print, log or warning; ``graphmend.export`` reports it). Nothing is recorded:
+    no compile boundary replays an exported program's records."""
+    state.export_dropped.append(tuple(site))
+    return True
 
 
 def _replay_when(condition, site, callee, args, kwargs, formats):

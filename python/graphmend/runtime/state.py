@@ -31,3 +31,8 @@ entry_modules: Dict[int, Any] = {}
 # call during which it was: nothing ran before the trace, ``trap._rerun_safe``).
 rerun_guards = False
 traced_random_state: Optional[tuple] = None
+
+# The sites ((filename, lineno, funcname)) of the calls [Defer] met while torch.export traced:
+# an exported program holds no print, log or warning, so they are not recorded but named
+# (``graphmend.export`` reports them; ``defer._dropped_by_export``).
+export_dropped: List[Tuple[str, int, str]] = []

@@ -62,6 +62,16 @@ def is_compiling() -> bool:
     return compiler.is_compiling()
 
 
+def is_exporting() -> bool:
+    """True while ``torch.export`` traces the caller, strict or not
+    (``torch.compiler.is_exporting()``); False without torch."""
+    torch = sys.modules.get("torch")
+    compiler = getattr(torch, "compiler", None) if torch is not None else None
+    if compiler is None or not hasattr(compiler, "is_exporting"):
+        return False
+    return compiler.is_exporting()
+
+
 def _asked_while_tracing(fn):
     """``fn`` for Dynamo to call while tracing (``assume_constant_result``): its answer is a
     constant of the graph, and nothing of it is in the graph. ``fn`` itself without torch."""
@@ -85,12 +95,24 @@ def _one_element(value: Any) -> bool:
 
 def _plain_tensor(value: Any) -> bool:
     """Whether ``value``'s type is exactly ``torch.Tensor`` or ``torch.nn.Parameter`` (not a
-    subclass, which may bring its own ``__torch_function__``)."""
+    subclass, which may bring its own ``__torch_function__``); under non-strict
+    ``torch.export``, the fake tensor that stands for one."""
     torch = sys.modules.get("torch")
     if torch is None:
         return False
     kind = type(value)
-    return kind is torch.Tensor or kind is torch.nn.Parameter
+    if kind is torch.Tensor or kind is torch.nn.Parameter:
+        return True
+    return _exported_plain_tensor(kind, torch)
+
+
+def _exported_plain_tensor(kind: type, torch: Any) -> bool:
+    """Whether ``kind`` is what non-strict ``torch.export`` runs the program on in place of a
+    plain tensor or parameter: its fake tensor (a subclass keeps its own class there)."""
+    if not torch.compiler.is_exporting():
+        return False
+    fake = sys.modules.get("torch._subclasses.fake_tensor")
+    return fake is not None and kind is fake.FakeTensor
 
 
 def _disabled(fn):

@@ -25,6 +25,7 @@ from .tracing import (
     _is_tensor,
     _one_element,
     is_compiling,
+    is_exporting,
     mended_tx,
 )
 
@@ -70,6 +71,8 @@ def _region_changed_state() -> bool:
     too, and is lost when the guard fails in the graph). Asked while tracing
     (``assume_constant_result``: it runs then, and nothing of it is in the graph); True when
     Dynamo's tracer cannot be read, the safe answer."""
+    if not _dynamo_tracing() and is_exporting():
+        return _exported_graph_changed_state()
     try:
         from torch._dynamo.symbolic_convert import InstructionTranslator
         from torch._dynamo.variables.base import AttributeMutationNew, ValueMutationNew
@@ -87,12 +90,61 @@ def _region_changed_state() -> bool:
             if not created and effects.is_modified(variable):  # a module from before the call
                 return True
         torch = sys.modules["torch"]
-        for node in output.graph.find_nodes(op="placeholder"):
+        # Module tensors are placeholders under torch.compile; get_attr nodes under strict
+        # torch.export.
+        graph = output.graph
+        for node in (*graph.find_nodes(op="placeholder"), *graph.find_nodes(op="get_attr")):
             value = node.meta.get("example_value")
             if isinstance(value, torch.Tensor) and value._version > 0:
                 return True
         return False
     except Exception:  # noqa: BLE001 (another torch: take the graph break)
+        return True
+
+
+def _dynamo_tracing() -> bool:
+    try:
+        from torch._dynamo.symbolic_convert import InstructionTranslator
+
+        InstructionTranslator.current_tx()
+        return True
+    except Exception:  # noqa: BLE001 (no translator: Dynamo is not tracing)
+        return False
+
+
+# What a non-strict export's graph may hold besides torch operators: Python's operators on
+# the outputs (tuple items) and grad-mode switches, none of which changes state.
+_STATELESS_CALLS = ("_operator", "operator")
+
+
+def _exported_graph_changed_state() -> bool:
+    """Non-strict ``torch.export`` (Python runs the program, a proxy mode records the graph):
+    whether the graph recorded so far changes state, an operator that mutates (``add_``,
+    ``copy_``, BatchNorm's running statistics) on any tensor. An exported program writes
+    mutated inputs and buffers back at its end, so a failed assert after one would lose the
+    change the original made before raising. A call that is not a plain operator (a
+    higher-order one, ``torch.cond``) counts as a change: the safe answer. Attribute changes
+    (``self.steps += 1``) are not in an exported program at all, assert or not."""
+    try:
+        from torch.fx.experimental.proxy_tensor import get_proxy_mode
+
+        torch = sys.modules["torch"]
+        mode = get_proxy_mode()
+        if mode is None:
+            return True
+        for node in mode.tracer.graph.nodes:
+            if node.op != "call_function":
+                continue
+            target = node.target
+            if isinstance(target, torch._ops.OpOverload):
+                if target._schema.is_mutable:
+                    return True
+            elif getattr(target, "__module__", None) not in _STATELESS_CALLS and (
+                target is not torch._C._set_grad_enabled
+            ):
+                return True
+        return False
+    except Exception:  # noqa: BLE001 (another torch: take the original's path)
         return True
 
 
