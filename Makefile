@@ -10,6 +10,7 @@
 #   make fuzz    libFuzzer: fuzz_parse for FUZZ_SECONDS, fuzz_mend for FUZZ_MEND_SECONDS (clang-14)
 #   make corpus  the differential corpus run alone (CORPUS_ARGS="--limit 500")
 #   make bench   parse speed (stdlib) and whole-mend speed (transformers) vs ast.parse
+#   make bench-moe  routed MoE loop vs its static-shape form, transformers 4.52.4's blocks
 #   make ddp-cost  graphs and steady step time under DDP (2 gloo ranks, CPU), unmended vs mended
 #   make tf4524  transformers 4.52.4 in .venv/tf-4.52.4 (use with PYTHONPATH=.venv/tf-4.52.4)
 #   make survey  graph breaks of bench/models/zoo.py under both transformers versions
@@ -76,7 +77,7 @@ PACKAGE_INPUTS := $(shell find src python tools -type f \( -name '*.cpp' -o -nam
 	-o -name '*.def' -o -name '*.inc' -o -name '*.py' -o -name '*.json' \) 2>/dev/null) CMakeLists.txt pyproject.toml
 CXX_SOURCES = $(shell find src tests/cpp fuzz bench -type f \( -name '*.cpp' -o -name '*.h' \) 2>/dev/null)
 
-.PHONY: deps build install test test-cpp test-python test-inductor asan fuzz fuzz-build corpus bench demo \
+.PHONY: deps build install test test-cpp test-python test-inductor asan fuzz fuzz-build corpus bench bench-moe demo \
 	lint lint-baseline format clean distclean tf4524 survey ddp-cost
 
 # --------------------------------------------------------------------------------------------
@@ -201,6 +202,11 @@ $(TF4524_STAMP): requirements-tf4524.txt $(DEPS_STAMP)
 	touch $@
 
 tf4524: $(TF4524_STAMP)
+
+# The routed expert loops of transformers 4.52.4 against their static-shape form
+# (graphmend.runtime.moe), side by side: breaks, outputs, steady-state time (docs/BENCHMARKS.md).
+bench-moe: install $(TF4524_STAMP)
+	PYTHONPATH=$(TF4524) $(PY) bench/moe_dispatch.py --out bench/moe-dispatch-4.52.4.json
 
 survey: $(TF4524_STAMP)
 	@mkdir -p $(SURVEY_DIR)

@@ -33,6 +33,9 @@ helpers below where the mender rewrote a graph break:
   first, then prints (a graph break, as the original), so the output keeps its order.
 * ``where_ok`` / ``cond`` ([Where]) select between ``torch.where`` / ``torch.cond`` and the
   original branch.
+* ``experts_hit`` / ``routed_where`` / ``routed_index_add_`` (``moe.py``) run a routed
+  mixture-of-experts loop with static shapes while compiling, when every expert is
+  row-wise (``rowwise_experts``, ``register_rowwise``).
 
 The runtime's state is all in ``state.py``: chiefly the record list (``pending()`` shows it,
 ``discard()`` drops it). Dynamo applies a traced region's appends only when its graph completes: records
@@ -69,6 +72,7 @@ from .defer import (
     pop_condition,
     push_condition,
 )
+from .moe import experts_hit, register_rowwise, routed_index_add_, routed_where, rowwise_experts
 from .predicate import (
     cond,
     cond_ok,
@@ -155,6 +159,13 @@ __all__ = [
     "Record",
     "TRAP_TOKEN_PREFIX",
     "RERUN_TOKEN",
+    # Routed mixture-of-experts dispatch with static shapes (moe.py), for a mended expert
+    # loop, and register_rowwise for a user's own expert class.
+    "experts_hit",
+    "routed_where",
+    "routed_index_add_",
+    "rowwise_experts",
+    "register_rowwise",
 ]
 
 _inline_when_called()
