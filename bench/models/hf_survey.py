@@ -284,8 +284,12 @@ def builds_main(args) -> None:
             signal.alarm(0)
         verdict = "built" if out[row["class"]]["built"] else out[row["class"]]["reason"][:100]
         print(f"[{len(out)}] {row['class']}: {verdict}", file=sys.stderr, flush=True)
+        _write_builds(args, out)  # after every class: a crash of the process keeps what ran
     built = sum(r["built"] for r in out.values())
     print(f"{built} of {len(out)} classes built and ran eagerly", file=sys.stderr)
+
+
+def _write_builds(args, out: dict) -> None:
     with open(args.out, "w") as handle:
         json.dump({"command": args.command_line, "date": time.strftime("%Y-%m-%d"), "classes": out}, handle, indent=1)
 
