@@ -88,6 +88,7 @@ def tiny_config(cls):
     _in_library_backbone(values, inspect.getsource(config_class))
     _keep_one_attention_layer(values)
     _rescale_mrope_sections(values)
+    _head_dim(values)
     _divisible_stage_heads(values)
     _ssm_head_dim(values)
     config = config_class.from_dict(values)
@@ -189,6 +190,17 @@ def _rescale_mrope_sections(values: dict) -> None:
     if sum(sections) != frequencies:
         scaled = [max(1, s * frequencies // sum(sections)) for s in sections[:-1]]
         rope["mrope_section"] = [*scaled, frequencies - sum(scaled)]
+
+
+def _head_dim(values: dict) -> None:
+    """A head size the defaults leave unset (`None`, derived by the checkpoint's loader) that
+    the model reads as a number: the width over the heads."""
+    for value in values.values():
+        if isinstance(value, dict):
+            _head_dim(value)
+    heads, width = values.get("num_attention_heads"), values.get("hidden_size")
+    if "head_dim" in values and values["head_dim"] is None and isinstance(heads, int) and isinstance(width, int):
+        values["head_dim"] = width // heads
 
 
 def _ssm_head_dim(values: dict) -> None:
