@@ -391,7 +391,6 @@ def _feature_rows(output) -> int:
 def required_inputs(generator, model, made: dict) -> dict:
     """Inputs `forward` requires (no default) that the variant did not make, by their name:
     ids, images, boxes, masks and paddings shaped as the inputs made, small integers."""
-    import torch
 
     out = {}
     signature = inspect.signature(type(model).forward)

@@ -41,6 +41,9 @@ SAMPLE_PER_MODALITY = 4
 DEFAULT_TIMEOUT_S = 300
 SECTION = "hf-survey"
 LOOP_SKIP = "graph break in loop"  # Dynamo's reason for a frame it skipped (GB7000)
+# What the break sites of the surveyed classes need, read from the data and the mender's
+# diagnostics (written by hand, kept in the generated section by `report`).
+FINDINGS = os.path.join(HERE, "hf_findings.md")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -420,15 +423,25 @@ def family_table(records: list[dict]) -> list[str]:
 
 
 def graphmend_table(records: list[dict]) -> list[str]:
-    """Logged breaks by GraphMend's tag at their line, before and after, both modes."""
+    """Logged breaks by Dynamo's reason family and GraphMend's tag at their line, before and
+    after, both modes, with the classes that have them."""
     counts = collections.Counter()
+    classes = collections.defaultdict(set)
     for record in filter(ran, records):
         for arm in ("plain", "mended"):
             for group in groups(record, arm):
-                counts[(_tag_text(group.get("graphmend", {})), arm)] += group["count"]
-    tags = sorted({t for t, _ in counts}, key=lambda t: -counts[(t, "plain")] - counts[(t, "mended")])
-    lines = ["| GraphMend at the break's line | breaks before | breaks after |", "|---|---|---|"]
-    lines += [f"| {t} | {counts[(t, 'plain')]} | {counts[(t, 'mended')]} |" for t in tags]
+                key = (group["family"], _tag_text(group.get("graphmend", {})))
+                counts[(key, arm)] += group["count"]
+                classes[key].add(record["class"])
+    keys = sorted({k for k, _ in counts}, key=lambda k: (-counts[(k, "plain")] - counts[(k, "mended")], k))
+    lines = [
+        "| reason family | GraphMend at the break's line | breaks before | breaks after | classes |",
+        "|---|---|---|---|---|",
+    ]
+    for key in keys:
+        names = sorted(classes[key])
+        shown = ", ".join(f"`{n}`" for n in names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        lines.append(f"| {key[0]} | {key[1]} | {counts[(key, 'plain')]} | {counts[(key, 'mended')]} | {shown} |")
     return lines
 
 
@@ -598,8 +611,10 @@ def section(records: list[dict], runs: list[dict], enumerated: int, sources: lis
         "",
         *family_table(records),
         "",
-        "Breaks by GraphMend's diagnostic at the break's line (fixed: GraphMend rewrote the site; "
-        "declined: it tagged the site and says why it left it; untagged: no GM code at that line):",
+        "Breaks by Dynamo's reason family and GraphMend's diagnostic at the break's line (fixed: "
+        "GraphMend reports the site rewritten; declined: it tagged the site and says why it left it; "
+        "untagged: no GM code at that line). A break left after mending at a site reported fixed is a "
+        "rewrite that does not remove its break:",
         "",
         *graphmend_table(records),
         "",
@@ -609,6 +624,9 @@ def section(records: list[dict], runs: list[dict], enumerated: int, sources: lis
     differs = difference_list(records)
     lines += ["**Mended runs that differ from the original**" + (":" if differs else ": none."), "", *differs, ""]
     lines += ["Classes with breaks:", "", *class_table(records), ""]
+    if os.path.exists(FINDINGS):
+        with open(FINDINGS) as handle:
+            lines += [handle.read().strip(), ""]
     skipped = skipped_lines(records)
     if skipped:
         lines += ["Not built or not run to the end (eval mode; reasons by their first words):", "", *skipped, ""]
