@@ -27,6 +27,8 @@ TARGET_LEN = 6
 VOCAB = 256
 AUDIO_SAMPLES = 8000  # 0.5 s at 16 kHz: about 25 frames after a wav2vec2-style extractor
 AUDIO_FRAMES = 32
+# Config fields of neural audio codecs (EnCodec, DAC, Mimi and kin): their waveform has a channel axis.
+CODEC_FIELDS = ("codebook_size", "n_codebooks", "num_quantizers", "audio_channels")
 DEFAULT_IMAGE = 64
 
 # forward parameters -> the modality they carry, in the order variants drop them.
@@ -52,6 +54,9 @@ DROPPED_FIELDS = ("transformers_version", "_name_or_path", "dtype", "torch_dtype
                   "per_layer_config")  # per-layer overrides name the default's layers: rederived from the cut layout
 # The model widths zoo.tiny_config_dict scales, whose equalities with other widths are kept.
 WIDTH_FIELDS = ("hidden_size", "d_model", "embed_dim", "hidden_dim", "dim")
+# Mixture-of-experts fields: how many experts, and how many each token is routed to.
+EXPERT_COUNTS = ("num_experts", "n_routed_experts", "num_local_experts", "moe_num_experts")
+EXPERTS_PER_TOKEN = ("num_experts_per_tok", "top_k", "moe_topk", "top_k_experts", "moe_k")
 # Backbones built from transformers' own classes instead of timm's, never downloaded.
 IN_LIBRARY_BACKBONE = {"use_timm_backbone": False, "use_pretrained_backbone": False}
 # Hybrid layouts that list their attention layers by index: the tiny model keeps one, the last.
@@ -89,6 +94,8 @@ def tiny_config(cls):
     _keep_one_attention_layer(values)
     _rescale_mrope_sections(values)
     _head_dim(values)
+    _expert_counts(values)
+    _image_placeholder_id(values)
     _divisible_stage_heads(values)
     _ssm_head_dim(values)
     config = config_class.from_dict(values)
@@ -201,6 +208,30 @@ def _head_dim(values: dict) -> None:
     heads, width = values.get("num_attention_heads"), values.get("hidden_size")
     if "head_dim" in values and values["head_dim"] is None and isinstance(heads, int) and isinstance(width, int):
         values["head_dim"] = width // heads
+
+
+def _expert_counts(values: dict) -> None:
+    """Mixture-of-experts counts the defaults leave unset (`None`) where the config has
+    others set: 4 experts, 2 per token (as zoo's tiny configs)."""
+    for value in values.values():
+        if isinstance(value, dict):
+            _expert_counts(value)
+    counts = [k for k in EXPERT_COUNTS if k in values]
+    per_token = [k for k in EXPERTS_PER_TOKEN if k in values]
+    if not counts or not per_token:
+        return
+    for key in counts:
+        values[key] = 4 if values[key] is None else values[key]
+    for key in per_token:
+        values[key] = 2 if values[key] is None else values[key]
+
+
+def _image_placeholder_id(values: dict) -> None:
+    """A vision-language config whose image placeholder id the processor sets (`None` in
+    the defaults): an id in the vocabulary's top, where no drawn input id falls."""
+    for key in ("image_token_id", "image_token_index"):
+        if key in values and values[key] is None and "vision_config" in values:
+            values[key] = VOCAB - 2
 
 
 def _ssm_head_dim(values: dict) -> None:
@@ -485,6 +516,9 @@ def audio_inputs(generator, config, taken: set) -> dict:
     positions = _find_value(config, "max_source_positions")
     if "input_values" in taken and mel_bins and _find_value(config, "max_length"):  # AST
         return {"input_values": torch.randn(BATCH, _find_value(config, "max_length"), mel_bins, generator=generator)}
+    if "input_values" in taken and any(_find_value(config, name) for name in CODEC_FIELDS):
+        channels = _find_value(config, "audio_channels") or 1  # a codec encodes [B, channels, samples]
+        return {"input_values": torch.randn(BATCH, channels, AUDIO_SAMPLES, generator=generator)}
     if "input_values" in taken:
         return {"input_values": torch.randn(BATCH, AUDIO_SAMPLES, generator=generator)}
     if mel_bins and positions:
