@@ -275,8 +275,14 @@ def builds_main(args) -> None:
         raise TimeoutError(f"no eager run in {args.timeout:.0f} s")
 
     signal.signal(signal.SIGALRM, alarm)
-    out = {}
-    for row in select(enumerate_classes(), args):
+    out, rows = {}, select(enumerate_classes(), args)
+    if args.retry and os.path.exists(args.out):  # again only the classes the file has not built
+        with open(args.out) as handle:
+            earlier = json.load(handle)
+        out = earlier["classes"]
+        rows = [row for row in rows if not out.get(row["class"], {}).get("built")]
+        args.command_line = f"{earlier['command']}; {args.command_line}"
+    for row in rows:
         signal.alarm(int(args.timeout))
         try:
             variant = hf_arm.build_model(row, "eval")[2]
@@ -675,6 +681,7 @@ def main(argv=None) -> None:
     builds.add_argument("--classes")
     builds.add_argument("--limit", type=int)
     builds.add_argument("--timeout", type=float, default=60, help="seconds per class")
+    builds.add_argument("--retry", action="store_true", help="build again the classes --out has not built (after a fix to the builder); the others are kept")
     report = sub.add_parser("report", help="the Markdown section, into --out (default: stdout)")
     report.add_argument("results", nargs="+", help="JSON-lines files of `run`")
     report.add_argument("--out")
