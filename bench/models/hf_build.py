@@ -495,13 +495,16 @@ def decoder_ids(generator):
 
 def image(generator, config):
     """pixel_values [B, channels, H, W] from the (vision) config's image_size and
-    num_channels."""
+    num_channels; [B, num_frames, channels, H, W] where the config counts frames."""
     import torch
 
     vision = _find_field(config, "image_size") or config
     size = getattr(vision, "image_size", None) or DEFAULT_IMAGE
     height, width = (size, size) if isinstance(size, int) else tuple(size)[:2]
     channels = getattr(vision, "num_channels", None) or _find_value(config, "num_channels") or 3
+    frames = _find_value(config, "num_frames")
+    if isinstance(frames, int):  # a video model (VideoMAE, TimeSformer, ViViT, X-CLIP): [B, frames, C, H, W]
+        return torch.randn(BATCH, frames, channels, height, width, generator=generator)
     return torch.randn(BATCH, channels, height, width, generator=generator)
 
 
