@@ -548,7 +548,9 @@ def builds_lines(builds: dict) -> list[str]:
     built = [r for r in rows if r["built"]]
     by_modality = collections.Counter(r["modality"] for r in rows)
     built_by = collections.Counter(r["modality"] for r in built)
-    cells = ", ".join(f"{kind} {built_by[kind]} of {count}" for kind, count in by_modality.most_common())
+    cells = ", ".join(
+        f"{kind} {built_by[kind]} of {count} ({100 * built_by[kind] / count:.0f}%)" for kind, count in by_modality.most_common()
+    )
     lines = [
         f"**Built and run eagerly: {len(built)} of {len(rows)} classes ({100 * len(built) / max(1, len(rows)):.0f}%)** "
         f"(`{builds['command']}`, {builds['date']}: each class built tiny and run once in eval mode, "
