@@ -54,6 +54,7 @@ DROPPED_FIELDS = ("transformers_version", "_name_or_path", "dtype", "torch_dtype
                   "per_layer_config")  # per-layer overrides name the default's layers: rederived from the cut layout
 # The model widths zoo.tiny_config_dict scales, whose equalities with other widths are kept.
 WIDTH_FIELDS = ("hidden_size", "d_model", "embed_dim", "hidden_dim", "dim")
+SLIDING_WINDOW = 4
 # Mixture-of-experts fields: how many experts, and how many each token is routed to.
 EXPERT_COUNTS = ("num_experts", "n_routed_experts", "num_local_experts", "moe_num_experts")
 EXPERTS_PER_TOKEN = ("num_experts_per_tok", "top_k", "moe_topk", "top_k_experts", "moe_k")
@@ -93,7 +94,7 @@ def tiny_config(cls):
     _in_library_backbone(values, inspect.getsource(config_class))
     _keep_one_attention_layer(values)
     _rescale_mrope_sections(values)
-    _head_dim(values)
+    _unset_attention_fields(values)
     _expert_counts(values)
     _image_placeholder_id(values)
     _divisible_stage_heads(values)
@@ -199,15 +200,23 @@ def _rescale_mrope_sections(values: dict) -> None:
         rope["mrope_section"] = [*scaled, frequencies - sum(scaled)]
 
 
-def _head_dim(values: dict) -> None:
-    """A head size the defaults leave unset (`None`, derived by the checkpoint's loader) that
-    the model reads as a number: the width over the heads."""
+def _unset_attention_fields(values: dict) -> None:
+    """Attention sizes the defaults leave unset (`None`, filled by a checkpoint) that the
+    model reads as numbers: the head size (width over heads), the key/value heads (as many
+    as the query heads: plain multi-head attention) and, where sliding-window layers are
+    laid out, the window (SLIDING_WINDOW, shorter than the ids so the window masks)."""
     for value in values.values():
         if isinstance(value, dict):
-            _head_dim(value)
+            _unset_attention_fields(value)
     heads, width = values.get("num_attention_heads"), values.get("hidden_size")
-    if "head_dim" in values and values["head_dim"] is None and isinstance(heads, int) and isinstance(width, int):
+    if not isinstance(heads, int):
+        return
+    if "head_dim" in values and values["head_dim"] is None and isinstance(width, int):
         values["head_dim"] = width // heads
+    if "num_key_value_heads" in values and values["num_key_value_heads"] is None:
+        values["num_key_value_heads"] = heads
+    if values.get("sliding_window", 0) is None and "sliding_attention" in (values.get("layer_types") or ()):
+        values["sliding_window"] = SLIDING_WINDOW
 
 
 def _expert_counts(values: dict) -> None:

@@ -147,7 +147,7 @@ def test_a_hybrid_keeps_an_attention_layer():
     assert kept["attn_layer_indices"] == [0]
 
 
-def test_timm_backbones_and_unset_head_sizes_are_replaced():
+def test_timm_backbones_and_unset_attention_sizes_are_replaced():
     values = {"backbone_config": {"model_type": "timm_backbone"}, "use_timm_backbone": True,
               "encoder": {"use_pretrained_backbone": True}}
     hf_build._in_library_backbone(values, source="")
@@ -155,9 +155,10 @@ def test_timm_backbones_and_unset_head_sizes_are_replaced():
     popped = {}
     hf_build._in_library_backbone(popped, source='kwargs.pop("use_timm_backbone", True)')
     assert popped == {"use_timm_backbone": False}
-    heads = {"hidden_size": 64, "num_attention_heads": 4, "head_dim": None}
-    hf_build._head_dim(heads)
-    assert heads["head_dim"] == 16
+    unset = {"hidden_size": 64, "num_attention_heads": 4, "head_dim": None, "num_key_value_heads": None,
+             "sliding_window": None, "layer_types": ["sliding_attention", "full_attention"]}
+    hf_build._unset_attention_fields(unset)
+    assert (unset["head_dim"], unset["num_key_value_heads"], unset["sliding_window"]) == (16, 4, hf_build.SLIDING_WINDOW)
 
 
 def test_image_feature_rows_and_boxes():
