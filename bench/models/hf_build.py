@@ -146,7 +146,7 @@ def _keep_width_equalities(values: dict, changes: dict) -> None:
 
 def _names_width(key: str) -> bool:
     excluded = ("vocab", "image", "patch", "position", "length", "window", "chunk", "batch", "intermediate")
-    sized = "hidden" in key or key.endswith(("_size", "_dim", "_dims"))
+    sized = "hidden" in key or key.endswith(("_size", "_dim", "_dims", "_groups"))  # grouped convolutions too
     return sized and key not in WIDTH_FIELDS and not any(word in key for word in excluded)
 
 
