@@ -93,6 +93,7 @@ def tiny_config(cls):
     _keep_width_equalities(values, _width_changes(default_values, values))
     _in_library_backbone(values, inspect.getsource(config_class))
     _keep_one_attention_layer(values)
+    _every_kind_in_repeated_patterns(values)
     _rescale_mrope_sections(values)
     _unset_attention_fields(values)
     _expert_counts(values)
@@ -181,6 +182,24 @@ def _keep_one_attention_layer(values: dict) -> None:
     for value in values.values():
         if isinstance(value, dict):
             _keep_one_attention_layer(value)
+
+
+def _every_kind_in_repeated_patterns(values: dict) -> None:
+    """A layer pattern repeated over the depth (RecurrentGemma's `block_types`: recurrent,
+    recurrent, attention) longer than the tiny depth: its kinds first, so the tiny layers
+    have one of each (zoo cuts the lists as long as the depth in the same way)."""
+    layers = values.get("num_hidden_layers")
+    for key, value in values.items():
+        if isinstance(value, dict):
+            _every_kind_in_repeated_patterns(value)
+        elif isinstance(layers, int) and isinstance(value, list) and len(value) > layers and _kinds(value):
+            kinds = _kinds(value)
+            if len(kinds) > 1 and set(value[:layers]) != set(kinds):
+                values[key] = (kinds + value)[: len(value)]
+
+
+def _kinds(value: list) -> list:
+    return list(dict.fromkeys(value)) if all(isinstance(v, str) for v in value) else []
 
 
 def _rescale_mrope_sections(values: dict) -> None:

@@ -145,6 +145,9 @@ def test_a_hybrid_keeps_an_attention_layer():
     kept = {"num_hidden_layers": 2, "attn_layer_indices": [0]}
     hf_build._keep_one_attention_layer(kept)
     assert kept["attn_layer_indices"] == [0]
+    pattern = {"num_hidden_layers": 2, "block_types": ["recurrent", "recurrent", "attention"]}
+    hf_build._every_kind_in_repeated_patterns(pattern)
+    assert pattern["block_types"][:2] == ["recurrent", "attention"] and len(pattern["block_types"]) == 3
 
 
 def test_timm_backbones_and_unset_attention_sizes_are_replaced():
