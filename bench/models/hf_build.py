@@ -27,6 +27,7 @@ TARGET_LEN = 6
 VOCAB = 256
 AUDIO_SAMPLES = 8000  # 0.5 s at 16 kHz: about 25 frames after a wav2vec2-style extractor
 AUDIO_FRAMES = 32
+MONO = "audio-mono"  # the variant's waveform as [B, 1, samples]
 # Config fields of neural audio codecs (EnCodec, DAC, Mimi and kin): their waveform has a channel axis.
 CODEC_FIELDS = ("codebook_size", "n_codebooks", "num_quantizers", "audio_channels")
 DEFAULT_IMAGE = 64
@@ -349,6 +350,8 @@ def variants(cls) -> list[tuple[str, ...]]:
     out = []
     for size in range(len(kinds), 0, -1):
         out += [tuple(combo) for combo in itertools.combinations(kinds, size)]
+    if "input_values" in taken:  # then the waveform with a channel axis, for encoders of [B, 1, samples]
+        out += [tuple(MONO if kind == "audio" else kind for kind in variant) for variant in out if "audio" in variant]
     if "inputs_embeds" in taken:
         out.append(("embeddings",))  # last: a model that refuses ids, or takes none
     return out
@@ -368,6 +371,8 @@ def make_inputs(model, kinds: tuple[str, ...], seed: int = SEED) -> dict:
         kwargs.update(vision_inputs(generator, config, taken))
     if "audio" in kinds:
         kwargs.update(audio_inputs(generator, config, taken))
+    if MONO in kinds:
+        kwargs["input_values"] = torch.randn(BATCH, 1, AUDIO_SAMPLES, generator=generator)
     if "time-series" in kinds:
         kwargs.update(time_series_inputs(generator, config, taken))
     if "embeddings" in kinds:
