@@ -552,7 +552,7 @@ def builds_lines(builds: dict) -> list[str]:
         f"{kind} {built_by[kind]} of {count} ({100 * built_by[kind] / count:.0f}%)" for kind, count in by_modality.most_common()
     )
     lines = [
-        f"**Built and run eagerly: {len(built)} of {len(rows)} classes ({100 * len(built) / max(1, len(rows)):.0f}%)** "
+        f"**Built and run eagerly: {len(built)} of {len(rows)} classes ({100 * len(built) / max(1, len(rows)):.1f}%)** "
         f"(`{builds['command']}`, {builds['date']}: each class built tiny and run once in eval mode, "
         f"nothing compiled): {cells}. Not built, by the first words of the error:",
         "",
