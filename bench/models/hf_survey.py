@@ -41,6 +41,9 @@ SAMPLE_PER_MODALITY = 4
 DEFAULT_TIMEOUT_S = 300
 SECTION = "hf-survey"
 LOOP_SKIP = "graph break in loop"  # Dynamo's reason for a frame it skipped (GB7000)
+# What the break sites of the surveyed classes need, read from the data and the mender's
+# diagnostics (written by hand, kept in the generated section by `report`).
+FINDINGS = os.path.join(HERE, "hf_findings.md")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -272,8 +275,14 @@ def builds_main(args) -> None:
         raise TimeoutError(f"no eager run in {args.timeout:.0f} s")
 
     signal.signal(signal.SIGALRM, alarm)
-    out = {}
-    for row in select(enumerate_classes(), args):
+    out, rows = {}, select(enumerate_classes(), args)
+    if args.retry and os.path.exists(args.out):  # again only the classes the file has not built
+        with open(args.out) as handle:
+            earlier = json.load(handle)
+        out = earlier["classes"]
+        rows = [row for row in rows if not out.get(row["class"], {}).get("built")]
+        args.command_line = f"{earlier['command']}; {args.command_line}"
+    for row in rows:
         signal.alarm(int(args.timeout))
         try:
             variant = hf_arm.build_model(row, "eval")[2]
@@ -284,8 +293,12 @@ def builds_main(args) -> None:
             signal.alarm(0)
         verdict = "built" if out[row["class"]]["built"] else out[row["class"]]["reason"][:100]
         print(f"[{len(out)}] {row['class']}: {verdict}", file=sys.stderr, flush=True)
+        _write_builds(args, out)  # after every class: a crash of the process keeps what ran
     built = sum(r["built"] for r in out.values())
     print(f"{built} of {len(out)} classes built and ran eagerly", file=sys.stderr)
+
+
+def _write_builds(args, out: dict) -> None:
     with open(args.out, "w") as handle:
         json.dump({"command": args.command_line, "date": time.strftime("%Y-%m-%d"), "classes": out}, handle, indent=1)
 
@@ -416,15 +429,25 @@ def family_table(records: list[dict]) -> list[str]:
 
 
 def graphmend_table(records: list[dict]) -> list[str]:
-    """Logged breaks by GraphMend's tag at their line, before and after, both modes."""
+    """Logged breaks by Dynamo's reason family and GraphMend's tag at their line, before and
+    after, both modes, with the classes that have them."""
     counts = collections.Counter()
+    classes = collections.defaultdict(set)
     for record in filter(ran, records):
         for arm in ("plain", "mended"):
             for group in groups(record, arm):
-                counts[(_tag_text(group.get("graphmend", {})), arm)] += group["count"]
-    tags = sorted({t for t, _ in counts}, key=lambda t: -counts[(t, "plain")] - counts[(t, "mended")])
-    lines = ["| GraphMend at the break's line | breaks before | breaks after |", "|---|---|---|"]
-    lines += [f"| {t} | {counts[(t, 'plain')]} | {counts[(t, 'mended')]} |" for t in tags]
+                key = (group["family"], _tag_text(group.get("graphmend", {})))
+                counts[(key, arm)] += group["count"]
+                classes[key].add(record["class"])
+    keys = sorted({k for k, _ in counts}, key=lambda k: (-counts[(k, "plain")] - counts[(k, "mended")], k))
+    lines = [
+        "| reason family | GraphMend at the break's line | breaks before | breaks after | classes |",
+        "|---|---|---|---|---|",
+    ]
+    for key in keys:
+        names = sorted(classes[key])
+        shown = ", ".join(f"`{n}`" for n in names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        lines.append(f"| {key[0]} | {key[1]} | {counts[(key, 'plain')]} | {counts[(key, 'mended')]} | {shown} |")
     return lines
 
 
@@ -525,9 +548,11 @@ def builds_lines(builds: dict) -> list[str]:
     built = [r for r in rows if r["built"]]
     by_modality = collections.Counter(r["modality"] for r in rows)
     built_by = collections.Counter(r["modality"] for r in built)
-    cells = ", ".join(f"{kind} {built_by[kind]} of {count}" for kind, count in by_modality.most_common())
+    cells = ", ".join(
+        f"{kind} {built_by[kind]} of {count} ({100 * built_by[kind] / count:.0f}%)" for kind, count in by_modality.most_common()
+    )
     lines = [
-        f"**Built and run eagerly: {len(built)} of {len(rows)} classes ({100 * len(built) / max(1, len(rows)):.0f}%)** "
+        f"**Built and run eagerly: {len(built)} of {len(rows)} classes ({100 * len(built) / max(1, len(rows)):.1f}%)** "
         f"(`{builds['command']}`, {builds['date']}: each class built tiny and run once in eval mode, "
         f"nothing compiled): {cells}. Not built, by the first words of the error:",
         "",
@@ -594,8 +619,10 @@ def section(records: list[dict], runs: list[dict], enumerated: int, sources: lis
         "",
         *family_table(records),
         "",
-        "Breaks by GraphMend's diagnostic at the break's line (fixed: GraphMend rewrote the site; "
-        "declined: it tagged the site and says why it left it; untagged: no GM code at that line):",
+        "Breaks by Dynamo's reason family and GraphMend's diagnostic at the break's line (fixed: "
+        "GraphMend reports the site rewritten; declined: it tagged the site and says why it left it; "
+        "untagged: no GM code at that line). A break left after mending at a site reported fixed is a "
+        "rewrite that does not remove its break:",
         "",
         *graphmend_table(records),
         "",
@@ -605,6 +632,9 @@ def section(records: list[dict], runs: list[dict], enumerated: int, sources: lis
     differs = difference_list(records)
     lines += ["**Mended runs that differ from the original**" + (":" if differs else ": none."), "", *differs, ""]
     lines += ["Classes with breaks:", "", *class_table(records), ""]
+    if os.path.exists(FINDINGS):
+        with open(FINDINGS) as handle:
+            lines += [handle.read().strip(), ""]
     skipped = skipped_lines(records)
     if skipped:
         lines += ["Not built or not run to the end (eval mode; reasons by their first words):", "", *skipped, ""]
@@ -653,6 +683,7 @@ def main(argv=None) -> None:
     builds.add_argument("--classes")
     builds.add_argument("--limit", type=int)
     builds.add_argument("--timeout", type=float, default=60, help="seconds per class")
+    builds.add_argument("--retry", action="store_true", help="build again the classes --out has not built (after a fix to the builder); the others are kept")
     report = sub.add_parser("report", help="the Markdown section, into --out (default: stdout)")
     report.add_argument("results", nargs="+", help="JSON-lines files of `run`")
     report.add_argument("--out")

@@ -113,3 +113,87 @@ def test_sample_and_shards_follow_their_rules():
     assert sorted(r["class"] for s in shards for r in s) == [r["class"] for r in rows]
     with pytest.raises(SystemExit):
         hf_survey.shard(rows, "0/4")
+
+
+# ---------------------------------------------------------------------------------------------
+# The builder's config scaling and input synthesis (hf_build.py), on config dicts and tensors.
+
+import hf_build  # noqa: E402
+
+
+def test_widths_equal_to_a_scaled_width_are_scaled_with_it():
+    default = {"hidden_size": 1024, "vision_config": {"hidden_size": 768, "out_hidden_size": 1024},
+               "adapter_input_size": 1024, "image_size": 1024, "intermediate_size": 1024}
+    tiny = {"hidden_size": 64, "vision_config": {"hidden_size": 64, "out_hidden_size": 1024},
+            "adapter_input_size": 1024, "image_size": 1024, "intermediate_size": 64}
+    hf_build._keep_width_equalities(tiny, hf_build._width_changes(default, tiny))
+    assert tiny["vision_config"]["out_hidden_size"] == 64 and tiny["adapter_input_size"] == 64
+    assert tiny["image_size"] == 1024  # a size that is not a model width keeps its value
+
+
+def test_rotary_sections_sum_to_half_the_tiny_head():
+    values = {"hidden_size": 64, "num_attention_heads": 4, "rope_parameters": {"mrope_section": [24, 20, 20]}}
+    hf_build._rescale_mrope_sections(values)
+    assert sum(values["rope_parameters"]["mrope_section"]) == 8
+    assert len(values["rope_parameters"]["mrope_section"]) == 3
+
+
+def test_a_hybrid_keeps_an_attention_layer():
+    values = {"num_hidden_layers": 2, "attn_layer_indices": None, "text_config": {"num_layers": 2, "attn_layer_indices": [9, 18]}}
+    hf_build._keep_one_attention_layer(values)
+    assert values["attn_layer_indices"] == [1] and values["text_config"]["attn_layer_indices"] == [1]
+    kept = {"num_hidden_layers": 2, "attn_layer_indices": [0]}
+    hf_build._keep_one_attention_layer(kept)
+    assert kept["attn_layer_indices"] == [0]
+    pattern = {"num_hidden_layers": 2, "block_types": ["recurrent", "recurrent", "attention"]}
+    hf_build._every_kind_in_repeated_patterns(pattern)
+    assert pattern["block_types"][:2] == ["recurrent", "attention"] and len(pattern["block_types"]) == 3
+
+
+def test_timm_backbones_and_unset_attention_sizes_are_replaced():
+    values = {"backbone_config": {"model_type": "timm_backbone"}, "use_timm_backbone": True,
+              "encoder": {"use_pretrained_backbone": True}}
+    hf_build._in_library_backbone(values, source="")
+    assert values == {"backbone_config": None, "use_timm_backbone": False, "encoder": {"use_pretrained_backbone": False}}
+    popped = {}
+    hf_build._in_library_backbone(popped, source='kwargs.pop("use_timm_backbone", True)')
+    assert popped == {"use_timm_backbone": False}
+    unset = {"hidden_size": 64, "num_attention_heads": 4, "head_dim": None, "num_key_value_heads": None,
+             "sliding_window": None, "layer_types": ["sliding_attention", "full_attention"]}
+    hf_build._unset_attention_fields(unset)
+    assert (unset["head_dim"], unset["num_key_value_heads"], unset["sliding_window"]) == (16, 4, hf_build.SLIDING_WINDOW)
+
+
+def test_image_feature_rows_and_boxes():
+    import torch
+
+    assert hf_build._feature_rows(torch.zeros(2, 9, 64)) == 18
+    assert hf_build._feature_rows((torch.zeros(4, 64), torch.zeros(5, 64))) == 9
+    boxes = hf_build.boxes(torch.Generator().manual_seed(0), (2, 8))
+    assert boxes.shape == (2, 8, 4)
+    assert bool((boxes[..., 0] <= boxes[..., 2]).all()) and bool((boxes[..., 1] <= boxes[..., 3]).all())
+
+
+def test_patch_grid_models_get_patches_and_image_tokens():
+    """A Qwen2-VL-style model: flattened patches with their grid, and as many image
+    placeholder ids as its image features have rows (the model checks the count itself)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _GRID_BUILD], env=_environment(), capture_output=True, text=True, timeout=300,
+        cwd=str(SURVEY.parent),
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    variant, grid, placeholders, rows = done.stdout.split()[-4:]
+    assert variant == "vision+text" and grid == "2x3"
+    assert int(placeholders) == int(rows) > 0
+
+
+_GRID_BUILD = """
+import warnings; warnings.filterwarnings("ignore")
+import torch, hf_arm, hf_build
+model, kwargs, variant = hf_arm.build_model({"class": "Qwen2VLForConditionalGeneration"}, "eval")
+token = model.config.image_token_id
+with torch.no_grad():
+    features = model.get_image_features(pixel_values=kwargs["pixel_values"], image_grid_thw=kwargs["image_grid_thw"])
+rows = hf_build._feature_rows(features)
+print("+".join(variant), "x".join(map(str, kwargs["image_grid_thw"].shape)), int((kwargs["input_ids"] == token).sum()), rows)
+"""
