@@ -78,8 +78,25 @@ Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
   speculation.site = assertion;
   sema::Speculation* before = context.analysis.speculate(&speculation);
   std::optional<std::string> lowered;
-  if (is_item_comparison(context, test)) lowered = tensor_condition(context, test);
+  // `assert a.sum() == 0 and b.sum() == 0` (I-BERT), `assert not x.isnan().any()`: Python's
+  // `and`/`or`/`not` call bool() on each operand, a break the in-graph assert cannot hold,
+  // so they are written torch.logical_and/or/not
+  // (the later operands evaluated anyway: they must be pure, as tensor_condition checks).
+  // Operands assumed tensors are checked at run time; otherwise the original `and` runs.
+  const auto* negation = ast::as<ast::UnaryOp>(&test);
+  bool boolean =
+      ast::is<ast::BoolOp>(&test) || (negation != nullptr && negation->op == ast::UnaryOpKind::Not);
+  if (boolean || is_item_comparison(context, test)) lowered = tensor_condition(context, test);
   context.analysis.speculate(before);
+  if (boolean && !lowered) {
+    return Outcome::declined(reasons::Reason::AssertOperandNotTensor,
+                             "an operand of the assert's `and`/`or`/`not` is not a pure tensor "
+                             "condition: Python would call bool() on it, a break");
+  }
+  if (boolean && !speculation.assumed.empty()) {
+    lowered = "(" + *lowered + " if " + tensors_check(context, speculation) + " else (" +
+              std::string(node_text(context, test)) + "))";
+  }
   // `assert (a == b).all().item()`: the truth of the scalar is the truth of the held tensor
   // (nonzero; NaN is true), so the read stays in the graph with the assert.
   if (sema::ScalarRead read = context.analysis.scalar_read(test); read.tensor != nullptr)
