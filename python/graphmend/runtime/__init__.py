@@ -86,6 +86,7 @@ from .predicate import (
     tensors,
     where_ok,
 )
+from .cond_trace import _install_retry, cond_on
 from .records import call_now, discard, flush, pending
 from .scalar import item_compare, item_isinstance, item_later, item_now
 from .sites import register_boundary
@@ -133,6 +134,7 @@ __all__ = [
     "cond_ok",
     "cond_safe",
     "cond",
+    "cond_on",
     "masked_fill_ok",
     "masked_index_ok",
     "index_where_ok",
@@ -158,3 +160,4 @@ __all__ = [
 ]
 
 _inline_when_called()
+_install_retry()
