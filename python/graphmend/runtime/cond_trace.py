@@ -62,17 +62,17 @@ def switch_off(error: BaseException) -> bool:
     again), False when ``error`` is not about a mended site."""
     if type(error).__name__ != "UncapturedHigherOrderOpError":
         return False
-    site = _site_on_stack(getattr(error, "real_stack", None) or ())
-    if site is None:
-        site = _last_traced()
+    stack = list(getattr(error, "real_stack", None) or ())
+    site = _site_on_stack(stack)
+    if site is None and any(in_runtime(f.filename) and f.name == "cond" for f in stack):
+        site = _last_traced()  # raised by runtime.cond's torch.cond, after its branches
     if site is None or site in state.untraceable_conds:
         return False
     state.untraceable_conds.add(site)
     return True
 
 
-def _site_on_stack(stack) -> "tuple | None":
-    frames = list(stack)
+def _site_on_stack(frames) -> "tuple | None":
     for i in range(len(frames) - 1, -1, -1):
         if not _BRANCH.match(frames[i].name):
             continue
@@ -131,5 +131,5 @@ def _install_retry() -> None:
                 if not switch_off(error):
                     raise
 
-    converting.__graphmend_retry__ = True
+    setattr(converting, "__graphmend_retry__", True)
     ConvertFrameAssert.__call__ = converting
