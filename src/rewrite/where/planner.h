@@ -171,6 +171,7 @@ class Planner {
   bool parameters_passed_tensors(const ast::FunctionDef& def, const ast::Call& call,
                                  const std::vector<const ast::expr*>& assumed) const;
   bool cond_eligible(const ast::expr& e) const;
+  bool cond_eligible_when_traced(const ast::expr& e) const;
 
   std::optional<std::string> renamed(const ast::expr& value, const Tree& tree,
                                      const std::vector<const ast::Subscript*>& masked);
@@ -183,6 +184,9 @@ class Planner {
 
   const Context& context_;
   const sema::Analysis& analysis_;
+  // Set while cond_eligible_when_traced asks: a helper with control flow, validations or
+  // builtin calls is accepted, Dynamo's trace of the torch.cond being the check.
+  mutable bool trace_checked_ = false;
 };
 
 // ---------------------------------------------------------------------------------------
