@@ -65,6 +65,27 @@ bool Planner::local_function_is_cond_traceable(const sema::Callee& callee, const
   return traceable && parameters_passed_tensors(*def, call, inside.assumed);
 }
 
+// Whether `n` is a branch, loop or assert whose test is a tensor (data, not a static value).
+bool Planner::tests_tensor(const ast::Node& n) const {
+  const ast::expr* test = nullptr;
+  if (const auto* branch = ast::as<ast::If>(&n)) test = branch->test;
+  if (const auto* loop = ast::as<ast::While>(&n)) test = loop->test;
+  if (const auto* choice = ast::as<ast::IfExp>(&n)) test = choice->test;
+  if (const auto* check = ast::as<ast::Assert>(&n)) test = check->test;
+  return test != nullptr && tensor_test(*test);
+}
+
+// Whether `test` reads tensor data: a tensor, or `not` / `and` / `or` over one.
+bool Planner::tensor_test(const ast::expr& test) const {
+  if (const auto* negated = ast::as<ast::UnaryOp>(&test)) return tensor_test(*negated->operand);
+  if (const auto* both = ast::as<ast::BoolOp>(&test)) {
+    for (const ast::expr* value : both->values)
+      if (tensor_test(*value)) return true;
+    return false;
+  }
+  return analysis_.is_tensor(test);
+}
+
 // The calls of one statement of a cond-traceable helper (above), under its speculation.
 bool Planner::traceable_calls(const ast::stmt& statement, int depth) const {
   bool traceable = true;
@@ -74,6 +95,8 @@ bool Planner::traceable_calls(const ast::stmt& statement, int depth) const {
       traceable = false;
     // the exception a validation raises is built only when it raises, which fails the trace
     if (trace_checked_ && n->kind == Kind::Raise) return false;
+    // a test on tensor data is declined: [Trap] may make its raise an in-graph assert
+    if (trace_checked_ && tests_tensor(*n)) traceable = false;
     if (const auto* call = ast::as<ast::Call>(n)) {
       sema::Callee inner = analysis_.resolve_call(*call);
       switch (inner.kind) {

@@ -487,7 +487,7 @@ bool Planner::check_value(const ast::expr& value, const Tree& tree,
   }
   // a helper only Dynamo's trace can show traceable (a static if, a validation): torch.cond,
   // behind runtime.cond_on, where nothing else would predicate the branch
-  if (calls_expensive(value) && cond_eligible_when_traced(value)) {
+  if (traced_helpers && calls_expensive(value) && cond_eligible_when_traced(value)) {
     expensive = true;
     return true;
   }
