@@ -50,7 +50,8 @@ Nothing here modifies user objects: records hold clones of tensors and shallow c
 lists, tuples and dicts; replay calls the recorded callee with those.
 
 The package is split by construct: ``defer`` and ``records`` ([Defer] and the replay of its
-records), ``trap`` ([Trap], ``rerun_if``), ``predicate`` ([Where], torch.cond), ``scalar``
+records), ``trap`` ([Trap], ``rerun_if``), ``predicate`` ([Where], torch.cond),
+``cond_trace`` (torch.cond sites Dynamo cannot trace run their original statement), ``scalar``
 ([Scalar]), over ``sites`` (the frames a call names), ``state`` and ``tracing``. It imports
 nothing of GraphMend but the compiled core: it runs inside the user's process. The frame
 filters test the package's folder (``tracing.in_runtime``), so a helper may move between its
