@@ -290,9 +290,12 @@ def _fixtures():
 
     @pytest.fixture(autouse=True)
     def fresh_dynamo():
+        # as in a new process: no compiled code, no torch.cond site found untraceable yet
         torch._dynamo.reset()
+        graphmend.runtime.state.untraceable_conds.clear()
         yield
         torch._dynamo.reset()
+        graphmend.runtime.state.untraceable_conds.clear()
 
     return log_everything, fresh_dynamo
 

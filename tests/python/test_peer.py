@@ -96,11 +96,6 @@ for _program in ("monai/retinanet_anchor_matched_idxs", "x_transformers/generate
 PENDING[("x_transformers/generate", "never_more_breaks_than_the_original")] = (
     "mender: the mended text compiles 6 graphs where the original compiles 4, the extra two "
     "recompiles of the model's frame for new sequence lengths (dynamic shapes), not breaks")
-for _check in ("mended_text", "never_more_breaks_than_the_original"):
-    PENDING[("text_generation_inference/gptq_print_loss", _check)] = (
-        "mender: a torch.cond branch calls a helper whose torch.clamp(..., 0, maxq) with a 0-d "
-        "tensor bound reads it as a scalar (aten._local_scalar_dense), which torch.cond cannot "
-        "capture: Dynamo raises UncapturedHigherOrderOpError instead of running the original if")
 PENDING[("transformers/conditional_detr_train_clamp", "mended_inductor")] = (
     "Inductor (plain torch.compile too) returns 0 where eager returns NaN for the overflowing "
     "input (scale 1e38)")

@@ -53,7 +53,8 @@ Nothing here modifies user objects: records hold clones of tensors and shallow c
 lists, tuples and dicts; replay calls the recorded callee with those.
 
 The package is split by construct: ``defer`` and ``records`` ([Defer] and the replay of its
-records), ``trap`` ([Trap], ``rerun_if``), ``predicate`` ([Where], torch.cond), ``scalar``
+records), ``trap`` ([Trap], ``rerun_if``), ``predicate`` ([Where], torch.cond),
+``cond_trace`` (torch.cond sites Dynamo cannot trace run their original statement), ``scalar``
 ([Scalar]), over ``sites`` (the frames a call names), ``state`` and ``tracing``. It imports
 nothing of GraphMend but the compiled core: it runs inside the user's process. The frame
 filters test the package's folder (``tracing.in_runtime``), so a helper may move between its
@@ -90,6 +91,7 @@ from .predicate import (
     tensors,
     where_ok,
 )
+from .cond_trace import _install_retry, cond_on
 from .records import call_now, discard, flush, pending
 from .scalar import item_compare, item_isinstance, item_later, item_now
 from .sites import register_boundary
@@ -137,6 +139,7 @@ __all__ = [
     "cond_ok",
     "cond_safe",
     "cond",
+    "cond_on",
     "masked_fill_ok",
     "masked_index_ok",
     "index_where_ok",
@@ -169,3 +172,4 @@ __all__ = [
 ]
 
 _inline_when_called()
+_install_retry()

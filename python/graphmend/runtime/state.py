@@ -19,6 +19,13 @@ bounded = 0
 # (defer.push_condition; None for a branch whose if tested its condition as written).
 conditions: list = []
 
+# The torch.cond sites Dynamo failed to trace, as (file, enclosing function, true branch
+# function) (cond_trace.py): each runs its original statement from then on.
+untraceable_conds: set = set()
+# The sites cond_trace.cond_on let through while tracing, newest last: the one that failed
+# when Dynamo's error names no branch function.
+traced_conds: list = []
+
 # The code of the compile boundary's wrapper, and of the functions it compiles, by id
 # (sites.register_boundary).
 boundary_codes: Dict[int, Any] = {}

@@ -44,10 +44,13 @@ bool Planner::local_function_is_cond_traceable(const sema::Callee& callee, const
                                                int depth) const {
   const auto* def = ast::as<ast::FunctionDef>(callee.definition);
   if (def == nullptr || depth > 4 || def->body.empty()) return false;
-  if (contains_kind(def, {Kind::Global, Kind::Nonlocal, Kind::If, Kind::For, Kind::While, Kind::Try,
-                          Kind::With, Kind::Raise, Kind::Assert, Kind::IfExp, Kind::Yield,
-                          Kind::YieldFrom, Kind::Await, Kind::Lambda, Kind::ListComp, Kind::SetComp,
-                          Kind::DictComp, Kind::GeneratorExp}))
+  if (contains_kind(def, {Kind::Global, Kind::Nonlocal, Kind::Try, Kind::With, Kind::Yield,
+                          Kind::YieldFrom, Kind::Await}))
+    return false;
+  if (!trace_checked_ &&
+      contains_kind(
+          def, {Kind::If, Kind::For, Kind::While, Kind::Raise, Kind::Assert, Kind::IfExp,
+                Kind::Lambda, Kind::ListComp, Kind::SetComp, Kind::DictComp, Kind::GeneratorExp}))
     return false;
   if (analysis_.mutates_state(def->body) || uses_scalar(def)) return false;
   sema::Speculation inside;
@@ -62,6 +65,27 @@ bool Planner::local_function_is_cond_traceable(const sema::Callee& callee, const
   return traceable && parameters_passed_tensors(*def, call, inside.assumed);
 }
 
+// Whether `n` is a branch, loop or assert whose test is a tensor (data, not a static value).
+bool Planner::tests_tensor(const ast::Node& n) const {
+  const ast::expr* test = nullptr;
+  if (const auto* branch = ast::as<ast::If>(&n)) test = branch->test;
+  if (const auto* loop = ast::as<ast::While>(&n)) test = loop->test;
+  if (const auto* choice = ast::as<ast::IfExp>(&n)) test = choice->test;
+  if (const auto* check = ast::as<ast::Assert>(&n)) test = check->test;
+  return test != nullptr && tensor_test(*test);
+}
+
+// Whether `test` reads tensor data: a tensor, or `not` / `and` / `or` over one.
+bool Planner::tensor_test(const ast::expr& test) const {
+  if (const auto* negated = ast::as<ast::UnaryOp>(&test)) return tensor_test(*negated->operand);
+  if (const auto* both = ast::as<ast::BoolOp>(&test)) {
+    for (const ast::expr* value : both->values)
+      if (tensor_test(*value)) return true;
+    return false;
+  }
+  return analysis_.is_tensor(test);
+}
+
 // The calls of one statement of a cond-traceable helper (above), under its speculation.
 bool Planner::traceable_calls(const ast::stmt& statement, int depth) const {
   bool traceable = true;
@@ -69,6 +93,10 @@ bool Planner::traceable_calls(const ast::stmt& statement, int depth) const {
     if (n->kind == Kind::FunctionDef || n->kind == Kind::AsyncFunctionDef ||
         n->kind == Kind::ClassDef)
       traceable = false;
+    // the exception a validation raises is built only when it raises, which fails the trace
+    if (trace_checked_ && n->kind == Kind::Raise) return false;
+    // a test on tensor data is declined: [Trap] may make its raise an in-graph assert
+    if (trace_checked_ && tests_tensor(*n)) traceable = false;
     if (const auto* call = ast::as<ast::Call>(n)) {
       sema::Callee inner = analysis_.resolve_call(*call);
       switch (inner.kind) {
@@ -77,6 +105,9 @@ bool Planner::traceable_calls(const ast::stmt& statement, int depth) const {
           break;
         case sema::CalleeKind::LocalFunction:
           traceable = local_function_is_cond_traceable(inner, *call, depth + 1);
+          break;
+        case sema::CalleeKind::Builtin:  // len, isinstance, range: Dynamo's trace checks them
+          traceable = trace_checked_;
           break;
         default:
           traceable = false;
@@ -186,6 +217,18 @@ bool Planner::cond_eligible(const ast::expr& e) const {
     default:
       return false;
   }
+}
+
+// cond_eligible, with helpers accepted whose control flow, validations (`raise`, `assert`)
+// and builtin calls only Dynamo's trace can show traceable: the emitted site is behind
+// runtime.cond_on, so a torch.cond Dynamo cannot trace runs the original statement. State a
+// helper writes and Python scalars it reads are still declined: the first would not show in
+// the trace of a site that runs eagerly, the second never traces.
+bool Planner::cond_eligible_when_traced(const ast::expr& e) const {
+  trace_checked_ = true;
+  bool eligible = cond_eligible(e);
+  trace_checked_ = false;
+  return eligible;
 }
 
 // Whether a torch.cond branch must copy `value` before returning it: a name, or a value that

@@ -395,7 +395,8 @@ std::string with_plain_deferrals(const Plan& plan, std::string_view text, uint32
 // torch.cond traces (and the static prefix holds); anywhere else the original statement
 // runs, as written.
 void emit_checked(const Plan& plan, const Context& context,
-                  const std::vector<std::string>& submodules, Emitter& out) {
+                  const std::vector<std::string>& submodules, const std::string& cond_site,
+                  Emitter& out) {
   std::vector<std::string> parts;
   if (!plan.checks.tensors.empty() || !plan.checks.floating.empty()) {
     std::string tensors = context.runtime + ".tensors(";
@@ -432,6 +433,8 @@ void emit_checked(const Plan& plan, const Context& context,
     for (size_t i = 0; i < submodules.size(); ++i) safe += (i ? ", " : "") + submodules[i];
     parts.push_back(safe + ")");
   }
+  // last: it lets the site through only where Dynamo will trace its torch.cond
+  if (!cond_site.empty()) parts.push_back(cond_site);
   std::string check;
   for (size_t i = 0; i < parts.size(); ++i) check += (i ? " and " : "") + parts[i];
   if (!plan.static_prefix.empty()) {
@@ -479,11 +482,15 @@ Outcome where_detail::emit_plan(const Plan& plan, Context& context) {
                           ? indent_unit(context, *plan.condition_if, indent)
                           : std::string("    "));
 
+  // torch.cond fails the compile where Dynamo cannot trace a branch: runtime.cond_on lets
+  // the site through until Dynamo has failed on it once, then the original statement runs
+  std::string cond_site;
   if (plan.cond.use) {
     outcome.form = "cond";
     std::string true_name = context.fresh_name("true_");
     std::string false_name = context.fresh_name("false_");
     emit_cond(cond_call(plan, plan.root->cond_tensor), context, true_name, false_name, out);
+    cond_site = context.runtime + ".cond_on(\"" + true_name + "\", \"" + false_name + "\")";
   } else {
     Names names;
     for (int i = 0; i < plan.temp_count; ++i)
@@ -498,9 +505,9 @@ Outcome where_detail::emit_plan(const Plan& plan, Context& context) {
 
   std::vector<std::string> submodules =
       plan.cond.use ? cond_submodules(context, plan) : std::vector<std::string>{};
-  bool checked = is_checked(plan, submodules);
+  bool checked = is_checked(plan, submodules) || !cond_site.empty();
   if (checked) {
-    emit_checked(plan, context, submodules, out);
+    emit_checked(plan, context, submodules, cond_site, out);
   } else if (!plan.static_prefix.empty()) {
     // `if <static> and <tensor>:` keeps a Python `if` on the static part around the
     // predicated code; the original else branch runs when the static part is false.

@@ -20,8 +20,8 @@ bool is_where_ok_test(const Context& context, const ast::expr* test) {
         if (auto* base = ast::as<ast::Name>(attr->value))
           if (base->id == context.runtime &&
               (attr->attr == "where_ok" || attr->attr == "tensors" || attr->attr == "cond_safe" ||
-               attr->attr == "masked_fill_ok" || attr->attr == "masked_index_ok" ||
-               attr->attr == "index_where_ok"))
+               attr->attr == "cond_on" || attr->attr == "masked_fill_ok" ||
+               attr->attr == "masked_index_ok" || attr->attr == "index_where_ok"))
             found = true;
     return !found;
   };

@@ -23,6 +23,7 @@ struct Built {
   std::unique_ptr<Tree> root;
   std::unique_ptr<Planner> planner;
   bool returns = false;
+  bool traced_helpers = false;  // in: Planner::traced_helpers
 };
 
 // The rest of the block after the if when it ends in `return B` and before that only assigns
@@ -55,6 +56,7 @@ Problem build_tree(const Context& context, const ast::If& node, const std::vecto
     built.planner = std::make_unique<Planner>(context);
     built.planner->torch_ = torch;
     built.planner->speculation = speculation;
+    built.planner->traced_helpers = built.traced_helpers;
     built.planner->tail = attempt == 1 ? follower : nullptr;
     if (attempt == 1) built.planner->tail_statements = tail_statements;
     for (const ast::expr* static_operand : condition.static_operands) {
@@ -290,7 +292,7 @@ PlanResult covered_plan(const ast::If& node, const ast::If& cover) {
 }
 
 PlanResult plan_once(const Context& context, const ast::stmt& statement, bool check_enclosing,
-                     sema::Speculation* speculation) {
+                     sema::Speculation* speculation, bool traced_helpers = false) {
   PlanResult result;
   auto decline = [&](Problem reason) {
     result.reason = std::move(reason);
@@ -307,6 +309,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
   Condition condition;
   if (Problem why = split_condition(context, node, condition); !why.empty()) return decline(why);
   Built built;
+  built.traced_helpers = traced_helpers;
   if (Problem why = build_tree(context, node, path, condition, torch, speculation, built);
       !why.empty())
     return decline(why);
@@ -424,6 +427,12 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
   if (plain.plan && plain.plan->covered_by != nullptr) return plain;
   PlanResult tail = plan_tail(context, statement, nullptr);
   if (tail.plan) return tail;
+  if (plain.plan) return plain;
+  // last: torch.cond over helpers only Dynamo's trace shows traceable (runtime.cond_on)
+  PlanResult traced = plan_speculating(context, statement, [&](sema::Speculation* speculation) {
+    return plan_once(context, statement, check_enclosing, speculation, true);
+  });
+  if (traced.plan) return traced;
   // only tail duplication takes an else branch holding an if, or a Python value: say why
   // it could not
   const std::string& why = plain.reason.detail;

@@ -62,6 +62,9 @@ class Planner {
   int temps = 0;
   int splits = 0;
   bool expensive = false;
+  // whether a branch may call a helper only Dynamo's trace shows torch.cond can trace (a
+  // static if, a loop, a validation): tried after every other plan
+  bool traced_helpers = false;
   // a branch value calls a helper that is pure but that torch.cond cannot trace as written
   // (a validation, static ifs): torch.where only, never torch.cond in training
   bool pure_helper = false;
@@ -167,10 +170,13 @@ class Planner {
   bool local_function_is_cond_traceable(const sema::Callee& callee, const ast::Call& call,
                                         int depth = 0) const;
   bool traceable_calls(const ast::stmt& statement, int depth) const;
+  bool tests_tensor(const ast::Node& n) const;
+  bool tensor_test(const ast::expr& test) const;
   void note_helper_locals(const ast::stmt& statement, sema::Speculation& inside) const;
   bool parameters_passed_tensors(const ast::FunctionDef& def, const ast::Call& call,
                                  const std::vector<const ast::expr*>& assumed) const;
   bool cond_eligible(const ast::expr& e) const;
+  bool cond_eligible_when_traced(const ast::expr& e) const;
 
   std::optional<std::string> renamed(const ast::expr& value, const Tree& tree,
                                      const std::vector<const ast::Subscript*>& masked);
@@ -183,6 +189,9 @@ class Planner {
 
   const Context& context_;
   const sema::Analysis& analysis_;
+  // Set while cond_eligible_when_traced asks: a helper with control flow, validations or
+  // builtin calls is accepted, Dynamo's trace of the torch.cond being the check.
+  mutable bool trace_checked_ = false;
 };
 
 // ---------------------------------------------------------------------------------------

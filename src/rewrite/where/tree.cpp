@@ -485,6 +485,12 @@ bool Planner::check_value(const ast::expr& value, const Tree& tree,
     pure_helper |= calls_expensive(value);
     return true;
   }
+  // a helper only Dynamo's trace can show traceable (a static if, a validation): torch.cond,
+  // behind runtime.cond_on, where nothing else would predicate the branch
+  if (traced_helpers && calls_expensive(value) && cond_eligible_when_traced(value)) {
+    expensive = true;
+    return true;
+  }
   sema::PurityFacts facts = facts_of(tree);
   if (!find_masked(value, tree, facts)) return false;
   if (!facts.masked_subscripts.empty() && analysis_.is_pure(value, facts)) {
