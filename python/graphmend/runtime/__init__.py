@@ -51,8 +51,8 @@ lists, tuples and dicts; replay calls the recorded callee with those.
 
 The package is split by construct: ``defer`` and ``records`` ([Defer] and the replay of its
 records), ``trap`` ([Trap], ``rerun_if``), ``predicate`` ([Where], torch.cond), ``scalar``
-([Scalar]), over ``sites`` (the frames a call names), ``state`` and ``tracing``. It imports
-nothing of GraphMend but the compiled core: it runs inside the user's process. The frame
+([Scalar]), ``masked`` ([MaskedReduce]), over ``sites`` (the frames a call names), ``state``
+and ``tracing``. It imports nothing of GraphMend but the compiled core: it runs inside the user's process. The frame
 filters test the package's folder (``tracing.in_runtime``), so a helper may move between its
 modules freely.
 """
@@ -69,6 +69,7 @@ from .defer import (
     pop_condition,
     push_condition,
 )
+from .masked import masked_reduce
 from .predicate import (
     cond,
     cond_ok,
@@ -137,6 +138,7 @@ __all__ = [
     "masked_index_ok",
     "index_where_ok",
     "index_where",
+    "masked_reduce",
     "item_compare",
     "item_later",
     "item_isinstance",
