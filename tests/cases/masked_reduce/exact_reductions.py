@@ -1,0 +1,31 @@
+"""[MaskedReduce]: integer and bool selections reduced densely (sum, prod, any, all,
+count_nonzero), every mask: none, some and all selected; a float input takes the original
+path for sum and prod, and the dense path for any/all/count_nonzero."""
+import torch
+
+
+def ENTRY(x: torch.Tensor, sel: torch.Tensor):
+    m = sel != 0
+    y = x * 1
+    return (
+        y[m].sum(),
+        y[m].prod(),
+        y[m].any(),
+        y[m].all(),
+        y[m].count_nonzero(),
+    )
+
+
+_M = [
+    torch.tensor([False, False, False, False]),
+    torch.tensor([True, False, True, False]),
+    torch.tensor([True, True, True, True]),
+]
+INPUTS = (
+    [(torch.tensor([3, -1, 0, 7], dtype=torch.int32), m) for m in _M]
+    + [(torch.tensor([True, False, True, True]), m) for m in _M]
+    + [(torch.tensor([2, 0, 5, 1], dtype=torch.uint8), _M[1])]
+)
+EXPECTED_BREAKS = (1, 0)
+EXPECTED_GRAPHS = (6, 1)
+EXPECTED_TAGS = [("GM107", "masked_reduce")] * 5

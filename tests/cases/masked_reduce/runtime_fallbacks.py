@@ -1,0 +1,20 @@
+"""[MaskedReduce]: where the dense form is not exact the helper runs the original selection:
+a floating sum and max (order of addition, -0.0/0.0 ties), and a mask of fewer dims (row
+selection)."""
+import torch
+
+
+def ENTRY(x: torch.Tensor, sel: torch.Tensor):
+    m = sel != 0
+    y = x * 1
+    return y[m].sum(), y[m].max()
+
+
+INPUTS = [
+    (torch.tensor([0.1, 0.2, 0.3, 1e8]), torch.tensor([True, True, True, False])),
+    (torch.tensor([0.0, -0.0, 1.0]), torch.tensor([True, True, False])),
+    (torch.tensor([[1, 2], [3, 4]]), torch.tensor([True, False])),
+]
+EXPECTED_BREAKS = (1, 1)
+EXPECTED_GRAPHS = (3, 3)
+EXPECTED_TAGS = [("GM107", "masked_reduce")] * 2
