@@ -5,9 +5,9 @@ selection's is data-dependent (a graph break).
 
 The dense result is exactly the selection's only where the reduction is exact in any order
 and with any number of identity elements: any, all and count_nonzero for every dtype (no
-arithmetic), sum, prod, max and min for bool and integer dtypes (integer addition and
-multiplication wrap modulo 2**64 and are associative and commutative; max and min pick a
-value, and with no floating type there is no -0.0/0.0 tie whose pick depends on position).
+arithmetic; but any and all of uint8, which eager returns as uint8 and Inductor as bool),
+sum, prod, max and min for bool and integer dtypes (integer addition and multiplication
+wrap modulo 2**64 and are associative and commutative; max and min pick a value, and with no floating type there is no -0.0/0.0 tie whose pick depends on position).
 An empty selection has no max or min: torch raises, and the dense form raises the same
 through an in-graph trap (``trap.guard``). Everything else (floating sums, a mask that is
 not a bool tensor of the tensor's shape and device, a tensor subclass) and every eager call
@@ -47,7 +47,10 @@ def _dense_ok(x, mask, op: str) -> bool:
     torch = sys.modules["torch"]
     if mask.dtype != torch.bool or mask.shape != x.shape or mask.device != x.device:
         return False
-    return op in _ANY_DTYPE or str(x.dtype).replace("torch.", "") in _EXACT_DTYPES
+    if op in _ANY_DTYPE:
+        # Eager any/all of uint8 return uint8, Inductor's a bool.
+        return x.dtype != torch.uint8 or op == "count_nonzero"
+    return str(x.dtype).replace("torch.", "") in _EXACT_DTYPES
 
 
 def _fill_value(x, op: str):

@@ -3,37 +3,47 @@ arguments, a mean, and a mask within a tuple of indices."""
 import torch
 
 
-def kept(x, sel):
+@torch.compile
+def kept(x: torch.Tensor, sel: torch.Tensor):
     m = sel != 0
     y = x * 2
     s = y[m]
     return s.sum() + 1
 
 
-def other_use(x, sel):
+@torch.compile
+def other_use(x: torch.Tensor, sel: torch.Tensor):
     m = sel != 0
     y = x * 2
     return y[m].argmax()
 
 
-def with_arguments(x, sel):
+@torch.compile
+def with_arguments(x: torch.Tensor, sel: torch.Tensor):
     m = sel != 0
     y = x * 2
     return y[m].sum(dtype=torch.float64)
 
 
-def mean(x, sel):
+@torch.compile
+def mean(x: torch.Tensor, sel: torch.Tensor):
     m = sel != 0
     y = x * 2.0
     return y[m].mean()
 
 
-def tuple_index(x, sel):
+@torch.compile
+def tuple_index(x: torch.Tensor, sel: torch.Tensor):
     m = sel != 0
     y = x * 2
     return y[:, m].sum()
 
 
-@torch.compile
-def main(x, sel, r):
-    return kept(x, sel), other_use(x, sel), with_arguments(x, sel), mean(x, sel), tuple_index(r, sel)
+EXPECTED_TAGS = [("GM107", "declined")] * 5
+EXPECTED_DECLINES = [
+    ("GM107", "kept as a value"),
+    ("GM107", "used with .argmax"),
+    ("GM107", "reduced with arguments"),
+    ("GM107", "mean of a boolean-mask selection"),
+    ("GM107", "one index of several"),
+]

@@ -26,6 +26,6 @@ INPUTS = (
     + [(torch.tensor([True, False, True, True]), m) for m in _M]
     + [(torch.tensor([2, 0, 5, 1], dtype=torch.uint8), _M[1])]
 )
-EXPECTED_BREAKS = (1, 0)
+EXPECTED_BREAKS = (5, 0)
 EXPECTED_GRAPHS = (6, 1)
 EXPECTED_TAGS = [("GM107", "masked_reduce")] * 5

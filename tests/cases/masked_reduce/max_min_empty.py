@@ -15,6 +15,6 @@ INPUTS = [
     (torch.tensor([False, True, True]), torch.tensor([True, False, True])),
     (torch.tensor([3, -1, 0, 7]), torch.tensor([False, False, False, False])),
 ]
-EXPECTED_BREAKS = (1, 0)
+EXPECTED_BREAKS = (2, 0)
 EXPECTED_GRAPHS = (3, 1)
 EXPECTED_TAGS = [("GM107", "masked_reduce")] * 2

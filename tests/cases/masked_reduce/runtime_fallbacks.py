@@ -15,6 +15,6 @@ INPUTS = [
     (torch.tensor([0.0, -0.0, 1.0]), torch.tensor([True, True, False])),
     (torch.tensor([[1, 2], [3, 4]]), torch.tensor([True, False])),
 ]
-EXPECTED_BREAKS = (1, 1)
-EXPECTED_GRAPHS = (3, 3)
+EXPECTED_BREAKS = (2, 1)
+EXPECTED_GRAPHS = (3, 1)
 EXPECTED_TAGS = [("GM107", "masked_reduce")] * 2
