@@ -151,7 +151,7 @@ _DESCRIPTIONS: Dict[str, Tuple[str, str, Tuple[str, ...], str, str]] = {
     ),
     "GM107": (
         "data-dependent-shape",
-        "out-of-scope",
+        "break",
         ("GB0036", "GB0037"),
         "An operation whose output shape depends on tensor data (nonzero, unique, "
         "masked_select, boolean-mask indexing). [MaskedReduce] reduces a boolean-mask "
