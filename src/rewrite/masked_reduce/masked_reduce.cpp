@@ -42,11 +42,11 @@ const ast::Call* method_call_on(const ast::stmt& statement, const ast::expr* sit
 
 Outcome selection_kept(const Context& context, const ast::Subscript& selection,
                        std::string_view use) {
-  return Outcome::declined(
-      reasons::Reason::MaskedSelectionKept,
-      "out of scope: the boolean-mask selection " + std::string(node_text(context, selection)) +
-          " (a data-dependent output shape) is " + std::string(use) +
-          ", not only reduced with a method of no arguments");
+  return Outcome::declined(reasons::Reason::MaskedSelectionKept,
+                           "out of scope: the boolean-mask selection " +
+                               std::string(node_text(context, selection)) +
+                               " (a data-dependent output shape) is " + std::string(use) +
+                               ", not only reduced with a method of no arguments");
 }
 
 }  // namespace
