@@ -42,7 +42,9 @@ def test_dense_only_where_exact():
         answers.append(runtime.masked._dense_ok(x.float(), m, "any"))
         answers.append(runtime.masked._dense_ok(x, m.long(), "sum"))
         answers.append(runtime.masked._dense_ok(x, m[:1], "sum"))
+        answers.append(runtime.masked._dense_ok(x.to(torch.uint8), m, "any"))  # bool compiled
+        answers.append(runtime.masked._dense_ok(x.to(torch.uint8), m, "sum"))
         return x + 1
 
     torch.compile(probe, backend="eager")(x, mask)
-    assert answers == [True, False, True, False, False]
+    assert answers == [True, False, True, False, False, False, True]

@@ -1,6 +1,5 @@
 """[MaskedReduce]: integer and bool selections reduced densely (sum, prod, any, all,
-count_nonzero), every mask: none, some and all selected; a float input takes the original
-path for sum and prod, and the dense path for any/all/count_nonzero."""
+count_nonzero), every mask: none, some and all selected."""
 import torch
 
 
@@ -23,8 +22,7 @@ _M = [
 ]
 INPUTS = (
     [(torch.tensor([3, -1, 0, 7], dtype=torch.int32), m) for m in _M]
-    + [(torch.tensor([True, False, True, True]), m) for m in _M]
-    + [(torch.tensor([2, 0, 5, 1], dtype=torch.uint8), _M[1])]
+    + [(torch.tensor([True, False, True, True]), m) for m in _M[1:]]
 )
 EXPECTED_BREAKS = (5, 0)
 EXPECTED_GRAPHS = (6, 1)
