@@ -1,6 +1,6 @@
 """The rewrite switches, from the core's registry (``_core.REWRITES``: "where", "defer",
-"trap", "scalar"). Every entry point that takes them (``mend_source``, ``mend``, ``install``,
-``prepare``) takes one keyword per rewrite, all on by default, and passes them on as the
+"trap", "scalar", "masked_reduce"). Every entry point that takes them (``mend_source``,
+``mend``, ``install``, ``prepare``) takes one keyword per rewrite, all on by default, and passes them on as the
 dict ``switches`` returns; a rewrite added to the core's registry needs no change here.
 """
 

@@ -151,10 +151,12 @@ _DESCRIPTIONS: Dict[str, Tuple[str, str, Tuple[str, ...], str, str]] = {
     ),
     "GM107": (
         "data-dependent-shape",
-        "out-of-scope",
+        "break",
         ("GB0036", "GB0037"),
         "An operation whose output shape depends on tensor data (nonzero, unique, "
-        "masked_select, boolean-mask indexing). Reported, not rewritten.",
+        "masked_select, boolean-mask indexing). [MaskedReduce] reduces a boolean-mask "
+        "selection only reduced with sum, prod, any, all, count_nonzero, max or min "
+        "densely where that is exact; the rest is reported, not rewritten.",
         "Dynamo captures it with torch._dynamo.config.capture_dynamic_output_shape_ops = True",
     ),
     "GM108": (

@@ -55,8 +55,9 @@ lists, tuples and dicts; replay calls the recorded callee with those.
 The package is split by construct: ``defer`` and ``records`` ([Defer] and the replay of its
 records), ``trap`` ([Trap], ``rerun_if``), ``predicate`` ([Where], torch.cond),
 ``cond_trace`` (torch.cond sites Dynamo cannot trace run their original statement), ``scalar``
-([Scalar]), over ``sites`` (the frames a call names), ``state`` and ``tracing``. It imports
-nothing of GraphMend but the compiled core: it runs inside the user's process. The frame
+([Scalar]), ``masked`` ([MaskedReduce]), ``moe`` (routed expert loops with static shapes),
+over ``sites`` (the frames a call names), ``state`` and ``tracing``. It imports nothing of
+GraphMend but the compiled core: it runs inside the user's process. The frame
 filters test the package's folder (``tracing.in_runtime``), so a helper may move between its
 modules freely.
 """
@@ -73,6 +74,7 @@ from .defer import (
     pop_condition,
     push_condition,
 )
+from .masked import masked_reduce
 from .moe import experts_hit, register_rowwise, routed_index_add_, routed_where, rowwise_experts
 from .predicate import (
     cond,
@@ -144,6 +146,7 @@ __all__ = [
     "masked_index_ok",
     "index_where_ok",
     "index_where",
+    "masked_reduce",
     "item_compare",
     "item_later",
     "item_isinstance",
