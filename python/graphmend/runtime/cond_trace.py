@@ -20,7 +20,7 @@ import re
 import sys
 
 from . import state
-from .tracing import _asked_while_tracing, in_runtime, is_compiling, mended_tx
+from .tracing import _asked_while_tracing, in_runtime, is_compiling, is_exporting, mended_tx
 
 _BRANCH = re.compile(r"__gm_(?:true|false)_\d+$")
 
@@ -41,8 +41,11 @@ def _site_on(true_name: str, false_name: str) -> bool:
         from torch._dynamo.symbolic_convert import InstructionTranslator
 
         tx = mended_tx(InstructionTranslator.current_tx())
-    except Exception:  # noqa: BLE001 (another torch: no retry to rely on)
-        return False
+    except Exception:  # noqa: BLE001 (no translator: Dynamo is not tracing)
+        # A non-strict export runs the program on fake tensors, with no Dynamo frame to
+        # convert again: the cond is taken, and where it cannot be captured the export
+        # fails, as it fails on the original's data-dependent if.
+        return is_exporting()
     if tx is None:
         return False
     code = tx.f_code
