@@ -258,20 +258,25 @@ def _exception_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+def _write_json(options, target: str, **fields: Any) -> None:
+    """The JSON report of ``explain`` on stdout, with ``fields`` beside the common ones."""
+    from . import formats
+
+    report = formats.json_report(
+        "explain",
+        [],
+        {"checked": 0, "changed": 0, "errors": 0},
+        target=target,
+        grad=bool(options.grad),
+        **fields,
+    )
+    json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
 def _print(options, target: str, result: Dict[str, Any]) -> None:
     if options.output_format == "json":
-        from . import formats
-
-        report = formats.json_report(
-            "explain",
-            [],
-            {"checked": 0, "changed": 0, "errors": 0},
-            target=target,
-            grad=bool(options.grad),
-            **result,
-        )
-        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        _write_json(options, target, **result)
         return
     mode = "grad enabled" if options.grad else "under torch.no_grad()"
     header = [
@@ -323,18 +328,7 @@ def _explain_export(options, target: str, obj, args: tuple, kwargs: dict) -> int
     modes = {"both": (False, True), "strict": (True,), "non-strict": (False,)}[options.export]
     results = [_export_json(options, obj, args, kwargs, strict) for strict in modes]
     if options.output_format == "json":
-        from . import formats
-
-        report = formats.json_report(
-            "explain",
-            [],
-            {"checked": 0, "changed": 0, "errors": 0},
-            target=target,
-            grad=bool(options.grad),
-            export=results,
-        )
-        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        _write_json(options, target, export=results)
     else:
         for result in results:
             print(result["text"])
