@@ -359,6 +359,22 @@ _COND_SAFE = frozenset(
         "AdaptiveAvgPool1d",
         "AdaptiveAvgPool2d",
         "AdaptiveAvgPool3d",
+        # losses whose forward is one functional call on the operands (their checks read
+        # shapes and options only, resolved while tracing)
+        "L1Loss",
+        "MSELoss",
+        "NLLLoss",
+        "CrossEntropyLoss",
+        "BCELoss",
+        "BCEWithLogitsLoss",
+        "SmoothL1Loss",
+        "HuberLoss",
+        "SoftMarginLoss",
+        "MultiLabelSoftMarginLoss",
+        "CosineEmbeddingLoss",
+        "MarginRankingLoss",
+        "HingeEmbeddingLoss",
+        "TripletMarginLoss",
     )
 )
 # ... and those only in eval mode (in training they draw random numbers or update buffers).
