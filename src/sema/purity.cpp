@@ -20,8 +20,8 @@ bool AnalysisImpl::is_dtype_like(const ast::expr* arg, ScopeId scope) const {
   if (const auto* at = as<ast::Attribute>(arg); at && at->attr == "dtype") return true;
   // `x.to(int)`: torch takes Python's int, float, bool and complex for its default dtypes
   if (const auto* name = as<ast::Name>(arg);
-      name && (name->id == "int" || name->id == "float" || name->id == "bool" ||
-               name->id == "complex") &&
+      name &&
+      (name->id == "int" || name->id == "float" || name->id == "bool" || name->id == "complex") &&
       lookup(scope, name->id) == nullptr)
     return true;
   if (const auto* name = as<ast::Name>(arg); name && frame_ != nullptr && frame_->scope == scope)

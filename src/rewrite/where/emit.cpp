@@ -440,7 +440,9 @@ void emit_checked(const Plan& plan, const Context& context,
   if (!plan.static_prefix.empty()) {
     bool bare =
         plan.static_operands.size() == 1 && ast::is_condition_operand(plan.static_operands[0]);
-    check = (bare ? plan.static_prefix : "(" + plan.static_prefix + ")") + " and " + check;
+    check = parts.empty()
+                ? plan.static_prefix
+                : (bare ? plan.static_prefix : "(" + plan.static_prefix + ")") + " and " + check;
   }
   auto body = out.take();
   out.line(0, "if " + check + ":");
@@ -505,7 +507,8 @@ Outcome where_detail::emit_plan(const Plan& plan, Context& context) {
 
   std::vector<std::string> submodules =
       plan.cond.use ? cond_submodules(context, plan) : std::vector<std::string>{};
-  bool checked = is_checked(plan, submodules) || !cond_site.empty();
+  // under `flags or t` the original runs where a flag holds: the checked form's fallback
+  bool checked = is_checked(plan, submodules) || !cond_site.empty() || plan.static_disjunction;
   if (checked) {
     emit_checked(plan, context, submodules, cond_site, out);
   } else if (!plan.static_prefix.empty()) {

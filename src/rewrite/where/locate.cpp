@@ -90,7 +90,8 @@ Problem split_condition(const Context& context, const ast::If& node, Condition& 
                         bool else_ifs) {
   condition.operands = {node.test};
   auto* op = ast::as<ast::BoolOp>(node.test);
-  if (op == nullptr || op->op != ast::BoolOpKind::And) return {};
+  if (op == nullptr) return {};
+  bool disjunction = op->op == ast::BoolOpKind::Or;
   std::vector<const ast::expr*> operands(op->values.begin(), op->values.end());
   auto first_dependent = [&] {
     size_t k = 0;
@@ -105,11 +106,16 @@ Problem split_condition(const Context& context, const ast::If& node, Condition& 
   if (k == operands.size()) k = first_dependent();  // only a speculation shows the data
   if (k == operands.size()) return {Reason::NotDataDependent, "condition is not data-dependent"};
   if (k == 0) return {};  // no static prefix: the condition as a whole
+  // `flag or t < 1`: where the flags are all false the condition is the one tensor operand
+  // after them; where one holds, the original `if` runs (Dynamo resolves the flags)
+  if (disjunction && k + 1 != operands.size()) return {};
   for (size_t i = 0; i < k; ++i) {
-    if (!condition.prefix.empty()) condition.prefix += " and ";
+    if (!condition.prefix.empty()) condition.prefix += disjunction ? " or " : " and ";
     std::string text(node_text(context, *operands[i]));
     condition.prefix += k > 1 || text.find('\n') != std::string::npos ? "(" + text + ")" : text;
   }
+  if (disjunction) condition.prefix = "not (" + condition.prefix + ")";
+  condition.disjunction = disjunction;
   condition.static_operands.assign(operands.begin(),
                                    operands.begin() + static_cast<std::ptrdiff_t>(k));
   condition.operands.assign(operands.begin() + static_cast<std::ptrdiff_t>(k), operands.end());

@@ -319,6 +319,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
   plan.torch = torch;
   plan.returns = built.returns;
   plan.static_prefix = condition.prefix;
+  plan.static_disjunction = condition.disjunction;
   plan.tail = built.planner->tail;
   plan.tail_statements = built.planner->tail_statements;
   plan.root = std::move(built.root);
@@ -328,6 +329,9 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
     return decline(why);
   if (plan.returns) plan.return_arity = common_arity(leaves);
   plan.static_operands = condition.static_operands;
+  if (plan.static_disjunction) {  // the fallback `elif` evaluates the flags again
+    if (Problem why = check_static_prefix(context, plan); !why.empty()) return decline(why);
+  }
   plan.checks.masked_reads = built.planner->masked_reads;
   if (Problem why = check_masked_reads(context, *built.planner, plan); !why.empty())
     return decline(why);

@@ -147,6 +147,7 @@ struct Plan {
   int split_count = 0;
   std::string static_prefix;                      // Python condition kept as an `if` around it
   std::vector<const ast::expr*> static_operands;  // the static prefix's operands
+  bool static_disjunction = false;    // `flags or t`: where a flag holds, the original runs
   const ast::Return* tail = nullptr;  // `return B` ending the block, folded in as the if's else
   std::vector<const ast::stmt*> tail_statements;  // the assignments before it after the if
   size_t return_arity = 0;  // the return value is a tuple display of this many values

@@ -216,6 +216,7 @@ struct Condition {
   std::vector<const ast::expr*> operands;
   std::vector<const ast::expr*> static_operands;
   std::string prefix;
+  bool disjunction = false;  // `flags or t`: the prefix is `not (flags)`
 };
 
 Problem split_condition(const Context& context, const ast::If& node, Condition& condition,

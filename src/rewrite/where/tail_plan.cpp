@@ -292,6 +292,8 @@ class TailPlan {
               "a branch mutates state (attribute/subscript store or in-place call)"};
     Condition condition;
     if (Problem why = split_condition(context_, node, condition, true); !why.empty()) return why;
+    if (condition.disjunction)
+      return {Reason::Other, "tail duplication under a static `or` prefix"};
     // the static prefix stays a Python `if` around the rewrite; where it is false the
     // original statement runs (emit.cpp)
     plan.static_prefix = condition.prefix;
