@@ -25,6 +25,7 @@
 #                and train: breaks before and after the import hook, outputs and gradients
 #                (HF_SURVEY_ARGS="--shard 3/8" for one shard) -> its section of docs/RESULTS.md
 #   make hf-survey-sample  the same over the fixed sample of 20 classes
+#   make export-models  torch.export before and after mending of the survey's classes (eval)
 #   make demo    examples/model.py through the front end and the mender, then a transformers
 #                model's breaks and latency before and after mending (bench/models/demo.py)
 #   make lint    ruff (lint; the package's format), mypy against tools/mypy-baseline.txt (new
@@ -342,13 +343,22 @@ clean:
 distclean: clean
 	rm -rf $(VENV) .pytest_cache .hypothesis
 
-# The peer corpus (tests/peer: programs re-written from real public code): breaks before and
-# after mending and behaviour against the original -> bench/peer-results.json, docs/PEER.md.
-.PHONY: export-survey
+.PHONY: export-survey export-models
 # torch.export before and after mending, strict and non-strict, over tests/cases and the
 # peer corpus (docs/RESULTS.md, "torch.export").
 export-survey: install
 	$(PY) bench/export_survey.py
+
+# torch.export before and after mending of the transformers survey's classes, eval mode
+# (bench/models/hf_export.py): by default the classes the survey ran; resumable like it.
+EXPORT_MODELS_ARGS ?= --surveyed $(wildcard $(HF_SURVEY_DIR)/hf-survey-$(TF_VENV_VERSION)*.jsonl) $(HF_SAMPLE_JSONL)
+EXPORT_MODELS_JSONL := $(HF_SURVEY_DIR)/hf-export-$(TF_VENV_VERSION).jsonl
+export-models: install
+	nice -n 10 $(PY) bench/models/hf_export.py run $(EXPORT_MODELS_ARGS) --out $(EXPORT_MODELS_JSONL)
+	$(PY) bench/models/hf_export.py report $(EXPORT_MODELS_JSONL) --out docs/RESULTS.md
+
+# The peer corpus (tests/peer: programs re-written from real public code): breaks before and
+# after mending and behaviour against the original -> bench/peer-results.json, docs/PEER.md.
 
 .PHONY: peer
 peer: install
