@@ -109,6 +109,9 @@ class Tagger {
         }
         statement(owner);
       } else {
+        // `(<mended> if <runtime check> else <original>)`: the original is a fallback too
+        if (const auto* choice = as<ast::IfExp>(n); choice && calls_runtime(choice->test))
+          fallbacks_.push_back({choice->orelse->begin, choice->orelse->end});
         expression(n, owner);
       }
       size_t mark = stack.size();

@@ -160,6 +160,26 @@ TEST(Mend, AssertsOnAScalarReadHoldTheRead) {
       << result.source;
 }
 
+// `torch.arange(...).tolist()` read as the range: only with a step that is a nonzero int
+// literal, whatever its radix; a zero step, written any way, keeps the original read.
+TEST(Mend, RangeListsTakeOnlyNonzeroLiteralSteps) {
+  for (const char* step : {"2", "0x10", "0b1", "1_0"}) {
+    MendResult result = mend(std::string("import torch\n@torch.compile\ndef f(x: torch.Tensor):\n"
+                                         "    return torch.arange(0, 4, ") +
+                             step + ").tolist()\n");
+    EXPECT_NE(result.source.find("list(range(0, 4, " + std::string(step) + "))"), std::string::npos)
+        << step << "\n"
+        << result.source;
+  }
+  for (const char* step : {"0", "0x0", "0o0", "0b0", "00", "n"}) {
+    MendResult result = mend(std::string("import torch\n@torch.compile\ndef f(x: torch.Tensor, "
+                                         "n: int):\n    return torch.arange(0, 4, ") +
+                             step + ").tolist()\n");
+    EXPECT_EQ(result.source.find("list(range("), std::string::npos) << step << "\n"
+                                                                    << result.source;
+  }
+}
+
 TEST(Mend, DisabledRewritesAreReportedAndNothingChanges) {
   MendOptions options;
   options.rewrites =

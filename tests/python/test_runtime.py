@@ -1073,3 +1073,18 @@ def test_dynamo_inlines_the_runtime_and_runs_its_own_frames_as_written():
     helpers = importlib.import_module("graphmend.runtime.defer").__file__
     assert not trace_rules.check_file(helpers, is_inlined_call=True).skipped
     assert trace_rules.check_file(helpers, is_inlined_call=False).skipped
+
+
+def test_static_range_ok_holds_for_short_int_ranges_while_compiling():
+    def answers(x):
+        return x + 1, [
+            rt.static_range_ok(1, 4),
+            rt.static_range_ok(0, 10, 2),
+            rt.static_range_ok(0, 1 << 17),  # too long to build in Python
+            rt.static_range_ok(0, 2.0),  # arange reads floats
+            rt.static_range_ok(True, 3),  # a bool is not an exact int
+        ]
+
+    assert rt.static_range_ok(1, 4) is False  # eagerly the original reads the tensor
+    _, while_compiling = compiled(answers)(torch.zeros(1))
+    assert while_compiling == [True, True, False, False, False]

@@ -95,7 +95,7 @@ from .predicate import (
 )
 from .cond_trace import _install_retry, cond_on
 from .records import call_now, discard, flush, pending
-from .scalar import item_compare, item_isinstance, item_later, item_now
+from .scalar import item_compare, item_isinstance, item_later, item_now, static_range_ok
 from .sites import register_boundary
 from .state import Record
 from .tracing import _inline_when_called, is_compiling
@@ -133,6 +133,7 @@ __all__ = [
     "tensors",
     "python_numbers",
     "python_ints",
+    "static_range_ok",
     "python_flags",
     "same_method",
     "contains",

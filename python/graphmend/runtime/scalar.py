@@ -110,3 +110,23 @@ def item_now(value):
     body of a guard, which runs eagerly where it fails): the scalar read now from a held
     tensor; any other value as it is."""
     return value.item() if _is_tensor(value) else value
+
+
+# The longest range ``static_range_ok`` lets mended code build in Python: the lists it
+# stands for are dimensions and small index lists, and a huge ``torch.arange`` fails with
+# torch's own error, which the original must raise.
+_RANGE_LIMIT = 1 << 16
+
+
+def static_range_ok(*bounds) -> bool:
+    """Whether ``torch.arange(*bounds).tolist()`` may be read as ``list(range(*bounds))``:
+    while compiling, every bound is exactly an ``int`` (not a bool, a float or a tensor) and
+    the range is no longer than ``_RANGE_LIMIT``. Then both give the same Python ints, and
+    Dynamo, which breaks on ``.tolist()`` of any tensor, has a constant list instead.
+    Eagerly it is False: the original reads the tensor. Resolved while tracing: no graph
+    break, nothing in the graph."""
+    if not is_compiling():
+        return False
+    if not all(type(bound) is int for bound in bounds):
+        return False
+    return len(range(*bounds)) <= _RANGE_LIMIT

@@ -11,14 +11,78 @@
 // or [Where] keeps in the graph; not compiling, everything is the original. The fix runs
 // after the others (mend.cpp) and is kept only where their fixes rewrote every comparison:
 // elsewhere the break would only move to the comparison.
+//
+// A list read from a range tensor of Python ints, `torch.arange(1, len(x.shape)).tolist()`
+// (dimensions to reduce over), is the range itself: it becomes
+// `(list(range(1, len(x.shape))) if <runtime>.static_range_ok(1, len(x.shape)) else <as
+// written>)`, the check resolved while tracing (exact ints, a short range).
+#include <cctype>
 #include <string>
+#include <string_view>
 
 #include "rewrite/rewrite.h"
 
 namespace graphmend::rewrite {
+namespace {
+
+// An int literal's digits (underscores removed, "0x1F") hold a nonzero digit past the radix
+// prefix: "0x0", "0o0", "0b0" and "000" are zero.
+bool nonzero_literal(std::string_view digits) {
+  if (digits.size() > 2 && digits[0] == '0' && std::isalpha(static_cast<unsigned char>(digits[1])))
+    digits.remove_prefix(2);
+  return digits.find_first_not_of('0') != std::string_view::npos;
+}
+
+// `torch.arange(<bounds>).tolist()` with one to three positional bounds, pure, a step that
+// is a nonzero int literal (range and arange raise different errors for a zero step) and
+// no keyword but `device`: the bounds' text, else nullopt.
+std::optional<std::string> arange_bounds(const Context& context, const ast::Node* site) {
+  const auto* read = ast::as<ast::Call>(site);
+  const auto* tolist = read ? ast::as<ast::Attribute>(read->func) : nullptr;
+  if (tolist == nullptr || tolist->attr != "tolist" || !read->args.empty() ||
+      !read->keywords.empty())
+    return std::nullopt;
+  const auto* arange = ast::as<ast::Call>(tolist->value);
+  const auto* function = arange ? ast::as<ast::Attribute>(arange->func) : nullptr;
+  const auto* module = function ? ast::as<ast::Name>(function->value) : nullptr;
+  std::string_view torch = context.analysis.torch_name();
+  if (module == nullptr || torch.empty() || module->id != torch || function->attr != "arange")
+    return std::nullopt;
+  if (arange->args.empty() || arange->args.size > 3) return std::nullopt;
+  for (const ast::keyword* keyword : arange->keywords)
+    if (keyword->arg != "device" || !context.analysis.is_pure(*keyword->value)) return std::nullopt;
+  std::string bounds;
+  for (uint32_t i = 0; i < arange->args.size; ++i) {
+    const ast::expr* bound = arange->args[i];
+    if (ast::is<ast::Starred>(bound) || !context.analysis.is_pure(*bound)) return std::nullopt;
+    if (i == 2) {
+      const auto* step = ast::as<ast::Constant>(bound);
+      if (step == nullptr || step->value.type != ast::ConstantValue::Type::Int ||
+          !nonzero_literal(step->value.text))
+        return std::nullopt;
+    }
+    bounds += (i ? ", " : "") + std::string(node_text(context, *bound));
+  }
+  return bounds;
+}
+
+Outcome static_range(const sema::BreakTag& tag, Context& context, const std::string& bounds) {
+  Outcome outcome;
+  outcome.fixed = true;
+  outcome.needs_runtime = true;
+  std::string original(node_text(context, *tag.site));
+  outcome.edits.push_back({tag.site->begin, tag.site->end,
+                           "(list(range(" + bounds + ")) if " + context.runtime +
+                               ".static_range_ok(" + bounds + ") else " + original + ")"});
+  return outcome;
+}
+
+}  // namespace
 
 std::optional<Outcome> rewrite_scalar(const sema::BreakTag& tag, Context& context) {
   if (tag.kind != sema::BreakKind::ScalarUse) return std::nullopt;
+  if (std::optional<std::string> bounds = arange_bounds(context, tag.site))
+    return static_range(tag, context, *bounds);
   const auto* assign = ast::as<ast::Assign>(tag.statement);
   if (assign == nullptr || assign->value != tag.site)
     return Outcome::declined(
