@@ -110,6 +110,7 @@ from .trap import (
     random_state,
     rerun,
     rerun_if,
+    rerun_unless,
     translate,
 )
 
@@ -130,6 +131,7 @@ __all__ = [
     "check_assert",
     "check_tensor_all",
     "rerun_if",
+    "rerun_unless",
     "tensors",
     "python_numbers",
     "python_ints",

@@ -320,6 +320,29 @@ def rerun_if(condition):
     return condition
 
 
+def rerun_unless(condition):
+    """The test of an assert whose message the in-graph forms cannot carry (a tensor, an
+    f-string of tensor values, a call): ``assert rerun_unless(c), message``.
+
+    ``rerun_if`` for the assert's sense: not compiling, ``condition`` itself, so the assert
+    tests it and evaluates the message only where it fails, as the original does. Compiling,
+    with a one-element tensor on the CPU, where nothing the program could see has changed yet
+    in the call (``_rerun_safe``): True, with an in-graph assert that the condition holds,
+    whose failure runs the whole call again eagerly, where the original assert raises with
+    its message. Otherwise ``condition``: the assert tests it (a graph break, as the
+    original's).
+    """
+    if (
+        is_compiling()
+        and _one_element(condition)
+        and condition.device.type == "cpu"  # an accelerator's assert would surface later
+        and _rerun_safe(state.bounded > 0)
+    ):
+        sys.modules["torch"]._assert_async(condition.reshape(()).bool(), RERUN_TOKEN)
+        return True
+    return condition
+
+
 # A failed rerun_if: the compile boundary runs the call again eagerly (see ``rerun``).
 RERUN_TOKEN = TRAP_TOKEN_PREFIX + "rerun"
 

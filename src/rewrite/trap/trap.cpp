@@ -6,7 +6,8 @@
 // exactly the original); while compiling it emits torch._assert_async on the negated
 // condition with a token naming E and "literal", which the compile boundary turns back into
 // E("literal") (python/graphmend/runtime/trap.py: guard, translate). A tensor assert becomes
-// `assert __graphmend_rt__.check_assert(<cond>, "literal")` the same way (GM110), and
+// `assert __graphmend_rt__.check_assert(<cond>, "literal")` the same way (GM110; with another
+// message, `assert __graphmend_rt__.rerun_unless(<cond>), <message>`), and
 // `torch._check_tensor_all(cond)` goes to the runtime's check_tensor_all (GM109).
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ Outcome rewrite_tensor_check(const sema::BreakTag& tag, Context& context) {
   return outcome;
 }
 
+Outcome rerun_assert(const Context& context, const ast::Assert& assertion,
+                     const std::optional<std::string>& lowered, Outcome outcome);
+
 // `assert <tensor cond>, "msg"` becomes `assert <runtime>.check_assert(<cond>, "msg")`:
 // compiled, the failure surfaces as AssertionError("msg") rather than Dynamo's
 // RuntimeError; the statement stays an assert, so `python -O` still removes it whole.
@@ -60,12 +64,10 @@ Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
   const auto* assertion = ast::as<ast::Assert>(tag.statement);
   if (assertion == nullptr)
     return Outcome::declined(reasons::Reason::Other, "the check is not an assert statement");
-  if (assertion->msg != nullptr && !is_string_literal(assertion->msg)) {
-    return Outcome::declined(
-        reasons::Reason::MessageNotLiteral,
-        "the assert message is not a string literal (Dynamo breaks there and the "
-        "AssertionError is raised as written)");
-  }
+  // A message that is not a literal (a tensor, an f-string of tensor values) is evaluated
+  // only where the assert fails: runtime.rerun_unless asserts in the graph and runs the call
+  // again eagerly on failure, where the original raises with its message.
+  bool rerun = assertion->msg != nullptr && !is_string_literal(assertion->msg);
   // Two insertions keep the text between the condition and the message (a comma, a
   // parenthesised message over several lines) as written.
   Outcome outcome;
@@ -101,12 +103,31 @@ Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
   // (nonzero; NaN is true), so the read stays in the graph with the assert.
   if (sema::ScalarRead read = context.analysis.scalar_read(test); read.tensor != nullptr)
     lowered = held_read(context, read);
+  if (rerun) return rerun_assert(context, *assertion, lowered, std::move(outcome));
   if (lowered) {
     outcome.edits.push_back({test.begin, test.end, context.runtime + ".check_assert(" + *lowered});
   } else {
     outcome.edits.push_back({test.begin, test.begin, context.runtime + ".check_assert("});
   }
   outcome.edits.push_back({assertion->end, assertion->end, ")"});
+  outcome.fixed = true;
+  return outcome;
+}
+
+// `assert <cond>, <message>` with a message that is not a literal: `assert
+// <runtime>.rerun_unless(<cond>), <message>`. The message is never traced (a failure runs
+// the call again eagerly), so the breaks in it go with the assert's.
+Outcome rerun_assert(const Context& context, const ast::Assert& assertion,
+                     const std::optional<std::string>& lowered, Outcome outcome) {
+  const ast::expr& test = *assertion.test;
+  std::string condition = lowered ? *lowered : std::string(node_text(context, test));
+  outcome.edits.push_back(
+      {test.begin, test.end, context.runtime + ".rerun_unless(" + condition + ")"});
+  ast::walk(assertion.msg, [&](const ast::Node* node) {
+    outcome.absorbed.push_back(node);
+    return true;
+  });
+  outcome.absorbed_as = Outcome::Absorbed::RunOnFailure;
   outcome.fixed = true;
   return outcome;
 }
