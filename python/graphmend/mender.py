@@ -928,7 +928,6 @@ class _Mender:
         memo[id(module)] = twin
         return twin
 
-
     # -- objects a module holds ---------------------------------------------------------
 
     def _held_attributes(self, module: Any) -> Dict[str, Any]:
@@ -992,7 +991,7 @@ class _Mender:
             return obj
         if mended is klass:
             return obj
-        twin = object.__new__(mended)
+        twin: Any = object.__new__(mended)
         object.__setattr__(twin, "__dict__", obj.__dict__)
         self.note(klass.__qualname__, "", 0, "mended", "held object: a twin of the mended class")
         return twin
@@ -1232,7 +1231,7 @@ def _held_classes(module: Any) -> set:
 def _library_overrides(classes: set) -> List[str]:
     """The members user classes define over a library base's (a scheduler's ``get_lr``):
     the library's methods, which the walk never sees, call them on the object."""
-    names = []
+    names: List[str] = []
     for klass in classes:
         library = [o for o in klass.__mro__ if o is not object and is_library_module(o.__module__)]
         for owner in klass.__mro__:
