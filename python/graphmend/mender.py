@@ -23,7 +23,9 @@ methods because a mended module is an instance of a mended subclass of its class
 
 Nothing the user holds is modified: ``mend(module)`` returns a shallow copy of the module
 tree whose modules of mended classes are instances of a subclass; parameters and buffers
-are the same tensors, so ``state_dict()`` is identical.
+are the same tensors, so ``state_dict()`` is identical. A plain object of a user class the
+tree holds as an attribute is held by the copy as a twin of the mended class sharing the
+object's ``__dict__`` (``_Mender.held``).
 """
 
 from __future__ import annotations
@@ -1107,7 +1109,8 @@ def mend(obj: Any, *, report: bool = False, **rewrites: bool) -> Any:
 
     The result is of the same kind and behaves like ``obj`` when run eagerly; under
     ``torch.compile`` it breaks the graph less. ``obj`` and everything it holds are left as
-    they were (a module's copy shares its parameters and buffers). Objects that cannot be
+    they were (a module's copy shares its parameters and buffers, and holds twins of the
+    plain user objects the module holds, sharing their state). Objects that cannot be
     mended (builtins, C functions, code without source) come back unchanged, with a note in
     the report. ``report=True`` returns ``(mended, MendReport)``; ``mend_report(mended)``
     finds the report later. One keyword per rewrite (``graphmend.options.REWRITES``:
