@@ -966,11 +966,15 @@ class _Mender:
         return replacement
 
     def _held_method(self, method: types.MethodType) -> Any:
+        """A bound method with its function mended, bound to the object's twin when it has
+        one (the methods it calls on ``self`` run mended too; the state is the same)."""
         owner, function = method.__self__, method.__func__
         if _looks_like_torch_module(owner) or not isinstance(function, types.FunctionType):
             return method  # a module's method: the module's walk mends its class
-        mended = self.function(function)
-        return method if mended is function else types.MethodType(mended, owner)
+        mended, bound_to = self.function(function), self.held(owner)
+        if mended is function and bound_to is owner:
+            return method
+        return types.MethodType(mended, bound_to)
 
     def _twin(self, obj: Any) -> Any:
         """An instance of the mended class of ``obj``'s class that shares ``obj``'s
@@ -1203,7 +1207,8 @@ def _compile_reach(module: Any) -> frozenset:
                 code = getattr(function, "__code__", None)
                 if isinstance(code, types.CodeType):
                     members.setdefault(name, []).append(code)
-    todo = ["forward", *_library_overrides(held)] + [
+    overrides = [n for n in _library_overrides(held) if n in members]
+    todo = ["forward", *overrides] + [
         name
         for name in members
         if name.startswith("__") and name.endswith("__") and name not in _NOT_RUN_BY_FORWARD
@@ -1233,13 +1238,17 @@ def _held_classes(module: Any) -> set:
 
 def _library_overrides(classes: set) -> List[str]:
     """The members user classes define over a library base's (a scheduler's ``get_lr``):
-    the library's methods, which the walk never sees, call them on the object."""
+    the library's methods, which the walk never sees, call them on the object. Not those a
+    call does not run (construction, printing)."""
     names: List[str] = []
     for klass in classes:
         library = [o for o in klass.__mro__ if o is not object and is_library_module(o.__module__)]
         for owner in klass.__mro__:
-            if owner not in library and owner is not object:
-                names.extend(n for n in owner.__dict__ if any(n in lib.__dict__ for lib in library))
+            if owner in library or owner is object:
+                continue
+            for name in owner.__dict__:
+                if name not in _NOT_RUN_BY_FORWARD and any(name in o.__dict__ for o in library):
+                    names.append(name)
     return names
 
 

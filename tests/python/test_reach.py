@@ -171,13 +171,14 @@ class Model(nn.Module):
         self.alias = self.scaler
         self.pair = (Scaler(3.0), 4.0)
         self.act = shout
+        self.rescale = self.scaler.scale
         self.opt = optim.SGD(self.lin.parameters(), lr=0.1)
         self.sched = Decay(self.opt)
 
     def forward(self, x, step):
         if self.alias is not self.scaler:
             raise RuntimeError("the alias is another object")
-        h = self.scaler(x) + self.pair[0](x) * self.pair[1]
+        h = self.scaler(x) + self.pair[0](x) * self.pair[1] + self.rescale(x)
         if step:
             self.opt.step()
             self.sched.step()
@@ -185,6 +186,17 @@ class Model(nn.Module):
         else:
             lr = self.sched.get_lr()[0]
         return self.act(self.lin(h)) * lr
+
+
+class Stepper(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+        self.sched = Decay(optim.SGD(self.lin.parameters(), lr=0.1))
+
+    def forward(self, x):
+        self.sched.step()  # torch's step calls get_lr
+        return self.lin(x)
 
 
 torch.manual_seed(0)
@@ -224,10 +236,20 @@ def test_held_objects_get_twins_of_their_mended_classes(held):
     assert mended.alias is mended.scaler  # one twin per object
     assert mended.pair[0].__dict__ is model.pair[0].__dict__ and mended.pair[1] == 4.0
     assert mended.act is not held.shout and mended.act.__graphmend_original__ is held.shout
+    assert mended.rescale.__self__ is mended.scaler  # bound to the twin
+    assert mended.rescale.__func__ is not held.Scaler.scale
     assert mended.opt is model.opt  # a library object
     assert (model.alias, model.act) == (model.scaler, held.shout)  # the original untouched
     assert type(model.scaler) is held.Scaler
     assert {"Scaler", "Decay"} <= {n.qualname for n in report.notes if n.status == "mended"}
+
+
+def test_the_reach_covers_what_a_library_base_calls_on_a_held_object(held):
+    """Stepper's forward names only `step`, torch's; torch's `step` calls Decay.get_lr."""
+    model = held.Stepper()
+    assert "get_lr" in mender._compile_reach(model)
+    assert "__init__" not in mender._compile_reach(model)
+    assert type(graphmend.mend(model).sched).get_lr is not held.Decay.get_lr
 
 
 def test_a_held_object_mended_behaves_and_keeps_its_state_shared(held):
