@@ -577,6 +577,7 @@ class _Mender:
         # id(a value a module holds) -> what its mended copy holds (``held``): one twin per
         # object, however many attributes hold it, so `is` between them still holds.
         self.held_objects: Dict[int, Any] = {}
+        self.user_classes: Dict[type, bool] = {}  # class -> its instances are user objects
         self.keep_alive: List[Any] = []
         self.seen_diagnostics: set = set()
         self.building: set = set()  # ids of functions being built (recursion)
@@ -982,7 +983,7 @@ class _Mender:
         ``obj`` as well; ``obj`` itself when its class has nothing to mend, is a library's,
         or the twin could not behave exactly as ``obj`` (``_untwinnable``)."""
         klass = type(obj)
-        if not _is_user_object(obj):
+        if not _is_user_object(obj, self.user_classes):
             return obj
         reason = _untwinnable(obj)
         if reason is None:
@@ -1003,17 +1004,32 @@ class _Mender:
         return twin
 
 
-def _is_user_object(obj: Any) -> bool:
+# What is never a held object to mend: classes (their metaclass), functions and methods
+# (mended as functions), Python modules.
+_NOT_HELD_OBJECTS = (
+    type,
+    types.FunctionType,
+    types.MethodType,
+    types.ModuleType,
+    types.BuiltinFunctionType,
+)
+
+
+def _is_user_object(obj: Any, known: Dict[type, bool]) -> bool:
     """An instance of a user-defined class that is none of the things mended elsewhere
-    (modules, classes, functions) or never (library objects, Python modules)."""
+    (modules, classes, functions) or never (library objects, Python modules). ``known``:
+    the answers for the classes seen before (a model holds thousands of attribute values
+    of a few classes)."""
     klass = type(obj)
-    return not (
-        klass.__module__ is None
-        or is_library_module(klass.__module__)
-        or isinstance(obj, (type, types.FunctionType, types.MethodType, types.ModuleType))
-        or isinstance(obj, types.BuiltinFunctionType)
-        or _looks_like_torch_module(obj)
-    )
+    found = known.get(klass)
+    if found is None:
+        found = known[klass] = not (
+            not isinstance(klass.__module__, str)
+            or is_library_module(klass.__module__)
+            or issubclass(klass, _NOT_HELD_OBJECTS)
+            or _is_module_class(klass)
+        )
+    return found
 
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
@@ -1228,10 +1244,11 @@ def _held_classes(module: Any) -> set:
     """The user classes of the plain objects the module tree holds as attributes, alone or
     in tuples (what ``_Mender.held`` may give twins)."""
     classes = set()
+    known: Dict[type, bool] = {}
     for sub in module.modules():
         for value in sub.__dict__.values():
             for item in value if type(value) is tuple else (value,):
-                if _is_user_object(item):
+                if _is_user_object(item, known):
                     classes.add(type(item))
     return classes
 
