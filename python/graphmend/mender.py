@@ -23,7 +23,9 @@ methods because a mended module is an instance of a mended subclass of its class
 
 Nothing the user holds is modified: ``mend(module)`` returns a shallow copy of the module
 tree whose modules of mended classes are instances of a subclass; parameters and buffers
-are the same tensors, so ``state_dict()`` is identical.
+are the same tensors, so ``state_dict()`` is identical. A plain object of a user class the
+tree holds as an attribute is held by the copy as a twin of the mended class sharing the
+object's ``__dict__`` (``_Mender.held``).
 """
 
 from __future__ import annotations
@@ -572,6 +574,10 @@ class _Mender:
         self.functions: Dict[int, Any] = {}  # id(original) -> mended (or original)
         self.cells: Dict[int, types.CellType] = {}  # id(original) -> cell of its mended form
         self.classes: Dict[int, type] = {}
+        # id(a value a module holds) -> what its mended copy holds (``held``): one twin per
+        # object, however many attributes hold it, so `is` between them still holds.
+        self.held_objects: Dict[int, Any] = {}
+        self.user_classes: Dict[type, bool] = {}  # class -> its instances are user objects
         self.keep_alive: List[Any] = []
         self.seen_diagnostics: set = set()
         self.building: set = set()  # ids of functions being built (recursion)
@@ -901,9 +907,11 @@ class _Mender:
             for name, child in module._modules.items()
         }
         klass = self.cls(type(module), force_new=top)
+        held = self._held_attributes(module)
         if (
             klass is type(module)
             and not top
+            and not held
             and all(children[n] is module._modules[n] for n in children)
         ):
             return module
@@ -916,11 +924,146 @@ class _Mender:
                 and not name.startswith("__")
             ):
                 state[name] = copy.copy(value)
+        state.update(held)
         object.__setattr__(twin, "__dict__", state)
         for name, child in children.items():
             twin._modules[name] = child
         memo[id(module)] = twin
         return twin
+
+    # -- objects a module holds ---------------------------------------------------------
+
+    def _held_attributes(self, module: Any) -> Dict[str, Any]:
+        """The module's plain attributes that mending replaces in its copy (name -> the
+        replacement): held objects of user classes, functions, bound methods, and tuples
+        of those (``held``)."""
+        replaced = {}
+        for name, value in module.__dict__.items():
+            replacement = self.held(value)
+            if replacement is not value:
+                replaced[name] = replacement
+        return replaced
+
+    def held(self, value: Any) -> Any:
+        """What the mended copy of a module holds for one of its attribute values: a
+        user function mended (``function``); a bound method of a plain object with its
+        function mended, bound to the same object; a plain object of a user class its
+        mended twin (``_twin``); a tuple of those rebuilt; anything else ``value`` itself.
+        Lists and dicts are shared with the original as they are: a copy would not see
+        what the program appends or assigns to the original (nor it, the copy's)."""
+        if id(value) in self.held_objects:
+            return self.held_objects[id(value)]
+        if type(value) is tuple:
+            items = tuple(self.held(item) for item in value)
+            changed = any(new is not old for new, old in zip(items, value))
+            replacement = items if changed else value
+        elif isinstance(value, types.FunctionType):
+            replacement = self.function(value)
+        elif isinstance(value, types.MethodType):
+            replacement = self._held_method(value)
+        else:
+            replacement = self._twin(value)
+        self.held_objects[id(value)] = replacement
+        return replacement
+
+    def _held_method(self, method: types.MethodType) -> Any:
+        """A bound method with its function mended, bound to the object's twin when it has
+        one (the methods it calls on ``self`` run mended too; the state is the same)."""
+        owner, function = method.__self__, method.__func__
+        if _looks_like_torch_module(owner) or not isinstance(function, types.FunctionType):
+            return method  # a module's method: the module's walk mends its class
+        mended, bound_to = self.function(function), self.held(owner)
+        if mended is function and bound_to is owner:
+            return method
+        return types.MethodType(mended, bound_to)
+
+    def _twin(self, obj: Any) -> Any:
+        """An instance of the mended class of ``obj``'s class that shares ``obj``'s
+        ``__dict__``, so what a mended method sets (a scheduler's ``last_epoch``) is set on
+        ``obj`` as well; ``obj`` itself when its class has nothing to mend, is a library's,
+        or the twin could not behave exactly as ``obj`` (``_untwinnable``)."""
+        klass = type(obj)
+        if not _is_user_object(obj, self.user_classes):
+            return obj
+        reason = _untwinnable(obj)
+        if reason is None:
+            try:
+                mended = self.cls(klass)
+            except _Restart:
+                raise
+            except Exception as exc:  # never let mending break the program: keep the object
+                mended, reason = klass, f"could not subclass: {type(exc).__name__}: {exc}"
+        if reason is not None:
+            self.note(klass.__qualname__, "", 0, "skipped", f"held object left as it is: {reason}")
+            return obj
+        if mended is klass:
+            return obj
+        twin: Any = object.__new__(mended)
+        object.__setattr__(twin, "__dict__", obj.__dict__)
+        self.note(klass.__qualname__, "", 0, "mended", "held object: a twin of the mended class")
+        return twin
+
+
+# What is never a held object to mend: classes (their metaclass), functions and methods
+# (mended as functions), Python modules.
+_NOT_HELD_OBJECTS = (
+    type,
+    types.FunctionType,
+    types.MethodType,
+    types.ModuleType,
+    types.BuiltinFunctionType,
+)
+
+
+def _is_user_object(obj: Any, known: Dict[type, bool]) -> bool:
+    """An instance of a user-defined class that is none of the things mended elsewhere
+    (modules, classes, functions) or never (library objects, Python modules). ``known``:
+    the answers for the classes seen before (a model holds thousands of attribute values
+    of a few classes)."""
+    klass = type(obj)
+    found = known.get(klass)
+    if found is None:
+        found = known[klass] = not (
+            not isinstance(klass.__module__, str)
+            or is_library_module(klass.__module__)
+            or issubclass(klass, _NOT_HELD_OBJECTS)
+            or _is_module_class(klass)
+        )
+    return found
+
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
+
+
+def _untwinnable(obj: Any) -> Optional[str]:
+    """Why a twin sharing ``obj``'s ``__dict__`` would not be ``obj`` in all but identity,
+    or None. Its state must live in the dict alone: no slots, no base class written in C
+    (a ``dict`` or ``Tensor`` subclass keeps its contents in the object), no ``__dict__``
+    of its own making; no ``__del__`` (the twin's collection would run it a second time),
+    not an enum member (compared by identity), and not holding itself (the twin would
+    find the original there)."""
+    import enum
+
+    if isinstance(obj, enum.Enum):
+        return "an enum member"
+    for owner in type(obj).__mro__[:-1]:
+        if not owner.__flags__ & _HEAP_TYPE:
+            return f"its base {owner.__qualname__} is not a Python class"
+        namespace = owner.__dict__
+        if any(isinstance(v, types.MemberDescriptorType) for v in namespace.values()):
+            return f"{owner.__qualname__} has __slots__"
+        if "__del__" in namespace:
+            return f"{owner.__qualname__} defines __del__"
+        if "__dict__" in namespace and not isinstance(
+            namespace["__dict__"], types.GetSetDescriptorType
+        ):
+            return f"{owner.__qualname__} defines __dict__"
+    state = getattr(obj, "__dict__", None)
+    if type(state) is not dict:
+        return "no instance __dict__"
+    if any(value is obj for value in state.values()):
+        return "it holds itself"
+    return None
 
 
 def _copy_function(
@@ -986,7 +1129,8 @@ def mend(obj: Any, *, report: bool = False, **rewrites: bool) -> Any:
 
     The result is of the same kind and behaves like ``obj`` when run eagerly; under
     ``torch.compile`` it breaks the graph less. ``obj`` and everything it holds are left as
-    they were (a module's copy shares its parameters and buffers). Objects that cannot be
+    they were (a module's copy shares its parameters and buffers, and holds twins of the
+    plain user objects the module holds, sharing their state). Objects that cannot be
     mended (builtins, C functions, code without source) come back unchanged, with a note in
     the report. ``report=True`` returns ``(mended, MendReport)``; ``mend_report(mended)``
     finds the report later. One keyword per rewrite (``graphmend.options.REWRITES``:
@@ -1068,7 +1212,8 @@ def _compile_reach(module: Any) -> frozenset:
     reach costs time and a narrow one only fixes: it does not change what the program does.
     A module class (``graphmend.mend(cls)``) is walked whole: its instances are built later."""
     members: Dict[str, List[types.CodeType]] = {}
-    for klass in {type(sub) for sub in module.modules()}:
+    held = _held_classes(module)
+    for klass in {type(sub) for sub in module.modules()} | held:
         for owner in klass.__mro__:
             if owner is object or is_library_module(owner.__module__):
                 continue
@@ -1078,7 +1223,8 @@ def _compile_reach(module: Any) -> frozenset:
                 code = getattr(function, "__code__", None)
                 if isinstance(code, types.CodeType):
                     members.setdefault(name, []).append(code)
-    todo = ["forward"] + [
+    overrides = [n for n in _library_overrides(held) if n in members]
+    todo = ["forward", *overrides] + [
         name
         for name in members
         if name.startswith("__") and name.endswith("__") and name not in _NOT_RUN_BY_FORWARD
@@ -1092,6 +1238,35 @@ def _compile_reach(module: Any) -> frozenset:
         for code in members.get(name, ()):
             todo.extend(n for n in _names_in(code) if n in members and n not in reach)
     return frozenset(reach)
+
+
+def _held_classes(module: Any) -> set:
+    """The user classes of the plain objects the module tree holds as attributes, alone or
+    in tuples (what ``_Mender.held`` may give twins)."""
+    classes = set()
+    known: Dict[type, bool] = {}
+    for sub in module.modules():
+        for value in sub.__dict__.values():
+            for item in value if type(value) is tuple else (value,):
+                if _is_user_object(item, known):
+                    classes.add(type(item))
+    return classes
+
+
+def _library_overrides(classes: set) -> List[str]:
+    """The members user classes define over a library base's (a scheduler's ``get_lr``):
+    the library's methods, which the walk never sees, call them on the object. Not those a
+    call does not run (construction, printing)."""
+    names: List[str] = []
+    for klass in classes:
+        library = [o for o in klass.__mro__ if o is not object and is_library_module(o.__module__)]
+        for owner in klass.__mro__:
+            if owner in library or owner is object:
+                continue
+            for name in owner.__dict__:
+                if name not in _NOT_RUN_BY_FORWARD and any(name in o.__dict__ for o in library):
+                    names.append(name)
+    return names
 
 
 def _names_in(code: types.CodeType) -> List[str]:

@@ -61,12 +61,6 @@ PENDING = {
     "Inductor stores 1e5 into float16 as inf where eager masked_fill_ raises (plain "
     "torch.compile of the original does the same; the check keeps the original if)",
 }
-# graphmend.mend(module) mends the classes of the module tree; a plain object a module holds
-# (the scheduler) keeps its class, since swapping it or copying the object would change what
-# the user holds. The file mended as text (import hook, `graphmend fix`) is mended.
-for _check in ("tags", "mended_breaks"):
-    PENDING[("where/attribute_set_to_tensor_scheduler", _check)] = (
-        "graphmend.mend does not mend the class of a plain object held by a module")
 
 
 def params(cases, check):
