@@ -102,9 +102,16 @@ Problem split_condition(const Context& context, const ast::If& node, Condition& 
   // Python test rather than a value assumed to be a tensor
   sema::Speculation* active = context.analysis.speculate(nullptr);
   size_t k = first_dependent();
+  bool flag_last = operands.size() == 2 && !context.analysis.is_data_dependent(*operands[1]);
   context.analysis.speculate(active);
   if (k == operands.size()) k = first_dependent();  // only a speculation shows the data
   if (k == operands.size()) return {Reason::NotDataDependent, "condition is not data-dependent"};
+  // `t < 1 or flag`: the flag tested first where it is pure (it cannot raise where Python
+  // would not evaluate it; check_static_prefix), which leaves the truth of the `or` as it is
+  if (disjunction && k == 0 && flag_last) {
+    std::swap(operands[0], operands[1]);
+    k = 1;
+  }
   if (k == 0) return {};  // no static prefix: the condition as a whole
   // `flag or t < 1`: where the flags are all false the condition is the one tensor operand
   // after them; where one holds, the original `if` runs (Dynamo resolves the flags)

@@ -3,7 +3,8 @@
 flag is false the condition is the tensor test, predicated; where one holds the original
 `if` runs (Dynamo resolves the flags while tracing, so that costs no break either). The
 tensor test is never evaluated where a flag holds, as in the original (`mask.sum()` on
-None would raise)."""
+None would raise). A pure flag after the tensor test (`if (x < -5).any() or self.strict:`)
+is tested first: it cannot raise, so the truth of the `or` is the same."""
 
 import torch
 from torch import nn
@@ -23,6 +24,8 @@ class ENTRY(nn.Module):
             y = x + 1
         else:
             y = x * mask
+        if (x < -5).any() or self.strict:
+            y = -y
         return x, y
 
 
@@ -33,7 +36,8 @@ INPUTS = [
     (torch.full((2, 3), 3.0), None, True),
     (torch.full((2, 3), 0.5), None, False),
     (torch.full((2, 3), 3.0), torch.ones(2, 3), True),
+    (torch.full((2, 3), -6.0), torch.ones(2, 3)),
 ]
-EXPECTED_BREAKS = (2, 0)
+EXPECTED_BREAKS = (3, 0)
 EXPECTED_GRAPHS = (3, 1)
-EXPECTED_TAGS = [("GM101", "where"), ("GM101", "where")]
+EXPECTED_TAGS = [("GM101", "where"), ("GM101", "where"), ("GM101", "where")]
