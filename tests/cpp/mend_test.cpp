@@ -151,7 +151,7 @@ TEST(Mend, AssertsOnAScalarReadHoldTheRead) {
       "    assert bool(x.any())\n"
       "    return x\n");
   EXPECT_NE(result.source.find("    assert __graphmend_rt__.check_assert(__graphmend_rt__.item_"
-                               "later((x > 0).all()), \"positive\")\n"),
+                               "later((x > 0).all()), \"positive\"), \"positive\"\n"),
             std::string::npos)
       << result.source;
   EXPECT_NE(result.source.find("    assert __graphmend_rt__.check_assert(__graphmend_rt__.item_"

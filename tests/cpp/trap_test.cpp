@@ -159,7 +159,8 @@ TEST(Trap, DeclinesElif) {
 TEST(Trap, TensorAssertKeepsTheAssertAroundTheRuntimeCheck) {
   Fixture f(body("    assert (x > 0).all(), \"positive\"  # note\n    return x\n"), {"x"});
   EXPECT_EQ(f.run(sema::BreakKind::TensorAssert),
-            body("    assert __graphmend_rt__.check_assert((x > 0).all(), \"positive\")  # note\n"
+            body("    assert __graphmend_rt__.check_assert((x > 0).all(), \"positive\"), "
+                 "\"positive\"  # note\n"
                  "    return x\n"));
   Fixture g(body("    assert x.sum() > 0; y = 1\n"), {"x"});
   EXPECT_EQ(g.run(sema::BreakKind::TensorAssert),
@@ -168,9 +169,9 @@ TEST(Trap, TensorAssertKeepsTheAssertAroundTheRuntimeCheck) {
 
 TEST(Trap, TensorAssertKeepsAParenthesisedMessageAsWritten) {
   Fixture f(body("    assert (x > 0).all(), (\"a\"\n        \"b\")\n"), {"x"});
-  EXPECT_EQ(
-      f.run(sema::BreakKind::TensorAssert),
-      body("    assert __graphmend_rt__.check_assert((x > 0).all(), (\"a\"\n        \"b\"))\n"));
+  EXPECT_EQ(f.run(sema::BreakKind::TensorAssert),
+            body("    assert __graphmend_rt__.check_assert((x > 0).all(), (\"a\"\n        \"b\")), "
+                 "(\"a\"\n        \"b\")\n"));
 }
 
 // A message that is not a literal is evaluated only on failure: the rerun form.

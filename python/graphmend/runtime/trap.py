@@ -258,22 +258,30 @@ def guard(failed, exc_type, message=None):
     nothing flushes at the call) it takes the original path, at the cost of a graph break.
     """
     if is_compiling() and _one_element(failed) and _traceable_message(message):
-        if state.records or _region_changed_state():
-            # A failed in-graph assert aborts the graph: the records deferred before the guard
-            # and the state the graph changed so far (Inductor writes mutated inputs back at
-            # the end; Dynamo applies attribute changes after the graph) would be lost.
-            if state.bounded and _raise_deferrable():
-                # The guard becomes a record of its own: the graph completes, and flush
-                # replays the records before it, then raises (see _raise_pending).
-                record = (failed.reshape(()).clone(), exc_type, message)
-                state.records.append((None, _raise_pending, record, {}, ()))
-                return
+        if not _trapped(failed, exc_type, message):
             _check_now(failed, exc_type, message)  # one graph break, checked eagerly
-            return
-        torch = sys.modules["torch"]
-        torch._assert_async(torch.logical_not(failed.reshape(())), _token(exc_type, message))
         return
     _check(failed, exc_type, message)
+
+
+def _trapped(failed, exc_type, message) -> bool:
+    """``guard``'s compiled forms (see there), while tracing: True when the guard is in the
+    graph (an in-graph assert, or a record the flush raises from); False where it must be
+    checked eagerly (state changed or records pending, and no flush to raise from)."""
+    if state.records or _region_changed_state():
+        # A failed in-graph assert aborts the graph: the records deferred before the guard
+        # and the state the graph changed so far (Inductor writes mutated inputs back at the
+        # end; Dynamo applies attribute changes after the graph) would be lost.
+        if state.bounded and _raise_deferrable():
+            # The guard becomes a record of its own: the graph completes, and flush replays
+            # the records before it, then raises (see _raise_pending).
+            record = (failed.reshape(()).clone(), exc_type, message)
+            state.records.append((None, _raise_pending, record, {}, ()))
+            return True
+        return False
+    torch = sys.modules["torch"]
+    torch._assert_async(torch.logical_not(failed.reshape(())), _token(exc_type, message))
+    return True
 
 
 def guard_formatted(failed, exc_type, make_message):
@@ -431,22 +439,23 @@ def _raise_pending(failed, exc_type, message):
         _check(True, exc_type, message)
 
 
-def check_assert(ok, message=None) -> bool:
-    """``assert ok, message`` as mended code writes it: ``assert check_assert(ok, message)``.
+def check_assert(ok, message=None):
+    """``assert ok, message`` as mended code writes it: ``assert check_assert(ok, message),
+    message`` (the message a string literal, written twice).
 
-    Not compiling: raises ``AssertionError(message)`` (``AssertionError()`` when ``message``
-    is None) when ``bool(ok)`` is false, exactly the original assert; returns True otherwise.
-    Compiling, with ``ok`` a one-element tensor: an in-graph assert whose failure the
-    compile boundary turns into that AssertionError (Dynamo's own rewrite of a tensor
-    ``assert`` raises RuntimeError instead). The enclosing ``assert`` keeps ``python -O``
-    removing the whole statement, as it removed the original.
+    Compiling, with ``ok`` a one-element tensor: an in-graph assert whose failure the compile
+    boundary turns into ``AssertionError(message)`` (Dynamo's own rewrite of a tensor
+    ``assert`` raises RuntimeError instead), and True. Anywhere else (not compiling, another
+    value, or where the guard cannot be in the graph: ``guard``) ``ok`` itself, which the
+    enclosing ``assert`` tests as the original did, in the caller's frame: a graph break
+    exactly where the original broke, and ``AssertionError(message)`` from the statement's
+    own message. The statement stays an ``assert``, so ``python -O`` removes it whole.
     """
     if is_compiling() and _one_element(ok) and _traceable_message(message):
         failed = sys.modules["torch"].logical_not(ok.reshape(()))
-        guard(failed, AssertionError, message)
-        return True
-    _check(not ok, AssertionError, message)
-    return True
+        if _trapped(failed, AssertionError, message):
+            return True
+    return ok
 
 
 # The token of a failed ``check_tensor_all``: ``translate`` rebuilds the RuntimeError

@@ -6,8 +6,8 @@
 // exactly the original); while compiling it emits torch._assert_async on the negated
 // condition with a token naming E and "literal", which the compile boundary turns back into
 // E("literal") (python/graphmend/runtime/trap.py: guard, translate). A tensor assert becomes
-// `assert __graphmend_rt__.check_assert(<cond>, "literal")` the same way (GM110; with another
-// message, `assert __graphmend_rt__.rerun_unless(<cond>), <message>`), and
+// `assert __graphmend_rt__.check_assert(<cond>, "literal"), "literal"` the same way (GM110; with
+// another message, `assert __graphmend_rt__.rerun_unless(<cond>), <message>`), and
 // `torch._check_tensor_all(cond)` goes to the runtime's check_tensor_all (GM109).
 #include <string>
 #include <vector>
@@ -57,7 +57,7 @@ Outcome rewrite_tensor_check(const sema::BreakTag& tag, Context& context) {
 Outcome rerun_assert(const Context& context, const ast::Assert& assertion,
                      const std::optional<std::string>& lowered, Outcome outcome);
 
-// `assert <tensor cond>, "msg"` becomes `assert <runtime>.check_assert(<cond>, "msg")`:
+// `assert <tensor cond>, "msg"` becomes `assert <runtime>.check_assert(<cond>, "msg"), "msg"`:
 // compiled, the failure surfaces as AssertionError("msg") rather than Dynamo's
 // RuntimeError; the statement stays an assert, so `python -O` still removes it whole.
 Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
@@ -109,7 +109,15 @@ Outcome rewrite_assert(const sema::BreakTag& tag, Context& context) {
   } else {
     outcome.edits.push_back({test.begin, test.begin, context.runtime + ".check_assert("});
   }
-  outcome.edits.push_back({assertion->end, assertion->end, ")"});
+  // The literal again as the statement's message: where the assert cannot be in the graph,
+  // check_assert returns the condition and the statement tests it as the original does.
+  std::string again;
+  if (assertion->msg != nullptr) {
+    std::string text(node_text(context, *assertion->msg));
+    // a literal over several lines was inside the call's parentheses: it needs its own
+    again = text.find('\n') == std::string::npos ? ", " + text : ", (" + text + ")";
+  }
+  outcome.edits.push_back({assertion->end, assertion->end, ")" + again});
   outcome.fixed = true;
   return outcome;
 }
