@@ -264,7 +264,7 @@ def guard(failed, exc_type, message=None):
     _check(failed, exc_type, message)
 
 
-def _trapped(failed, exc_type, message) -> bool:
+def _trapped(failed, exc_type, message):
     """``guard``'s compiled forms (see there), while tracing: True when the guard is in the
     graph (an in-graph assert, or a record the flush raises from); False where it must be
     checked eagerly (state changed or records pending, and no flush to raise from)."""
