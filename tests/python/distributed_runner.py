@@ -229,8 +229,7 @@ def _ddp_arms(
             run = torch.compile(ddp, backend=counting)
         else:
             run = graphmend.compile(ddp, backend=counting)
-        trained = [p for p in model.parameters() if p.requires_grad]
-        seen = train(lambda *a: loss_of(call(run, *a)), trained, batches)
+        seen = train(lambda *a: loss_of(call(run, *a)), list(model.parameters()), batches)
         seen.update(_dynamo_counts())
         seen["graphs"] = len(counting.graphs)
         seen["sync_ops"] = _sync_ops(counting.graphs)
@@ -480,25 +479,6 @@ def _bart() -> torch.nn.Module:
     return transformers.BartForConditionalGeneration(config).to(torch.float16)
 
 
-def _ibert() -> torch.nn.Module:
-    """I-BERT quantised, in training: each quantised activation asserts that its running
-    range has no NaN (`assert x_max.isnan().sum() == 0 and x_min.isnan().sum() == 0, ...`),
-    a branch on a tensor inside the encoder's ``for layer_module in self.layer:`` loop, so
-    Dynamo skips the encoder's frame."""
-    import transformers
-
-    config = transformers.IBertConfig(
-        vocab_size=64, hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=32, max_position_embeddings=40, quant_mode=True,
-        hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0, pad_token_id=1,
-    )  # fmt: skip
-    model = transformers.IBertForMaskedLM(config)
-    for name, parameter in model.named_parameters():
-        if name.endswith("LayerNorm.bias"):  # the quantised LayerNorm's forward never reads
-            parameter.requires_grad_(False)  # it: DDP would wait for its gradient
-    return model
-
-
 def _token_batches(rank: int) -> List[tuple]:
     generator = torch.Generator().manual_seed(200 + rank)
     return [(torch.randint(3, 64, (2, 10), generator=generator),) for _ in range(STEPS)]
@@ -511,12 +491,6 @@ def _lm_loss(out: Any) -> Any:
 def ddp_xlm(rank: int) -> Dict[str, Any]:
     return _ddp_arms(
         _xlm, _token_batches(rank), loss_of=_lm_loss, call=lambda m, ids: m(ids, labels=ids)
-    )
-
-
-def ddp_ibert(rank: int) -> Dict[str, Any]:
-    return _ddp_arms(
-        _ibert, _token_batches(rank), loss_of=_lm_loss, call=lambda m, ids: m(ids, labels=ids)
     )
 
 
@@ -537,7 +511,6 @@ SCENARIOS: Dict[str, Callable[[int], Dict[str, Any]]] = {
         ddp_no_sync,
         ddp_trap,
         ddp_xlm,
-        ddp_ibert,
         ddp_bart,
         mended_source,
         fsdp_blocks,
