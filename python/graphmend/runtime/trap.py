@@ -316,16 +316,23 @@ def rerun_if(condition):
     an accelerator, whose assert is asynchronous: a later call would see the failure and run
     again instead) ``condition``: the ``if`` tests it (a graph break, as the original's).
     """
-    if (
-        is_compiling()
-        and _one_element(condition)
-        and condition.device.type == "cpu"  # an accelerator's assert would surface later
-        and _rerun_safe(state.bounded > 0)
-    ):
+    if _rerun_ready(condition):
         torch = sys.modules["torch"]
         torch._assert_async(torch.logical_not(condition.reshape(())), RERUN_TOKEN)
         return False
     return condition
+
+
+def _rerun_ready(condition) -> bool:
+    """Whether ``rerun_if`` and ``rerun_unless`` may assert ``condition`` in the graph: while
+    compiling, a one-element tensor on the CPU (an accelerator's assert would surface later),
+    where a failure may run the call again (``_rerun_safe``)."""
+    return (
+        is_compiling()
+        and _one_element(condition)
+        and condition.device.type == "cpu"
+        and _rerun_safe(state.bounded > 0)
+    )
 
 
 def rerun_unless(condition):
@@ -340,12 +347,7 @@ def rerun_unless(condition):
     its message. Otherwise ``condition``: the assert tests it (a graph break, as the
     original's).
     """
-    if (
-        is_compiling()
-        and _one_element(condition)
-        and condition.device.type == "cpu"  # an accelerator's assert would surface later
-        and _rerun_safe(state.bounded > 0)
-    ):
+    if _rerun_ready(condition):
         sys.modules["torch"]._assert_async(condition.reshape(()).bool(), RERUN_TOKEN)
         return True
     return condition
