@@ -180,6 +180,15 @@ TEST(Mend, RangeListsTakeOnlyNonzeroLiteralSteps) {
   }
 }
 
+// The arange is recognised by what the name resolves to, however torch is imported.
+TEST(Mend, RangeListsFollowTheImportOfArange) {
+  MendResult result = mend(
+      "import torch\nimport torch as th\nfrom torch import arange\n@torch.compile\n"
+      "def f(x: torch.Tensor):\n    return arange(1, 3).tolist(), th.arange(2).tolist()\n");
+  EXPECT_NE(result.source.find("list(range(1, 3))"), std::string::npos) << result.source;
+  EXPECT_NE(result.source.find("list(range(2))"), std::string::npos) << result.source;
+}
+
 TEST(Mend, DisabledRewritesAreReportedAndNothingChanges) {
   MendOptions options;
   options.rewrites =

@@ -33,9 +33,9 @@ bool nonzero_literal(std::string_view digits) {
   return digits.find_first_not_of('0') != std::string_view::npos;
 }
 
-// `torch.arange(<bounds>).tolist()` with one to three positional bounds, pure, a step that
-// is a nonzero int literal (range and arange raise different errors for a zero step) and
-// no keyword but `device`: the bounds' text, else nullopt.
+// `torch.arange(<bounds>).tolist()` (torch.arange however imported) with one to three positional
+// bounds, pure, a step that is a nonzero int literal (range and arange raise different errors for a
+// zero step) and no keyword but `device`: the bounds' text, else nullopt.
 std::optional<std::string> arange_bounds(const Context& context, const ast::Node* site) {
   const auto* read = ast::as<ast::Call>(site);
   const auto* tolist = read ? ast::as<ast::Attribute>(read->func) : nullptr;
@@ -43,10 +43,9 @@ std::optional<std::string> arange_bounds(const Context& context, const ast::Node
       !read->keywords.empty())
     return std::nullopt;
   const auto* arange = ast::as<ast::Call>(tolist->value);
-  const auto* function = arange ? ast::as<ast::Attribute>(arange->func) : nullptr;
-  const auto* module = function ? ast::as<ast::Name>(function->value) : nullptr;
-  std::string_view torch = context.analysis.torch_name();
-  if (module == nullptr || torch.empty() || module->id != torch || function->attr != "arange")
+  if (arange == nullptr) return std::nullopt;
+  sema::Callee callee = context.analysis.resolve_call(*arange);
+  if (callee.kind != sema::CalleeKind::TorchFunction || callee.qualified_name != "torch.arange")
     return std::nullopt;
   if (arange->args.empty() || arange->args.size > 3) return std::nullopt;
   for (const ast::keyword* keyword : arange->keywords)
