@@ -108,6 +108,14 @@ def shard(rows: list[dict], spec: str | None) -> list[dict]:
     return rows[index - 1 :: count]
 
 
+def add_selection_arguments(parser) -> None:
+    """The options `select` reads: --classes, --sample, --shard, --limit."""
+    parser.add_argument("--shard", help="i/n: every n-th class from the i-th (1-based)")
+    parser.add_argument("--sample", action="store_true", help="only the fixed sample (hf_survey.sample)")
+    parser.add_argument("--classes", help="comma-separated class names")
+    parser.add_argument("--limit", type=int, help="at most this many classes")
+
+
 def select(rows: list[dict], args) -> list[dict]:
     if args.classes:
         wanted = args.classes.split(",")
@@ -669,19 +677,13 @@ def main(argv=None) -> None:
     listing.add_argument("--json", action="store_true")
     run = sub.add_parser("run", help="survey classes, one JSON line per (class, mode) appended to --out")
     run.add_argument("--out", required=True, help="JSON lines; pairs already there are skipped")
-    run.add_argument("--shard", help="i/n: every n-th class from the i-th (1-based)")
-    run.add_argument("--sample", action="store_true", help="only the fixed sample (hf_survey.sample)")
-    run.add_argument("--classes", help="comma-separated class names")
-    run.add_argument("--limit", type=int, help="at most this many classes")
+    add_selection_arguments(run)
     run.add_argument("--modes", default=",".join(MODES))
     run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds per arm")
     run.add_argument("--retry", action="store_true", help="run again the pairs --out has that did not run (skipped, timed out, crashed): after a fix to the builder; the new line wins")
     builds = sub.add_parser("builds", help="build and run eagerly every class in one process, JSON out")
     builds.add_argument("--out", required=True)
-    builds.add_argument("--shard")
-    builds.add_argument("--sample", action="store_true")
-    builds.add_argument("--classes")
-    builds.add_argument("--limit", type=int)
+    add_selection_arguments(builds)
     builds.add_argument("--timeout", type=float, default=60, help="seconds per class")
     builds.add_argument("--retry", action="store_true", help="build again the classes --out has not built (after a fix to the builder); the others are kept")
     report = sub.add_parser("report", help="the Markdown section, into --out (default: stdout)")
