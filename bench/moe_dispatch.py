@@ -2,10 +2,10 @@
 side by side in one run, on the sparse MoE blocks of transformers 4.52.4 (run it with
 bench/models/tfenv.sh 4.52.4; `make bench-moe`).
 
-Each block is built from its config class (seeded, random weights). Its mended forward is
-its own source with the three calls a mended loop makes (`experts_hit`, `routed_where`,
-`routed_index_add_`) in place of `.tolist()` of the experts hit, `torch.where(mask)` and
-`index_add_`. Reported per block and token count: breaks and graphs
+Each block is built from its config class (seeded, random weights) and mended with
+`graphmend.mend` ([Moe]: the loop calls `experts_hit`, `routed_where` and
+`routed_index_add_` in place of `.tolist()` of the experts hit, `torch.where(mask)` and
+`index_add_`). Reported per block and token count: breaks and graphs
 (torch._dynamo.explain) before and after, the largest difference from the eager original (compiled with Inductor), and
 the median time per call of the eager original, the compiled original (with its breaks)
 and the compiled mended block, over interleaved repeats.
@@ -15,39 +15,22 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import inspect
 import json
 import statistics
-import textwrap
 import time
 
 import torch
 
-import graphmend.runtime as rt
+import graphmend
 
 # (module, block class, config class, config arguments)
 BLOCKS = {
     "mixtral": ("mixtral", "MixtralSparseMoeBlock", "MixtralConfig", {}),
     "qwen2_moe": ("qwen2_moe", "Qwen2MoeSparseMoeBlock", "Qwen2MoeConfig", {}),
+    "qwen3_moe": ("qwen3_moe", "Qwen3MoeSparseMoeBlock", "Qwen3MoeConfig", {}),
     "phimoe": ("phimoe", "PhimoeSparseMoeBlock", "PhimoeConfig", {}),
     "olmoe": ("olmoe", "OlmoeSparseMoeBlock", "OlmoeConfig", {}),
 }
-SUBSTITUTIONS = [
-    (
-        "(expert_mask.sum(dim=(-1, -2)) > 0).nonzero(as_tuple=True)[0].tolist()",
-        "__rt__.experts_hit(expert_mask.sum(dim=(-1, -2)) > 0, self.experts)",
-    ),
-    (
-        "torch.where(expert_mask[expert_idx])",
-        "__rt__.routed_where(expert_mask[expert_idx], self.experts)",
-    ),
-    (
-        "final_hidden_states.index_add_(0, top_x, ",
-        "__rt__.routed_index_add_(final_hidden_states, 0, top_x, ",
-    ),
-]
-
-
 def config_for(module, config_class, hidden, inner, experts, top_k):
     config = getattr(importlib.import_module(f"transformers.models.{module}"), config_class)()
     for name, value in {
@@ -62,19 +45,6 @@ def config_for(module, config_class, hidden, inner, experts, top_k):
         if hasattr(config, name):
             setattr(config, name, value)
     return config
-
-
-def mended_class(block_class):
-    """The block with its forward's source mended by SUBSTITUTIONS (each must apply)."""
-    source = textwrap.dedent(inspect.getsource(block_class.forward))
-    for before, after in SUBSTITUTIONS:
-        if before in source:
-            source = source.replace(before, after)
-        elif not ("experts_hit" in after and "in range(" in source):  # a loop over all experts
-            raise SystemExit(f"{block_class.__name__}: no `{before}` in its forward")
-    namespace = dict(vars(inspect.getmodule(block_class)), __rt__=rt)
-    exec(compile(source, f"<mended {block_class.__name__}>", "exec"), namespace)
-    return type(f"Mended{block_class.__name__}", (block_class,), {"forward": namespace["forward"]})
 
 
 def breaks(module, x):
@@ -107,8 +77,11 @@ def measure(name, args):
     config = config_for(module, config_name, args.hidden, args.inner, args.experts, args.top_k)
     torch.manual_seed(0)
     original = block_class(config).eval()
-    mended = mended_class(block_class)(config).eval()
-    mended.load_state_dict(original.state_dict())
+    copy = block_class(config).eval()
+    copy.load_state_dict(original.state_dict())
+    mended, report = graphmend.mend(copy, report=True)
+    if not any(d.rewrite == "moe" and d.fixed for d in report.diagnostics):
+        raise SystemExit(f"{block_name}: the routed loop was not rewritten")
     rows = []
     for tokens in args.tokens:
         torch.manual_seed(1)

@@ -64,6 +64,8 @@ std::string absorbed_note(const TagResult& fix, bool site_runs_after_others) {
   std::string line = std::to_string(fix.diagnostic.line);
   if (fix.absorbed_as == rewrite::Outcome::Absorbed::RunOnFailure)
     return " (run eagerly, only when the guard at line " + line + " fails)";
+  if (fix.absorbed_as == rewrite::Outcome::Absorbed::Rewritten)
+    return " (rewritten with the fix of line " + line + ")";
   return site_runs_after_others ? " (converted when the call at line " + line + " replays)"
                                 : " (deferred with the branch at line " + line + ")";
 }

@@ -50,6 +50,7 @@ struct Outcome {
   enum class Absorbed : uint8_t {
     Deferred,      // recorded and replayed with the fix's calls
     RunOnFailure,  // run eagerly, only when the fix's guard fails
+    Rewritten,     // rewritten with the fix's own edits (a routed loop's other sites)
   };
   Absorbed absorbed_as = Absorbed::Deferred;
   // Functions the fix needs mended too (a deferring helper it calls): runtime-aware mode

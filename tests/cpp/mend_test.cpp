@@ -189,6 +189,31 @@ TEST(Mend, RangeListsFollowTheImportOfArange) {
   EXPECT_NE(result.source.find("list(range(2))"), std::string::npos) << result.source;
 }
 
+// A routed expert loop whose header iterates the experts hit inline: the header becomes
+// experts_hit over the submodule the rows go through; a loop whose rows are reduced over the
+// routed tokens keeps every call as written.
+TEST(Mend, RoutedLoopsIterateTheExpertsHitInline) {
+  const std::string loop =
+      "import torch\nclass M(torch.nn.Module):\n"
+      "    def forward(self, x: torch.Tensor, mask: torch.Tensor):\n"
+      "        out = torch.zeros_like(x)\n"
+      "        for e in (mask.sum(dim=(-1, -2)) > 0).nonzero(as_tuple=True)[0].tolist():\n"
+      "            k, t = torch.where(mask[e])\n"
+      "            rows = self.experts[e](x[t])\n";
+  MendResult routed = mend(loop + "            out.index_add_(0, t, rows)\n        return out\n");
+  EXPECT_NE(routed.source.find("for e in __graphmend_rt__.experts_hit(mask.sum(dim=(-1, -2)) > 0, "
+                               "self.experts):"),
+            std::string::npos)
+      << routed.source;
+  EXPECT_NE(routed.source.find("__graphmend_rt__.routed_index_add_(out, 0, t, rows)"),
+            std::string::npos)
+      << routed.source;
+  MendResult mixed =
+      mend(loop + "            out.index_add_(0, t, rows - rows.mean(0))\n        return out\n");
+  EXPECT_EQ(mixed.source.find("routed_"), std::string::npos) << mixed.source;
+  EXPECT_EQ(mixed.source.find("experts_hit"), std::string::npos) << mixed.source;
+}
+
 TEST(Mend, DisabledRewritesAreReportedAndNothingChanges) {
   MendOptions options;
   options.rewrites =

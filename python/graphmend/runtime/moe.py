@@ -47,11 +47,12 @@ _ROWWISE = frozenset(
 _ROWWISE_WITHOUT_RANDOMNESS = frozenset({"Dropout", "AlphaDropout"})
 _CONTAINERS = frozenset({"ModuleList", "Sequential", "ModuleDict"})
 # Expert MLPs of transformers whose forward is `down(act(gate(x)) * up(x))` (read in
-# transformers 4.52.4 and 5.x): row-wise when their layers are.
+# transformers 4.52.4 and 5.x; DBRX's with the weights passed in, `act(x @ w1.T) * (x @
+# v1.T) @ w2`): row-wise when their layers are.
 _KNOWN_EXPERT_MLPS = frozenset(
     {
         "MixtralBlockSparseTop2MLP", "PhimoeBlockSparseTop2MLP", "Qwen2MoeMLP",
-        "Qwen3MoeMLP", "OlmoeMLP", "MiniMaxBlockSparseTop2MLP",
+        "Qwen3MoeMLP", "OlmoeMLP", "MiniMaxBlockSparseTop2MLP", "DbrxExpertGLU",
     }
 )  # fmt: skip
 _registered: set[type] = set()
@@ -100,21 +101,22 @@ def _rowwise_class(module) -> bool:
     return where == "transformers.activations"
 
 
-def experts_hit(hit, experts):
-    """``hit.nonzero(as_tuple=True)[0].tolist()`` (``hit`` a boolean tensor of the experts),
-    or while compiling over row-wise ``experts`` every expert's index in order."""
-    if is_compiling() and rowwise_experts(experts):
+def experts_hit(hit, *experts):
+    """``hit.nonzero(as_tuple=True)[0].tolist()`` (``hit`` a vector over the experts), or
+    while compiling over row-wise ``experts`` (the modules the loop's rows go through) every
+    expert's index in order."""
+    if is_compiling() and hit.dim() == 1 and rowwise_experts(*experts):
         return list(range(hit.shape[0]))
     return hit.nonzero(as_tuple=True)[0].tolist()
 
 
-def routed_where(mask, experts):
+def routed_where(mask, *experts):
     """``torch.where(mask)``, or while compiling over row-wise ``experts`` the same indices
     padded with -1 to ``mask.numel()`` (a static size). For a loop that uses the indices
     only to gather rows, to test emptiness and in ``routed_index_add_`` (never ``.tolist()``
     or a count): those are the uses the padding keeps exact."""
     torch = sys.modules["torch"]
-    if not is_compiling() or mask.dim() == 0 or not rowwise_experts(experts):
+    if not is_compiling() or mask.dim() == 0 or not rowwise_experts(*experts):
         return torch.where(mask)
     padded = torch.nonzero_static(mask, size=mask.numel(), fill_value=-1)
     return padded.unbind(1)

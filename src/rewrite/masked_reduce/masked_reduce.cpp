@@ -12,9 +12,13 @@
 // and eagerly, it runs X[M].<op>() itself. X and M are evaluated once each, in the
 // original's order. A mean is declined: it divides a floating sum, whose order of
 // addition the dense form changes, and raises for integers.
+//
+// A `torch.where(mask)` or `nonzero` of a routed expert loop goes to the loop's own form
+// first (moe/, reported as "moe").
 #include <string>
 
 #include "ast/walk.h"
+#include "rewrite/moe/moe.h"
 #include "rewrite/rewrite.h"
 
 namespace graphmend::rewrite {
@@ -53,6 +57,7 @@ Outcome selection_kept(const Context& context, const ast::Subscript& selection,
 
 std::optional<Outcome> rewrite_masked_reduce(const sema::BreakTag& tag, Context& context) {
   if (tag.kind != sema::BreakKind::DynamicShape) return std::nullopt;
+  if (std::optional<Outcome> routed = rewrite_routed_loop(tag, context)) return routed;
   const auto* selection = ast::as<ast::Subscript>(tag.site);
   if (selection == nullptr)
     return Outcome::declined(reasons::Reason::OutOfScope,

@@ -1,0 +1,74 @@
+"""[Moe] declines: a routed loop whose rows are not computed row by row (a mean over the
+routed tokens), one that reads the count of routed tokens, one whose body writes state the
+extra iterations would write again, one whose rows are read after the loop, and one over an
+iterable that is neither a range, enumerate(<experts>) nor the experts hit."""
+
+import torch
+from torch import nn
+
+
+class Mixing(nn.Module):
+    def forward(self, x: torch.Tensor, mask: torch.Tensor, w: torch.Tensor):
+        out = torch.zeros_like(x)
+        for e in range(4):
+            k, t = torch.where(mask[e])
+            rows = x[t] - x[t].mean(0)
+            out.index_add_(0, t, rows * w[t, k, None])
+        return out
+
+
+class Counted(nn.Module):
+    def forward(self, x: torch.Tensor, mask: torch.Tensor, w: torch.Tensor):
+        out = torch.zeros_like(x)
+        for e in range(4):
+            k, t = torch.where(mask[e])
+            share = 1.0 / t.shape[0]
+            out.index_add_(0, t, x[t] * share)
+        return out
+
+
+class Stateful(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor, w: torch.Tensor):
+        out = torch.zeros_like(x)
+        for e in range(4):
+            self.calls += 1
+            k, t = torch.where(mask[e])
+            out.index_add_(0, t, x[t] * w[t, k, None])
+        return out
+
+
+class ReadAfter(nn.Module):
+    def forward(self, x: torch.Tensor, mask: torch.Tensor, w: torch.Tensor):
+        out = torch.zeros_like(x)
+        for e in range(4):
+            k, t = torch.where(mask[e])
+            rows = x[t] * w[t, k, None]
+            out.index_add_(0, t, rows)
+        return out, rows
+
+
+class OtherIterable(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.active = [0, 2]
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor, w: torch.Tensor):
+        out = torch.zeros_like(x)
+        for e in self.active:
+            k, t = torch.where(mask[e])
+            out.index_add_(0, t, x[t] * w[t, k, None])
+        return out
+
+
+EXPECTED_TAGS = [("GM107", "declined")] * 5
+EXPECTED_DECLINES = [
+    ("GM107", "other than row by row"),
+    ("GM107", "other than row by row"),
+    ("GM107", "not a statement of the routed form"),
+    ("GM107", "is read after it"),
+    ("GM107", "not a range, enumerate"),
+]
