@@ -202,7 +202,7 @@ TEST(Mend, RoutedLoopsIterateTheExpertsHitInline) {
       "            rows = self.experts[e](x[t])\n";
   MendResult routed = mend(loop + "            out.index_add_(0, t, rows)\n        return out\n");
   EXPECT_NE(routed.source.find("for e in __graphmend_rt__.experts_hit(mask.sum(dim=(-1, -2)) > 0, "
-                               "self.experts):"),
+                               "mask, self.experts):"),
             std::string::npos)
       << routed.source;
   EXPECT_NE(routed.source.find("__graphmend_rt__.routed_index_add_(out, 0, t, rows)"),

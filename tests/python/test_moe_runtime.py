@@ -71,7 +71,7 @@ class MendedMoE(RoutedMoE):
     def forward(self, hidden_states):
         weights, expert_mask = self.route(hidden_states)
         final = torch.zeros_like(hidden_states)
-        expert_hitted = rt.experts_hit(expert_mask.sum(dim=(-1, -2)) > 0, self.experts)
+        expert_hitted = rt.experts_hit(expert_mask.sum(dim=(-1, -2)) > 0, expert_mask, self.experts)
         for expert_idx in expert_hitted:
             expert_layer = self.experts[expert_idx]
             idx, top_x = rt.routed_where(expert_mask[expert_idx], self.experts)
@@ -208,9 +208,34 @@ def test_declines_experts_not_known_rowwise(layer):
     mask = torch.tensor([[1, 0], [0, 0]])
     seen = torch.compile(lambda m: rt.routed_where(m, experts)[0].shape[0], backend="eager")
     assert seen(mask) == 1  # the original torch.where: the routed size, not the padded one
-    assert torch.compile(lambda h: rt.experts_hit(h, experts), backend="eager")(
+    assert torch.compile(lambda h: rt.experts_hit(h, mask[None], experts), backend="eager")(
         torch.tensor([False, True])
     ) == [1]
+
+
+def test_the_cost_rule_keeps_large_routed_loops_and_decides_alike_in_both_helpers():
+    """Above the rows-per-expert limit the compiled loop keeps torch.where and the experts
+    hit (the routed loop's breaks cost less than E times the expert work); at the limit it
+    takes the static form. Both helpers read the same size, so a loop never visits every
+    expert with routed indices or the experts hit with padded ones."""
+    experts = nn.ModuleList([ExpertMLP(), ExpertMLP()])
+    masks = torch.tensor([[[1, 0, 0], [0, 0, 1]], [[0, 1, 0], [0, 0, 0]]])  # 6 rows per expert
+    hit = masks.sum(dim=(-1, -2)) > 0
+
+    def both(h, m):
+        return rt.experts_hit(h, m, experts), rt.routed_where(m[0], experts)[1].shape[0]
+
+    previous = rt.set_padded_rows_limit(5)
+    try:
+        torch._dynamo.reset()
+        assert torch.compile(both, backend="eager")(hit, masks) == ([0, 1], 2)
+        rt.set_padded_rows_limit(6)
+        torch._dynamo.reset()
+        assert torch.compile(both, backend="eager")(hit, masks) == ([0, 1], 6)
+        torch._dynamo.reset()
+        assert torch.compile(both, backend="eager")(torch.tensor([True, False]), masks)[0] == [0, 1]
+    finally:
+        rt.set_padded_rows_limit(previous)
 
 
 def test_declines_hooks_and_accepts_registered_classes_and_eval_dropout():

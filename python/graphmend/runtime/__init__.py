@@ -35,7 +35,8 @@ helpers below where the mender rewrote a graph break:
   original branch.
 * ``experts_hit`` / ``routed_where`` / ``routed_index_add_`` (``moe.py``) run a routed
   mixture-of-experts loop with static shapes while compiling, when every expert is
-  row-wise (``rowwise_experts``, ``register_rowwise``).
+  row-wise (``rowwise_experts``, ``register_rowwise``) and the loop is small enough for the
+  static form to pay (``set_padded_rows_limit``).
 
 The runtime's state is all in ``state.py``: chiefly the record list (``pending()`` shows it,
 ``discard()`` drops it). Dynamo applies a traced region's appends only when its graph completes: records
@@ -75,7 +76,14 @@ from .defer import (
     push_condition,
 )
 from .masked import masked_reduce
-from .moe import experts_hit, register_rowwise, routed_index_add_, routed_where, rowwise_experts
+from .moe import (
+    experts_hit,
+    register_rowwise,
+    routed_index_add_,
+    routed_where,
+    rowwise_experts,
+    set_padded_rows_limit,
+)
 from .predicate import (
     cond,
     cond_ok,
@@ -171,6 +179,7 @@ __all__ = [
     # Routed mixture-of-experts dispatch with static shapes (moe.py), for a mended expert
     # loop, and register_rowwise for a user's own expert class.
     "experts_hit",
+    "set_padded_rows_limit",
     "routed_where",
     "routed_index_add_",
     "rowwise_experts",

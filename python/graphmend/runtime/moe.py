@@ -101,11 +101,41 @@ def _rowwise_class(module) -> bool:
     return where == "transformers.activations"
 
 
-def experts_hit(hit, *experts):
+# The cost rule. The static form runs each expert on ``mask.numel()`` rows (K*N: K experts
+# per token, N tokens) where the routed loop runs it on the rows routed to it, so it does E
+# times the expert work of the routed loop. That pays while the breaks it removes cost more:
+# measured on CPU (Mixtral's block, E = 8, K = 2, hidden 64, inner 128; docs/BENCHMARKS.md),
+# the static form is faster at 32 rows per expert (16 tokens), even at 64 (32 tokens) and
+# slower from 128. Decode steps and small batches take it; longer prefills keep the routed
+# loop and its breaks. Set it with ``set_padded_rows_limit``.
+_padded_rows_limit = 64
+
+
+def set_padded_rows_limit(rows: int) -> int:
+    """Sets the most rows per expert (``mask.numel()``) for which a compiled routed loop
+    takes the static form; returns the previous limit. 0 keeps every loop routed."""
+    global _padded_rows_limit
+    previous, _padded_rows_limit = _padded_rows_limit, int(rows)
+    return previous
+
+
+def _padded_pays(rows) -> bool:
+    return rows <= _padded_rows_limit
+
+
+def experts_hit(hit, masks, *experts):
     """``hit.nonzero(as_tuple=True)[0].tolist()`` (``hit`` a vector over the experts), or
     while compiling over row-wise ``experts`` (the modules the loop's rows go through) every
-    expert's index in order."""
-    if is_compiling() and hit.dim() == 1 and rowwise_experts(*experts):
+    expert's index in order, where the static form pays for the masks the loop reads
+    (``masks[e]``: routed_where decides alike)."""
+    if (
+        is_compiling()
+        and hit.dim() == 1
+        and masks.dim() >= 1
+        and masks.shape[0] == hit.shape[0]
+        and _padded_pays(masks[0].numel())
+        and rowwise_experts(*experts)
+    ):
         return list(range(hit.shape[0]))
     return hit.nonzero(as_tuple=True)[0].tolist()
 
@@ -116,7 +146,12 @@ def routed_where(mask, *experts):
     only to gather rows, to test emptiness and in ``routed_index_add_`` (never ``.tolist()``
     or a count): those are the uses the padding keeps exact."""
     torch = sys.modules["torch"]
-    if not is_compiling() or mask.dim() == 0 or not rowwise_experts(*experts):
+    if (
+        not is_compiling()
+        or mask.dim() == 0
+        or not _padded_pays(mask.numel())
+        or not rowwise_experts(*experts)
+    ):
         return torch.where(mask)
     padded = torch.nonzero_static(mask, size=mask.numel(), fill_value=-1)
     return padded.unbind(1)

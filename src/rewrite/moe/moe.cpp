@@ -63,7 +63,8 @@ bool is_number_constant(const ast::expr* e) {
 struct HitList {
   const ast::Call* tolist = nullptr;
   const ast::Call* nonzero = nullptr;
-  const ast::expr* hit = nullptr;  // X
+  const ast::expr* hit = nullptr;        // X
+  const ast::stmt* statement = nullptr;  // where the list is computed (set by header_problem)
 };
 
 bool as_tuple_only(const ast::Call& call) {
@@ -492,14 +493,20 @@ std::optional<std::string> header_problem(const Context& context, RoutedLoop& lo
         std::all_of(call->args.begin(), call->args.end(),
                     [&](const ast::expr* arg) { return context.analysis.is_pure(*arg); }))
       return std::nullopt;
-    if ((loop.hits = hit_list(context, iter))) return std::nullopt;
+    if ((loop.hits = hit_list(context, iter))) {
+      loop.hits->statement = loop.loop;
+      return std::nullopt;
+    }
   }
   if (const auto* name = ast::as<ast::Name>(iter)) {
     for (const ast::stmt* s : block) {
       const auto* assign = ast::as<ast::Assign>(s);
       const auto* target =
           assign && assign->targets.size == 1 ? ast::as<ast::Name>(assign->targets[0]) : nullptr;
-      if (target != nullptr && target->id == name->id) loop.hits = hit_list(context, assign->value);
+      if (target != nullptr && target->id == name->id) {
+        loop.hits = hit_list(context, assign->value);
+        if (loop.hits) loop.hits->statement = s;
+      }
     }
     auto count = [&](const std::vector<const ast::Name*>& names) {
       return std::count_if(names.begin(), names.end(),
@@ -557,6 +564,21 @@ std::optional<RoutedLoop> find_loop(const sema::BreakTag& tag, const Context& co
   return loop;
 }
 
+// The masks of every expert, `M` of the loop's `torch.where(M[e])`, where the experts hit are
+// listed: experts_hit reads their size, so that it decides as routed_where does whether the
+// static form pays. Null when M is not a name bound there and left alone by the loop.
+const ast::Name* mask_stack(const Context& context, const RoutedLoop& loop) {
+  const auto* item = ast::as<ast::Subscript>(loop.where->args[0]);
+  const auto* stack = item ? ast::as<ast::Name>(item->value) : nullptr;
+  const auto* index = item ? ast::as<ast::Name>(item->slice) : nullptr;
+  const auto* target = ast::as<ast::Name>(loop.loop->target);
+  if (stack == nullptr || index == nullptr || target == nullptr || index->id != target->id ||
+      ast::stores_name(loop.loop, stack->id) ||
+      !context.analysis.is_definitely_bound_before(*loop.hits->statement, stack->id))
+    return nullptr;
+  return stack;
+}
+
 Outcome routed_form(const Context& context, const RoutedLoop& loop, const BodyCheck& body) {
   std::string experts;
   for (const std::string& module : body.experts()) experts += ", " + module;
@@ -580,9 +602,10 @@ Outcome routed_form(const Context& context, const RoutedLoop& loop, const BodyCh
   outcome.absorbed.push_back(loop.where);
   outcome.absorbed_as = Outcome::Absorbed::Rewritten;
   if (loop.hits) {
-    outcome.edits.push_back(
-        {loop.hits->tolist->begin, loop.hits->tolist->end,
-         rt + ".experts_hit(" + std::string(node_text(context, *loop.hits->hit)) + experts + ")"});
+    outcome.edits.push_back({loop.hits->tolist->begin, loop.hits->tolist->end,
+                             rt + ".experts_hit(" +
+                                 std::string(node_text(context, *loop.hits->hit)) + ", " +
+                                 std::string(mask_stack(context, loop)->id) + experts + ")"});
     outcome.absorbed.push_back(loop.hits->nonzero);
     outcome.absorbed.push_back(loop.hits->tolist);
   }
@@ -607,6 +630,10 @@ std::optional<Outcome> rewrite_routed_loop(const sema::BreakTag& tag, Context& c
     return declined(*problem);
   BodyCheck body(context, *loop);
   if (std::string problem = body.check(); !problem.empty()) return declined(problem);
+  if (loop->hits && mask_stack(context, *loop) == nullptr)
+    return declined("the experts hit are listed where the masks the loop reads (`" +
+                    std::string(node_text(context, *loop->where->args[0])) +
+                    "`: a name indexed by the expert) are not known");
   return routed_form(context, *loop, body);
 }
 
