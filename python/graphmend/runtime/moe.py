@@ -104,11 +104,12 @@ def _rowwise_class(module) -> bool:
 # The cost rule. The static form runs each expert on ``mask.numel()`` rows (K*N: K experts
 # per token, N tokens) where the routed loop runs it on the rows routed to it, so it does E
 # times the expert work of the routed loop. That pays while the breaks it removes cost more:
-# measured on CPU (Mixtral's block, E = 8, K = 2, hidden 64, inner 128; docs/BENCHMARKS.md),
-# the static form is faster at 32 rows per expert (16 tokens), even at 64 (32 tokens) and
-# slower from 128. Decode steps and small batches take it; longer prefills keep the routed
-# loop and its breaks. Set it with ``set_padded_rows_limit``.
-_padded_rows_limit = 64
+# measured on CPU (the blocks of Mixtral, Qwen2-MoE, Qwen3-MoE, PhiMoE and OLMoE, E = 8,
+# K = 2, hidden 64, inner 128; docs/BENCHMARKS.md), the static form is 1.25-1.36x faster at 32
+# rows per expert (16 tokens) and 0.92-1.04x at 64 (32 tokens). Decode steps and small
+# batches take it; longer prefills keep the routed loop and its breaks. Set it with
+# ``set_padded_rows_limit``.
+_padded_rows_limit = 32
 
 
 def set_padded_rows_limit(rows: int) -> int:
