@@ -169,27 +169,44 @@ def _gathered(recorder: _Recorder, logged: List[Tuple[Any, str, BaseException]])
     """The evidence of one call: the breaks of the graphs compiled, then those logged at a
     line no graph's break names (the frames Dynamo skipped)."""
     found = Evidence(graph_count=recorder.graphs)
-    seen = set()
     for reason in recorder.reasons:
         text = str(getattr(reason, "reason", reason))
-        info = _break_info(reason, text)
-        seen.add((info.filename, info.line))
+        found.breaks.append(_break_info(reason, text))
+        found.reasons.append(text)
+    unlisted, found.frames_skipped = unlisted_breaks(logged, found.breaks, found.graph_count)
+    for info, text in unlisted:
         found.breaks.append(info)
         found.reasons.append(text)
+    return found
+
+
+def unlisted_breaks(
+    logged: List[Tuple[Any, str, BaseException]], listed: List[BreakInfo], graph_count: int
+) -> Tuple[List[Tuple[BreakInfo, str]], int]:
+    """The logged breaks no graph's break names, each with its whole text: those of frames
+    Dynamo skipped (a break in a loop: it ran the frame eagerly), and every one when no
+    graph was compiled; and how many frames were skipped."""
+    seen = {(info.filename, info.line) for info in listed}
+    unlisted, skipped_frames = [], 0
     for stack, reason, exc in logged:
         text = _chained_text(exc, reason)
         gb_type = getattr(exc, "gb_type", "")
         if isinstance(gb_type, str) and gb_type:  # Dynamo's break type leads, as explain's
             text = f"{gb_type}\n{text}"
         skipped = any(sign in text for sign in _SKIP_SIGNS)
-        found.frames_skipped += skipped
+        skipped_frames += skipped
         info = _break_info(_Frame(stack), text, exc)
-        if (info.filename, info.line) in seen or not (skipped or found.graph_count == 0):
+        if (info.filename, info.line) in seen or not (skipped or graph_count == 0):
             continue
         seen.add((info.filename, info.line))
-        found.breaks.append(info)
-        found.reasons.append(text)
-    return found
+        unlisted.append((info, text))
+    return unlisted, skipped_frames
+
+
+def logged_breaks(sink: List[Tuple[Any, str, BaseException]]) -> Any:
+    """Collects into ``sink`` every break Dynamo logs inside the ``with``, those of frames
+    it then skipped included (see ``unlisted_breaks``)."""
+    return _logged_breaks(sink)
 
 
 @contextlib.contextmanager

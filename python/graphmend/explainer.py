@@ -97,9 +97,19 @@ def explain(obj: Any, *args: Any, **kwargs: Any) -> ExplainReport:
     """Runs ``obj(*args, **kwargs)`` under ``torch._dynamo.explain`` (after
     ``torch._dynamo.reset()``) and reports its graphs and breaks, each break with GraphMend's
     tag code when ``mend_source`` reports a break site on that line. ``obj`` is measured as
-    given: pass ``graphmend.mend(obj)`` to measure the mended program."""
-    output, _ = _run_explain(obj, args, kwargs)
-    return _explain_report(output)[0]
+    given: pass ``graphmend.mend(obj)`` to measure the mended program. A frame Dynamo gave
+    up on after a break (a break in a loop: it runs the whole frame eagerly) counts that
+    break, which Dynamo's explain leaves out, as ``graphmend explain`` counts it."""
+    from . import evidence  # builds on this module
+
+    logged: List[Any] = []
+    with evidence.logged_breaks(logged):
+        output, _ = _run_explain(obj, args, kwargs)
+    report = _explain_report(output)[0]
+    unlisted, _ = evidence.unlisted_breaks(logged, report.breaks, report.graph_count)
+    report.breaks.extend(info for info, _ in unlisted)
+    report.graph_break_count = max(report.graph_break_count, len(report.breaks))
+    return report
 
 
 def _run_explain(

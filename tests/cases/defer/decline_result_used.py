@@ -8,7 +8,7 @@ def ENTRY(x: torch.Tensor):
 
 
 INPUTS = [(torch.tensor([1.0]),)]
-EXPECTED_BREAKS = (0, 0)
+EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (0, 0)
 EXPECTED_TAGS = [("GM102", "declined")]
 EXPECTED_DECLINES = [("GM102", "result is used")]

@@ -23,6 +23,6 @@ class Model(torch.nn.Module):
 
 ENTRY = Model
 INPUTS = [(torch.tensor([1.0, -2.0]),)]
-EXPECTED_BREAKS = (6, 0)
+EXPECTED_BREAKS = (7, 0)
 EXPECTED_GRAPHS = (6, 1)
 EXPECTED_TAGS = [("GM103", "defer"), ("GM103", "defer"), ("GM103", "defer"), ("GM103", "defer")]

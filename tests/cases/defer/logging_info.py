@@ -13,6 +13,6 @@ def ENTRY(x: torch.Tensor):
 
 
 INPUTS = [(torch.tensor([1.0, 2.0]),)]
-EXPECTED_BREAKS = (1, 0)
+EXPECTED_BREAKS = (2, 0)
 EXPECTED_GRAPHS = (1, 1)
 EXPECTED_TAGS = [("GM103", "defer")]

@@ -25,7 +25,7 @@ def reset():
 
 
 INPUTS = [(torch.tensor([1.0, 2.0]),)]
-EXPECTED_BREAKS = (4, 1)
+EXPECTED_BREAKS = (5, 1)
 EXPECTED_GRAPHS = (5, 2)
 EXPECTED_TAGS = [("GM103", "defer"), ("GM103", "defer"), ("GM103", "defer")]
 EXPECTED_DECLINES = []

@@ -15,6 +15,6 @@ class ENTRY(nn.Module):
 
 
 INPUTS = [(torch.ones(2, 2),)]
-EXPECTED_BREAKS = (1, 0)
+EXPECTED_BREAKS = (2, 0)
 EXPECTED_GRAPHS = (2, 1)
 EXPECTED_TAGS = [("GM103", "defer")]

@@ -32,6 +32,6 @@ class ENTRY(nn.Module):
 
 torch.manual_seed(0)
 INPUTS = [(torch.randn(5, HIDDEN),), (torch.randn(1, HIDDEN),)]
-EXPECTED_BREAKS = (1, 1)
+EXPECTED_BREAKS = (2, 2)
 EXPECTED_GRAPHS = (1, 1)
 EXPECTED_TAGS = [("GM106", "moe"), ("GM107", "moe"), ("GM107", "moe")]

@@ -11,7 +11,7 @@ def ENTRY(x: torch.Tensor):
 
 
 INPUTS = [(torch.ones(2),), (torch.ones(2) * 3,)]
-EXPECTED_BREAKS = (0, 0)
+EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (0, 0)
 EXPECTED_TAGS = [("GM101", "declined")]
 EXPECTED_DECLINES = [("GM101", "break/continue")]

@@ -32,7 +32,7 @@ INPUTS = [
     (torch.tensor([[3, 0, 5, 0]]), torch.tensor([[3, 0, 5, 0]])),
     (torch.tensor([[3, 1, 5, 2]]), torch.tensor([[3, 1, 5, 2]])),
 ]
-EXPECTED_BREAKS = (2, 1)
+EXPECTED_BREAKS = (3, 1)
 EXPECTED_GRAPHS = (3, 2)
 EXPECTED_TAGS = [("GM101", "declined"), ("GM103", "defer")]
 EXPECTED_DECLINES = [("GM101", "which the branch assigns")]

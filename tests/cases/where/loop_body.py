@@ -13,6 +13,6 @@ def ENTRY(x: torch.Tensor):
 
 
 INPUTS = [(torch.tensor([4.0, 4.0]),), (torch.tensor([-1.0, 0.0]),)]
-EXPECTED_BREAKS = (0, 0)
+EXPECTED_BREAKS = (1, 0)
 EXPECTED_GRAPHS = (0, 1)
 EXPECTED_TAGS = [("GM101", "where")]

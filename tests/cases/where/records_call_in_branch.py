@@ -40,6 +40,6 @@ INPUTS = [
     (torch.tensor([[3, 1, 5, 2]]), torch.tensor([[3, 1, 5, 2]])),
     (torch.tensor([[3, 1, 5, 2]]),),
 ]
-EXPECTED_BREAKS = (0, 0)
+EXPECTED_BREAKS = (1, 0)
 EXPECTED_GRAPHS = (0, 1)
 EXPECTED_TAGS = [("GM101", "where"), ("GM103", "where")]
