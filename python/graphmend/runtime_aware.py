@@ -206,12 +206,20 @@ class _Profiler:
             self._fresh()
 
     def explain(self, target: Any, *, keep_result: bool = False) -> _Run:
-        with self._fresh_call(target):
+        from . import evidence  # builds on explainer
+
+        logged: List[Any] = []
+        with self._fresh_call(target), evidence.logged_breaks(logged):
             output, result = explainer._run_explain(
                 target, self.args, self.kwargs, keep_result=keep_result
             )
         report, reasons = explainer._explain_report(output)
         depths = [len(getattr(r, "user_stack", None) or ()) for r in output.break_reasons]
+        # The frames Dynamo gave up on count their breaks, as graphmend.explain counts them.
+        for info, text in evidence.unlisted_breaks(logged, report.breaks, report.graph_count)[0]:
+            report.breaks.append(info)
+            reasons.append(text)
+            depths.append(1)
         return _Run(report, reasons, depths, result)
 
     def eager(self) -> Any:

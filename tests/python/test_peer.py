@@ -82,16 +82,6 @@ for _check in ("mended_compiled", "mended_text"):
     PENDING[("asteroid/beamforming_reference_mic", _check)] = (
         "a LinAlgError raised inside the compiled graph is not caught by the original's "
         "try/except (plain torch.compile too)")
-# Measures: explain reports no break reason for a frame Dynamo skipped after a break in a
-# loop, or for a break in a call below the entry; its graph count alone cannot tell a split
-# from a recompile or a frame of its own.
-for _program in ("monai/retinanet_anchor_matched_idxs", "x_transformers/generate",
-                 "vector_quantize/fsp_init", "vector_quantize/fsq_init",
-                 "vector_quantize/latent_quantize_init", "peft/mixed_model_print_trainable",
-                 "peft/peft_model_print_trainable"):
-    PENDING[(_program, "category_matches_plain_compile")] = (
-        "measure: plain torch.compile breaks (a frame skipped below the entry), and explain "
-        "reports no break reason for it")
 # Real bugs of the mender.
 PENDING[("x_transformers/generate", "never_more_breaks_than_the_original")] = (
     "mender: the mended text compiles 6 graphs where the original compiles 4, the extra two "
