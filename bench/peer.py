@@ -5,10 +5,10 @@ whether the mended program behaves as the original on every input.
     python bench/peer.py [--only NAME,...] [--json bench/peer-results.json] [--out docs/PEER.md]
 
 (`make peer`.) Per program, on INPUTS[0] and with every logging level enabled:
-``torch._dynamo.explain`` break reasons and graph count of the original and of
-``graphmend.mend(program)``, the breaks left by runtime-aware
+``graphmend.explain``'s breaks (a frame Dynamo gave up on counts its break) and graph count
+of the original and of ``graphmend.mend(program)``, the breaks left by runtime-aware
 ``graphmend.compile(program, example_inputs=INPUTS[0], backend="eager")`` (its report's
-``breaks_after``: the same explain measure, of what the compiled program runs), and the sites
+``breaks_after``: the same measure, of what the compiled program runs), and the sites
 GraphMend declined with its reasons; then, on every input, the original (eager) against the
 mended program eagerly, compiled with ``graphmend.compile(..., backend="eager")`` and
 compiled runtime-aware: returned value or exception, printed text, log records, warnings
@@ -239,9 +239,10 @@ def markdown(entries, meta):
         "function of real public code, named in its `ORIGIN`, shrunk to a small seeded module "
         "with the original's control flow and messages. Measured by `bench/peer.py`:",
         "",
-        "- **breaks**: the break reasons `torch._dynamo.explain` reports on the program's first "
-        "input (every logging level enabled), for plain `torch.compile` (before) and for "
-        "`graphmend.mend(program)` (after);",
+        "- **breaks**: the breaks `graphmend.explain` reports on the program's first input "
+        "(every logging level enabled): Dynamo's break reasons and the break of each frame it "
+        "gave up on (a break in a loop or under a context manager), for plain `torch.compile` "
+        "(before) and for `graphmend.mend(program)` (after);",
         "- **evidence**: the same measure of what the later calls of `graphmend.compile("
         "program, backend=\"eager\")` (the default, no example inputs) run: the program "
         "mended from its text and from the evidence of its first call, on INPUTS[0];",

@@ -71,10 +71,18 @@ class _Run:
     depths: List[int]  # each break's number of user frames (more than 1: a nested frame)
     output: Any = None
     compiled: Any = None  # the torch.compile result a capture trial ran
+    # The breaks of the frames Dynamo gave up on (a break in a loop), which name no site to
+    # mend: reported with the others, never acted on.
+    skipped: List[BreakInfo] = dataclasses.field(default_factory=list)
 
     @property
     def breaks(self) -> List[BreakInfo]:
         return self.report.breaks
+
+    @property
+    def counted(self) -> List[BreakInfo]:
+        """Every break, as graphmend.explain counts them."""
+        return self.report.breaks + self.skipped
 
 
 # Values whose __dict__ is code or a namespace, not state a call changes.
@@ -215,12 +223,8 @@ class _Profiler:
             )
         report, reasons = explainer._explain_report(output)
         depths = [len(getattr(r, "user_stack", None) or ()) for r in output.break_reasons]
-        # The frames Dynamo gave up on count their breaks, as graphmend.explain counts them.
-        for info, text in evidence.unlisted_breaks(logged, report.breaks, report.graph_count)[0]:
-            report.breaks.append(info)
-            reasons.append(text)
-            depths.append(1)
-        return _Run(report, reasons, depths, result)
+        unlisted, _ = evidence.unlisted_breaks(logged, report.breaks, report.graph_count)
+        return _Run(report, reasons, depths, result, skipped=[info for info, _ in unlisted])
 
     def eager(self) -> Any:
         return self.call(self.obj)
@@ -239,6 +243,18 @@ def _break_lines(breaks: List[BreakInfo]) -> Dict[str, Tuple[int, ...]]:
     return {filename: tuple(sorted(found)) for filename, found in lines.items()}
 
 
+def _skipped_files(run: _Run) -> Dict[str, Tuple[int, ...]]:
+    """File -> all its lines, for each file holding a frame Dynamo gave up on: such a break
+    names no site, so every site of the file is mended, as the source alone would."""
+    import linecache
+
+    return {
+        info.filename: tuple(range(1, len(linecache.getlines(info.filename)) + 1))
+        for info in run.skipped
+        if info.filename and linecache.getlines(info.filename)
+    }
+
+
 def _jump_breaks(run: _Run) -> List[BreakInfo]:
     """The breaks of ``run`` on a branch on a tensor (a data-dependent jump)."""
     return [
@@ -249,7 +265,7 @@ def _jump_breaks(run: _Run) -> List[BreakInfo]:
 def _broken(run: _Run) -> int:
     """The breaks of ``run``; a run of which Dynamo compiled no graph (it gave up on the frame,
     after a break in a loop) counts as broken once."""
-    return max(len(run.breaks), 1 if run.report.graph_count == 0 else 0)
+    return max(len(run.counted), 1 if run.report.graph_count == 0 else 0)
 
 
 def _merge_lines(into: Dict[str, set], lines: Dict[str, Tuple[int, ...]]) -> bool:
@@ -281,6 +297,7 @@ class _MendRounds:
     def run(self) -> "_MendRounds":
         while self.rounds < _MAX_ROUNDS:
             new_lines = _merge_lines(self.lines, _break_lines(self.last.breaks))
+            new_lines = _merge_lines(self.lines, _skipped_files(self.last)) or new_lines
             _merge_lines(self.jumps, _break_lines(_jump_breaks(self.last)))
             if self.rounds > 0 and not new_lines:
                 break
@@ -326,7 +343,7 @@ def _runtime_aware(
     with _Profiler(obj, args, kwargs) as profiler:
         before = profiler.explain(obj)
         rounds = _MendRounds(profiler, obj, before).run()
-        report = CompileReport(before.breaks, rounds.last.breaks, rounds.report)
+        report = CompileReport(before.counted, rounds.last.counted, rounds.report)
         report.rounds, report.dropped_rounds = rounds.rounds, rounds.dropped
         trial = _choose_capture(
             profiler, rounds.mended, rounds.last, capture, report, torch_compile_kwargs
@@ -385,7 +402,7 @@ def _choose_capture(
     report.capture_options = dict.fromkeys(subset, True)
     report.capture_reasons = {option: calls[option] for option in subset}
     report.rejected = {o: why for o, why in search.rejected.items() if o not in subset}
-    report.breaks_after = trial.breaks
+    report.breaks_after = trial.counted
     return trial.compiled
 
 
