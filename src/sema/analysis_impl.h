@@ -217,6 +217,12 @@ class AnalysisImpl final : public Analysis {
   std::string qualify(const ast::expr* e, ScopeId scope) const;  // "torch.nn.functional.relu"
   bool is_builtin_print(const ast::Name& name) const;
   bool is_logger_expr(const ast::expr* e, ScopeId scope) const;
+  bool is_logger_attribute(const ast::Attribute& a, ScopeId scope) const;
+  struct LoggerSets {  // `self.<attr> = value` in a class: loggers, anything else
+    int loggers = 0;
+    int others = 0;
+  };
+  void count_logger_sets(ClassId klass, std::string_view attr, int depth, LoggerSets& sets) const;
   const SourceText& source() const { return source_; }
   const ast::Module& module() const { return module_; }
   Flow* flow_for_scope(ScopeId scope) const;

@@ -18,7 +18,33 @@ bool AnalysisImpl::is_logger_expr(const ast::expr* e, ScopeId scope) const {
     std::string q = qualify(call->func, scope);
     return ends_with(q, "logging.getLogger") || ends_with(q, "logging.get_logger");
   }
+  if (const auto* attribute = as<ast::Attribute>(e)) return is_logger_attribute(*attribute, scope);
   return false;
+}
+
+// `self.<attr>` in a method, where the class (or a base of this module) sets <attr> only ever
+// to loggers: `self.logger = logging.getLogger(__name__)`, or a module-level logger.
+bool AnalysisImpl::is_logger_attribute(const ast::Attribute& a, ScopeId scope) const {
+  const auto* self = as<ast::Name>(a.value);
+  if (self == nullptr || a.ctx != ast::ExprContext::Load) return false;
+  ClassId klass = self_class_of_scope(scope, self->id);
+  if (!klass.has_value() || find_method(klass, a.attr) != nullptr) return false;
+  LoggerSets sets;
+  count_logger_sets(klass, a.attr, 0, sets);
+  return sets.loggers > 0 && sets.others == 0;
+}
+
+void AnalysisImpl::count_logger_sets(ClassId klass, std::string_view attr, int depth,
+                                     LoggerSets& sets) const {
+  if (!klass.has_value() || depth > 32) return;
+  for (const auto& [name, value] : classes_[klass.index].pending_attrs) {
+    if (name != attr) continue;
+    // a logger read from another attribute is not followed: one step, no cycles
+    bool logger = !is<ast::Attribute>(value) && is_logger_expr(value, scope_of(value));
+    ++(logger ? sets.loggers : sets.others);
+  }
+  for (ClassId base : classes_[klass.index].local_bases)
+    count_logger_sets(base, attr, depth + 1, sets);
 }
 
 ClassId AnalysisImpl::self_class_of_scope(ScopeId scope, std::string_view receiver) const {

@@ -214,6 +214,23 @@ TEST(Mend, RoutedLoopsIterateTheExpertsHitInline) {
   EXPECT_EQ(mixed.source.find("experts_hit"), std::string::npos) << mixed.source;
 }
 
+// A logger held as an attribute is a logger where the class only ever sets it to one.
+TEST(Mend, LoggersHeldAsAttributesAreDeferredWhereOnlyLoggersAreSet) {
+  const std::string module =
+      "import logging\nimport torch\nclass M(torch.nn.Module):\n"
+      "    def __init__(self, quiet):\n"
+      "        super().__init__()\n"
+      "        self.log = logging.getLogger(__name__)\n";
+  const std::string forward =
+      "    def forward(self, x: torch.Tensor):\n"
+      "        self.log.info('x %s', x)\n"
+      "        return x\n";
+  MendResult held = mend(module + forward);
+  EXPECT_NE(held.source.find("__graphmend_rt__.defer("), std::string::npos) << held.source;
+  MendResult mixed = mend(module + "        if quiet:\n            self.log = None\n" + forward);
+  EXPECT_EQ(mixed.source.find("__graphmend_rt__.defer("), std::string::npos) << mixed.source;
+}
+
 TEST(Mend, DisabledRewritesAreReportedAndNothingChanges) {
   MendOptions options;
   options.rewrites =
