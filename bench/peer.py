@@ -59,6 +59,8 @@ COMMAND = "make peer  # python bench/peer.py --json bench/peer-results.json --ou
 
 def explain(module, obj):
     torch._dynamo.reset()
+    if hasattr(module, "reset"):  # process state a run leaves (a registry) shapes the trace
+        module.reset()
     with grad_mode(module):
         report = graphmend.explain(obj, *fresh_inputs(module, 0))
     return report

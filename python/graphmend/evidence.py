@@ -25,10 +25,6 @@ from .reports import (
 
 __all__ = ["Evidence"]
 
-# Dynamo's words for a frame it gave up on after a break (a break in a loop): it runs the
-# whole frame eagerly and compiles no graph of it.
-_SKIP_SIGNS = ("graph break in loop", "Skipping the function", "frame skipped")
-
 
 @dataclasses.dataclass
 class Evidence:
@@ -60,25 +56,6 @@ class Evidence:
         return {f: tuple(sorted(found)) for f, found in sorted(lines.items())}
 
 
-class _Frame:
-    """A stand-in with the ``user_stack`` explain's break reasons carry."""
-
-    def __init__(self, stack: Any) -> None:
-        self.user_stack = list(stack or ())
-
-
-def _chained_text(exc: BaseException, reason: str) -> str:
-    """The reason and the texts of the exceptions it was raised while handling (a break in
-    a loop is raised while handling the break inside the loop)."""
-    parts, seen = [reason], set()
-    link: Optional[BaseException] = exc
-    while link is not None and id(link) not in seen:
-        seen.add(id(link))
-        parts.append(f"{getattr(link, 'gb_type', '')}\n{link}")
-        link = link.__cause__ or link.__context__
-    return "\n".join(parts)
-
-
 class _Recorder:
     """The caller's backend with Dynamo's break reasons taken on the way, while ``armed``
     (the ``compile_subgraph_reason`` of each graph: what ``torch._dynamo.explain``'s own
@@ -105,108 +82,21 @@ class _Recorder:
         return getattr(self.__dict__["inner"], name)
 
 
-@contextlib.contextmanager
-def _logged_breaks(sink: List[Tuple[Any, str, BaseException]]) -> Iterator[None]:
-    """Every break Dynamo logs while inside, frames it then skipped included (no graph,
-    so no backend call, says where those broke): (its user stack, reason, exception)."""
-    try:
-        from torch._dynamo import symbolic_convert
-    except ImportError:
-        yield
-        return
-    translator: Any = getattr(symbolic_convert, "InstructionTranslatorBase", None)
-    original = getattr(translator, "log_graph_break", None)
-    if translator is None or original is None:
-        yield
-        return
-
-    def log_graph_break(self: Any, code_options: Any, reason: str, exc: Any) -> None:
-        try:
-            stack = getattr(exc, "real_stack", None)
-            if stack is None:
-                import torch._guards
-
-                stack = torch._guards.TracingContext.extract_stack()
-            sink.append((stack, reason, exc))
-        except Exception:  # noqa: BLE001 (evidence is best effort; the call goes on)
-            pass
-        return original(self, code_options, reason, exc)
-
-    translator.log_graph_break = log_graph_break
-    try:
-        yield
-    finally:
-        translator.log_graph_break = original
-
-
-def _break_info(frame: Any, text: str, exc: Optional[BaseException] = None) -> BreakInfo:
-    filename, line = explainer._user_frame(frame)
-    tag = explainer._tag_for(filename, line)
-    return BreakInfo(
-        filename=filename,
-        line=line,
-        reason=explainer._first_line_of(text),
-        code=tag.code if tag else "",
-        fixed=tag.fixed if tag else None,
-        message=tag.message if tag else "",
-        runtime_frame=explainer._runtime_frame(frame),
-        framework=explainer._framework_frame(frame.user_stack, *_chained_stacks(exc)),
-    )
-
-
-def _chained_stacks(exc: Optional[BaseException]) -> List[Any]:
-    """The stacks of the exceptions a break was raised while handling (a break in a loop
-    is raised while handling the break inside the loop, whose stack says where that was)."""
-    stacks, seen = [], set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
-        stacks.append(getattr(exc, "real_stack", None))
-        exc = exc.__cause__ or exc.__context__
-    return stacks
-
-
 def _gathered(recorder: _Recorder, logged: List[Tuple[Any, str, BaseException]]) -> Evidence:
     """The evidence of one call: the breaks of the graphs compiled, then those logged at a
     line no graph's break names (the frames Dynamo skipped)."""
     found = Evidence(graph_count=recorder.graphs)
     for reason in recorder.reasons:
         text = str(getattr(reason, "reason", reason))
-        found.breaks.append(_break_info(reason, text))
+        found.breaks.append(explainer._break_info(reason, text))
         found.reasons.append(text)
-    unlisted, found.frames_skipped = unlisted_breaks(logged, found.breaks, found.graph_count)
+    unlisted, found.frames_skipped = explainer.unlisted_breaks(
+        logged, found.breaks, found.graph_count
+    )
     for info, text in unlisted:
         found.breaks.append(info)
         found.reasons.append(text)
     return found
-
-
-def unlisted_breaks(
-    logged: List[Tuple[Any, str, BaseException]], listed: List[BreakInfo], graph_count: int
-) -> Tuple[List[Tuple[BreakInfo, str]], int]:
-    """The logged breaks no graph's break names, each with its whole text: those of frames
-    Dynamo skipped (a break in a loop: it ran the frame eagerly), and every one when no
-    graph was compiled; and how many frames were skipped."""
-    seen = {(info.filename, info.line) for info in listed}
-    unlisted, skipped_frames = [], 0
-    for stack, reason, exc in logged:
-        text = _chained_text(exc, reason)
-        gb_type = getattr(exc, "gb_type", "")
-        if isinstance(gb_type, str) and gb_type:  # Dynamo's break type leads, as explain's
-            text = f"{gb_type}\n{text}"
-        skipped = any(sign in text for sign in _SKIP_SIGNS)
-        skipped_frames += skipped
-        info = _break_info(_Frame(stack), text, exc)
-        if (info.filename, info.line) in seen or not (skipped or graph_count == 0):
-            continue
-        seen.add((info.filename, info.line))
-        unlisted.append((info, text))
-    return unlisted, skipped_frames
-
-
-def logged_breaks(sink: List[Tuple[Any, str, BaseException]]) -> Any:
-    """Collects into ``sink`` every break Dynamo logs inside the ``with``, those of frames
-    it then skipped included (see ``unlisted_breaks``)."""
-    return _logged_breaks(sink)
 
 
 @contextlib.contextmanager
@@ -217,7 +107,7 @@ def recording(recorder: _Recorder) -> Iterator[List[Evidence]]:
     out: List[Evidence] = []
     recorder.graphs, recorder.reasons, recorder.armed = 0, [], True
     try:
-        with _logged_breaks(logged):
+        with explainer.logged_breaks(logged):
             yield out
     finally:
         recorder.armed = False

@@ -3,9 +3,10 @@ GraphMend's tag when ``mend_source`` reports a break site on its line."""
 
 from __future__ import annotations
 
+import contextlib
 import linecache
 import os
-from typing import Any, List, Optional, Tuple
+from typing import Any, Iterator, List, Optional, Tuple
 
 from . import boundary, mender
 from .options import all_on as all_rewrites
@@ -100,13 +101,11 @@ def explain(obj: Any, *args: Any, **kwargs: Any) -> ExplainReport:
     given: pass ``graphmend.mend(obj)`` to measure the mended program. A frame Dynamo gave
     up on after a break (a break in a loop: it runs the whole frame eagerly) counts that
     break, which Dynamo's explain leaves out, as ``graphmend explain`` counts it."""
-    from . import evidence  # builds on this module
-
     logged: List[Any] = []
-    with evidence.logged_breaks(logged):
+    with logged_breaks(logged):
         output, _ = _run_explain(obj, args, kwargs)
     report = _explain_report(output)[0]
-    unlisted, _ = evidence.unlisted_breaks(logged, report.breaks, report.graph_count)
+    unlisted, _ = unlisted_breaks(logged, report.breaks, report.graph_count)
     report.breaks.extend(info for info, _ in unlisted)
     report.graph_break_count = max(report.graph_break_count, len(report.breaks))
     return report
@@ -162,3 +161,111 @@ def _explain_report(output: Any) -> Tuple[ExplainReport, List[str]]:
         op_count=int(getattr(output, "op_count", 0) or 0),
     )
     return report, reasons
+
+
+# Dynamo's words for a frame it gave up on after a break (a break in a loop): it runs the
+# whole frame eagerly and compiles no graph of it.
+_SKIP_SIGNS = ("graph break in loop", "Skipping the function", "frame skipped")
+
+
+class _Frame:
+    """A stand-in with the ``user_stack`` explain's break reasons carry."""
+
+    def __init__(self, stack: Any) -> None:
+        self.user_stack = list(stack or ())
+
+
+def _chained_text(exc: BaseException, reason: str) -> str:
+    """The reason and the texts of the exceptions it was raised while handling (a break in
+    a loop is raised while handling the break inside the loop)."""
+    parts, seen = [reason], set()
+    link: Optional[BaseException] = exc
+    while link is not None and id(link) not in seen:
+        seen.add(id(link))
+        parts.append(f"{getattr(link, 'gb_type', '')}\n{link}")
+        link = link.__cause__ or link.__context__
+    return "\n".join(parts)
+
+
+@contextlib.contextmanager
+def logged_breaks(sink: List[Tuple[Any, str, BaseException]]) -> Iterator[None]:
+    """Collects into ``sink`` every break Dynamo logs while inside, frames it then skipped
+    included (no graph, so no backend call, says where those broke): (its user stack,
+    reason, exception). ``unlisted_breaks`` reads them."""
+    try:
+        from torch._dynamo import symbolic_convert
+    except ImportError:
+        yield
+        return
+    translator: Any = getattr(symbolic_convert, "InstructionTranslatorBase", None)
+    original = getattr(translator, "log_graph_break", None)
+    if translator is None or original is None:
+        yield
+        return
+
+    def log_graph_break(self: Any, code_options: Any, reason: str, exc: Any) -> None:
+        try:
+            stack = getattr(exc, "real_stack", None)
+            if stack is None:
+                import torch._guards
+
+                stack = torch._guards.TracingContext.extract_stack()
+            sink.append((stack, reason, exc))
+        except Exception:  # noqa: BLE001 (evidence is best effort; the call goes on)
+            pass
+        return original(self, code_options, reason, exc)
+
+    translator.log_graph_break = log_graph_break
+    try:
+        yield
+    finally:
+        translator.log_graph_break = original
+
+
+def _break_info(frame: Any, text: str, exc: Optional[BaseException] = None) -> BreakInfo:
+    filename, line = _user_frame(frame)
+    tag = _tag_for(filename, line)
+    return BreakInfo(
+        filename=filename,
+        line=line,
+        reason=_first_line_of(text),
+        code=tag.code if tag else "",
+        fixed=tag.fixed if tag else None,
+        message=tag.message if tag else "",
+        runtime_frame=_runtime_frame(frame),
+        framework=_framework_frame(frame.user_stack, *_chained_stacks(exc)),
+    )
+
+
+def _chained_stacks(exc: Optional[BaseException]) -> List[Any]:
+    """The stacks of the exceptions a break was raised while handling (a break in a loop
+    is raised while handling the break inside the loop, whose stack says where that was)."""
+    stacks, seen = [], set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        stacks.append(getattr(exc, "real_stack", None))
+        exc = exc.__cause__ or exc.__context__
+    return stacks
+
+
+def unlisted_breaks(
+    logged: List[Tuple[Any, str, BaseException]], listed: List[BreakInfo], graph_count: int
+) -> Tuple[List[Tuple[BreakInfo, str]], int]:
+    """The logged breaks no graph's break names, each with its whole text: those of frames
+    Dynamo skipped (a break in a loop: it ran the frame eagerly), and every one when no
+    graph was compiled; and how many frames were skipped."""
+    seen = {(info.filename, info.line) for info in listed}
+    unlisted, skipped_frames = [], 0
+    for stack, reason, exc in logged:
+        text = _chained_text(exc, reason)
+        gb_type = getattr(exc, "gb_type", "")
+        if isinstance(gb_type, str) and gb_type:  # Dynamo's break type leads, as explain's
+            text = f"{gb_type}\n{text}"
+        skipped = any(sign in text for sign in _SKIP_SIGNS)
+        skipped_frames += skipped
+        info = _break_info(_Frame(stack), text, exc)
+        if (info.filename, info.line) in seen or not (skipped or graph_count == 0):
+            continue
+        seen.add((info.filename, info.line))
+        unlisted.append((info, text))
+    return unlisted, skipped_frames

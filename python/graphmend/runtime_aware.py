@@ -214,16 +214,14 @@ class _Profiler:
             self._fresh()
 
     def explain(self, target: Any, *, keep_result: bool = False) -> _Run:
-        from . import evidence  # builds on explainer
-
         logged: List[Any] = []
-        with self._fresh_call(target), evidence.logged_breaks(logged):
+        with self._fresh_call(target), explainer.logged_breaks(logged):
             output, result = explainer._run_explain(
                 target, self.args, self.kwargs, keep_result=keep_result
             )
         report, reasons = explainer._explain_report(output)
         depths = [len(getattr(r, "user_stack", None) or ()) for r in output.break_reasons]
-        unlisted, _ = evidence.unlisted_breaks(logged, report.breaks, report.graph_count)
+        unlisted, _ = explainer.unlisted_breaks(logged, report.breaks, report.graph_count)
         return _Run(report, reasons, depths, result, skipped=[info for info, _ in unlisted])
 
     def eager(self) -> Any:

@@ -176,6 +176,8 @@ def breaks_of(module, obj):
     """(breaks, graphs): the break reasons Dynamo reports and the graphs it compiles, on
     INPUTS[0]. (explain's graph_break_count, graphs - 1, misses a break before the first
     tensor op and frames Dynamo gives up on, e.g. a break inside a loop.)"""
+    if hasattr(module, "reset"):  # process state a run leaves (a registry) shapes the trace
+        module.reset()
     with grad_mode(module):
         report = graphmend.explain(obj, *fresh_inputs(module, 0))
     return len(report.breaks), report.graph_count
