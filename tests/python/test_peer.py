@@ -82,10 +82,7 @@ for _check in ("mended_compiled", "mended_text"):
     PENDING[("asteroid/beamforming_reference_mic", _check)] = (
         "a LinAlgError raised inside the compiled graph is not caught by the original's "
         "try/except (plain torch.compile too)")
-# Real bugs of the mender.
-PENDING[("x_transformers/generate", "never_more_breaks_than_the_original")] = (
-    "mender: the mended text compiles 6 graphs where the original compiles 4, the extra two "
-    "recompiles of the model's frame for new sequence lengths (dynamic shapes), not breaks")
+# Inductor's own.
 PENDING[("transformers/conditional_detr_train_clamp", "mended_inductor")] = (
     "Inductor (plain torch.compile too) returns 0 where eager returns NaN for the overflowing "
     "input (scale 1e38)")
