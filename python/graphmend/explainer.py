@@ -138,22 +138,9 @@ def _explain_report(output: Any) -> Tuple[ExplainReport, List[str]]:
     breaks = []
     reasons = []
     for reason in output.break_reasons:
-        filename, line = _user_frame(reason)
-        tag = _tag_for(filename, line)
         text = str(getattr(reason, "reason", reason))
         reasons.append(text)
-        breaks.append(
-            BreakInfo(
-                filename=filename,
-                line=line,
-                reason=_first_line_of(text),
-                code=tag.code if tag else "",
-                fixed=tag.fixed if tag else None,
-                message=tag.message if tag else "",
-                runtime_frame=_runtime_frame(reason),
-                framework=_framework_frame(getattr(reason, "user_stack", None)),
-            )
-        )
+        breaks.append(_break_info(reason, text))
     report = ExplainReport(
         graph_count=int(output.graph_count),
         graph_break_count=int(output.graph_break_count),
@@ -233,7 +220,7 @@ def _break_info(frame: Any, text: str, exc: Optional[BaseException] = None) -> B
         fixed=tag.fixed if tag else None,
         message=tag.message if tag else "",
         runtime_frame=_runtime_frame(frame),
-        framework=_framework_frame(frame.user_stack, *_chained_stacks(exc)),
+        framework=_framework_frame(getattr(frame, "user_stack", None), *_chained_stacks(exc)),
     )
 
 
