@@ -58,7 +58,10 @@ WIDTH_FIELDS = ("hidden_size", "d_model", "embed_dim", "hidden_dim", "dim")
 SLIDING_WINDOW = 4
 # Mixture-of-experts fields: how many experts, and how many each token is routed to.
 EXPERT_COUNTS = ("num_experts", "n_routed_experts", "num_local_experts", "moe_num_experts")
-EXPERTS_PER_TOKEN = ("num_experts_per_tok", "top_k", "moe_topk", "top_k_experts", "moe_k")
+EXPERTS_PER_TOKEN = ("num_experts_per_tok", "num_experts_per_token", "top_k", "moe_topk", "top_k_experts", "moe_k")
+# Shared (always-on) experts beside the routed ones, and the routed experts' width.
+SHARED_EXPERT_COUNTS = ("n_shared_experts", "num_shared_experts", "moe_num_shared_experts")
+EXPERT_WIDTHS = ("moe_intermediate_size",)
 # Backbones built from transformers' own classes instead of timm's, never downloaded.
 IN_LIBRARY_BACKBONE = {"use_timm_backbone": False, "use_pretrained_backbone": False}
 # Hybrid layouts that list their attention layers by index: the tiny model keeps one, the last.
@@ -241,7 +244,9 @@ def _unset_attention_fields(values: dict) -> None:
 
 def _expert_counts(values: dict) -> None:
     """Mixture-of-experts counts the defaults leave unset (`None`) where the config has
-    others set: 4 experts, 2 per token (as zoo's tiny configs)."""
+    others set: 4 experts, 2 per token (as zoo's tiny configs), 1 shared expert, the tiny
+    MLP width for the experts'; and never more experts per token than the (cut) experts
+    (`topk` over 4 experts asks for at most 4)."""
     for value in values.values():
         if isinstance(value, dict):
             _expert_counts(value)
@@ -251,8 +256,17 @@ def _expert_counts(values: dict) -> None:
         return
     for key in counts:
         values[key] = 4 if values[key] is None else values[key]
+    fewest = min((values[k] for k in counts if isinstance(values[k], int) and values[k] > 0), default=None)
     for key in per_token:
         values[key] = 2 if values[key] is None else values[key]
+        if fewest is not None and isinstance(values[key], int) and values[key] > fewest:
+            values[key] = fewest
+    for key in SHARED_EXPERT_COUNTS:
+        if key in values and values[key] is None:
+            values[key] = 1
+    for key in EXPERT_WIDTHS:
+        if key in values and values[key] is None and isinstance(values.get("intermediate_size"), int):
+            values[key] = values["intermediate_size"]
 
 
 def _image_placeholder_id(values: dict) -> None:

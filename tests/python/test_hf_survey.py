@@ -164,6 +164,21 @@ def test_timm_backbones_and_unset_attention_sizes_are_replaced():
     assert (unset["head_dim"], unset["num_key_value_heads"], unset["sliding_window"]) == (16, 4, hf_build.SLIDING_WINDOW)
 
 
+def test_expert_configs_route_to_at_most_the_experts_they_have():
+    ernie = {"moe_num_experts": 4, "moe_k": 6, "moe_num_shared_experts": 2}
+    hf_build._expert_counts(ernie)
+    assert ernie == {"moe_num_experts": 4, "moe_k": 4, "moe_num_shared_experts": 2}
+    unset = {"intermediate_size": 64, "text_config": {
+        "intermediate_size": 32, "num_experts": None, "top_k_experts": None,
+        "moe_intermediate_size": None, "n_shared_experts": None}}
+    hf_build._expert_counts(unset)
+    assert unset["text_config"] == {"intermediate_size": 32, "num_experts": 4, "top_k_experts": 2,
+                                    "moe_intermediate_size": 32, "n_shared_experts": 1}
+    dense = {"intermediate_size": 64, "n_shared_experts": None}  # no routed experts: untouched
+    hf_build._expert_counts(dense)
+    assert dense == {"intermediate_size": 64, "n_shared_experts": None}
+
+
 def test_image_feature_rows_and_boxes():
     import torch
 
