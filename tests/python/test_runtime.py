@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import enum
 import logging
 import re
 import sys
@@ -145,6 +146,52 @@ def test_unrecordable_argument_is_called_at_once(capsys):
     counter.n = 5
     rt.flush()
     assert capsys.readouterr().out == "Counter(0)\n"
+
+
+class Phase(str, enum.Enum):
+    TRAINING = "training"
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+
+
+class Named(enum.Enum):
+    ONE = 1
+
+    def __str__(self):  # text of its own: it may read anything
+        return f"Named#{len(_named_calls)}"
+
+
+_named_calls: list = []
+
+
+@pytest.mark.parametrize("backend", ["eager", "inductor"])
+def test_enum_members_are_recorded_where_the_enum_module_formats_them(capsys, backend):
+    def fn(x, member):
+        rt.defer_format(("m.py", 1, "fn"), print, ((0, "phase {0}"),), (member,))
+        rt.defer(("m.py", 2, "fn"), print, member)
+        return x + 1
+
+    expected = {}
+    for member in (Phase.TRAINING, Level.LOW, Named.ONE):
+        fn(torch.zeros(1), member)
+        expected[member] = capsys.readouterr().out
+    for member in (Phase.TRAINING, Level.LOW):
+        torch._dynamo.reset()
+        explained = torch._dynamo.explain(fn)(torch.zeros(1), member)
+        rt.discard()
+        assert explained.graph_break_count == 0, member
+        torch.compile(fn, backend=backend)(torch.zeros(1), member)
+        assert capsys.readouterr().out == ""  # recorded, not printed yet
+        rt.flush()
+        assert capsys.readouterr().out == expected[member]
+    # a class of its own text: called at once (Dynamo breaks there, as on the original)
+    torch._dynamo.reset()
+    torch.compile(fn, backend=backend)(torch.zeros(1), Named.ONE)
+    _named_calls.append(1)
+    rt.flush()
+    assert capsys.readouterr().out == expected[Named.ONE]
 
 
 def test_flush_replays_in_order_and_after_a_raise(capsys):

@@ -32,10 +32,13 @@ def _snapshot_safe(value: Any) -> bool:
     """Whether ``value`` can be recorded now and formatted later with the same text.
 
     True for tensors (cloned), plain immutable scalars and strings, classes (a warning
-    category), torch dtypes, devices, sizes, and lists/tuples/dicts of such values (copied). Anything else (a user object
-    whose ``__str__`` may read mutable state, a file, a module) is not.
+    category), torch dtypes, devices, sizes, enum members whose text is the enum module's
+    (``_plain_enum_member``), and lists/tuples/dicts of such values (copied). Anything else
+    (a user object whose ``__str__`` may read mutable state, a file, a module) is not.
     """
     if type(value) in _PLAIN_TYPES or isinstance(value, type):
+        return True
+    if _plain_enum_member(value):
         return True
     if _is_tensor(value):
         return True
@@ -47,6 +50,26 @@ def _snapshot_safe(value: Any) -> bool:
     if type(value) is dict:
         return all(_snapshot_safe(k) and _snapshot_safe(v) for k, v in value.items())
     return False
+
+
+def _plain_enum_member(value: Any) -> bool:
+    """An enum member whose class formats it with the enum module's methods (or its plain
+    mixin type's: ``IntEnum``, ``class Phase(str, Enum)``), of a snapshot-safe value: its text
+    is fixed by its name and value, which a member keeps. Dynamo resolves every step of this
+    while tracing (no graph break)."""
+    enum = sys.modules.get("enum")
+    if enum is None or not isinstance(value, enum.Enum):
+        return False
+    cls = type(value)
+    methods = (getattr(cls, name, None) for name in ("__str__", "__format__", "__repr__"))
+    return all(_enum_text_method(method) for method in methods) and _snapshot_safe(value.value)
+
+
+def _enum_text_method(method: Any) -> bool:
+    return (
+        getattr(method, "__module__", None) == "enum"
+        or getattr(method, "__objclass__", None) in _PLAIN_TYPES
+    )
 
 
 def _recordable(args: tuple, kwargs: dict) -> bool:
