@@ -214,6 +214,23 @@ TEST(Mend, RoutedLoopsIterateTheExpertsHitInline) {
   EXPECT_EQ(mixed.source.find("experts_hit"), std::string::npos) << mixed.source;
 }
 
+// A store through a mask of selections by it is written densely, indented as the statement
+// (tabs kept); the selections of another mask keep the store as written.
+TEST(Mend, MaskedStoresOfElementwiseSelectionsAreWrittenDensely) {
+  const std::string head =
+      "import torch\nclass M(torch.nn.Module):\n"
+      "\tdef forward(self, x: torch.Tensor, s: torch.Tensor, k: float):\n"
+      "\t\tm = s > 0\n\t\tn = s > 1\n";
+  MendResult dense = mend(head + "\t\tx[m] = (x[m] - 1) * k\n\t\treturn x\n");
+  EXPECT_NE(dense.source.find("\t\tif __graphmend_rt__.masked_assign_ok(m, x, x, numbers=(k, )):\n"
+                              "\t\t\t__graphmend_rt__.masked_assign_(x, m, (x - 1) * k)\n"
+                              "\t\telse:\n\t\t\tx[m] = (x[m] - 1) * k\n"),
+            std::string::npos)
+      << dense.source;
+  MendResult other = mend(head + "\t\tx[m] = x[n] * 2\n\t\treturn x\n");
+  EXPECT_EQ(other.source.find("masked_assign"), std::string::npos) << other.source;
+}
+
 // A logger held as an attribute is a logger where the class only ever sets it to one.
 TEST(Mend, LoggersHeldAsAttributesAreDeferredWhereOnlyLoggersAreSet) {
   const std::string module =

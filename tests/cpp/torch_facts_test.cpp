@@ -66,6 +66,7 @@ TEST(TorchFacts, SampleLookups) {
       {TorchFact::ViewOfReceiver, "squeeze", "expand"},
       {TorchFact::GradModeChange, "enable_grad", "is_grad_enabled"},
       {TorchFact::ViewFunction, "narrow", "add"},
+      {TorchFact::Elementwise, "sigmoid", "cumsum"},
   };
   EXPECT_EQ(std::size(samples), std::size(kCategories));
   for (const Sample& s : samples) {

@@ -44,7 +44,7 @@ GRAD_CASES = [case for case in RUNNING if getattr(MODULES[case], "GRAD", False)]
 
 # Folders beside one per rewrite: [Cond] (emitted by [Where]), [Moe] (by [MaskedReduce]), no
 # break at all, and breaks no rewrite handles.
-OTHER_FOLDERS = {"cond", "moe", "static", "out_of_scope"}
+OTHER_FOLDERS = {"cond", "moe", "masked_assign", "static", "out_of_scope"}
 
 # The expectation fields of the schema (a misspelt one would be ignored), and those of the
 # two formats it replaced.

@@ -75,7 +75,7 @@ from .defer import (
     pop_condition,
     push_condition,
 )
-from .masked import masked_reduce
+from .masked import masked_assign_, masked_assign_ok, masked_reduce
 from .moe import (
     experts_hit,
     register_rowwise,
@@ -158,6 +158,8 @@ __all__ = [
     "index_where_ok",
     "index_where",
     "masked_reduce",
+    "masked_assign_ok",
+    "masked_assign_",
     "item_compare",
     "item_later",
     "item_isinstance",

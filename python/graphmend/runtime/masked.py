@@ -87,3 +87,52 @@ def masked_reduce(x, mask, op: str):
     if op in ("max", "min"):
         guard(torch.logical_not(mask.any()), RuntimeError, _empty_message(op))
     return getattr(x.masked_fill(unselected, _fill_value(x, op)), op)()
+
+
+def masked_assign_ok(mask, target, *sources, numbers=(), guarded: bool = False) -> bool:
+    """Whether ``target[mask] = <value>``, its value computed element by element from
+    ``source[mask]`` of each source, may be stored densely with ``masked_assign_``. True
+    while compiling when ``mask`` is a bool tensor fitting ``target``'s leading dimensions
+    exactly (a boolean index does not broadcast), ``target`` a floating tensor, and every
+    source a tensor of ``target``'s shape, dtype and device (so the dense value has the
+    target's shape and dtype: the original's index_put_ refuses another dtype), and every
+    one of ``numbers`` (the names the value reads outside the selections) a Python int or
+    float (a tensor there could broadcast against the selection otherwise). With grad
+    mode on, no source may require grad: the dense value is computed on unselected elements
+    too, where a gradient of zero through an infinite or NaN partial derivative would give
+    NaN. ``guarded``: the store stood under ``if mask.any():``, and runs now whatever the
+    mask; grad mode must be off (an update bumps the version counter of a tensor autograd
+    may have saved; the mender proves the target one the traced code created). Eagerly,
+    and for a tensor subclass, False: the original statement runs. Every test is a static
+    fact under Dynamo."""
+    if not is_compiling():
+        return False
+    torch = sys.modules["torch"]
+    if guarded and torch.is_grad_enabled():
+        return False
+    if not (_plain_tensor(mask) and _plain_tensor(target)) or mask.dtype != torch.bool:
+        return False
+    if not target.is_floating_point() or mask.device != target.device:
+        return False
+    if not all(type(number) in (int, float) for number in numbers):
+        return False
+    rank = mask.dim()
+    if rank > target.dim() or tuple(mask.shape) != tuple(target.shape[:rank]):
+        return False
+    for source in sources:
+        if not _plain_tensor(source) or source.shape != target.shape:
+            return False
+        if source.dtype != target.dtype or source.device != target.device:
+            return False
+        if torch.is_grad_enabled() and source.requires_grad:
+            return False
+    return True
+
+
+def masked_assign_(target, mask, value) -> None:
+    """``target[mask] = value[mask]`` for a ``value`` of ``target``'s shape (after
+    ``masked_assign_ok``): in place, with ``torch.where`` over the whole tensor, the mask
+    widened over the trailing dimensions."""
+    torch = sys.modules["torch"]
+    widened = mask.reshape(tuple(mask.shape) + (1,) * (target.dim() - mask.dim()))
+    target.copy_(torch.where(widened, value, target))

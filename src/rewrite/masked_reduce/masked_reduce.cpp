@@ -14,10 +14,12 @@
 // addition the dense form changes, and raises for integers.
 //
 // A `torch.where(mask)` or `nonzero` of a routed expert loop goes to the loop's own form
-// first (moe/, reported as "moe").
+// first (moe/, reported as "moe"), and a selection in the value of a store through the same
+// mask to the dense store (masked_assign/, reported as "masked_assign").
 #include <string>
 
 #include "ast/walk.h"
+#include "rewrite/masked_assign/masked_assign.h"
 #include "rewrite/moe/moe.h"
 #include "rewrite/rewrite.h"
 
@@ -58,6 +60,7 @@ Outcome selection_kept(const Context& context, const ast::Subscript& selection,
 std::optional<Outcome> rewrite_masked_reduce(const sema::BreakTag& tag, Context& context) {
   if (tag.kind != sema::BreakKind::DynamicShape) return std::nullopt;
   if (std::optional<Outcome> routed = rewrite_routed_loop(tag, context)) return routed;
+  if (std::optional<Outcome> stored = rewrite_masked_assign(tag, context)) return stored;
   const auto* selection = ast::as<ast::Subscript>(tag.site);
   if (selection == nullptr)
     return Outcome::declined(reasons::Reason::OutOfScope,

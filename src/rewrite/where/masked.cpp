@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "rewrite/masked_assign/masked_assign.h"
 #include "rewrite/where/plan.h"
 
 namespace graphmend::rewrite::where_detail {
@@ -31,6 +32,9 @@ struct Update {
   std::vector<const ast::Slice*> slices;
   const ast::expr* value = nullptr;
   const ast::expr* mask = nullptr;
+  // `X[M] = <value of selections by M>` (masked_assign_ok): stored densely
+  std::optional<DenseValue> dense;
+  const ast::stmt* statement = nullptr;
 };
 
 // M of `M.any()` or `torch.any(M)`, else null.
@@ -129,21 +133,29 @@ std::string quoted(const Context& context, const ast::Node& node) {
   return "`" + text + "`";
 }
 
-// Why `u` cannot be updated unconditionally, or empty.
-Problem check_update(const Context& context, const Update& u, const ast::Name& mask) {
+// Why `u` cannot be updated unconditionally, or empty; a value computed from selections by
+// the mask is stored densely (`u.dense`).
+Problem check_update(const Context& context, Update& u, const ast::Name& mask) {
   const auto* uses = ast::as<ast::Name>(u.mask);
   if (uses == nullptr || uses->id != mask.id)
     return {Reason::MaskedOtherMask,
             "updates under a mask other than the condition's `" + std::string(mask.id) + "`"};
-  if (!is_number_literal(context, u.value))
+  std::string why;
+  if (u.indexed && !is_number_literal(context, u.value))
+    u.dense = dense_value(context, *u.value, mask.id, why);
+  if (!is_number_literal(context, u.value) && !u.dense)
     return {Reason::MaskedValueNotNumber,
             "the value " + quoted(context, *u.value) +
-                " is not a Python number (a tensor value of another dtype raises even under an "
-                "all-False mask)"};
+                " is neither a Python number nor computed element by element from selections "
+                "by the mask (a tensor value of another dtype raises even under an all-False "
+                "mask)"};
   Update parts = u;
   if (!split_target(parts))
     return {Reason::MaskedUpdateForm, "the updated tensor " + quoted(context, *u.target) +
                                           " is not a local name or an integer slice of one"};
+  if (u.dense && !parts.slices.empty())
+    return {Reason::MaskedUpdateForm, "the updated tensor " + quoted(context, *u.target) +
+                                          " of a store of selections is not a local name"};
   if (std::string why = context.analysis.why_not_fresh(*parts.base); !why.empty())
     return {Reason::MaskedTargetNotFresh,
             "the updated tensor `" + std::string(parts.base->id) +
@@ -163,6 +175,10 @@ std::string slice_text(const Context& context, const ast::Slice& slice) {
 }
 
 std::string check_call(const Context& context, const Update& u) {
+  if (u.dense)
+    return context.runtime + ".masked_assign_ok(" + std::string(node_text(context, *u.mask)) +
+           ", " + std::string(node_text(context, *u.target)) + check_arguments(*u.dense) +
+           ", guarded=True)";
   Update parts = u;
   split_target(parts);
   std::string text = context.runtime + (u.indexed ? ".masked_index_ok(" : ".masked_fill_ok(") +
@@ -192,6 +208,7 @@ std::optional<Outcome> rewrite_masked_update(const Context& context, const ast::
   const ast::stmt* other = nullptr;
   for (const ast::stmt* s : statement.body) {
     if (std::optional<Update> u = update_of(*s)) {
+      u->statement = s;
       updates.push_back(*u);
     } else if (other == nullptr) {
       other = s;
@@ -214,7 +231,7 @@ std::optional<Outcome> rewrite_masked_update(const Context& context, const ast::
     return decline(Reason::MaskedMaskNotName,
                    "the mask " + quoted(context, *mask) +
                        " is not a local name (the check and the updates must read one tensor)");
-  for (const Update& u : updates) {
+  for (Update& u : updates) {
     if (u.mask == nullptr || u.value == nullptr)
       return decline(Reason::MaskedUpdateForm,
                      "an update is not `masked_fill_(mask, value)` with two positional arguments");
@@ -232,11 +249,22 @@ std::optional<Outcome> rewrite_masked_update(const Context& context, const ast::
   std::string_view original = text.substr(statement.begin, statement.end - statement.begin);
   bool is_elif = written_as_elif(context, statement);
   const ast::stmt& last = *statement.body[statement.body.size - 1];
-  std::string replacement = (is_elif ? "elif " : "if ") + checks + ":" +
-                            std::string(text.substr(body_begin, last.end - body_begin)) + "\n" +
+  Outcome outcome;
+  std::string body;  // the body as written, each dense store written densely
+  uint32_t at = body_begin;
+  for (const Update& u : updates) {
+    if (!u.dense) continue;
+    body += std::string(text.substr(at, u.statement->begin - at)) + context.runtime +
+            ".masked_assign_(" + std::string(node_text(context, *u.target)) + ", " +
+            std::string(node_text(context, *u.mask)) + ", " + u.dense->text + ")";
+    at = u.statement->end;
+    outcome.absorbed.insert(outcome.absorbed.end(), u.dense->reads.begin(), u.dense->reads.end());
+    outcome.absorbed_as = Outcome::Absorbed::Rewritten;
+  }
+  body += std::string(text.substr(at, last.end - at));
+  std::string replacement = (is_elif ? "elif " : "if ") + checks + ":" + body + "\n" +
                             indentation_of(context, statement) + (is_elif ? "" : "el") +
                             std::string(original);
-  Outcome outcome;
   outcome.fixed = true;
   outcome.needs_runtime = true;
   outcome.edits.push_back(TextEdit{statement.begin, statement.end, std::move(replacement)});

@@ -21,4 +21,4 @@ INPUTS = [
 EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (2, 2)
 EXPECTED_TAGS = [("GM101", "declined")]
-EXPECTED_DECLINES = [("GM101", "is not a Python number")]
+EXPECTED_DECLINES = [("GM101", "is neither a Python number")]
