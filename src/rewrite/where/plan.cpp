@@ -57,6 +57,7 @@ Problem build_tree(const Context& context, const ast::If& node, const std::vecto
     built.planner->torch_ = torch;
     built.planner->speculation = speculation;
     built.planner->traced_helpers = built.traced_helpers;
+    built.planner->static_ifs = true;  // a flag's if in a branch: both sides, then selected
     built.planner->tail = attempt == 1 ? follower : nullptr;
     if (attempt == 1) built.planner->tail_statements = tail_statements;
     for (const ast::expr* static_operand : condition.static_operands) {
@@ -268,14 +269,19 @@ Problem choose_form(const Context& context, const std::vector<BlockRef>& path,
             planner.expensive
                 ? "a branch records a call and calls code (torch.cond cannot record it)"
                 : "a branch records a call under nested conditions"};
+  // torch.cond's branch functions are written from the branches' assignments, which a
+  // static if's sides are not
+  if (planner.met_static_if && planner.expensive)
+    return {Reason::UnsupportedStatement,
+            "a static if nested in a tensor branch that calls code (torch.cond)"};
   if (planner.expensive) return plan_cond(context, path, leaves, plan);
   if (!plan.defers && !raises && plan.checks.masked_reads.empty() && leaves.size() == 2 &&
       !plan.root->on_true->is_split() && !plan.root->on_false->is_split()) {
     // In training, where_ok says no (the unselected side's gradients); torch.cond over
     // the branches as written then selects without a break, where it can (not over a
     // subscript by a tensor index: Dynamo reads it with .item(), a failed compile there).
-    plan.cond.in_training =
-        !planner.pure_helper && cond_operands(context, path, leaves, plan).empty();
+    plan.cond.in_training = !planner.pure_helper && !planner.met_static_if &&
+                            cond_operands(context, path, leaves, plan).empty();
     if (!plan.cond.in_training) plan.cond.operands.clear();
   }
   return {};
@@ -333,6 +339,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
     if (Problem why = check_static_prefix(context, plan); !why.empty()) return decline(why);
   }
   plan.checks.masked_reads = built.planner->masked_reads;
+  plan.checks.flags = built.planner->flag_checks;
   if (Problem why = check_masked_reads(context, *built.planner, plan); !why.empty())
     return decline(why);
   if (speculation != nullptr) {  // the operands are read before the if

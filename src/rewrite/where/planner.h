@@ -99,6 +99,7 @@ class Planner {
   // Dynamo: a Python number stays a number.
   bool static_ifs = false;
   std::vector<std::string> flag_checks;  // the flags those tests read (RunTimeChecks::flags)
+  bool met_static_if = false;  // its sides are selected by temps: no torch.cond of the branches
 
   void focus(const Tree& tree);
 

@@ -366,6 +366,7 @@ bool Planner::kept_number(const ast::If& n, std::string_view var, Tree& tree) {
 // unconditionally), then `var = <true> if <test> else <false>` for each variable assigned.
 bool Planner::build_static_if(const ast::If& n, Tree& tree) {
   if (!check_static_test(n, tree)) return false;
+  met_static_if = true;
   std::optional<std::string> test = renamed(*n.test, tree, {});
   if (!test)
     return fail(Reason::UnsupportedStatement,
