@@ -16,6 +16,7 @@ from . import boundary, cache, explainer, mender
 from .options import all_on as all_rewrites
 from .reports import (
     JUMP_SIGNS,
+    SHAPE_SIGNS,
     BreakInfo,
     CompileReport,
     Diagnostic,
@@ -47,11 +48,13 @@ class Evidence:
         )
 
     def jump_lines(self) -> Dict[str, Tuple[int, ...]]:
-        """File -> the lines Dynamo broke on a branch on a tensor there (the mender's
-        ``observed_lines``: an operand it saw as a tensor)."""
+        """File -> the lines Dynamo broke on a branch on a tensor there, or on an operator
+        of data-dependent output shape (the mender's ``observed_lines``: an operand it saw as
+        a tensor, an index it saw as a mask)."""
         lines: Dict[str, set] = {}
+        signs = JUMP_SIGNS + SHAPE_SIGNS
         for info, text in zip(self.breaks, self.reasons):
-            if info.filename and info.line and any(sign in text for sign in JUMP_SIGNS):
+            if info.filename and info.line and any(sign in text for sign in signs):
                 lines.setdefault(info.filename, set()).add(info.line)
         return {f: tuple(sorted(found)) for f, found in sorted(lines.items())}
 

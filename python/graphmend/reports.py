@@ -149,6 +149,9 @@ class BreakInfo:
 GENERIC_JUMP = "generic_jump"
 GENERIC_JUMP_ID = "GB0170"
 JUMP_SIGNS = (GENERIC_JUMP, "Data-dependent branching")
+# Dynamo's words for a break on an operator of data-dependent output shape (`x[mask]`): a
+# boolean-mask index there is a mask, whatever the text shows (the tagger's observed lines).
+SHAPE_SIGNS = ("Dynamic shape operator",)
 
 
 @dataclasses.dataclass

@@ -241,6 +241,10 @@ class AnalysisImpl final : public Analysis {
   // evidence), where a plain parameter counts as a tensor too (Speculation::plain_parameters).
   bool selects_tensors_by_parameter(const ast::IfExp& e, const ast::stmt& site,
                                     std::vector<const ast::expr*>& read) const;
+  // Whether `index`, read at `site`, is a bool tensor under that same evidence (`valid`
+  // of `valid = target >= 0` with `target` a plain parameter): asked where Dynamo broke on
+  // an operator of data-dependent output shape.
+  bool is_bool_tensor_by_parameter(const ast::expr& index, const ast::stmt& site) const;
 
  private:
   friend class ScopeWalker;

@@ -355,4 +355,17 @@ bool AnalysisImpl::selects_tensors_by_parameter(const ast::IfExp& e, const ast::
   return dependent;
 }
 
+bool AnalysisImpl::is_bool_tensor_by_parameter(const ast::expr& index,
+                                               const ast::stmt& site) const {
+  Speculation evidence;
+  evidence.site = &site;
+  evidence.class_evidence = true;
+  evidence.plain_parameters = true;
+  evidence_budget_ = 64;
+  Speculation* before = speculate(&evidence);
+  bool mask = is_bool_tensor(index);
+  speculate(before);
+  return mask;
+}
+
 }  // namespace graphmend::sema

@@ -309,7 +309,10 @@ class Tagger {
         }
         return false;
       }
-      if (a_.is_bool_tensor(*part)) {
+      // a mask by the text, or by Dynamo's break on the line (an operator of data-dependent
+      // output shape) where a plain parameter counts as a tensor
+      if (a_.is_bool_tensor(*part) ||
+          (owner != nullptr && observed_at(s) && a_.is_bool_tensor_by_parameter(*part, *owner))) {
         add(BreakKind::DynamicShape, owner, &s, "boolean-mask indexing " + quote(s));
         return true;
       }

@@ -86,6 +86,22 @@ def test_unannotated_tensor_branch_under_inductor():
     assert graphs_of(compiled.__graphmend_first_call__.current, x, torch.tensor(1.0)) == 1
 
 
+@pytest.mark.parametrize("backend", ["eager", "inductor"])
+def test_an_unannotated_mask_store_is_written_densely(backend):
+    """Dynamo broke on `out[valid]` (an operator of data-dependent output shape) where the
+    text shows no tensor: the index counts as a mask there, and the store is written densely
+    (behind masked_assign_ok, which checks the mask at run time)."""
+    compiled = graphmend.compile(programs.masked_loss, backend=backend)
+    target = torch.tensor([0, -1, 2, 3, -1, 1])
+    loss = torch.arange(6.0) / 7
+    assert torch.equal(compiled(loss, target), programs.masked_loss(loss, target))
+    report = graphmend.compile_report(compiled)
+    assert {(d.filename, d.line) for d in report.from_runtime} == {site("masked")}
+    for mask in (target, -torch.ones(6, dtype=torch.int64), torch.ones(6, dtype=torch.int64)):
+        assert torch.equal(compiled(loss, mask), programs.masked_loss(loss, mask))
+    assert graphs_of(compiled.__graphmend_first_call__.current, loss, target) == 1
+
+
 def test_a_python_number_takes_the_original_path():
     """The evidence says `t` was a tensor on the first call; a later call with an int fails
     the run-time check and runs the original branch."""

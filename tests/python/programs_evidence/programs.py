@@ -63,6 +63,15 @@ class Guarded(nn.Module):
         return x * t
 
 
+def masked_loss(loss, target):
+    """A store through a mask computed from an unannotated argument: no sign of a tensor in
+    the text."""
+    valid = target >= 0
+    out = loss * 1.0
+    out[valid] = out[valid] * 2.0 - 1.0  # SITE: masked
+    return out
+
+
 def entry_scale():
     return scale, (torch.ones(3), torch.tensor(1.0))
 
