@@ -231,6 +231,30 @@ TEST(Mend, MaskedStoresOfElementwiseSelectionsAreWrittenDensely) {
   EXPECT_EQ(other.source.find("masked_assign"), std::string::npos) << other.source;
 }
 
+// Element-wise in-place updates of a tensor the function created run on a copy, kept under
+// the condition; of an argument they keep their break.
+TEST(Mend, InPlaceUpdatesOfFreshTensorsAreKeptUnderTheCondition) {
+  const std::string head =
+      "import torch\nclass M(torch.nn.Module):\n"
+      "    def forward(self, x: torch.Tensor):\n"
+      "        out = torch.zeros(4)\n";
+  MendResult fresh =
+      mend(head +
+           "        if x.sum() > 0:\n            out.add_(x)\n            out.mul_(2)\n"
+           "        return out\n");
+  EXPECT_NE(
+      fresh.source.find("        if __graphmend_rt__.update_where_ok(__gm_c0 := (x.sum() > 0), "
+                        "(out, x,), (out, 2,)):\n"
+                        "            out.copy_(torch.where(__gm_c0, out.clone().add_(x), out))\n"
+                        "            out.copy_(torch.where(__gm_c0, out.clone().mul_(2), out))\n"
+                        "        elif x.sum() > 0:\n"),
+      std::string::npos)
+      << fresh.source;
+  MendResult argument =
+      mend(head + "        if x.sum() > 0:\n            x.mul_(2)\n        return x\n");
+  EXPECT_EQ(argument.source.find("update_where_ok"), std::string::npos) << argument.source;
+}
+
 // A logger held as an attribute is a logger where the class only ever sets it to one.
 TEST(Mend, LoggersHeldAsAttributesAreDeferredWhereOnlyLoggersAreSet) {
   const std::string module =

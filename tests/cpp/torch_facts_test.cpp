@@ -67,6 +67,7 @@ TEST(TorchFacts, SampleLookups) {
       {TorchFact::GradModeChange, "enable_grad", "is_grad_enabled"},
       {TorchFact::ViewFunction, "narrow", "add"},
       {TorchFact::Elementwise, "sigmoid", "cumsum"},
+      {TorchFact::InPlaceUpdate, "mul_", "scatter_"},
   };
   EXPECT_EQ(std::size(samples), std::size(kCategories));
   for (const Sample& s : samples) {

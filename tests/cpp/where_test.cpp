@@ -891,7 +891,9 @@ TEST(Where, Declines) {
   const std::string head = "def f(x):\n    y = x\n    if x.sum() > 0:\n";
   std::vector<DeclineCase> cases = {
       {"mutation", head + "        self.count = x\n        y = x\n", "mutates state"},
-      {"in-place", head + "        x.add_(1)\n", "mutates state"},
+      {"in-place", head + "        x.add_(1)\n", "may not be one the traced code created"},
+      {"in-place index", head + "        y = x * 1\n        y.scatter_(0, x.long(), x)\n",
+       "mutates state"},
       {"impure", head + "        y = print(x)\n", "is not pure"},
       {"break", "def f(x):\n  for i in x:\n    if x.sum() > 0:\n      break\n", "break/continue"},
       {"raise", head + "        raise\n    else:\n        y = x\n", "bare raise"},

@@ -440,3 +440,50 @@ def cond(pred, true_fn, false_fn, operands):
     if isinstance(pred, torch.Tensor) and pred.dtype != torch.bool:
         pred = pred != 0
     return torch.cond(pred, true_fn, false_fn, operands)
+
+
+def update_where_ok(condition, *updates) -> bool:
+    """Whether mended code may run the element-wise in-place updates of ``if condition:``
+    on copies of their targets and keep the updated values with ``torch.where``, whatever
+    the condition (where/inplace.cpp); ``updates`` holds ``(target, *arguments)`` of each.
+    True while compiling with grad mode off (an update bumps the target's version counter
+    even where the condition is False; the mender proves each target a tensor the traced
+    code created), for a plain bool ``condition`` of one element (what the original's
+    ``bool()`` reads) on every target's device with no more dimensions than any target (the
+    selection then has the target's shape), plain tensor targets, and arguments that cannot
+    make the update raise: Python numbers the target's dtype takes in place (an int, or a
+    float for a floating target) and tensors of the target's dtype and device whose shape
+    broadcasts to the target's. Eagerly False: the original ``if`` runs. Static under
+    Dynamo."""
+    if not is_compiling():
+        return False
+    import torch
+
+    if torch.is_grad_enabled() or not _plain_tensor(condition):
+        return False
+    if not _one_element(condition) or condition.dtype != torch.bool:
+        return False
+    for target, *arguments in updates:
+        if not _plain_tensor(target) or target.device != condition.device:
+            return False
+        if condition.dim() > target.dim() or target.dtype == torch.bool:
+            return False
+        if not all(_updates_in_place(target, argument) for argument in arguments):
+            return False
+    return True
+
+
+def _updates_in_place(target, argument) -> bool:
+    """Whether ``argument`` of an element-wise in-place update of ``target`` cannot make it
+    raise (see update_where_ok)."""
+    import torch
+
+    if type(argument) is int:
+        return True
+    if type(argument) is float:
+        return target.is_floating_point()
+    if not _plain_tensor(argument):
+        return False
+    if argument.dtype != target.dtype or argument.device != target.device:
+        return False
+    return tuple(torch.broadcast_shapes(target.shape, argument.shape)) == tuple(target.shape)

@@ -35,6 +35,7 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
   const auto* conditional = ast::as<ast::IfExp>(tag.site);
   if (const auto* branch = ast::as<ast::If>(tag.statement); branch && conditional == nullptr) {
     if (auto masked = where_detail::rewrite_masked_update(context, *branch)) return masked;
+    if (auto updated = where_detail::rewrite_inplace_update(context, *branch)) return updated;
   }
   where_detail::PlanResult result =
       conditional != nullptr ? where_detail::plan_conditional(context, *tag.statement, *conditional)
