@@ -487,3 +487,32 @@ def _updates_in_place(target, argument) -> bool:
     if argument.dtype != target.dtype or argument.device != target.device:
         return False
     return tuple(torch.broadcast_shapes(target.shape, argument.shape)) == tuple(target.shape)
+
+
+def selecting(condition, *assumed) -> bool:
+    """Whether ``select`` may compute both sides of a conditional expression inside an
+    expression (where/select.cpp): while compiling with grad mode off (a value's gradient
+    through the unselected side of torch.where can be NaN), for a bool ``condition`` of one
+    element, and every value the mender took for a tensor (``assumed``: to prove the sides
+    pure) a plain tensor. Otherwise the caller's own conditional expression runs. Static
+    under Dynamo."""
+    if not is_compiling() or not _plain_tensor(condition) or not _one_element(condition):
+        return False
+    import torch
+
+    if torch.is_grad_enabled() or condition.dtype != torch.bool:
+        return False
+    return all(_plain_tensor(value) for value in assumed)
+
+
+def select(condition, on_true, on_false):
+    """``on_true() if condition else on_false()`` after ``selecting``: both sides computed
+    and selected with ``torch.where`` where ``where_ok`` says it gives exactly the picked
+    value (tensors of one shape, dtype and device); otherwise the picked one (a break while
+    compiling, as Python's conditional expression)."""
+    picked, other = on_true(), on_false()
+    if where_ok(condition, picked, other):
+        import torch
+
+        return torch.where(condition, picked, other)
+    return picked if condition else other

@@ -22,7 +22,8 @@ bool is_where_ok_test(const Context& context, const ast::expr* test) {
               (attr->attr == "where_ok" || attr->attr == "tensors" || attr->attr == "cond_safe" ||
                attr->attr == "cond_on" || attr->attr == "masked_fill_ok" ||
                attr->attr == "masked_index_ok" || attr->attr == "index_where_ok" ||
-               attr->attr == "masked_assign_ok" || attr->attr == "update_where_ok"))
+               attr->attr == "masked_assign_ok" || attr->attr == "update_where_ok" ||
+               attr->attr == "selecting"))
             found = true;
     return !found;
   };

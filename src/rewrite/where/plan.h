@@ -167,6 +167,11 @@ struct PlanResult {
 // of an if already predicated, ...), or empty.
 Problem check_unpredicated(const Context& context, const ast::stmt& statement);
 
+// A conditional expression inside an expression, written `runtime.select(c, lambda: a,
+// lambda: b)` in place (select.cpp); a decline when a value is not pure.
+std::optional<Outcome> rewrite_inline_conditional(Context& context, const ast::stmt& statement,
+                                                  const ast::IfExp& e);
+
 PlanResult plan_statement(const Context& context, const ast::stmt& statement,
                           bool check_enclosing = true);
 // The enclosing data-dependent if predicated with torch.where whose tree holds `statement`

@@ -40,6 +40,11 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
   where_detail::PlanResult result =
       conditional != nullptr ? where_detail::plan_conditional(context, *tag.statement, *conditional)
                              : where_detail::plan_statement(context, *tag.statement);
+  if (!result.plan && conditional != nullptr && result.reason.reason == Reason::NotAnIf) {
+    if (auto selected =
+            where_detail::rewrite_inline_conditional(context, *tag.statement, *conditional))
+      return selected;
+  }
   if (!result.plan) {
     // a branch that only prints, logs or warns is deferred whole ([Defer], branch.cpp)
     if (conditional == nullptr) {
