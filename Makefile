@@ -11,6 +11,7 @@
 #   make corpus  the differential corpus run alone (CORPUS_ARGS="--limit 500")
 #   make bench   parse speed (stdlib) and whole-mend speed (transformers) vs ast.parse
 #   make bench-moe  routed MoE loop vs its static-shape form, transformers 4.52.4's blocks
+#   make bench-dense  masked stores, in-place updates and conditional expressions, dense vs original
 #   make ddp-cost  graphs and steady step time under DDP (2 gloo ranks, CPU), unmended vs mended
 #   make tf4524  transformers 4.52.4 in .venv/tf-4.52.4 (use with PYTHONPATH=.venv/tf-4.52.4)
 #   make survey  graph breaks of bench/models/zoo.py under both transformers versions
@@ -78,7 +79,7 @@ PACKAGE_INPUTS := $(shell find src python tools -type f \( -name '*.cpp' -o -nam
 	-o -name '*.def' -o -name '*.inc' -o -name '*.py' -o -name '*.json' \) 2>/dev/null) CMakeLists.txt pyproject.toml
 CXX_SOURCES = $(shell find src tests/cpp fuzz bench -type f \( -name '*.cpp' -o -name '*.h' \) 2>/dev/null)
 
-.PHONY: deps build install test test-cpp test-python test-inductor asan fuzz fuzz-build corpus bench bench-moe demo \
+.PHONY: deps build install test test-cpp test-python test-inductor asan fuzz fuzz-build corpus bench bench-moe bench-dense demo \
 	lint lint-baseline format clean distclean tf4524 survey ddp-cost
 
 # --------------------------------------------------------------------------------------------
@@ -184,6 +185,11 @@ corpus: install
 bench: install
 	$(PY) bench/parse_speed.py
 	$(PY) bench/mend_speed.py
+
+# The dense forms (masked stores, in-place updates, conditional expressions) against their
+# originals, Inductor both ways (docs/BENCHMARKS.md).
+bench-dense: install
+	$(PY) bench/dense_forms.py
 
 # Graphs and steady step time under DDP (2 gloo ranks on CPU), unmended and mended.
 ddp-cost: install
