@@ -68,6 +68,7 @@ TEST(TorchFacts, SampleLookups) {
       {TorchFact::ViewFunction, "narrow", "add"},
       {TorchFact::Elementwise, "sigmoid", "cumsum"},
       {TorchFact::InPlaceUpdate, "mul_", "scatter_"},
+      {TorchFact::BoundedGradient, "clamp", "exp"},
   };
   EXPECT_EQ(std::size(samples), std::size(kCategories));
   for (const Sample& s : samples) {

@@ -71,7 +71,7 @@ TEST(Trap, GuardWithElseIsPredicatedAsABranch) {
                  "        return x * 2\n"),
             {"x"});
   std::string mended = f.run(sema::BreakKind::ValidationGuard);
-  EXPECT_NE(mended.find("    if __graphmend_rt__.where_ok(__gm_c1, __gm_t0):\n"
+  EXPECT_NE(mended.find("    if __graphmend_rt__.where_ok(__gm_c1, __gm_t0, gradient_safe=True):\n"
                         "        __graphmend_rt__.guard(__gm_c1, ValueError, \"n\")\n"
                         "        return __gm_t0\n"
                         "    elif x.sum() < 0:\n"

@@ -261,16 +261,8 @@ TEST(Where, IfElseAssignment) {
             "    __gm_t0 = x * 2\n"
             "    __gm_t1 = x - 1\n"
             "    __gm_c2 = x.sum() > 0\n"
-            "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+            "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1, gradient_safe=True):\n"
             "        y = torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
-            "    elif __graphmend_rt__.cond_ok(__gm_c2, __gm_t0, __gm_t1):\n"
-            "        def __gm_true_3(x):\n"
-            "            y = x * 2\n"
-            "            return y\n"
-            "        def __gm_false_4(x):\n"
-            "            y = x - 1\n"
-            "            return y\n"
-            "        y = __graphmend_rt__.cond(__gm_c2, __gm_true_3, __gm_false_4, (x,))\n"
             "    elif x.sum() > 0:\n"
             "        y = __gm_t0\n"
             "    else:\n"
@@ -292,9 +284,10 @@ TEST(Where, TwoVariablesAndIntermediates) {
           {"y", "z"});
   ASSERT_TRUE(r.fixed) << r.reason;
   EXPECT_NE(r.text.find("__gm_t1 = __gm_t0 + 1\n"), std::string::npos) << r.text;
-  EXPECT_NE(r.text.find("if __graphmend_rt__.where_ok(__gm_c5, __gm_t1, __gm_t3) and "
-                        "__graphmend_rt__.where_ok(__gm_c5, __gm_t2, __gm_t4):"),
-            std::string::npos)
+  EXPECT_NE(
+      r.text.find("if __graphmend_rt__.where_ok(__gm_c5, __gm_t1, __gm_t3, gradient_safe=True) and "
+                  "__graphmend_rt__.where_ok(__gm_c5, __gm_t2, __gm_t4, gradient_safe=True):"),
+      std::string::npos)
       << r.text;
   EXPECT_EQ(r.text.find("\n    t = "), std::string::npos) << r.text;  // only in torch.cond's branch
 }
@@ -561,7 +554,7 @@ TEST(Where, ACallInABranchIsRecordedWithItsCondition) {
           {"y"});
   ASSERT_TRUE(r.fixed) << r.reason;
   for (const char* piece : {"    if __graphmend_rt__.is_compiling() and "
-                            "__graphmend_rt__.where_ok(__gm_c1, __gm_t0, y):\n"
+                            "__graphmend_rt__.where_ok(__gm_c1, __gm_t0, y, gradient_safe=True):\n"
                             "        __graphmend_rt__.defer_when(__gm_c1, ('m.py', 4, ",
                             "), print, 'clamping')\n"
                             "        y = torch.where(__gm_c1, __gm_t0, y)\n"
@@ -592,12 +585,33 @@ TEST(Where, ARecordedCallsArgumentsArePure) {
   }
 }
 
+// Values whose local derivatives are all finite (clamps, identities, sums of such) may be
+// selected in training too; an exp, or a product of two tensors, may not.
+TEST(Where, GradientSafeValuesAreSelectedInTraining) {
+  auto check_of = [](const char* value) {
+    Result r = run(std::string("def f(x: torch.Tensor, w: torch.Tensor):\n"
+                               "    y = x + 1\n"
+                               "    if x.sum() > 0:\n"
+                               "        y = ") +
+                       value + "\n    return y\n",
+                   {"y"});
+    EXPECT_TRUE(r.fixed) << r.reason;
+    return r.text.find("gradient_safe=True") != std::string::npos;
+  };
+  EXPECT_TRUE(check_of("torch.clamp(x, min=-1.0, max=1.0) - 2 * x.relu()"));
+  EXPECT_TRUE(check_of("x.view(-1).reshape(x.shape) / 2"));
+  EXPECT_FALSE(check_of("x.exp()"));
+  EXPECT_FALSE(check_of("x * w"));
+  EXPECT_FALSE(check_of("x / w"));
+}
+
+// (an exp's derivative is not bounded: in training torch.cond, not torch.where, selects)
 TEST(Where, ElselessUpdateNeedsPriorBinding) {
   Result r =
       run("def f(x):\n"
           "    y = x + 1\n"
           "    if x.sum() > 0:\n"
-          "        y = x * 2\n"
+          "        y = x.exp()\n"
           "    return y\n",
           {"y"});
   ASSERT_TRUE(r.fixed) << r.reason;
@@ -654,14 +668,8 @@ TEST(Where, ReturnsAndEarlyReturn) {
             "    __gm_t0 = x * 2\n"
             "    __gm_t1 = x - 1\n"
             "    __gm_c2 = x.sum() > 0\n"
-            "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+            "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1, gradient_safe=True):\n"
             "        return torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
-            "    elif __graphmend_rt__.cond_ok(__gm_c2, __gm_t0, __gm_t1):\n"
-            "        def __gm_true_3(x):\n"
-            "            return x * 2\n"
-            "        def __gm_false_4(x):\n"
-            "            return x - 1\n"
-            "        return __graphmend_rt__.cond(__gm_c2, __gm_true_3, __gm_false_4, (x,))\n"
             "    elif x.sum() > 0:\n"
             "        return __gm_t0\n"
             "    else:\n"
@@ -682,15 +690,8 @@ TEST(Where, ReturnsAndEarlyReturn) {
             "    __gm_t1 = x + 1\n"
             "    __gm_t2 = __gm_t1\n"
             "    __gm_c3 = x.sum() > 0\n"
-            "    if __graphmend_rt__.where_ok(__gm_c3, __gm_t0, __gm_t2):\n"
+            "    if __graphmend_rt__.where_ok(__gm_c3, __gm_t0, __gm_t2, gradient_safe=True):\n"
             "        return torch.where(__gm_c3, __gm_t0, __gm_t2)\n"
-            "    elif __graphmend_rt__.cond_ok(__gm_c3, __gm_t0, __gm_t2):\n"
-            "        def __gm_true_4(x):\n"
-            "            return x * 2\n"
-            "        def __gm_false_5(x):\n"
-            "            y = x + 1\n"
-            "            return y.clone()\n"
-            "        return __graphmend_rt__.cond(__gm_c3, __gm_true_4, __gm_false_5, (x,))\n"
             "    elif x.sum() > 0:\n"
             "        return __gm_t0\n"
             "    else:\n"
@@ -723,8 +724,9 @@ TEST(Where, ElifChainNestsFromTheBottom) {
                         "__gm_t2))"),
             std::string::npos)
       << r.text;
-  EXPECT_NE(r.text.find("where_ok((__gm_c3, __gm_c4), __gm_t0, __gm_t1, __gm_t2)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.text.find("where_ok((__gm_c3, __gm_c4), __gm_t0, __gm_t1, __gm_t2, gradient_safe=True)"),
+      std::string::npos)
       << r.text;
   EXPECT_NE(r.text.find("    elif x.sum() > 0:\n        y = __gm_t0\n    elif x.mean() < -1:\n"),
             std::string::npos)
@@ -806,15 +808,8 @@ TEST(Where, StaticPrefixStaysPythonIf) {
             "    if h.dtype == torch.float16:\n"
             "        __gm_t0 = torch.clamp(h, -1.0, 1.0)\n"
             "        __gm_c1 = torch.isinf(h).any()\n"
-            "        if __graphmend_rt__.where_ok(__gm_c1, __gm_t0, h):\n"
+            "        if __graphmend_rt__.where_ok(__gm_c1, __gm_t0, h, gradient_safe=True):\n"
             "            h = torch.where(__gm_c1, __gm_t0, h)\n"
-            "        elif __graphmend_rt__.cond_ok(__gm_c1, __gm_t0, h):\n"
-            "            def __gm_true_2(h):\n"
-            "                h = torch.clamp(h, -1.0, 1.0)\n"
-            "                return h\n"
-            "            def __gm_false_3(h):\n"
-            "                return h.clone()\n"
-            "            h = __graphmend_rt__.cond(__gm_c1, __gm_true_2, __gm_false_3, (h,))\n"
             "        elif torch.isinf(h).any():\n"
             "            h = __gm_t0\n"
             "    return h\n");
@@ -969,27 +964,27 @@ TEST(Where, RaisingArmBecomesAGuardOnItsPath) {
           "    return y\n",
           {"y"});
   ASSERT_TRUE(r.fixed) << r.reason;
-  EXPECT_EQ(
-      r.text,
-      "def f(x):\n"
-      "    __gm_t0 = x * 2\n"
-      "    __gm_t1 = x - 1\n"
-      "    __gm_c2 = x.sum() < 0\n"
-      "    __gm_c3 = x.min() > -5\n"
-      "    if __graphmend_rt__.where_ok((__gm_c2, __gm_c3), __gm_t0, __gm_t1):\n"
-      "        __graphmend_rt__.guard(torch.logical_and(__gm_c2, torch.logical_not(__gm_c3)), "
-      "ValueError, \"too small\")\n"
-      "        y = torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
-      "    elif x.sum() < 0:\n"
-      "        if x.min() > -5:\n"
-      "            y = __gm_t0\n"
-      "        else:\n"
-      "            raise ValueError(\n"
-      "                \"too small\"\n"
-      "            )\n"
-      "    else:\n"
-      "        y = __gm_t1\n"
-      "    return y\n");
+  EXPECT_EQ(r.text,
+            "def f(x):\n"
+            "    __gm_t0 = x * 2\n"
+            "    __gm_t1 = x - 1\n"
+            "    __gm_c2 = x.sum() < 0\n"
+            "    __gm_c3 = x.min() > -5\n"
+            "    if __graphmend_rt__.where_ok((__gm_c2, __gm_c3), __gm_t0, __gm_t1, "
+            "gradient_safe=True):\n"
+            "        __graphmend_rt__.guard(torch.logical_and(__gm_c2, "
+            "torch.logical_not(__gm_c3)), ValueError, \"too small\")\n"
+            "        y = torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
+            "    elif x.sum() < 0:\n"
+            "        if x.min() > -5:\n"
+            "            y = __gm_t0\n"
+            "        else:\n"
+            "            raise ValueError(\n"
+            "                \"too small\"\n"
+            "            )\n"
+            "    else:\n"
+            "        y = __gm_t1\n"
+            "    return y\n");
 }
 
 // A raise as the top-level arm: a path of one split; a variable only the other arm assigns
@@ -1000,11 +995,12 @@ TEST(Where, RaisingTopLevelArm) {
           "        z = x * 2\n    return z\n",
           {"z"});
   ASSERT_TRUE(assigns.fixed) << assigns.reason;
-  EXPECT_NE(assigns.text.find("    if __graphmend_rt__.where_ok(__gm_c1, __gm_t0):\n"
-                              "        __graphmend_rt__.guard_formatted(__gm_c1, ValueError, "
-                              "lambda: f'bad {n}')\n"
-                              "        z = __gm_t0\n"),
-            std::string::npos)
+  EXPECT_NE(
+      assigns.text.find("    if __graphmend_rt__.where_ok(__gm_c1, __gm_t0, gradient_safe=True):\n"
+                        "        __graphmend_rt__.guard_formatted(__gm_c1, ValueError, "
+                        "lambda: f'bad {n}')\n"
+                        "        z = __gm_t0\n"),
+      std::string::npos)
       << assigns.text;
   Result returns =
       run("def f(x):\n    if x.sum() < 0:\n        return x\n    elif x.max() > 9:\n"
@@ -1097,8 +1093,9 @@ TEST(Where, OneLineBranches) {
           "    return y\n",
           {"y"});
   ASSERT_TRUE(r.fixed) << r.reason;
-  EXPECT_NE(r.text.find("    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
-                        "        y = torch.where"),
+  EXPECT_NE(r.text.find(
+                "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1, gradient_safe=True):\n"
+                "        y = torch.where"),
             std::string::npos)
       << r.text;
 }
@@ -1173,16 +1170,8 @@ TEST(Where, ARandomRootConditionIsDrawnOnceFirst) {
             "    __gm_c2 = torch.rand(1) < p\n"
             "    __gm_t0 = x.flip(-1)\n"
             "    __gm_t1 = x\n"
-            "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+            "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1, gradient_safe=True):\n"
             "        y = torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
-            "    elif __graphmend_rt__.cond_ok(__gm_c2, __gm_t0, __gm_t1):\n"
-            "        def __gm_true_3(x):\n"
-            "            y = x.flip(-1)\n"
-            "            return y\n"
-            "        def __gm_false_4(x):\n"
-            "            y = x\n"
-            "            return y.clone()\n"
-            "        y = __graphmend_rt__.cond(__gm_c2, __gm_true_3, __gm_false_4, (x,))\n"
             "    elif __gm_c2:\n"
             "        y = __gm_t0\n"
             "    else:\n"
@@ -1200,7 +1189,7 @@ TEST(Where, ARandomRootConditionIsDrawnOnceFirst) {
             "    __gm_c2 = torch.rand((), device=x.device) < p\n"
             "    __gm_t0 = x.flip(-1)\n"
             "    __gm_t1 = x\n"
-            "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1):\n"
+            "    if __graphmend_rt__.where_ok(__gm_c2, __gm_t0, __gm_t1, gradient_safe=True):\n"
             "        return torch.where(__gm_c2, __gm_t0, __gm_t1)\n"
             "    elif __gm_c2:\n"
             "        return __gm_t0\n"

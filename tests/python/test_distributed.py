@@ -7,7 +7,8 @@
   gradients and parameters after SGD steps equal to the unmended eager DDP run, each rank's
   deferred prints and log records equal to what the original prints on that rank, and no
   host read of a tensor in the graphs;
-* models of the case corpus and a transformers model (XLM) under DDP;
+* models of the case corpus and two transformers models under DDP: XLM, and BART in
+  training, whose break is inside its encoder's layer loop;
 * a validation guard failing on one rank: that rank raises the original exception, the
   other waits in the gradient all-reduce until the process group's timeout, as eagerly;
 * the mended text is the same on each rank and reads no rank;
@@ -39,6 +40,7 @@ SCENARIOS = [
     "ddp_case_cond",
     "ddp_case_where",
     "ddp_xlm",
+    "ddp_bart",
     "ddp_no_sync",
     "ddp_trap",
     "mended_source",
@@ -121,6 +123,16 @@ def test_ddp_transformers_xlm(ranks):
         torch.testing.assert_close(arms["mended"]["losses"][0], arms["eager"]["losses"][0],
                                    rtol=0, atol=0)  # fmt: skip
         _assert_same_training(arms["eager"], arms["mended"], exact=False)
+
+
+def test_ddp_transformers_bart_layer_loop_in_training(ranks):
+    """BART in float16: each encoder layer clamps non-finite activations behind a branch on
+    a tensor, inside the encoder's layer loop. In training the clamp is selected with
+    torch.where (its values' gradients are finite: gradient_safe): one Dynamo graph per
+    rank where plain torch.compile makes several, and exactly eager DDP's training."""
+    for arms in _scenario(ranks, "ddp_bart"):
+        assert arms["mended"]["unique_graphs"] == 1 < arms["compiled"]["unique_graphs"]
+        _assert_same_training(arms["eager"], arms["mended"])
 
 
 def test_no_sync_keeps_each_ranks_gradients(ranks):

@@ -110,7 +110,7 @@ def _plain_membership(element, container) -> bool:
     )
 
 
-def where_ok(condition, *values):
+def where_ok(condition, *values, gradient_safe: bool = False):
     """Whether ``torch.where`` over ``values`` gives exactly what the original branch gives.
 
     ``condition`` is the (tensor) branch condition, or a tuple of them for a nested or
@@ -125,7 +125,10 @@ def where_ok(condition, *values):
       only works for one element; more dimensions would broadcast the result's shape);
     * autograd cannot see the unselected branch: not (grad mode is on and a value requires
       grad). Gradients through the unselected side of ``torch.where`` can be NaN (the
-      "double where" problem), so training-mode code keeps its original branch.
+      "double where" problem), so training-mode code keeps its original branch, unless
+      the mender proved every value ``gradient_safe``: every local derivative finite (a
+      clamp, a relu, the value from before the if), so the zero gradient sent into the
+      unselected side stays zero and the selected side's gradient is the original's.
 
     When it is False the mended code runs the original branch on the values already
     computed, so the result equals the original's in every case.
@@ -134,6 +137,8 @@ def where_ok(condition, *values):
 
     if not _selectable(condition, values):
         return False
+    if gradient_safe:
+        return True
     if torch.is_grad_enabled() and any(value.requires_grad for value in values):
         return False
     return True
@@ -298,12 +303,12 @@ def index_where(buffer, index, holding, failing=()):
     return buffer[row]
 
 
-def cond_ok(condition, *values):
+def cond_ok(condition, *values, gradient_safe: bool = False):
     """Whether mended code may select with ``torch.cond`` over the branches as written. Asked
     after ``where_ok`` refused, for every variable the branches merge: while compiling, with
     grad mode on, the values (one per branch, computed for ``torch.where``) tensors of one
     shape, dtype and device and the condition one bool element; so ``where_ok`` refused
-    for gradients only. ``torch.cond``
+    for gradients only (``gradient_safe``: where_ok did not refuse, so this is not asked). ``torch.cond``
     differentiates only the branch it selects, so no NaN comes from the other side (the
     branch functions compute their values again; the unused ones are dead code in the
     graph). Eagerly it is False: the original branch runs."""

@@ -101,6 +101,20 @@ std::string return_value(const Tree& leaf, const Names& names, int element = -1)
   return element < 0 ? value : value + "[" + std::to_string(element) + "]";
 }
 
+// Whether a leaf's value of `var` (its return: none) is Assignment::gradient_safe; the value
+// from before the if, kept, is.
+bool gradient_safe_value(const Tree& leaf, std::optional<std::string_view> var) {
+  std::optional<int> temp = leaf.returned;
+  if (var) {
+    auto it = leaf.env.find(*var);
+    if (it == leaf.env.end()) return true;
+    temp = it->second;
+  }
+  for (const where_detail::Assignment& a : leaf.assigns)
+    if (temp && a.temp == *temp) return a.gradient_safe;
+  return false;
+}
+
 std::string where_expr(const Plan& plan, const Tree& tree, std::optional<std::string_view> var,
                        const Names& names, int element = -1) {
   if (!tree.is_split())
@@ -286,13 +300,18 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
     for (size_t i = 0; i < splits.size(); ++i) conds += (i ? ", " : "") + names.conds[i];
     conds += ")";
   }
+  bool all_safe = true;  // every check gradient_safe: where_ok refuses for no gradient
   auto check = [&](std::optional<std::string_view> var, int element = -1) {
     std::string text = context.runtime + ".where_ok(" + conds;
+    bool safe = true;
     for (const Tree* leaf : leaves) {
       if (leaf->raises()) continue;
       text += ", " + (var ? leaf_value(*leaf, *var, names) : return_value(*leaf, names, element));
+      safe = safe && gradient_safe_value(*leaf, var);
     }
-    return text + ")";
+    // training may select too: no side's gradient turns NaN through torch.where
+    all_safe = all_safe && safe;
+    return text + (safe ? ", gradient_safe=True)" : ")");
   };
   int arity = static_cast<int>(plan.return_arity);
   std::string test;
@@ -322,7 +341,7 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
     for (std::string_view var : plan.merge)
       out.line(1, std::string(var) + " = " + where_expr(plan, *plan.root, var, names));
   }
-  if (plan.cond.in_training) {
+  if (plan.cond.in_training && !all_safe) {
     // runtime.cond_ok holds where where_ok does not only for gradients: torch.cond over the
     // branches as written, which differentiates only the selected one
     std::string ok = test;

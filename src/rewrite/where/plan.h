@@ -33,6 +33,10 @@ struct Assignment {
   std::string value;  // source text of the value, names assigned earlier as placeholders
   // True, False, None or a number literal: a Python value torch.where never selects
   bool python_constant = false;
+  // Every local derivative of the value is finite wherever it is defined (a clamp, a
+  // relu, an identity, a sum of such values): the zero gradient torch.where sends into an
+  // unselected one stays zero, never NaN (Planner::gradient_safe)
+  bool gradient_safe = false;
 };
 
 // Where a deferred call's recorded form takes the condition of its branch's path.

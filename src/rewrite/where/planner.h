@@ -99,7 +99,9 @@ class Planner {
   // Dynamo: a Python number stays a number.
   bool static_ifs = false;
   std::vector<std::string> flag_checks;  // the flags those tests read (RunTimeChecks::flags)
-  bool met_static_if = false;  // its sides are selected by temps: no torch.cond of the branches
+  bool met_static_if = false;
+  bool gradient_safe(const ast::expr& value, const Tree& tree)
+      const;  // its sides are selected by temps: no torch.cond of the branches
 
   void focus(const Tree& tree);
 

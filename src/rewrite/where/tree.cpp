@@ -11,6 +11,7 @@
 #include "rewrite/guard_raise.h"
 #include "rewrite/where/planner.h"
 #include "sema/aliasing.h"
+#include "sema/torch_facts.h"
 
 namespace graphmend::rewrite::where_detail {
 
@@ -594,7 +595,7 @@ bool Planner::add_assignment(std::string_view var, const ast::expr& value, Tree&
                 "comprehension, lambda or f-string reading a branch variable");
   note_free_reads(value, tree);
   int temp = temps++;
-  tree.assigns.push_back({var, temp, *text, is_python_constant(value)});
+  tree.assigns.push_back({var, temp, *text, is_python_constant(value), gradient_safe(value, tree)});
   tree.env[var] = temp;
   note_reads(value, tree);
   if (std::find(tree.assigned.begin(), tree.assigned.end(), var) == tree.assigned.end())
@@ -616,7 +617,8 @@ bool Planner::add_return(const ast::expr& value, Tree& tree) {
                 "comprehension, lambda or f-string reading a branch variable");
   note_free_reads(value, tree);
   int temp = temps++;
-  tree.assigns.push_back({std::string_view(), temp, *text, is_python_constant(value)});
+  tree.assigns.push_back(
+      {std::string_view(), temp, *text, is_python_constant(value), gradient_safe(value, tree)});
   tree.returned = temp;
   tree.returned_arity = tuple_arity(value);
   note_reads(value, tree);
@@ -677,6 +679,84 @@ void merge_order(const Tree& tree, std::vector<std::string_view>& out) {
   if (tree.is_split()) {
     merge_order(*tree.on_true, out);
     merge_order(*tree.on_false, out);
+  }
+}
+
+}  // namespace graphmend::rewrite::where_detail
+
+namespace graphmend::rewrite::where_detail {
+
+// Whether every local derivative of `value` is finite wherever it is defined, so that the
+// zero gradient torch.where sends into it, unselected, stays zero: names (a value from
+// before the if, or a branch temp that is such a value), attributes, number literals,
+// `torch.finfo(...)`/`iinfo` fields, unary `-`/`+`, `+`/`-` of such values, a product or
+// quotient by a number literal, and the calls of torch_facts' BoundedGradient with such
+// arguments (clamp, relu, sigmoid, tanh, views, casts, where, cat...). An exp, a log, a
+// square root, a product of two tensors (0 times an infinite factor is NaN) are not.
+bool Planner::gradient_safe(const ast::expr& value, const Tree& tree) const {
+  switch (value.kind) {
+    case Kind::Constant:
+    case Kind::Attribute:
+      return true;
+    case Kind::Name: {
+      auto it = tree.env.find(static_cast<const ast::Name&>(value).id);
+      if (it == tree.env.end()) return true;  // its value before the if: the identity
+      for (const Assignment& a : tree.assigns)
+        if (a.temp == it->second) return a.gradient_safe;
+      return false;
+    }
+    case Kind::UnaryOp: {
+      auto& unary = static_cast<const ast::UnaryOp&>(value);
+      return (unary.op == ast::UnaryOpKind::USub || unary.op == ast::UnaryOpKind::UAdd) &&
+             gradient_safe(*unary.operand, tree);
+    }
+    case Kind::BinOp: {
+      auto& binary = static_cast<const ast::BinOp&>(value);
+      auto number = [](const ast::expr* e) {
+        const auto* c = ast::as<ast::Constant>(e);
+        return c != nullptr && (c->value.type == ast::ConstantValue::Type::Int ||
+                                c->value.type == ast::ConstantValue::Type::Float);
+      };
+      switch (binary.op) {
+        case ast::OperatorKind::Add:
+        case ast::OperatorKind::Sub:
+          return gradient_safe(*binary.left, tree) && gradient_safe(*binary.right, tree);
+        case ast::OperatorKind::Mult:
+          return (number(binary.left) && gradient_safe(*binary.right, tree)) ||
+                 (number(binary.right) && gradient_safe(*binary.left, tree));
+        case ast::OperatorKind::Div:
+          return number(binary.right) && gradient_safe(*binary.left, tree);
+        default:
+          return false;
+      }
+    }
+    case Kind::Call: {
+      auto& call = static_cast<const ast::Call&>(value);
+      const auto* method = ast::as<ast::Attribute>(call.func);
+      if (method == nullptr) return false;
+      sema::Callee callee = analysis_.resolve_call(call);
+      std::string_view name = method->attr;
+      bool info = callee.qualified_name == "torch.finfo" || callee.qualified_name == "torch.iinfo";
+      if (info) return true;  // no tensor
+      bool function = callee.kind == sema::CalleeKind::TorchFunction;
+      if (!function && !gradient_safe(*method->value, tree)) return false;
+      if (!sema::has_fact(sema::TorchFact::BoundedGradient, name)) return false;
+      for (const ast::expr* arg : call.args)
+        if (ast::is<ast::Starred>(arg) || !gradient_safe(*arg, tree)) return false;
+      for (const ast::keyword* keyword : call.keywords)
+        if (keyword->arg.empty() || !gradient_safe(*keyword->value, tree)) return false;
+      return true;
+    }
+    case Kind::List:
+    case Kind::Tuple: {
+      const auto& elements = value.kind == Kind::List ? static_cast<const ast::List&>(value).elts
+                                                      : static_cast<const ast::Tuple&>(value).elts;
+      for (const ast::expr* element : elements)
+        if (!gradient_safe(*element, tree)) return false;
+      return true;
+    }
+    default:
+      return false;
   }
 }
 
