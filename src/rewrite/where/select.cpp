@@ -68,7 +68,7 @@ std::optional<Outcome> rewrite_inline_conditional(Context& context, const ast::s
         const auto* text = ast::as<ast::JoinedStr>(n);
         return text != nullptr && encloses(text);
       }))
-    return decline(Reason::Other, "it is inside an f-string");
+    return decline(Reason::SelectPlace, "it is inside an f-string");
   // [Defer] records a print's, a log's or a warning's arguments as they are
   if (ast::contains(&statement, [&](const ast::Node* n) {
         const auto* call = ast::as<ast::Call>(n);
@@ -78,7 +78,7 @@ std::optional<Outcome> rewrite_inline_conditional(Context& context, const ast::s
         bool runtime = module != nullptr && module->id == context.runtime;  // a mended one
         return runtime || deferrable_kind(context, *call).has_value();
       }))
-    return decline(Reason::Other, "it is an argument of a print, logging or warnings call");
+    return decline(Reason::SelectPlace, "it is an argument of a print, logging or warnings call");
   // a walrus there binds in another scope, or is refused; the fallback of a mended one
   if (ast::contains(&statement, [&](const ast::Node* n) {
         bool scope = ast::is<ast::ListComp>(n) || ast::is<ast::SetComp>(n) ||
@@ -88,9 +88,9 @@ std::optional<Outcome> rewrite_inline_conditional(Context& context, const ast::s
         bool mended = choice != nullptr && choice != &e && calls_runtime(context, *choice->test);
         return (scope || mended) && encloses(n);
       }))
-    return decline(Reason::Other, "it is inside a comprehension, a lambda or a mended one");
+    return decline(Reason::SelectPlace, "it is inside a comprehension, a lambda or a mended one");
   if (context.analysis.function_of(&e) == nullptr)
-    return decline(Reason::Other, "it is not inside a function");
+    return decline(Reason::SelectPlace, "it is not inside a function");
   if (condition_uses_scalar(e.test))
     return decline(Reason::UsesItem, "condition uses .item()/.tolist() (GM106, out of scope)");
   for (const ast::expr* value : {e.body, e.orelse}) {
