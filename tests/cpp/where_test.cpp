@@ -600,6 +600,7 @@ TEST(Where, GradientSafeValuesAreSelectedInTraining) {
   };
   EXPECT_TRUE(check_of("torch.clamp(x, min=-1.0, max=1.0) - 2 * x.relu()"));
   EXPECT_TRUE(check_of("x.view(-1).reshape(x.shape) / 2"));
+  EXPECT_TRUE(check_of("-2.0 * x + x.sigmoid()"));  // a signed literal is a number too
   EXPECT_FALSE(check_of("x.exp()"));
   EXPECT_FALSE(check_of("x * w"));
   EXPECT_FALSE(check_of("x / w"));

@@ -121,15 +121,6 @@ bool alone_on_its_lines(const Context& context, const ast::stmt& statement) {
   return true;
 }
 
-bool contains(const ast::Node& root, const ast::Node* node) {
-  bool found = false;
-  ast::walk(&root, [&](const ast::Node* n) {
-    found = found || n == node;
-    return !found;
-  });
-  return found;
-}
-
 }  // namespace
 
 std::string check_arguments(const DenseValue& dense) {
@@ -177,7 +168,8 @@ std::optional<Outcome> rewrite_masked_assign(const sema::BreakTag& tag, Context&
                                     ? ast::as<ast::Subscript>(assign->targets[0])
                                     : nullptr;
   const auto* mask = store != nullptr ? ast::as<ast::Name>(store->slice) : nullptr;
-  if (mask == nullptr || !is_plain_reference(*store->value) || !contains(*assign->value, tag.site))
+  if (mask == nullptr || !is_plain_reference(*store->value) ||
+      !ast::contains(assign->value, [&](const ast::Node* n) { return n == tag.site; }))
     return std::nullopt;
   auto declined = [](std::string why) {
     return Outcome::declined(reasons::Reason::MaskedAssignForm,

@@ -45,21 +45,6 @@ std::string resolve(std::string_view text, const std::vector<std::string>& temps
   return out;
 }
 
-// One indentation step as the source writes it (the body's extra indentation), else 4 spaces.
-std::string indent_unit(const Context& context, const ast::If& statement, const std::string& base) {
-  if (!statement.body.empty()) {
-    const ast::stmt& first = *statement.body[0];
-    LineCol here = context.source.line_col(first.begin);
-    LineCol head = context.source.line_col(statement.begin);
-    if (here.line != head.line) {
-      std::string inner = indentation_of(context, first);
-      if (inner.size() > base.size() && inner.compare(0, base.size(), base) == 0)
-        return inner.substr(base.size());
-    }
-  }
-  return "    ";
-}
-
 struct Names {
   std::vector<std::string> temps;             // by plan temp id
   std::vector<std::string> conds;             // by plan split id
@@ -110,9 +95,8 @@ bool gradient_safe_value(const Tree& leaf, std::optional<std::string_view> var) 
     if (it == leaf.env.end()) return true;
     temp = it->second;
   }
-  for (const where_detail::Assignment& a : leaf.assigns)
-    if (temp && a.temp == *temp) return a.gradient_safe;
-  return false;
+  const where_detail::Assignment* assigned = temp ? leaf.assignment(*temp) : nullptr;
+  return assigned != nullptr && assigned->gradient_safe;
 }
 
 std::string where_expr(const Plan& plan, const Tree& tree, std::optional<std::string_view> var,
@@ -500,7 +484,7 @@ Outcome where_detail::emit_plan(const Plan& plan, Context& context) {
   const ast::stmt& statement = *plan.statement;
   std::string indent = indentation_of(context, statement);
   Emitter out(indent, plan.condition_if != nullptr
-                          ? indent_unit(context, *plan.condition_if, indent)
+                          ? where_detail::indent_unit(context, *plan.condition_if, indent)
                           : std::string("    "));
 
   // torch.cond fails the compile where Dynamo cannot trace a branch: runtime.cond_on lets
@@ -575,3 +559,22 @@ Outcome where_detail::emit_plan(const Plan& plan, Context& context) {
 }
 
 }  // namespace graphmend::rewrite
+
+namespace graphmend::rewrite::where_detail {
+
+// One indentation step as the source writes it (the body's extra indentation), else 4 spaces.
+std::string indent_unit(const Context& context, const ast::If& statement, const std::string& base) {
+  if (!statement.body.empty()) {
+    const ast::stmt& first = *statement.body[0];
+    LineCol here = context.source.line_col(first.begin);
+    LineCol head = context.source.line_col(statement.begin);
+    if (here.line != head.line) {
+      std::string inner = indentation_of(context, first);
+      if (inner.size() > base.size() && inner.compare(0, base.size(), base) == 0)
+        return inner.substr(base.size());
+    }
+  }
+  return "    ";
+}
+
+}  // namespace graphmend::rewrite::where_detail

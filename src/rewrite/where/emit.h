@@ -1,6 +1,8 @@
 // [Where] emission: the fix of a plan (plan.h), the stage after planning.
 #pragma once
 
+#include <string>
+
 #include "rewrite/rewrite.h"
 #include "rewrite/where/plan.h"
 
@@ -11,5 +13,9 @@ Outcome emit_plan(const Plan& plan, Context& context);
 
 // The fix of a statement the enclosing predicated if `cover` rewrites as part of its tree.
 Outcome covered(const Context& context, const ast::If& cover);
+
+// One indentation step as `statement`'s body writes it beyond `base` (its own
+// indentation), else 4 spaces.
+std::string indent_unit(const Context& context, const ast::If& statement, const std::string& base);
 
 }  // namespace graphmend::rewrite::where_detail

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "rewrite/where/emit.h"
 #include "rewrite/where/masked.h"
 #include "rewrite/where/plan.h"
 #include "rewrite/where/planner.h"
@@ -113,7 +114,7 @@ std::optional<Outcome> rewrite_inplace_update(Context& context, const ast::If& s
   }
   check += ")";
   std::string indent = indentation_of(context, statement);
-  std::string step = indent.find('\t') != std::string::npos ? "\t" : "    ";
+  std::string step = indent_unit(context, statement, indent);
   bool is_elif = written_as_elif(context, statement);
   std::string replacement = (is_elif ? "elif " : "if ") + check + ":";
   for (const ast::Call* call : updates)

@@ -96,6 +96,12 @@ struct Tree {
   std::map<std::string_view, bool> shares;
 
   bool is_split() const { return split_id >= 0; }
+  // The assignment of temp `temp` here, or null.
+  const Assignment* assignment(int temp) const {
+    for (const Assignment& a : assigns)
+      if (a.temp == temp) return &a;
+    return nullptr;
+  }
   bool raises() const { return raise.has_value(); }
 };
 

@@ -99,9 +99,10 @@ class Planner {
   // Dynamo: a Python number stays a number.
   bool static_ifs = false;
   std::vector<std::string> flag_checks;  // the flags those tests read (RunTimeChecks::flags)
+  // A static if's sides are selected by temps: no torch.cond of the branches.
   bool met_static_if = false;
-  bool gradient_safe(const ast::expr& value, const Tree& tree)
-      const;  // its sides are selected by temps: no torch.cond of the branches
+  // Assignment::gradient_safe of `value` assigned in `tree` (tree.cpp).
+  bool gradient_safe(const ast::expr& value, const Tree& tree) const;
 
   void focus(const Tree& tree);
 

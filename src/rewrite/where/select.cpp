@@ -17,7 +17,6 @@
 
 #include "ast/walk.h"
 #include "rewrite/defer/defer.h"
-#include "rewrite/where/masked.h"
 #include "rewrite/where/plan.h"
 #include "rewrite/where/planner.h"
 
@@ -25,12 +24,17 @@ namespace graphmend::rewrite::where_detail {
 
 namespace {
 
+// `<runtime>.<name>(...)`: mended code's own call.
+bool is_runtime_call(const Context& context, const ast::Call& call) {
+  const auto* method = ast::as<ast::Attribute>(call.func);
+  const auto* module = method != nullptr ? ast::as<ast::Name>(method->value) : nullptr;
+  return module != nullptr && module->id == context.runtime;
+}
+
 bool calls_runtime(const Context& context, const ast::expr& e) {
   return ast::contains(&e, [&](const ast::Node* n) {
     const auto* call = ast::as<ast::Call>(n);
-    const auto* method = call != nullptr ? ast::as<ast::Attribute>(call->func) : nullptr;
-    const auto* module = method != nullptr ? ast::as<ast::Name>(method->value) : nullptr;
-    return module != nullptr && module->id == context.runtime;
+    return call != nullptr && is_runtime_call(context, *call);
   });
 }
 
@@ -73,10 +77,7 @@ std::optional<Outcome> rewrite_inline_conditional(Context& context, const ast::s
   if (ast::contains(&statement, [&](const ast::Node* n) {
         const auto* call = ast::as<ast::Call>(n);
         if (call == nullptr || !encloses(call)) return false;
-        const auto* method = ast::as<ast::Attribute>(call->func);
-        const auto* module = method != nullptr ? ast::as<ast::Name>(method->value) : nullptr;
-        bool runtime = module != nullptr && module->id == context.runtime;  // a mended one
-        return runtime || deferrable_kind(context, *call).has_value();
+        return is_runtime_call(context, *call) || deferrable_kind(context, *call).has_value();
       }))
     return decline(Reason::SelectPlace, "it is an argument of a print, logging or warnings call");
   // a walrus there binds in another scope, or is refused; the fallback of a mended one

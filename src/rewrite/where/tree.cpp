@@ -701,9 +701,8 @@ bool Planner::gradient_safe(const ast::expr& value, const Tree& tree) const {
     case Kind::Name: {
       auto it = tree.env.find(static_cast<const ast::Name&>(value).id);
       if (it == tree.env.end()) return true;  // its value before the if: the identity
-      for (const Assignment& a : tree.assigns)
-        if (a.temp == it->second) return a.gradient_safe;
-      return false;
+      const Assignment* assigned = tree.assignment(it->second);
+      return assigned != nullptr && assigned->gradient_safe;
     }
     case Kind::UnaryOp: {
       auto& unary = static_cast<const ast::UnaryOp&>(value);
@@ -712,11 +711,7 @@ bool Planner::gradient_safe(const ast::expr& value, const Tree& tree) const {
     }
     case Kind::BinOp: {
       auto& binary = static_cast<const ast::BinOp&>(value);
-      auto number = [](const ast::expr* e) {
-        const auto* c = ast::as<ast::Constant>(e);
-        return c != nullptr && (c->value.type == ast::ConstantValue::Type::Int ||
-                                c->value.type == ast::ConstantValue::Type::Float);
-      };
+      auto number = [](const ast::expr* e) { return number_literal(e) != nullptr; };
       switch (binary.op) {
         case ast::OperatorKind::Add:
         case ast::OperatorKind::Sub:
