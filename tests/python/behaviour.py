@@ -281,6 +281,14 @@ def pending_params(names, check, pending):
     return out
 
 
+def _forget_conversion_verdicts():
+    """The runtime's verdicts on torch.cond sites and scalar capture, as in a new process."""
+    state = graphmend.runtime.state
+    state.untraceable_conds.clear()
+    state.capture_frames.clear()
+    state.capture_refused.clear()
+
+
 def _fixtures():
     import pytest
 
@@ -294,10 +302,10 @@ def _fixtures():
     def fresh_dynamo():
         # as in a new process: no compiled code, no torch.cond site found untraceable yet
         torch._dynamo.reset()
-        graphmend.runtime.state.untraceable_conds.clear()
+        _forget_conversion_verdicts()
         yield
         torch._dynamo.reset()
-        graphmend.runtime.state.untraceable_conds.clear()
+        _forget_conversion_verdicts()
 
     return log_everything, fresh_dynamo
 

@@ -56,7 +56,7 @@ lists, tuples and dicts; replay calls the recorded callee with those.
 The package is split by construct: ``defer`` and ``records`` ([Defer] and the replay of its
 records), ``trap`` ([Trap], ``rerun_if``), ``predicate`` ([Where], torch.cond),
 ``cond_trace`` (torch.cond sites Dynamo cannot trace run their original statement), ``scalar``
-([Scalar]), ``masked`` ([MaskedReduce]), ``moe`` (routed expert loops with static shapes),
+and ``capture`` ([Scalar]), ``conversion`` (Dynamo's frame conversion, retried for both), ``masked`` ([MaskedReduce]), ``moe`` (routed expert loops with static shapes),
 over ``sites`` (the frames a call names), ``state`` and ``tracing``. It imports nothing of
 GraphMend but the compiled core: it runs inside the user's process. The frame
 filters test the package's folder (``tracing.in_runtime``), so a helper may move between its
@@ -104,7 +104,9 @@ from .predicate import (
     tensors,
     where_ok,
 )
-from .cond_trace import _install_retry, cond_on
+from .capture import captured_float, captured_int, captured_item
+from .cond_trace import cond_on
+from .conversion import install as _install_retry
 from .records import call_now, discard, flush, pending
 from .scalar import item_compare, item_isinstance, item_later, item_now, static_range_ok
 from .sites import register_boundary
@@ -170,6 +172,9 @@ __all__ = [
     "item_later",
     "item_isinstance",
     "item_now",
+    "captured_item",
+    "captured_int",
+    "captured_float",
     "is_compiling",
     # The compile boundary's (boundary.py) and the command line's.
     "flush",

@@ -8,14 +8,11 @@ untraceable is switched off, and Dynamo converts the frame again, which then tak
 site's original statement. A failed trace runs no user code (its effects are symbolic), so
 the call still runs the program once.
 
-The retry lives in Dynamo's frame conversion (``ConvertFrameAssert``), which every
-``torch.compile`` goes through: ``graphmend.compile``, the import hook's code compiled by
-the user, and plain ``torch.compile`` of ``graphmend.mend``-ed code alike.
+The retry lives in Dynamo's frame conversion (``conversion.py``).
 """
 
 from __future__ import annotations
 
-import functools
 import re
 import sys
 
@@ -35,7 +32,7 @@ def cond_on(true_name: str, false_name: str) -> bool:
 
 @_asked_while_tracing
 def _site_on(true_name: str, false_name: str) -> bool:
-    if not _installed:
+    if not state.conversion_retries:
         return False  # no retry: a failed trace would fail the compile
     try:
         from torch._dynamo.symbolic_convert import InstructionTranslator
@@ -105,34 +102,3 @@ def _last_traced() -> "tuple | None":
         if site[:3] not in state.untraceable_conds:
             return site[:3]
     return None
-
-
-_installed = False
-
-
-def _install_retry() -> None:
-    """Wraps Dynamo's frame conversion once: a conversion that fails on a mended torch.cond
-    site switches the site off and converts the frame again."""
-    global _installed
-    if _installed:
-        return
-    try:
-        from torch._dynamo.convert_frame import ConvertFrameAssert
-    except ImportError:  # pragma: no cover - the runtime without torch runs eagerly only
-        return
-    _installed = True
-    convert = ConvertFrameAssert.__call__
-    if getattr(convert, "__graphmend_retry__", False):
-        return
-
-    @functools.wraps(convert)
-    def converting(self, frame, cache_entry, hooks, frame_state, *, skip=0):
-        while True:
-            try:
-                return convert(self, frame, cache_entry, hooks, frame_state, skip=skip + 1)
-            except Exception as error:
-                if not switch_off(error):
-                    raise
-
-    setattr(converting, "__graphmend_retry__", True)
-    ConvertFrameAssert.__call__ = converting

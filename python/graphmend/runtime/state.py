@@ -26,6 +26,15 @@ untraceable_conds: set = set()
 # when Dynamo's error names no branch function.
 traced_conds: list = []
 
+# Whether Dynamo's frame conversion is wrapped (conversion.py): without it, a failed trace
+# would fail the compile, so no torch.cond site or scalar capture is tried.
+conversion_retries = False
+# The frames (code objects, by id, held so the id stays theirs) converted with
+# capture_scalar_outputs because a captured read asked for it, and those whose conversion
+# failed with it, converted without it from then on (capture.py).
+capture_frames: Dict[int, Any] = {}
+capture_refused: Dict[int, Any] = {}
+
 # The code of the compile boundary's wrapper, and of the functions it compiles, by id
 # (sites.register_boundary).
 boundary_codes: Dict[int, Any] = {}

@@ -16,11 +16,19 @@
 // (dimensions to reduce over), is the range itself: it becomes
 // `(list(range(1, len(x.shape))) if <runtime>.static_range_ok(1, len(x.shape)) else <as
 // written>)`, the check resolved while tracing (exact ints, a short range).
+//
+// Any other `.item()`, `int(X)` or `float(X)` read (a scalar that becomes a size, a divisor,
+// a factor) is captured: `<runtime>.captured_item(X)` (`captured_int`, `captured_float`)
+// reads the scalar as written, and while Dynamo traces it asks for the frame to be traced
+// with `capture_scalar_outputs` (runtime/capture.py): the read then stays in the graph. A
+// frame whose trace fails under the option is traced again without it and keeps the
+// original's break.
 #include <cctype>
 #include <string>
 #include <string_view>
 
 #include "rewrite/rewrite.h"
+#include "rewrite/scalar/capture_uses.h"
 
 namespace graphmend::rewrite {
 namespace {
@@ -76,6 +84,29 @@ Outcome static_range(const sema::BreakTag& tag, Context& context, const std::str
   return outcome;
 }
 
+// `X.item()`, `int(X)` or `float(X)` whose value only computes (capture_uses.h): read in
+// place by the runtime, which asks Dynamo to capture it. A `bool(X)` is a truth test, whose
+// capture would only move the break. nullopt where the read has no such form, a decline
+// where its uses keep it from being captured.
+std::optional<Outcome> captured_read(const sema::BreakTag& tag, Context& context) {
+  const auto* site = ast::as<ast::Call>(tag.site);
+  sema::ScalarRead read = site ? context.analysis.scalar_read(*site) : sema::ScalarRead{};
+  if (read.tensor == nullptr || read.read == "bool") return std::nullopt;
+  if (std::optional<reasons::Problem> problem = capture_problem(context, *site))
+    return Outcome::declined(*problem);
+  Outcome outcome;
+  outcome.fixed = true;
+  outcome.form = "scalar_capture";
+  outcome.needs_runtime = true;
+  const char* reader = read.read == "item"  ? ".captured_item("
+                       : read.read == "int" ? ".captured_int("
+                                            : ".captured_float(";
+  outcome.edits.push_back(
+      {site->begin, site->end,
+       context.runtime + reader + std::string(node_text(context, *read.tensor)) + ")"});
+  return outcome;
+}
+
 }  // namespace
 
 std::optional<Outcome> rewrite_scalar(const sema::BreakTag& tag, Context& context) {
@@ -83,13 +114,22 @@ std::optional<Outcome> rewrite_scalar(const sema::BreakTag& tag, Context& contex
   if (std::optional<std::string> bounds = arange_bounds(context, tag.site))
     return static_range(tag, context, *bounds);
   const auto* assign = ast::as<ast::Assign>(tag.statement);
-  if (assign == nullptr || assign->value != tag.site)
+  bool whole_value = assign != nullptr && assign->value == tag.site;
+  sema::HeldScalar held;
+  if (whole_value) held = context.analysis.held_scalar(*tag.statement);
+  if (!whole_value || held.problem) {
+    // Not held: captured, or declined with what keeps it from being captured (for a scalar
+    // used otherwise than compared, that use says more than "used otherwise").
+    std::optional<Outcome> captured = captured_read(tag, context);
+    bool held_says_more =
+        whole_value && (!captured || held.problem->reason != reasons::Reason::ScalarUsedOtherwise);
+    if (captured && (captured->fixed || !held_says_more)) return captured;
+    if (whole_value) return Outcome::declined(*held.problem);
     return Outcome::declined(
         reasons::Reason::OutOfScope,
         "out of scope: no rewrite handles a tensor converted to a Python scalar other than "
-        "one assigned to a name and compared with ints");
-  sema::HeldScalar held = context.analysis.held_scalar(*tag.statement);
-  if (held.problem) return Outcome::declined(held.problem->reason, held.problem->detail);
+        "one assigned to a name and compared with ints, or one read to compute with");
+  }
   Outcome outcome;
   outcome.fixed = true;
   outcome.needs_runtime = true;

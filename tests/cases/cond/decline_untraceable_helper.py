@@ -23,7 +23,7 @@ EXPECTED_BREAKS = (2, 2)
 EXPECTED_GRAPHS = (3, 3)
 EXPECTED_TAGS = [("GM101", "declined"), ("GM101", "declined"), ("GM106", "declined")]
 EXPECTED_DECLINES = [
-    ("GM106", "`total` is used otherwise"),
+    ("GM106", "it is used by `total > 100`"),
     ("GM101", "condition `total > 100` is not a tensor expression"),
     ("GM101", "branch value `scaled(x, w)` is not pure"),
 ]

@@ -29,4 +29,4 @@ INPUTS = [
 EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (2, 2)
 EXPECTED_TAGS = [("GM106", "declined")]
-EXPECTED_DECLINES = [("GM106", "`is_global_attn` is used otherwise")]
+EXPECTED_DECLINES = [("GM106", "it is passed to `_layer`")]

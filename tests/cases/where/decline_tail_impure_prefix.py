@@ -55,4 +55,4 @@ INPUTS = [
 EXPECTED_BREAKS = (2, 2)
 EXPECTED_GRAPHS = (3, 3)
 EXPECTED_TAGS = [("GM101", "declined"), ("GM106", "declined")]
-EXPECTED_DECLINES = [("GM101", "tail duplication: condition `self._has_mask(attention_mask)` is not pure"), ("GM106", "no rewrite handles a tensor converted to a Python scalar")]
+EXPECTED_DECLINES = [("GM101", "tail duplication: condition `self._has_mask(attention_mask)` is not pure"), ("GM106", "the scalar is not captured: it is used by")]
