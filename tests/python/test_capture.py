@@ -122,3 +122,24 @@ def test_inlined_read_asks_for_the_compiled_frame():
         assert torch.allclose(compiled(*args), original_padded_mean(x * 2, lengths, n) + 1)
     assert counter.frame_count == 1
     assert [code.co_name for code in state.capture_frames.values()] == ["outer"]
+
+
+def test_dynamo_checks_an_assert_on_a_captured_float_otherwise():
+    """Why [Scalar] captures nothing in a file holding an assert on a scalar read
+    (tests/cases/scalar/decline_captured_assert.py): under the option, Dynamo raises
+    RuntimeError where the assert raises AssertionError."""
+
+    namespace: dict = {}  # compiled here: pytest rewrites the asserts of test files
+    exec(
+        "def check(x, t):\n"
+        "    assert t.item() > 0, 'weight must be positive'\n"
+        "    return x + 1\n",
+        namespace,
+    )
+    check = namespace["check"]
+
+    with pytest.raises(AssertionError, match="weight must be positive"):
+        check(torch.ones(2), torch.tensor(-1.0))
+    with torch._dynamo.config.patch(capture_scalar_outputs=True):
+        with pytest.raises(RuntimeError, match="Runtime assertion failed"):
+            torch.compile(check, backend="eager")(torch.ones(2), torch.tensor(-1.0))

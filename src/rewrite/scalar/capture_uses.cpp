@@ -11,6 +11,11 @@
 //   an argument of a torch function or of a tensor method (a size, a factor, a bound);
 //   an index or slice bound; a return value;
 //   a local name assigned once, whose every read is itself such a use.
+//
+// The option holds for the whole frame, and so reaches the file's other reads too. Dynamo
+// lowers an assert on a captured float to a runtime assertion that raises RuntimeError in
+// place of the AssertionError (torch 2.13: `assert t.item() > 0, msg` with a floating t), so
+// no read is captured in a file holding an assert that tests a scalar read from a tensor.
 #include "rewrite/scalar/capture_uses.h"
 
 #include <string>
@@ -148,6 +153,45 @@ class CaptureUses {
   Parents parents_;
 };
 
+// Whether `node` reads a scalar from a tensor, directly or through a name in `held`.
+bool reads_scalar(const Context& context, const ast::Node* node,
+                  const std::vector<std::string_view>& held) {
+  if (node == nullptr) return false;
+  if (const auto* call = ast::as<ast::Call>(node);
+      call && context.analysis.scalar_read(*call).tensor != nullptr)
+    return true;
+  if (const auto* name = ast::as<ast::Name>(node))
+    for (std::string_view id : held)
+      if (name->id == id) return true;
+  bool found = false;
+  ast::for_each_child(node, [&](const ast::Node* child) {
+    found = found || reads_scalar(context, child, held);
+  });
+  return found;
+}
+
+// The names assigned a scalar read (`n = t.item()`) and the asserts of the module.
+void scan(const Context& context, const ast::Node* node, std::vector<std::string_view>& held,
+          std::vector<const ast::Assert*>& asserts) {
+  if (node == nullptr) return;
+  if (const auto* assign = ast::as<ast::Assign>(node)) {
+    const auto* target = assign->targets.size == 1 ? ast::as<ast::Name>(assign->targets[0]) : nullptr;
+    if (target != nullptr && context.analysis.scalar_read(*assign->value).tensor != nullptr)
+      held.push_back(target->id);
+  }
+  if (const auto* check = ast::as<ast::Assert>(node)) asserts.push_back(check);
+  ast::for_each_child(node, [&](const ast::Node* child) { scan(context, child, held, asserts); });
+}
+
+bool asserts_on_scalars(const Context& context) {
+  std::vector<std::string_view> held;
+  std::vector<const ast::Assert*> asserts;
+  scan(context, &context.module, held, asserts);
+  for (const ast::Assert* check : asserts)
+    if (reads_scalar(context, check->test, held)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::optional<reasons::Problem> capture_problem(const Context& context, const ast::Call& read) {
@@ -155,6 +199,11 @@ std::optional<reasons::Problem> capture_problem(const Context& context, const as
   if (function == nullptr || function->node == nullptr)
     return reasons::Problem{reasons::Reason::ScalarCaptureUse,
                             "the scalar is not captured: it is read outside a function"};
+  if (asserts_on_scalars(context))
+    return reasons::Problem{reasons::Reason::ScalarCaptureUse,
+                            "the scalar is not captured: an assert of the file tests a scalar "
+                            "read from a tensor, which Dynamo checks otherwise in a frame "
+                            "traced with scalar capture (RuntimeError for AssertionError)"};
   return CaptureUses(context, *function->node).of(read, 0);
 }
 
