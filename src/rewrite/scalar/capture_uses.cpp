@@ -164,9 +164,8 @@ bool reads_scalar(const Context& context, const ast::Node* node,
     for (std::string_view id : held)
       if (name->id == id) return true;
   bool found = false;
-  ast::for_each_child(node, [&](const ast::Node* child) {
-    found = found || reads_scalar(context, child, held);
-  });
+  ast::for_each_child(
+      node, [&](const ast::Node* child) { found = found || reads_scalar(context, child, held); });
   return found;
 }
 
@@ -175,7 +174,8 @@ void scan(const Context& context, const ast::Node* node, std::vector<std::string
           std::vector<const ast::Assert*>& asserts) {
   if (node == nullptr) return;
   if (const auto* assign = ast::as<ast::Assign>(node)) {
-    const auto* target = assign->targets.size == 1 ? ast::as<ast::Name>(assign->targets[0]) : nullptr;
+    const auto* target =
+        assign->targets.size == 1 ? ast::as<ast::Name>(assign->targets[0]) : nullptr;
     if (target != nullptr && context.analysis.scalar_read(*assign->value).tensor != nullptr)
       held.push_back(target->id);
   }
