@@ -16,6 +16,7 @@ from . import boundary, cache, explainer, mender
 from .options import all_on as all_rewrites
 from .reports import (
     JUMP_SIGNS,
+    SCALAR_SIGNS,
     SHAPE_SIGNS,
     BreakInfo,
     CompileReport,
@@ -48,11 +49,11 @@ class Evidence:
         )
 
     def jump_lines(self) -> Dict[str, Tuple[int, ...]]:
-        """File -> the lines Dynamo broke on a branch on a tensor there, or on an operator
-        of data-dependent output shape (the mender's ``observed_lines``: an operand it saw as
-        a tensor, an index it saw as a mask)."""
+        """File -> the lines Dynamo broke on a branch on a tensor there, on an operator of
+        data-dependent output shape or on a scalar read (the mender's ``observed_lines``: an
+        operand it saw as a tensor, an index it saw as a mask, a read of a tensor)."""
         lines: Dict[str, set] = {}
-        signs = JUMP_SIGNS + SHAPE_SIGNS
+        signs = JUMP_SIGNS + SHAPE_SIGNS + SCALAR_SIGNS
         for info, text in zip(self.breaks, self.reasons):
             if info.filename and info.line and any(sign in text for sign in signs):
                 lines.setdefault(info.filename, set()).add(info.line)

@@ -152,6 +152,9 @@ JUMP_SIGNS = (GENERIC_JUMP, "Data-dependent branching")
 # Dynamo's words for a break on an operator of data-dependent output shape (`x[mask]`): a
 # boolean-mask index there is a mask, whatever the text shows (the tagger's observed lines).
 SHAPE_SIGNS = ("Dynamic shape operator",)
+# Dynamo's words for a break on a scalar read (`.item()`, `int(t)`): the read's operand is a
+# tensor, whatever the text shows.
+SCALAR_SIGNS = ("Unsupported Tensor.item() call",)
 
 
 @dataclasses.dataclass

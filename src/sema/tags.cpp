@@ -253,8 +253,12 @@ class Tagger {
         add(BreakKind::WarningsCall, owner, &c, "warnings.warn call " + quote(c));
         return;
       case CalleeKind::Builtin:
+        // A read of a value the text does not show a tensor counts where Dynamo broke on
+        // it: what mended code does with such a read is the read itself for a non-tensor.
         if (in_list(callee.qualified_name, {"int", "float", "bool"}) && c.args.size == 1 &&
-            c.keywords.empty() && a_.is_tensor(*c.args[0])) {
+            c.keywords.empty() &&
+            (a_.is_tensor(*c.args[0]) ||
+             (observed_at(c) && !a_.known_non_tensor(c.args[0], a_.scope_of(c.args[0]))))) {
           add(BreakKind::ScalarUse, owner, &c, "tensor converted to a Python scalar " + quote(c));
         }
         return;

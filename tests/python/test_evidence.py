@@ -102,6 +102,21 @@ def test_an_unannotated_mask_store_is_written_densely(backend):
     assert graphs_of(compiled.__graphmend_first_call__.current, loss, target) == 1
 
 
+@pytest.mark.parametrize("backend", ["eager", "inductor"])
+def test_an_unannotated_scalar_read_is_captured(backend):
+    """Dynamo broke on `int(length)` where the text shows no tensor: the read counts as one
+    of a tensor there, and is captured (runtime.captured_int reads anything else as
+    written)."""
+    compiled = graphmend.compile(programs.trim_to_length, backend=backend)
+    x = torch.arange(12.0).reshape(2, 6)
+    assert torch.equal(compiled(x, torch.tensor(3)), programs.trim_to_length(x, torch.tensor(3)))
+    report = graphmend.compile_report(compiled)
+    assert {(d.filename, d.line) for d in report.from_runtime} == {site("length")}
+    for length in (torch.tensor(6), torch.tensor(0), 4):
+        assert torch.equal(compiled(x, length), programs.trim_to_length(x, length))
+    assert graphs_of(compiled.__graphmend_first_call__.current, x, torch.tensor(2)) == 1
+
+
 def test_a_python_number_takes_the_original_path():
     """The evidence says `t` was a tensor on the first call; a later call with an int fails
     the run-time check and runs the original branch."""

@@ -105,36 +105,67 @@ class CaptureUses {
     return std::nullopt;
   }
 
-  // `name = <value>`: every read of `name` must be a use the capture keeps, and the name
-  // assigned only here.
+  // `name = <value>`: every read of `name` the value may reach must be a use the capture
+  // keeps. Outside a loop those are the reads after the assignment, whatever else the name
+  // holds before it (`num_boxes` a tensor, then its clamped count); in a loop, every read,
+  // and the name assigned only here.
   std::optional<reasons::Problem> through_name(const ast::Assign& assign, int names) const {
     const auto* target = assign.targets.size == 1 ? ast::as<ast::Name>(assign.targets[0]) : nullptr;
     if (target == nullptr) return problem("it is unpacked or stored elsewhere than in a name");
     if (names >= kMaxNames) return problem("it passes through too many names");
-    std::vector<const ast::Name*> reads;
-    bool other = false;
-    collect(function_, target->id, target, reads, other, false);
-    if (other)
+    Reads found{target->id, target, in_loop(&assign) ? 0 : assign.end};
+    collect(function_, found, false);
+    if (found.other)
       return problem("`" + std::string(target->id) +
-                     "` is assigned elsewhere too or read by a nested scope");
-    for (const ast::Name* read : reads)
-      if (std::optional<reasons::Problem> found = of(*read, names + 1)) return found;
+                     "` is assigned again, global or read by a nested scope");
+    for (const ast::Name* read : found.reads)
+      if (std::optional<reasons::Problem> problem = of(*read, names + 1)) return problem;
     return std::nullopt;
   }
 
-  void collect(const ast::Node* node, std::string_view id, const ast::Name* target,
-               std::vector<const ast::Name*>& reads, bool& other, bool nested) const {
-    if (node == nullptr || other) return;
-    if (const auto* name = ast::as<ast::Name>(node); name && name->id == id) {
-      if (nested || (name->ctx != ast::ExprContext::Load && name != target))
-        other = true;
-      else if (name->ctx == ast::ExprContext::Load)
-        reads.push_back(name);
+  struct Reads {
+    std::string_view id;
+    const ast::Name* target;
+    uint32_t after;  // reads and other stores before this offset do not count
+    std::vector<const ast::Name*> reads;
+    bool other = false;
+  };
+
+  void collect(const ast::Node* node, Reads& found, bool nested) const {
+    if (node == nullptr || found.other) return;
+    if (const auto* name = ast::as<ast::Name>(node); name && name->id == found.id) {
+      if (nested) {
+        found.other = true;
+      } else if (name->begin >= found.after && name != found.target) {
+        if (name->ctx != ast::ExprContext::Load) found.other = true;
+        if (name->ctx == ast::ExprContext::Load) found.reads.push_back(name);
+      }
       return;
     }
+    if (declares(node, found.id)) found.other = true;
     bool inner = nested || (node != function_ && opens_scope(node));
-    ast::for_each_child(
-        node, [&](const ast::Node* child) { collect(child, id, target, reads, other, inner); });
+    ast::for_each_child(node, [&](const ast::Node* child) { collect(child, found, inner); });
+  }
+
+  static bool declares(const ast::Node* node, std::string_view id) {
+    const ast::Seq<std::string_view>* names = nullptr;
+    if (const auto* global = ast::as<ast::Global>(node)) names = &global->names;
+    if (const auto* nonlocal = ast::as<ast::Nonlocal>(node)) names = &nonlocal->names;
+    if (names == nullptr) return false;
+    for (std::string_view name : *names)
+      if (name == id) return true;
+    return false;
+  }
+
+  bool in_loop(const ast::Node* node) const {
+    for (auto up = parents_.find(node); up != parents_.end(); up = parents_.find(up->second)) {
+      const ast::Node* parent = up->second;
+      if (parent == function_) return false;
+      if (ast::is<ast::For>(parent) || ast::is<ast::AsyncFor>(parent) ||
+          ast::is<ast::While>(parent))
+        return true;
+    }
+    return false;
   }
 
   std::string text(const ast::Node& node) const {

@@ -78,3 +78,11 @@ def entry_scale():
 
 def entry_loop():
     return in_loop, (torch.ones(3), [torch.tensor(1.0), torch.tensor(2.0)])
+
+
+def trim_to_length(x, length):
+    """A length read with int() from an unannotated argument: no sign of a tensor in the
+    text; the read only sizes a slice."""
+    x = x * 2.0
+    n = int(length)  # SITE: length
+    return x[:, :n]

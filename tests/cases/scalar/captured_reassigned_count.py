@@ -1,6 +1,8 @@
-"""[Scalar] declines a scalar whose name is assigned more than once: transformers' DETR loss
+"""[Scalar] captures a scalar whose name holds other values before it: transformers' DETR loss
 (src/transformers/loss/loss_for_object_detection.py: ImageLoss.forward) binds `num_boxes` to
-a count, then a tensor, then the `.item()` of its clamp, and divides each loss by it."""
+a count, then a tensor, then the `.item()` of its clamp, and divides each loss by it. The
+held form declines a name assigned more than once; the captured read needs only the reads
+after its assignment (outside a loop) to compute: two divisions, one graph."""
 import torch
 
 
@@ -19,7 +21,7 @@ INPUTS = [
     (torch.tensor([0.5, 1.5, 2.0]), torch.tensor([0.25, 0.75, 1.0]), torch.tensor([1, 2, 3])),
     (torch.tensor([0.5]), torch.tensor([0.25]), torch.tensor([], dtype=torch.int64)),
 ]
-EXPECTED_BREAKS = (1, 1)
-EXPECTED_GRAPHS = (2, 2)
-EXPECTED_TAGS = [("GM106", "declined")]
-EXPECTED_DECLINES = [("GM106", "`num_boxes` is assigned elsewhere too")]
+EXPECTED_BREAKS = (1, 0)
+EXPECTED_GRAPHS = (2, 1)
+EXPECTED_TAGS = [("GM106", "scalar_capture")]
+EXPECTED_DECLINES = []
