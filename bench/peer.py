@@ -19,6 +19,7 @@ file is generated; docs/RESULTS.md links to it).
 from __future__ import annotations
 
 import argparse
+import collections
 import contextlib
 import io
 import json
@@ -40,6 +41,8 @@ import torch._dynamo  # noqa: E402
 import graphmend  # noqa: E402
 from graphmend import evidence  # noqa: E402
 from behaviour import behaviour_differences, fresh_inputs, grad_mode, observe  # noqa: E402
+from graphmend.cli.explain import gb_id_of  # noqa: E402
+from hf_arm import FAMILY_ORDER, family  # noqa: E402
 from case_files import PEER_DIR, PEER_PREFIX, build, case_ids, load  # noqa: E402
 import suite_report  # noqa: E402
 
@@ -93,11 +96,13 @@ def measure(name):
     entry["breaks_before"] = len(before.breaks)
     entry["graphs_before"] = before.graph_count
     entry["reasons_before"] = sorted({b.reason.splitlines()[0][:160] for b in before.breaks})
+    entry["families_before"] = _families(before)
     mended, report = graphmend.mend(build(module), report=True)
     after = explain(module, mended)
     entry["breaks_after"] = len(after.breaks)
     entry["graphs_after"] = after.graph_count
     entry["reasons_after"] = sorted({b.reason.splitlines()[0][:160] for b in after.breaks})
+    entry["families_after"] = _families(after)
     entry["fixed"] = sorted({f"{d.code} {d.rewrite}" for d in report.fixed})
     entry["declined"] = [f"{d.code}: {d.message}" for d in
                          sorted(report.declined, key=lambda d: (d.filename, d.line))]
@@ -140,6 +145,34 @@ def with_evidence(module, entry, report, after):
         after = explain(module, mended)
     entry["breaks_evidence"] = len(after.breaks)
     entry["graphs_evidence"] = after.graph_count
+    entry["families_evidence"] = _families(after)
+
+
+def _families(report):
+    """The report's breaks by Dynamo's reason family (bench/models/hf_arm.py's families)."""
+    counts = collections.Counter()
+    for info in report.breaks:
+        first = info.reason.splitlines()[0] if info.reason else ""
+        counts[family(gb_id_of(first) or None, info.reason or "")] += 1
+    return dict(counts)
+
+
+def family_table(entries):
+    """Breaks by Dynamo's reason family over every program: before, after mending, and
+    with the first call's evidence; and the programs with such a break."""
+    lines = [
+        "| reason family | breaks before → after mending → with evidence "
+        "| programs before → after → with evidence |",
+        "| --- | --- | --- |",
+    ]
+    for name in FAMILY_ORDER:
+        cells = []
+        for counted in (sum, lambda values: sum(1 for v in values if v)):
+            per_arm = [counted([e.get(f"families_{arm}", {}).get(name, 0) for e in entries])
+                       for arm in ("before", "after", "evidence")]
+            cells.append(" → ".join(str(n) for n in per_arm))
+        lines.append(f"| {name} | {cells[0]} | {cells[1]} |")
+    return lines
 
 
 def _broken(entry, when):
@@ -269,6 +302,14 @@ def markdown(entries, meta):
     ]
     lines += summary(entries)
     lines += [
+        "",
+        "## Per reason family",
+        "",
+        "Every program's breaks by Dynamo's reason family (its GB ids, grouped as the "
+        "transformers survey groups them: bench/models/hf_arm.py), so progress on each family "
+        "shows, the data-dependent ones (operators, shapes, `Tensor.item()`) included.",
+        "",
+        *family_table(entries),
         "",
         "## Per program",
         "",

@@ -33,12 +33,15 @@ class Evidence:
     """What Dynamo did on one call: ``graph_count`` graphs compiled, one ``BreakInfo`` per
     break (``reasons``: each one's whole text, with the breaks before it that made Dynamo
     give up on a frame), and ``frames_skipped``, the frames it ran eagerly after a break in
-    a loop (each of their breaks is in ``breaks``)."""
+    a loop (each of their breaks is in ``breaks``). ``uncounted``: the breaks Dynamo logged
+    that no compiled graph names (a break before any operation leaves no graph to name it),
+    with their texts: not counted, but evidence of what Dynamo saw at their lines."""
 
     graph_count: int = 0
     breaks: List[BreakInfo] = dataclasses.field(default_factory=list)
     reasons: List[str] = dataclasses.field(default_factory=list)
     frames_skipped: int = 0
+    uncounted: List[Tuple[BreakInfo, str]] = dataclasses.field(default_factory=list)
 
     def report(self) -> ExplainReport:
         """As ``graphmend.explain`` reports a call (a skipped frame's breaks included)."""
@@ -54,7 +57,7 @@ class Evidence:
         operand it saw as a tensor, an index it saw as a mask, a read of a tensor)."""
         lines: Dict[str, set] = {}
         signs = JUMP_SIGNS + SHAPE_SIGNS + SCALAR_SIGNS
-        for info, text in zip(self.breaks, self.reasons):
+        for info, text in list(zip(self.breaks, self.reasons)) + self.uncounted:
             if info.filename and info.line and any(sign in text for sign in signs):
                 lines.setdefault(info.filename, set()).add(info.line)
         return {f: tuple(sorted(found)) for f, found in sorted(lines.items())}
@@ -100,6 +103,11 @@ def _gathered(recorder: _Recorder, logged: List[Tuple[Any, str, BaseException]])
     for info, text in unlisted:
         found.breaks.append(info)
         found.reasons.append(text)
+    seen = {(info.filename, info.line) for info in found.breaks}
+    for info, text in explainer.logged_break_infos(logged):
+        if (info.filename, info.line) not in seen:
+            seen.add((info.filename, info.line))
+            found.uncounted.append((info, text))
     return found
 
 

@@ -235,6 +235,18 @@ def _chained_stacks(exc: Optional[BaseException]) -> List[Any]:
     return stacks
 
 
+def logged_break_infos(logged: List[Tuple[Any, str, BaseException]]) -> List[Tuple[BreakInfo, str]]:
+    """Every logged break, with its whole text (Dynamo's break type first)."""
+    infos = []
+    for stack, reason, exc in logged:
+        text = _chained_text(exc, reason)
+        gb_type = getattr(exc, "gb_type", "")
+        if isinstance(gb_type, str) and gb_type:  # Dynamo's break type leads, as explain's
+            text = f"{gb_type}\n{text}"
+        infos.append((_break_info(_Frame(stack), text, exc), text))
+    return infos
+
+
 def unlisted_breaks(
     logged: List[Tuple[Any, str, BaseException]], listed: List[BreakInfo], graph_count: int
 ) -> Tuple[List[Tuple[BreakInfo, str]], int]:
@@ -243,14 +255,9 @@ def unlisted_breaks(
     graph was compiled; and how many frames were skipped."""
     seen = {(info.filename, info.line) for info in listed}
     unlisted, skipped_frames = [], 0
-    for stack, reason, exc in logged:
-        text = _chained_text(exc, reason)
-        gb_type = getattr(exc, "gb_type", "")
-        if isinstance(gb_type, str) and gb_type:  # Dynamo's break type leads, as explain's
-            text = f"{gb_type}\n{text}"
+    for info, text in logged_break_infos(logged):
         skipped = any(sign in text for sign in _SKIP_SIGNS)
         skipped_frames += skipped
-        info = _break_info(_Frame(stack), text, exc)
         if (info.filename, info.line) in seen or not (skipped or graph_count == 0):
             continue
         seen.add((info.filename, info.line))

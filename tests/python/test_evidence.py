@@ -103,17 +103,19 @@ def test_an_unannotated_mask_store_is_written_densely(backend):
 
 
 @pytest.mark.parametrize("backend", ["eager", "inductor"])
-def test_an_unannotated_scalar_read_is_captured(backend):
+@pytest.mark.parametrize("program, marker", [("trim_to_length", "length"), ("leading_length", "leading")])
+def test_an_unannotated_scalar_read_is_captured(program, marker, backend):
     """Dynamo broke on `int(length)` where the text shows no tensor: the read counts as one
     of a tensor there, and is captured (runtime.captured_int reads anything else as
-    written)."""
-    compiled = graphmend.compile(programs.trim_to_length, backend=backend)
+    written), also where the read comes first and no graph names its break."""
+    function = getattr(programs, program)
+    compiled = graphmend.compile(function, backend=backend)
     x = torch.arange(12.0).reshape(2, 6)
-    assert torch.equal(compiled(x, torch.tensor(3)), programs.trim_to_length(x, torch.tensor(3)))
+    assert torch.equal(compiled(x, torch.tensor(3)), function(x, torch.tensor(3)))
     report = graphmend.compile_report(compiled)
-    assert {(d.filename, d.line) for d in report.from_runtime} == {site("length")}
+    assert {(d.filename, d.line) for d in report.from_runtime} == {site(marker)}
     for length in (torch.tensor(6), torch.tensor(0), 4):
-        assert torch.equal(compiled(x, length), programs.trim_to_length(x, length))
+        assert torch.equal(compiled(x, length), function(x, length))
     assert graphs_of(compiled.__graphmend_first_call__.current, x, torch.tensor(2)) == 1
 
 

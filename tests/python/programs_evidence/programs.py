@@ -86,3 +86,10 @@ def trim_to_length(x, length):
     x = x * 2.0
     n = int(length)  # SITE: length
     return x[:, :n]
+
+
+def leading_length(x, length):
+    """The same read as the function's first operation: the break has no graph before it to
+    name it, and counts as evidence all the same."""
+    n = int(length)  # SITE: leading
+    return x[:, :n] * 2.0

@@ -1,11 +1,16 @@
-"""Breaks no rewrite fixes: a Python scalar and a data-dependent output shape."""
+"""Breaks no rewrite fixes: a Python scalar handed to the program's own function (which
+could branch on it: [Scalar] captures none such) and a data-dependent output shape."""
 
 import torch
 
 
+def _scale(x, n):
+    return x * n + 1
+
+
 def scaled(x):
     n = x.abs().sum().item()  # SITE: item
-    return x * n + 1
+    return _scale(x, n)
 
 
 def positives(x):
