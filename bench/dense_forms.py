@@ -7,14 +7,16 @@ break; the mended one with ``graphmend.compile``, one graph):
   ``masked_assign_(out, m, -y * 2 + 1)``: the value computed on every row;
 * ``inplace_update``: ``if s > 0: out.add_(x); out.mul_(2)`` on a fresh tensor, run on copies
   and kept with ``torch.where``;
-* ``select``: ``torch.cat([x, x * 2 if x.sum() > 0 else x / 2])``, both sides computed.
+* ``select``: ``torch.cat([x, x * 2 if x.sum() > 0 else x / 2])``, both sides computed;
+* ``captured``: ``n = int((y[:, 0] > 0).sum())`` sizing a slice and dividing a sum: the read
+  captured in the graph ([Scalar]'s captured read), nothing computed twice.
 
 Rows of 64 floats, the batch given by --batches; half the rows selected; the condition
 holding and failing. Calls of the two
 arms alternate in rounds (--rounds of --number calls each); the table has the median
 per-call time of the rounds and the median of the rounds' ratios, mended / original.
 
-    .venv/bin/python bench/dense_forms.py [--batches 16,1024,16384]
+    .venv/bin/python bench/dense_forms.py [--batches 16,1024,16384] [--forms captured]
 """
 
 from __future__ import annotations
@@ -52,8 +54,15 @@ def inplace_update(x: torch.Tensor, y: torch.Tensor):
 
 def select(x: torch.Tensor, y: torch.Tensor):
     return torch.cat([x, x * 2 if y.sum() > 0 else x / 2])
+
+
+def captured(x: torch.Tensor, y: torch.Tensor):
+    n = int((y[:, 0] > 0).sum())
+    return x[:n].sum(0) / max(n, 1)
 '''
-FORMS = ("masked_assign", "inplace_update", "select")
+FORMS = ("masked_assign", "inplace_update", "select", "captured")
+# The forms whose work does not depend on the condition: measured once.
+ONE_CONDITION = {"masked_assign": "half the rows", "captured": "half the rows"}
 
 
 def load() -> types.ModuleType:
@@ -81,18 +90,19 @@ def main() -> None:
     parser.add_argument("--batches", default="16,1024,16384")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--number", type=int, default=200)
+    parser.add_argument("--forms", default=",".join(FORMS))
     args = parser.parse_args()
     torch.set_num_threads(1)
     programs = load()
     print("| form | batch | condition | breaks, original / mended | original (us/call) "
           "| mended (us/call) | mended / original |")
     print("|---|---|---|---|---|---|---|")
-    for form in FORMS:
+    for form in args.forms.split(","):
         fn = getattr(programs, form)
         mended_fn = graphmend.mend(fn)
         for batch in (int(b) for b in args.batches.split(",")):
             for sign, condition in ((1.0, "holds"), (-1.0, "fails")):
-                if form == "masked_assign" and sign < 0:
+                if form in ONE_CONDITION and sign < 0:
                     continue  # half the rows selected either way
                 torch.manual_seed(0)
                 x, y = torch.randn(batch, 64), torch.randn(batch, 64)
@@ -107,7 +117,7 @@ def main() -> None:
                         for _ in range(3):
                             assert torch.equal(arm(*call), expected)
                     row = compare(original, mended, call, args.rounds, args.number)
-                shown = "half the rows" if form == "masked_assign" else condition
+                shown = ONE_CONDITION.get(form, condition)
                 print(f"| {form} | {batch} | {shown} | {counts[0]} / {counts[1]} | {row[0]:.1f} "
                       f"| {row[1]:.1f} | {row[2]:.2f} |")
 
