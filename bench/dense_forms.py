@@ -63,6 +63,7 @@ def captured(x: torch.Tensor, y: torch.Tensor):
 FORMS = ("masked_assign", "inplace_update", "select", "captured")
 # The forms whose work does not depend on the condition: measured once.
 ONE_CONDITION = {"masked_assign": "half the rows", "captured": "half the rows"}
+REDUCES = {"captured"}
 
 
 def load() -> types.ModuleType:
@@ -115,7 +116,11 @@ def main() -> None:
                     expected = fn(*call)
                     for arm in (original, mended):  # the first call (evidence), then warm
                         for _ in range(3):
-                            assert torch.equal(arm(*call), expected)
+                            got = arm(*call)
+                            # Inductor orders a reduction's sums its own way (both arms alike)
+                            same = (torch.allclose(got, expected, rtol=1e-5, atol=1e-6)
+                                    if form in REDUCES else torch.equal(got, expected))
+                            assert same, form
                     row = compare(original, mended, call, args.rounds, args.number)
                 shown = ONE_CONDITION.get(form, condition)
                 print(f"| {form} | {batch} | {shown} | {counts[0]} / {counts[1]} | {row[0]:.1f} "
