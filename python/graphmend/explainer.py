@@ -191,6 +191,9 @@ def logged_breaks(sink: List[Tuple[Any, str, BaseException]]) -> Iterator[None]:
         return
 
     def log_graph_break(self: Any, code_options: Any, reason: str, exc: Any) -> None:
+        # First: a captured read asks for scalar capture there (runtime.capture.on_break),
+        # which stops the trace, and the break it would have been is not one.
+        result = original(self, code_options, reason, exc)
         try:
             stack = getattr(exc, "real_stack", None)
             if stack is None:
@@ -200,7 +203,7 @@ def logged_breaks(sink: List[Tuple[Any, str, BaseException]]) -> Iterator[None]:
             sink.append((stack, reason, exc))
         except Exception:  # noqa: BLE001 (evidence is best effort; the call goes on)
             pass
-        return original(self, code_options, reason, exc)
+        return result
 
     translator.log_graph_break = log_graph_break
     try:

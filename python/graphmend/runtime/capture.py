@@ -1,13 +1,14 @@
 """[Scalar]'s captured reads: a Python scalar read from a tensor (``.item()``, ``int()``,
-``float()``) that becomes a size, a divisor or a factor, kept in the graph by tracing its
+``float()``, the integers of ``.tolist()``) that becomes a size, a divisor or a factor, kept in the graph by tracing its
 frame with Dynamo's ``capture_scalar_outputs``.
 
 Mended code reads the scalar through ``captured_item`` (``captured_int``,
-``captured_float``), which reads it exactly as written. While Dynamo traces a frame without
-the option, the read asks for it (``_capture_on``, resolved while tracing): the trace stops
-before it has run anything, and the frame conversion (``conversion.py``) converts the
-frame again with the option on, for that frame only (its later conversions, recompiles,
-too). A conversion that fails with the option on (Dynamo cannot guard on a captured value,
+``captured_float``, ``captured_tolist``), which reads it exactly as written. Where Dynamo,
+tracing a frame without the option, breaks the graph inside such a read, the read asks for
+it (``on_break``, as Dynamo logs the break, before anything is compiled): the trace stops,
+and the frame conversion (``conversion.py``) converts the frame again with the option on,
+for that frame only (its later conversions, recompiles, too). A read Dynamo traces without
+a break (with ``fullgraph=True``, or of a tensor it holds as a constant) asks for nothing. A conversion that fails with the option on (Dynamo cannot guard on a captured value,
 a backend cannot compile it) is converted once more without it: the read then breaks the
 graph as the original's does. Nothing runs twice: a failed conversion runs no user code.
 """
@@ -17,53 +18,61 @@ from __future__ import annotations
 import sys
 
 from . import state
-from .tracing import _asked_while_tracing, _is_tensor, is_compiling
+from .tracing import in_runtime
 
 
 class CaptureWanted(Exception):
-    """Raised while tracing by a captured read in a frame traced without
+    """Raised while tracing where a captured read breaks the graph in a frame traced without
     ``capture_scalar_outputs``: the frame conversion converts the frame again with it."""
 
 
+# The captured reads, by name: a graph break inside one of them is the read's.
+_READERS = ("captured_item", "captured_int", "captured_float", "captured_tolist")
+
+
 def captured_item(value):
-    """``value.item()``, captured in the graph while compiling (see the module)."""
-    if is_compiling() and _is_tensor(value):
-        _capture_on()
+    """``value.item()``, captured in the graph while compiling where it breaks it (see the
+    module)."""
     return value.item()
 
 
 def captured_int(value):
-    """``int(value)``, captured in the graph while compiling (see the module)."""
-    if is_compiling() and _is_tensor(value):
-        _capture_on()
+    """``int(value)``, captured in the graph while compiling where it breaks it."""
     return int(value)
 
 
 def captured_float(value):
-    """``float(value)``, captured in the graph while compiling (see the module)."""
-    if is_compiling() and _is_tensor(value):
-        _capture_on()
+    """``float(value)``, captured in the graph while compiling where it breaks it."""
     return float(value)
 
 
-@_asked_while_tracing
-def _capture_on() -> bool:
-    """Whether the frame being traced captures scalars: with ``fullgraph=True`` (Dynamo
-    captures them then), with the option on, or never for a frame whose trace failed with
-    it. Otherwise raises ``CaptureWanted`` (the conversion retries with the option)."""
+def captured_tolist(value):
+    """``value.tolist()``, captured in the graph while compiling where it breaks it."""
+    return value.tolist()
+
+
+def on_break(translator, exc) -> None:
+    """Called as Dynamo logs a graph break, before it compiles anything for it: a break
+    inside a captured read, in a frame traced without the option that has not failed with
+    it, raises ``CaptureWanted``. A read Dynamo keeps in the graph without the option (a
+    constant's) never asks: the option is only ever on where the original breaks."""
+    if not state.conversion_retries:
+        return
     try:
         from torch._dynamo import config
-        from torch._dynamo.symbolic_convert import InstructionTranslator
 
-        tx = InstructionTranslator.current_tx()
-        root = tx.output.root_tx.f_code
-    except Exception:  # noqa: BLE001 (no translator: a non-strict export, or another torch)
-        return False
-    if tx.one_graph or config.capture_scalar_outputs:
-        return True
-    if not state.conversion_retries or id(root) in state.capture_refused:
-        return False
-    raise CaptureWanted(root.co_name)
+        if config.capture_scalar_outputs:
+            return
+        root = translator.output.root_tx.f_code
+        stack = list(getattr(exc, "real_stack", None) or ())
+    except Exception:  # noqa: BLE001 (another torch: the break stays)
+        return
+    if id(root) in state.capture_refused:
+        return
+    # Dynamo names the option in a break it removes (not in a floating list's, say)
+    fixable = "capture_scalar_outputs" in f"{getattr(exc, 'gb_type', '')} {exc}"
+    if fixable and any(in_runtime(f.filename) and f.name in _READERS for f in stack):
+        raise CaptureWanted(root.co_name)
 
 
 def wanted(error: BaseException) -> bool:

@@ -60,3 +60,24 @@ def install() -> None:
 
     setattr(converting, "__graphmend_retry__", True)
     ConvertFrameAssert.__call__ = converting
+    _watch_breaks()
+
+
+def _watch_breaks() -> None:
+    """Lets a captured read ask for the option where Dynamo breaks inside it
+    (``capture.on_break``), as the break is logged."""
+    try:
+        from torch._dynamo.symbolic_convert import InstructionTranslatorBase
+    except ImportError:  # pragma: no cover
+        return
+    log = getattr(InstructionTranslatorBase, "log_graph_break", None)
+    if log is None or getattr(log, "__graphmend_capture__", False):
+        return
+
+    @functools.wraps(log)
+    def log_graph_break(self, code_options, reason, exc):
+        capture.on_break(self, exc)
+        return log(self, code_options, reason, exc)
+
+    setattr(log_graph_break, "__graphmend_capture__", True)
+    InstructionTranslatorBase.log_graph_break = log_graph_break
