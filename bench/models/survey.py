@@ -137,9 +137,13 @@ class BreakRecorder:
         recorder, original = self, self._original
 
         def log_graph_break(translator, code_options, reason, exc, *args, **kwargs):
-            if not getattr(exc, "logged", False):
+            logged = getattr(exc, "logged", False)
+            # First: a captured read may stop the trace here (graphmend.runtime.capture),
+            # and then the break it would have been is not one.
+            result = original(translator, code_options, reason, exc, *args, **kwargs)
+            if not logged:
                 recorder._record(translator, reason, exc)
-            return original(translator, code_options, reason, exc, *args, **kwargs)
+            return result
 
         self._translator.log_graph_break = log_graph_break
         return self

@@ -4,6 +4,7 @@ GraphMend's tag when ``mend_source`` reports a break site on its line."""
 from __future__ import annotations
 
 import contextlib
+import importlib
 import linecache
 import os
 from typing import Any, Iterator, List, Optional, Tuple
@@ -184,6 +185,9 @@ def logged_breaks(sink: List[Tuple[Any, str, BaseException]]) -> Iterator[None]:
     except ImportError:
         yield
         return
+    # The runtime wraps log_graph_break when imported (captured reads): first, so that the
+    # wrapper put back on leaving is its.
+    importlib.import_module("graphmend.runtime")
     translator: Any = getattr(symbolic_convert, "InstructionTranslatorBase", None)
     original = getattr(translator, "log_graph_break", None)
     if translator is None or original is None:

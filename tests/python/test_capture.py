@@ -144,29 +144,3 @@ def test_dynamo_checks_an_assert_on_a_captured_float_otherwise():
         with pytest.raises(RuntimeError, match="Runtime assertion failed"):
             torch.compile(check, backend="eager")(torch.ones(2), torch.tensor(-1.0))
 
-
-def segment_means(x, counts):
-    parts = torch.split(x, runtime.captured_tolist(counts))
-    return torch.stack([part.mean(0) for part in parts])
-
-
-def test_an_integer_list_read_sizes_in_one_graph():
-    counter = CompileCounter()
-    compiled = torch.compile(segment_means, backend=counter)
-    for counts in ([1, 2, 3], [4, 1, 1], [2, 2, 2]):
-        x = torch.randn(6, 3)
-        expected = torch.stack([part.mean(0) for part in torch.split(x, counts)])
-        assert torch.allclose(compiled(x, torch.tensor(counts)), expected)
-    assert counter.frame_count == 1
-
-
-def test_a_floating_or_bool_list_is_read_as_written():
-    assert runtime.captured_tolist(torch.tensor([0.5, 1.5])) == [0.5, 1.5]
-    assert runtime.captured_tolist(torch.tensor([True, False])) == [True, False]
-
-    def total(x, weights):
-        return x * sum(runtime.captured_tolist(weights))
-
-    compiled = torch.compile(total, backend="eager")
-    assert torch.equal(compiled(torch.ones(2), torch.tensor([0.5, 1.5])), torch.full((2,), 2.0))
-    assert not state.capture_frames  # Dynamo cannot capture a floating list: no option asked

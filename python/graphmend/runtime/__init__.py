@@ -104,7 +104,7 @@ from .predicate import (
     tensors,
     where_ok,
 )
-from .capture import captured_float, captured_int, captured_item, captured_tolist
+from .capture import captured_float, captured_int, captured_item
 from .cond_trace import cond_on
 from .conversion import install as _install_retry
 from .records import call_now, discard, flush, pending
@@ -175,7 +175,6 @@ __all__ = [
     "captured_item",
     "captured_int",
     "captured_float",
-    "captured_tolist",
     "is_compiling",
     # The compile boundary's (boundary.py) and the command line's.
     "flush",

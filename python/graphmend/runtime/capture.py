@@ -1,9 +1,9 @@
 """[Scalar]'s captured reads: a Python scalar read from a tensor (``.item()``, ``int()``,
-``float()``, the integers of ``.tolist()``) that becomes a size, a divisor or a factor, kept in the graph by tracing its
+``float()``) that becomes a size, a divisor or a factor, kept in the graph by tracing its
 frame with Dynamo's ``capture_scalar_outputs``.
 
 Mended code reads the scalar through ``captured_item`` (``captured_int``,
-``captured_float``, ``captured_tolist``), which reads it exactly as written. Where Dynamo,
+``captured_float``), which reads it exactly as written. Where Dynamo,
 tracing a frame without the option, breaks the graph inside such a read, the read asks for
 it (``on_break``, as Dynamo logs the break, before anything is compiled): the trace stops,
 and the frame conversion (``conversion.py``) converts the frame again with the option on,
@@ -27,7 +27,7 @@ class CaptureWanted(Exception):
 
 
 # The captured reads, by name: a graph break inside one of them is the read's.
-_READERS = ("captured_item", "captured_int", "captured_float", "captured_tolist")
+_READERS = ("captured_item", "captured_int", "captured_float")
 
 
 def captured_item(value):
@@ -44,11 +44,6 @@ def captured_int(value):
 def captured_float(value):
     """``float(value)``, captured in the graph while compiling where it breaks it."""
     return float(value)
-
-
-def captured_tolist(value):
-    """``value.tolist()``, captured in the graph while compiling where it breaks it."""
-    return value.tolist()
 
 
 def on_break(translator, exc) -> None:

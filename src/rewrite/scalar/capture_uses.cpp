@@ -7,8 +7,7 @@
 //
 //   arithmetic (unary minus, a binary operator; with a tensor operand the result is a
 //   tensor, which is used freely), the builtins max, min, abs, round, int and float, tuple
-//   and list displays and an element read from a list (`sizes[0]`), whose own consumer
-//   decides;
+//   and list displays, whose own consumer decides;
 //   an argument of a torch function or of a tensor method (a size, a factor, a bound);
 //   an index or slice bound; a return value;
 //   a local name assigned once, whose every read is itself such a use.
@@ -74,7 +73,7 @@ class CaptureUses {
         if (*kept) return std::nullopt;
       } else if (const auto* subscript = ast::as<ast::Subscript>(parent)) {
         if (subscript->slice == node) return std::nullopt;
-        // an element of a list read (`sizes[0]`): its own uses decide
+        return problem("it is indexed");
       } else if (ast::is<ast::Return>(parent)) {
         return std::nullopt;
       } else if (const auto* assign = ast::as<ast::Assign>(parent)) {

@@ -17,9 +17,9 @@
 // `(list(range(1, len(x.shape))) if <runtime>.static_range_ok(1, len(x.shape)) else <as
 // written>)`, the check resolved while tracing (exact ints, a short range).
 //
-// Any other `.item()`, `int(X)`, `float(X)` or `X.tolist()` read (a scalar that becomes a
-// size, a divisor, a factor; a list of sizes) is captured: `<runtime>.captured_item(X)`
-// (`captured_int`, `captured_float`, `captured_tolist`)
+// Any other `.item()`, `int(X)` or `float(X)` read (a scalar that becomes a size, a
+// divisor, a factor) is captured: `<runtime>.captured_item(X)` (`captured_int`,
+// `captured_float`)
 // reads the scalar as written, and while Dynamo traces it asks for the frame to be traced
 // with `capture_scalar_outputs` (runtime/capture.py): the read then stays in the graph. A
 // frame whose trace fails under the option is traced again without it and keeps the
@@ -85,22 +85,13 @@ Outcome static_range(const sema::BreakTag& tag, Context& context, const std::str
   return outcome;
 }
 
-// `X.tolist()` with no arguments: a list of scalars, read as one (X and "tolist").
-sema::ScalarRead list_read(const ast::Call& call) {
-  const auto* method = ast::as<ast::Attribute>(call.func);
-  if (method == nullptr || method->attr != "tolist" || !call.args.empty() || !call.keywords.empty())
-    return {};
-  return {method->value, "tolist"};
-}
-
-// `X.item()`, `int(X)`, `float(X)` or `X.tolist()` whose value only computes (capture_uses.h): read
+// `X.item()`, `int(X)` or `float(X)` whose value only computes (capture_uses.h): read
 // in place by the runtime, which asks Dynamo to capture it. A `bool(X)` is a truth test, whose
 // capture would only move the break. nullopt where the read has no such form, a decline
 // where its uses keep it from being captured.
 std::optional<Outcome> captured_read(const sema::BreakTag& tag, Context& context) {
   const auto* site = ast::as<ast::Call>(tag.site);
   sema::ScalarRead read = site ? context.analysis.scalar_read(*site) : sema::ScalarRead{};
-  if (read.tensor == nullptr && site != nullptr) read = list_read(*site);
   if (read.tensor == nullptr || read.read == "bool") return std::nullopt;
   if (std::optional<reasons::Problem> problem = capture_problem(context, *site))
     return Outcome::declined(*problem);
@@ -108,10 +99,9 @@ std::optional<Outcome> captured_read(const sema::BreakTag& tag, Context& context
   outcome.fixed = true;
   outcome.form = "scalar_capture";
   outcome.needs_runtime = true;
-  const char* reader = read.read == "item"     ? ".captured_item("
-                       : read.read == "int"    ? ".captured_int("
-                       : read.read == "tolist" ? ".captured_tolist("
-                                               : ".captured_float(";
+  const char* reader = read.read == "item"  ? ".captured_item("
+                       : read.read == "int" ? ".captured_int("
+                                            : ".captured_float(";
   outcome.edits.push_back(
       {site->begin, site->end,
        context.runtime + reader + std::string(node_text(context, *read.tensor)) + ")"});

@@ -83,7 +83,7 @@ EXPECTED_DECLINES = [
     ("GM107", "not a statement of the routed form"),
     ("GM107", "is read after it"),
     ("GM107", "not a range, enumerate"),
-    ("GM106", "it is used by `for e in hit:`"),
+    ("GM106", "read otherwise than"),
     ("GM107", "masks the loop reads"),
     ("GM107", "masks the loop reads"),
 ]

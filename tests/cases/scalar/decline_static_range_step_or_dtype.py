@@ -1,9 +1,7 @@
 """[Scalar] declines a range tensor read back whose list is not the Python range: a `dtype`
 (`torch.arange(n, dtype=torch.float32).tolist()` reads floats), a step that is not a nonzero
 int literal (`range` and `arange` raise different errors for a zero step, and a computed
-step may be zero), or a receiver other than `torch.arange`. Each read is then a captured
-read (its list only returned or indexed into arithmetic): the two integer lists stay in the
-graph, the float list, which Dynamo does not capture, breaks as before."""
+step may be zero), or a receiver other than `torch.arange`."""
 
 import torch
 from torch import nn
@@ -18,7 +16,7 @@ class ENTRY(nn.Module):
 
 
 INPUTS = [(torch.ones(2, 3), 1), (torch.ones(2, 3), 2)]
-EXPECTED_BREAKS = (3, 1)
-EXPECTED_GRAPHS = (4, 2)
-EXPECTED_TAGS = [("GM106", "scalar_capture")] * 3
-EXPECTED_DECLINES = []
+EXPECTED_BREAKS = (3, 3)
+EXPECTED_GRAPHS = (4, 4)
+EXPECTED_TAGS = [("GM106", "declined"), ("GM106", "declined"), ("GM106", "declined")]
+EXPECTED_DECLINES = [("GM106", "read otherwise"), ("GM106", "read otherwise"), ("GM106", "read otherwise")]
