@@ -113,7 +113,7 @@ class CaptureUses {
     const auto* target = assign.targets.size == 1 ? ast::as<ast::Name>(assign.targets[0]) : nullptr;
     if (target == nullptr) return problem("it is unpacked or stored elsewhere than in a name");
     if (names >= kMaxNames) return problem("it passes through too many names");
-    Reads found{target->id, target, in_loop(&assign) ? 0 : assign.end};
+    Reads found{target->id, target, in_loop(&assign) ? 0 : assign.end, {}, false};
     collect(function_, found, false);
     if (found.other)
       return problem("`" + std::string(target->id) +
