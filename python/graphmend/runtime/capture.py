@@ -8,8 +8,9 @@ tracing a frame without the option, breaks the graph inside such a read, the rea
 it (``on_break``, as Dynamo logs the break, before anything is compiled): the trace stops,
 and the frame conversion (``conversion.py``) converts the frame again with the option on,
 for that frame only (its later conversions, recompiles, too). A read Dynamo traces without
-a break (with ``fullgraph=True``, or of a tensor it holds as a constant) asks for nothing. A conversion that fails with the option on (Dynamo cannot guard on a captured value,
-a backend cannot compile it) is converted once more without it: the read then breaks the
+a break (with ``fullgraph=True``, or of a tensor it holds as a constant) asks for nothing.
+A conversion that fails with the option on (Dynamo cannot guard on a captured value, a
+backend cannot compile it) is converted once more without it: the read then breaks the
 graph as the original's does. Nothing runs twice: a failed conversion runs no user code.
 """
 

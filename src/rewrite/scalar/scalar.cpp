@@ -19,11 +19,10 @@
 //
 // Any other `.item()`, `int(X)` or `float(X)` read (a scalar that becomes a size, a
 // divisor, a factor) is captured: `<runtime>.captured_item(X)` (`captured_int`,
-// `captured_float`)
-// reads the scalar as written, and while Dynamo traces it asks for the frame to be traced
-// with `capture_scalar_outputs` (runtime/capture.py): the read then stays in the graph. A
-// frame whose trace fails under the option is traced again without it and keeps the
-// original's break.
+// `captured_float`) reads the scalar as written, and where Dynamo breaks inside it, asks for
+// the frame to be traced with `capture_scalar_outputs` (runtime/capture.py): the read then
+// stays in the graph. A frame whose trace fails under the option is traced again without it
+// and keeps the original's break.
 #include <cctype>
 #include <string>
 #include <string_view>
