@@ -1284,7 +1284,9 @@ def _mend_object(mender: _Mender, obj: Any) -> Any:
         if _looks_like_torch_module(owner):
             twin = mender.module(owner, {}, top=True)
             return getattr(twin, obj.__func__.__name__)
-        return types.MethodType(mender.function(obj.__func__, force_new=True), owner)
+        # Bound to the object's twin (when it has one), so the methods it calls on ``self``
+        # run mended too, as for a method a module holds.
+        return types.MethodType(mender.function(obj.__func__, force_new=True), mender.held(owner))
     if isinstance(obj, types.FunctionType):
         return mender.function(obj, force_new=True)
     if _looks_like_torch_module(obj):

@@ -170,6 +170,20 @@ class Counter:
         return "orig"
 
 
+class Stepper:
+    """A plain object whose method calls another of its methods through ``self``."""
+
+    def __init__(self):
+        self.steps = 0
+
+    def step(self):
+        self.steps += 1
+        return self.inner()
+
+    def inner(self):
+        return "orig"
+
+
 class NoGradForward(torch.nn.Module):
     @torch.no_grad()
     def forward(self, x):

@@ -229,8 +229,17 @@ def test_function_without_source_is_skipped(fake_mender):
 def test_bound_method_of_a_plain_object(fake_mender):
     counter = T.Counter()
     mended = graphmend.mend(counter.method)
-    assert isinstance(mended, types.MethodType) and mended.__self__ is counter
+    assert isinstance(mended, types.MethodType) and mended.__self__.__dict__ is counter.__dict__
     assert mended() == "mend" and counter.method() == "orig"
+
+
+def test_bound_method_reaches_the_methods_it_calls_on_self(fake_mender):
+    """Bound to the object's twin: ``self.inner()`` runs mended, and what the mended method
+    sets on ``self`` is set on the object."""
+    stepper = T.Stepper()
+    mended = graphmend.mend(stepper.step)
+    assert mended() == "mend" and stepper.steps == 1
+    assert stepper.step() == "orig" and stepper.steps == 2
 
 
 def test_report_lists_diagnostics_inside_reached_functions(fake_mender):

@@ -17,12 +17,13 @@ from __future__ import annotations
 import re
 
 import pytest
+import torch
 
 import graphmend
 from behaviour import (  # noqa: F401 (fixtures)
     fresh_dynamo, log_everything, mended_text_module, pending_params,
-    assert_same_behaviour, assert_same_gradients, behind_boundary, breaks_of, never_more_breaks,
-    observe,
+    assert_same_behaviour, assert_same_gradients, behaviour_differences, behind_boundary,
+    breaks_of, never_more_breaks, observe,
 )
 from case_files import PEER_DIR, PEER_PREFIX, build, case_ids, load, path_of
 
@@ -87,10 +88,28 @@ for _check in ("mended_compiled", "mended_text"):
     PENDING[("asteroid/beamforming_reference_mic", _check)] = (
         "a LinAlgError raised inside the compiled graph is not caught by the original's "
         "try/except (plain torch.compile too)")
+PENDING[("demucs/pad1d_reflect", "mended_text")] = (
+    "the file shows no entry point, so its mended text is the original's, and torch.compile "
+    "(plain too) turns a failing `assert <tensor>` into RuntimeError('assertion error')")
+for _program in ("sgm/warmup_cosine_schedule", "sgm/warmup_cosine_schedule2"):
+    for _check in ("mended_compiled", "mended_text", "mended_inductor"):
+        PENDING[(_program, _check)] = (
+            "Dynamo (plain torch.compile too) holds the numpy float64 the schedule returns as "
+            "a float64 tensor, so the 0-d float32 loss times it is float64 where eager keeps "
+            "float32")
 # Inductor's own.
 PENDING[("transformers/conditional_detr_train_clamp", "mended_inductor")] = (
     "Inductor (plain torch.compile too) returns 0 where eager returns NaN for the overflowing "
     "input (scale 1e38)")
+
+# Differences plain torch.compile makes only under some hash seeds (so not strict xfails): on
+# these programs a compiled candidate may differ from eager where plain torch.compile, run on
+# the same input in the same process, differs identically.
+HASH_ORDERED = {
+    "smp/load_state_dict_mismatch": "Dynamo builds `set(a) & set(b)` of strings in an order of "
+    "its own: under some hash seeds (PYTHONHASHSEED=49) the warning lists the mismatched keys "
+    "in another order than eager (plain torch.compile too)",
+}
 
 
 def params(names, check):
@@ -103,13 +122,20 @@ def text_module(name):
 
 
 def assert_behaves_like_original(name, candidates, indices=None, classes_by_name=False,
-                                 close=False):
+                                 close=False, plain_backend=None):
+    """``plain_backend``: the candidates are compiled with it; on a program of HASH_ORDERED a
+    difference plain torch.compile with that backend makes identically is accepted."""
     module = MODULES[name]
     original = build(module)
+    plain = None
+    if plain_backend is not None and name in HASH_ORDERED:
+        plain = torch.compile(build(module), backend=plain_backend)
     for index in range(len(module.INPUTS)) if indices is None else indices:
         expected = observe(module, original, index)
         for candidate in candidates:
             actual = observe(module, candidate, index)
+            if plain is not None and behaviour_differences(expected, actual, close=close):
+                expected = observe(module, plain, index)
             assert_same_behaviour(expected, actual, classes_by_name=classes_by_name, close=close)
 
 
@@ -177,7 +203,7 @@ def test_mended_eager(name):
 @pytest.mark.parametrize("name", params(PROGRAMS, "mended_compiled"))
 def test_mended_compiled(name):
     compiled = graphmend.compile(build(MODULES[name]), backend="eager")
-    assert_behaves_like_original(name, [compiled])
+    assert_behaves_like_original(name, [compiled], plain_backend="eager")
 
 
 @pytest.mark.parametrize("name", params(PROGRAMS, "mended_text"))
@@ -185,7 +211,8 @@ def test_mended_text(name):
     """The file mended as the import hook mends it, eagerly and compiled."""
     mended = build(text_module(name))
     compiled = behind_boundary(build(text_module(name)))
-    assert_behaves_like_original(name, [mended, compiled], classes_by_name=True)
+    assert_behaves_like_original(name, [mended], classes_by_name=True)
+    assert_behaves_like_original(name, [compiled], classes_by_name=True, plain_backend="eager")
 
 
 @pytest.mark.inductor
@@ -197,7 +224,7 @@ def test_mended_inductor(name):
     # Inductor fuses float arithmetic differently from eager: tensors compare within rounding.
     try:
         assert_behaves_like_original(name, [compiled], indices=sorted({0, len(module.INPUTS) - 1}),
-                                     close=True)
+                                     close=True, plain_backend="inductor")
     except AssertionError:
         if name in INDUCTOR_MISCOMPILES:  # only this failure is expected; others still fail
             pytest.xfail(INDUCTOR_MISCOMPILES[name])
