@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import sys
 from typing import Any, Callable, Dict, Optional
 
 from . import mender
@@ -32,6 +33,9 @@ def boundary(
 
     def bounded(*args: Any, **kwargs: Any) -> Any:
         state.bounded += 1
+        outermost = state.streams is None
+        if outermost:  # the streams a call deferred inside a `with` must still see
+            state.streams = (sys.stdout, sys.stderr)
         # Kept only once a rerun_if was traced: a rerun starts from the call's state.
         random = runtime.random_state() if state.rerun_guards else None
         try:
@@ -47,6 +51,8 @@ def boundary(
                 raise original from None
         finally:
             state.bounded -= 1
+            if outermost:
+                state.streams = None
             if pending:  # most calls defer nothing
                 flush()
         # A rerun_if failed: the call again, eagerly, outside the handler (what it raises is

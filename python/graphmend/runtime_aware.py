@@ -94,10 +94,11 @@ class _Snapshot:
     of each module's ``__dict__`` (its plain attributes, and through ``_modules``,
     ``_buffers`` and ``_parameters`` the submodules, buffers and parameters it holds:
     `self.cache = KVCache(...)` is undone) and of every list, dict, set, deque and object
-    attribute dict reachable from them (the same objects refilled, so a reference held
-    elsewhere sees the old contents again: `self.metrics["loss"].append(x)` and
-    `self.running.mean += m` are undone), and the values of the tensors those hold,
-    parameters aside (buffers, a tensor counter)."""
+    attribute dict reachable from them, through bound methods too (`self.lr_lambda =
+    scheduler.schedule`): the same objects refilled, so a reference held elsewhere sees the
+    old contents again (`self.metrics["loss"].append(x)` and `self.running.mean += m` are
+    undone); and the values of the tensors those hold, parameters aside (buffers, a tensor
+    counter)."""
 
     _DEPTH = 6  # containers in containers, below a module's __dict__
     _ITEMS = 100_000  # a bound on what one snapshot walks
@@ -132,6 +133,8 @@ class _Snapshot:
                 self.tensors.append((value, value.detach().clone()))
         elif depth >= self._DEPTH:
             return
+        elif isinstance(value, types.MethodType):  # `self.lr_lambda = scheduler.schedule`
+            self._value(value.__self__, depth + 1)
         elif isinstance(value, (list, dict, set, collections.deque)):
             self._container(value, depth + 1)
         elif isinstance(getattr(value, "__dict__", None), dict) and not isinstance(

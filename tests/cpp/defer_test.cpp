@@ -143,12 +143,14 @@ TEST(Defer, DeclinesStreamsOtherThanStdoutAndStderr) {
       body("    __graphmend_rt__.defer(('model.py', 5, 'forward'), print, x, file=sys.stderr)\n"));
 }
 
-TEST(Defer, DeclinesInsideAForeignWith) {
+TEST(Defer, ChecksTheStreamsInsideAForeignWith) {
   Fixture f(body("    with contextlib.redirect_stdout(buf):\n        print(x)\n"), {"x"});
-  EXPECT_EQ(
-      f.run(sema::BreakKind::PrintCall),
-      "DECLINED: the call is inside `with contextlib.redirect_stdout(buf):`, which may redirect "
-      "its output or change logging until it exits");
+  EXPECT_EQ(f.run(sema::BreakKind::PrintCall),
+            body("    with contextlib.redirect_stdout(buf):\n        "
+                 "__graphmend_rt__.defer_within(('model.py', 6, 'forward'), print, x)\n"));
+  Fixture formatted(body("    with scope():\n        print(f\"x={x}\")\n"), {"x"});
+  EXPECT_NE(formatted.run(sema::BreakKind::PrintCall).find("__graphmend_rt__.defer_format_within("),
+            std::string::npos);
   Fixture g(body("    with torch.no_grad():\n        print(x)\n"), {"x"});
   EXPECT_EQ(
       g.run(sema::BreakKind::PrintCall),

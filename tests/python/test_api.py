@@ -74,6 +74,7 @@ class FakeRuntime:
             records=["pending"],  # the boundary flushes only when a record is pending
             bounded=0,  # how many boundaries are running a call
             rerun_guards=False,  # no rerun_if traced: no random state kept
+            streams=None,  # the streams of the outermost boundary's call
         )
 
     def register_boundary(self, wrapper_code, entry=None):

@@ -419,9 +419,6 @@ class Model(torch.nn.Module):
         ("print(x, file=n)", "GM102",
          "print writes to a stream other than sys.stdout/sys.stderr, which the program may read back "
          "before the replay"),
-        ("with open('log.txt') as f:\n            print(x)", "GM102",
-         "the call is inside `with open('log.txt') as f:`, which may redirect its output or change "
-         "logging until it exits"),
         ("logger.exception('boom')", "GM103",
          "logger.exception records the exception being handled at the call"),
         ("logger.error('boom', exc_info=True)", "GM103",
@@ -444,6 +441,19 @@ def test_declines(statement, code, reason):
     assert all(not fixed for _, fixed, _ in diagnostics)
     # Nothing but ordering wraps of declined prints changes.
     assert "defer" not in result.source and "guard(" not in result.source
+
+
+def test_a_call_inside_a_foreign_with_is_deferred_behind_the_stream_check():
+    """A call in the block of a manager not torch's is recorded only while sys.stdout and
+    sys.stderr are the boundary's (runtime.defer_within); a whole branch there is not
+    deferred with its condition (the branch keeps its break, its call is deferred alone)."""
+    source = (DECLINE_HEADER + "        with open('log.txt') as f:\n            print(x)\n"
+              "            if x.sum() > 0:\n                print('big')\n        return x\n")
+    result, diagnostics = diagnostics_of(source)
+    assert result.source.count("__graphmend_rt__.defer_within(") == 2
+    assert ("GM102", True, "print call `print(x)`") in diagnostics
+    [branch] = [d for d in diagnostics if d[0] == "GM101"]
+    assert not branch[1] and "inside `with open('log.txt') as f:`" in branch[2]
 
 
 @pytest.mark.parametrize(

@@ -249,6 +249,42 @@ def test_profiling_runs_leave_submodules_containers_objects_and_tensors_as_they_
     assert torch.allclose(model.total, reference.total)
 
 
+class _Schedule:
+    """An object reached only through a bound method (LambdaLR's `lr_lambda =
+    scheduler.schedule`): a call changes its attributes."""
+
+    def __init__(self):
+        self.last = 0.0
+
+    def schedule(self, n):
+        self.last = 0.01 * n
+        return self.last
+
+
+class _Stepped(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lr_lambda = _Schedule().schedule
+
+    def forward(self, x):
+        previous = self.lr_lambda.__self__.last
+        print("recent lr-multiplier:", previous)
+        return x * self.lr_lambda(2)
+
+
+def test_profiling_runs_leave_objects_held_through_bound_methods_as_they_were(capsys):
+    model = _Stepped()
+    x = torch.ones(2)
+    compiled = graphmend.compile(model, example_inputs=(x,), backend="eager")
+    assert graphmend.compile_report(compiled).model_calls >= 1
+    assert model.lr_lambda.__self__.last == 0.0
+    capsys.readouterr()
+    for _ in range(2):
+        assert torch.equal(compiled(x), x * 0.02)
+    assert capsys.readouterr().out == "recent lr-multiplier: 0.0\nrecent lr-multiplier: 0.02\n"
+    assert model.lr_lambda.__self__.last == 0.02
+
+
 def test_a_backend_failing_under_the_option_is_rejected():
     # explain's own backend captures it in one graph; Inductor cannot lower it. The options
     # must not be enabled, and the compiled object must run as torch.compile's would.

@@ -71,7 +71,9 @@ from .defer import (
     defer_branch,
     defer_format,
     defer_format_when,
+    defer_format_within,
     defer_when,
+    defer_within,
     pop_condition,
     push_condition,
 )
@@ -133,6 +135,8 @@ from .trap import (
 __all__ = [
     "defer",
     "defer_format",
+    "defer_within",
+    "defer_format_within",
     "defer_branch",
     "defer_when",
     "defer_format_when",

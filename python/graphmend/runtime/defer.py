@@ -47,6 +47,34 @@ def defer_format(site, callee, formats, /, *args, **kwargs):
     _defer(site, callee, formats, args, kwargs)
 
 
+def defer_within(site, callee, /, *args, **kwargs):
+    """``defer`` for a call inside a ``with`` block of a context manager the mender does not
+    know, which may swap ``sys.stdout`` or ``sys.stderr`` until it exits (and read back what
+    was written). While compiling, the call is recorded only when both streams are those of
+    the compile boundary's call (``state.streams``), which Dynamo resolves while tracing
+    (a guard, no graph code); otherwise, or with no boundary running, it is made at once
+    (a graph break, as the original's). The other changes such a manager may make to where
+    output goes (logging's levels, handlers, ``logging.disable``, warning filters) Dynamo
+    does not trace: a frame that makes them runs eagerly, and its calls are made at once."""
+    if is_compiling() and not _streams_of_boundary():
+        _replay_in_order(site, callee, args, kwargs)
+        return
+    _defer(site, callee, (), args, kwargs)
+
+
+def defer_format_within(site, callee, formats, /, *args, **kwargs):
+    """``defer_format`` inside a ``with`` block, as ``defer_within``."""
+    if is_compiling() and not _streams_of_boundary():
+        _replay_in_order(site, callee, args, kwargs, formats)
+        return
+    _defer(site, callee, formats, args, kwargs)
+
+
+def _streams_of_boundary() -> bool:
+    streams = state.streams
+    return streams is not None and sys.stdout is streams[0] and sys.stderr is streams[1]
+
+
 def _defer(site, callee, formats, args, kwargs):
     if not is_compiling():
         flush()  # records of compiled code earlier in this call come first

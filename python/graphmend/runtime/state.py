@@ -15,6 +15,9 @@ records: List[Record] = []
 # How many compile boundaries (boundary.py) are running a call: behind one, a guard may be
 # recorded after pending records instead of breaking the graph (see ``trap.guard``).
 bounded = 0
+# (sys.stdout, sys.stderr) when the outermost running boundary's call began, else None: a
+# call deferred inside a `with` is recorded only while the streams are these (defer_within).
+streams: Optional[Tuple[Any, Any]] = None
 # The conditions of the deferred branches whose helper calls are being traced
 # (defer.push_condition; None for a branch whose if tested its condition as written).
 conditions: list = []

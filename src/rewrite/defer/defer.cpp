@@ -583,8 +583,8 @@ class CallDeferral {
     return Outcome::declined(problem.reason, problem.detail);
   }
 
-  // The call is a statement of its own, of a known callee, outside a `with` that may
-  // redirect its output.
+  // The call is a statement of its own, of a known callee; inside a `with` that may
+  // redirect its output, deferred behind the run-time check of defer_within.
   std::optional<reasons::Problem> check_site() {
     call_ = ast::as<ast::Call>(tag_.site);
     if (call_ == nullptr)
@@ -603,12 +603,20 @@ class CallDeferral {
     return check_with();
   }
 
-  std::optional<reasons::Problem> check_with() const {
+  // Inside a `with` of a manager not torch's, the call is recorded only while sys.stdout
+  // and sys.stderr are the compile boundary's (runtime.defer_within: Dynamo resolves the
+  // check while tracing; a manager that changes logging or warning filters is not traced).
+  // A conditional call or one in `async with` is declined.
+  std::optional<reasons::Problem> check_with() {
     const sema::FunctionInfo* info = context_.analysis.function_of(call_);
     const auto* body = info != nullptr ? function_body(info->node) : nullptr;
     if (body == nullptr) return std::nullopt;
     const ast::Node* with = enclosing_foreign_with(context_, *body, *call_);
     if (with == nullptr) return std::nullopt;
+    if (condition_.empty() && ast::is<ast::With>(with)) {
+      within_ = true;
+      return std::nullopt;
+    }
     std::string_view text = node_text(context_, *with);
     text = text.substr(0, text.find_first_of("\r\n"));
     return reasons::Problem{reasons::Reason::InsideWith,
@@ -728,6 +736,7 @@ class CallDeferral {
                        std::to_string(reported_line(context_, *call_)) + ", " +
                        python_string(function_name(context_, call_)) + ")";
     std::string head = context_.runtime + (specs_.empty() ? ".defer" : ".defer_format") +
+                       (within_ ? "_within" : "") +
                        (condition_.empty() ? "(" : "_when(" + std::string(condition_) + ", ") +
                        site + ", " + std::string(node_text(context_, *call_->func));
     if (!specs_.empty()) {
@@ -747,7 +756,8 @@ class CallDeferral {
   const Context& context_;
   std::string_view condition_;
   const ast::Call* call_ = nullptr;
-  uint32_t open_ = 0;  // just after the call's `(`
+  uint32_t open_ = 0;    // just after the call's `(`
+  bool within_ = false;  // inside a `with` of a manager not torch's
   Outcome outcome_;
   // f-string arguments: (key, template) pairs for the head, field tuples in place.
   std::vector<std::string> specs_;
