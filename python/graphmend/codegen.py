@@ -379,6 +379,19 @@ def may_load_any(code: CodeType, names: Dict[str, Any]) -> bool:
     return any(type(const) is CodeType and may_load_any(const, names) for const in code.co_consts)
 
 
+def global_writes(code: CodeType) -> List[str]:
+    """The global names ``code`` (and the code nested in it) assigns or deletes (``global
+    NAME`` and a store)."""
+    out: List[str] = []
+    raw = code.co_code
+    for op in _GLOBAL_WRITES:
+        out.extend(code.co_names[arg] for _, _, arg in _ops(raw, op))
+    for const in code.co_consts:
+        if type(const) is CodeType:
+            out.extend(global_writes(const))
+    return out
+
+
 _LOAD_GLOBAL_BYTE = bytes((_LOAD_GLOBAL,))
 
 

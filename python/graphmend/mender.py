@@ -585,6 +585,7 @@ class _Mender:
         self.sources: Dict[str, Any] = {}  # file name -> its _Source (None: no source)
         self.mended_files: Dict[str, _MendedFile] = {}  # file name -> as mended
         self.global_helpers: Dict[int, Dict[str, Any]] = {}  # id(module globals) -> helpers
+        self.global_objects: Dict[int, Dict[str, Any]] = {}  # id(module globals) -> objects
         # What a class mended here is marked with: mending it again the same way keeps it.
         self.made_with = (sorted(options.items(), key=lambda item: item[0]), reach)
 
@@ -737,12 +738,16 @@ class _Mender:
         function builds an instance of the mended class (``cls``), whose methods and mended
         bases' methods run mended."""
         helpers: Dict[str, Any] = {}
-        candidates = self._global_helpers(fn.__globals__)
+        objects = self._global_objects(fn.__globals__)
+        candidates = {**self._global_helpers(fn.__globals__), **objects}
         if not codegen.may_load_any(code, candidates):
             return helpers
         for name in codegen.global_loads(code):
             value = candidates.get(name)
             if name in freevars or value is None or value is not fn.__globals__.get(name):
+                continue
+            if name in objects:
+                self._bind_held(name, value, helpers)
                 continue
             if isinstance(value, type):
                 # a module's walk is limited to what its call runs (reach): constructors of
@@ -775,6 +780,33 @@ class _Mender:
         if mended is not klass and id(klass) not in self.cells:
             self.cells[id(klass)] = types.CellType(mended)
         return mended
+
+    def _bind_held(self, name: str, value: Any, helpers: Dict[str, Any]) -> None:
+        """A global object the function reads by ``name`` is read as its twin (``held``),
+        as a module's attribute is: `DEPTHER.slide_inference(...)` runs mended methods."""
+        twin = self.held(value)
+        if twin is not value:
+            self.cells.setdefault(id(value), types.CellType(twin))
+            helpers[name] = value
+
+    def _global_objects(self, globals_: dict) -> Dict[str, Any]:
+        """The plain objects of user classes, alone or in a tuple, among a module's globals
+        that no function of the module assigns: a mended function reads each through a cell
+        bound once, which a later `global NAME; NAME = ...` would not update."""
+        found = self.global_objects.get(id(globals_))
+        if found is None:
+            found = {
+                n: v
+                for n, v in globals_.items()
+                if not n.startswith("__")
+                and any(_is_user_object(item, self.user_classes) for item in _items_of(v))
+            }
+            if found:
+                for name in _module_global_writes(globals_, found):
+                    found.pop(name, None)
+            self.global_objects[id(globals_)] = found
+            self.keep_alive.append(globals_)
+        return found
 
     def _global_helpers(self, globals_: dict) -> Dict[str, Any]:
         """The Python functions and user classes among a module's globals, the candidate
@@ -1030,6 +1062,31 @@ def _is_user_object(obj: Any, known: Dict[type, bool]) -> bool:
             or _is_module_class(klass)
         )
     return found
+
+
+def _items_of(value: Any) -> tuple:
+    """``value``'s items when it is a tuple, else ``value`` alone."""
+    return value if type(value) is tuple else (value,)
+
+
+def _module_global_writes(globals_: dict, names: Dict[str, Any]) -> set:
+    """Which of ``names`` a function or method defined in the module of ``globals_`` assigns
+    or deletes as a global: a search of the code of those that name one at all."""
+    module = globals_.get("__name__")
+    functions: List[types.FunctionType] = []
+    for value in list(globals_.values()):
+        if isinstance(value, types.FunctionType) and value.__globals__ is globals_:
+            functions.append(value)
+        elif isinstance(value, type) and value.__module__ == module:
+            for member in vars(value).values():
+                member = getattr(member, "__func__", getattr(member, "fget", member))
+                if isinstance(member, types.FunctionType) and member.__globals__ is globals_:
+                    functions.append(member)
+    written: set = set()
+    for function in functions:
+        if codegen.may_load_any(function.__code__, names):
+            written.update(n for n in codegen.global_writes(function.__code__) if n in names)
+    return written
 
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement

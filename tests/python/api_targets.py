@@ -170,6 +170,24 @@ class Counter:
         return "orig"
 
 
+COUNTER = Counter()
+PAIR = (Counter(), 3)
+LAZY = Counter()
+
+
+def calls_global_objects():
+    return COUNTER.method(), PAIR[0].method(), PAIR[1]
+
+
+def calls_a_global_the_module_rebinds():
+    return LAZY.method()
+
+
+def rebind_lazy():
+    global LAZY
+    LAZY = Counter()
+
+
 class Stepper:
     """A plain object whose method calls another of its methods through ``self``."""
 

@@ -72,3 +72,21 @@ def no_mending_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
     """Hook tests count the modules the importing process mended; a helper process mending
     ahead (graphmend.ahead) would take some of them, by chance. test_ahead.py turns it on."""
     monkeypatch.setenv("GRAPHMEND_AHEAD", "0")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A test's captured output may hold a lone surrogate (a trap message of
+    test_trap_fidelity's, echoed by Dynamo's logs), which pytest-xdist cannot send from a
+    worker: the worker would crash. The report carries such text escaped."""
+    outcome = yield
+    report = outcome.get_result()
+    report.sections = [(name, _sendable(text)) for name, text in report.sections]
+
+
+def _sendable(text: str) -> str:
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")

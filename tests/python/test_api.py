@@ -234,6 +234,21 @@ def test_bound_method_of_a_plain_object(fake_mender):
     assert mended() == "mend" and counter.method() == "orig"
 
 
+def test_global_objects_are_read_as_their_twins(fake_mender):
+    """A plain object (alone or in a tuple) a function reads by a global name is read as its
+    twin: its methods run mended, its state is the object's."""
+    mended = graphmend.mend(T.calls_global_objects)
+    assert mended() == ("mend", "mend", 3) and T.calls_global_objects() == ("orig", "orig", 3)
+    assert T.COUNTER.__class__ is T.Counter
+
+
+def test_a_global_the_module_rebinds_is_read_as_it_is(fake_mender):
+    """`global LAZY; LAZY = ...` in a function of the module: a cell bound once would keep
+    the old object, so the name stays a global read."""
+    mended = graphmend.mend(T.calls_a_global_the_module_rebinds)
+    assert mended() == "orig"
+
+
 def test_bound_method_reaches_the_methods_it_calls_on_self(fake_mender):
     """Bound to the object's twin: ``self.inner()`` runs mended, and what the mended method
     sets on ``self`` is set on the object."""
