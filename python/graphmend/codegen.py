@@ -392,6 +392,35 @@ def global_writes(code: CodeType) -> List[str]:
     return out
 
 
+def global_uses(code: CodeType, name: str) -> List[Tuple[str, Any]]:
+    """How ``code`` (and the code nested in it) uses each load of the global ``name``:
+    ``("attribute", None)`` for `NAME.x`, ``("item attribute", k)`` for `NAME[k].x` and
+    ``("item", k)`` for any other use of `NAME[k]` (``k`` a constant), ``("other", None)``
+    for anything else (a comparison, an argument, a store)."""
+    import dis
+
+    found: List[Tuple[str, Any]] = []
+    steps = [(i.opname, i.argval) for i in dis.get_instructions(code)]
+    attribute = ("LOAD_ATTR", "LOAD_METHOD")
+    for at, (op, arg) in enumerate(steps):
+        if op != "LOAD_GLOBAL" or arg != name:
+            continue
+        after = [step[0] for step in steps[at + 1 : at + 4]]
+        if after[:1] and after[0] in attribute:
+            found.append(("attribute", None))
+        elif after[:2] == ["LOAD_CONST", "BINARY_SUBSCR"]:
+            index = steps[at + 1][1]
+            found.append(
+                ("item attribute" if after[2:3] and after[2] in attribute else "item", index)
+            )
+        else:
+            found.append(("other", None))
+    for const in code.co_consts:
+        if type(const) is CodeType:
+            found.extend(global_uses(const, name))
+    return found
+
+
 _LOAD_GLOBAL_BYTE = bytes((_LOAD_GLOBAL,))
 
 

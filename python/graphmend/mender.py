@@ -747,7 +747,8 @@ class _Mender:
             if name in freevars or value is None or value is not fn.__globals__.get(name):
                 continue
             if name in objects:
-                self._bind_held(name, value, helpers)
+                if _only_attributes_read(value, codegen.global_uses(code, name), self.user_classes):
+                    self._bind_held(name, value, helpers)
                 continue
             if isinstance(value, type):
                 # a module's walk is limited to what its call runs (reach): constructors of
@@ -782,8 +783,9 @@ class _Mender:
         return mended
 
     def _bind_held(self, name: str, value: Any, helpers: Dict[str, Any]) -> None:
-        """A global object the function reads by ``name`` is read as its twin (``held``),
-        as a module's attribute is: `DEPTHER.slide_inference(...)` runs mended methods."""
+        """A global object the function only reads attributes of (its methods: `DEPTHER.
+        slide_inference(...)`) is read as its twin (``held``), as a module's attribute is, so
+        its methods run mended; one it compares (`x is DEFAULT`) or passes on stays itself."""
         twin = self.held(value)
         if twin is not value:
             self.cells.setdefault(id(value), types.CellType(twin))
@@ -1067,6 +1069,25 @@ def _is_user_object(obj: Any, known: Dict[type, bool]) -> bool:
 def _items_of(value: Any) -> tuple:
     """``value``'s items when it is a tuple, else ``value`` alone."""
     return value if type(value) is tuple else (value,)
+
+
+def _only_attributes_read(value: Any, uses: List[Tuple[str, Any]], known: Dict[type, bool]) -> bool:
+    """Whether a function's ``uses`` of a global ``value`` (``codegen.global_uses``) cannot
+    tell its twin from it: only attributes of the object (or of a tuple's user objects) are
+    read; a tuple's other items, the same in its rebuilt copy, may be used in any way."""
+    for kind, index in uses:
+        if kind == "attribute" and type(value) is not tuple:
+            continue
+        if kind == "item attribute" and type(value) is tuple:
+            continue
+        if kind == "item" and type(value) is tuple and isinstance(index, int):
+            try:
+                if not _is_user_object(value[index], known):
+                    continue
+            except IndexError:
+                pass
+        return False
+    return True
 
 
 def _module_global_writes(globals_: dict, names: Dict[str, Any]) -> set:

@@ -179,6 +179,10 @@ def calls_global_objects():
     return COUNTER.method(), PAIR[0].method(), PAIR[1]
 
 
+def compares_a_global_object(x):
+    return x is COUNTER, COUNTER.method()
+
+
 def calls_a_global_the_module_rebinds():
     return LAZY.method()
 

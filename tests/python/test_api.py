@@ -242,6 +242,13 @@ def test_global_objects_are_read_as_their_twins(fake_mender):
     assert T.COUNTER.__class__ is T.Counter
 
 
+def test_a_global_object_the_function_compares_is_read_as_it_is(fake_mender):
+    """`x is COUNTER` must keep holding for the object itself: a function that does more
+    with a global object than read its attributes reads the object."""
+    mended = graphmend.mend(T.compares_a_global_object)
+    assert mended(T.COUNTER) == (True, "orig")
+
+
 def test_a_global_the_module_rebinds_is_read_as_it_is(fake_mender):
     """`global LAZY; LAZY = ...` in a function of the module: a cell bound once would keep
     the old object, so the name stays a global read."""

@@ -11,8 +11,17 @@ import types
 
 from .._core import RUNTIME_NAME as _RUNTIME_NAME
 from . import state
-from .records import _apply_formats, _recordable, _replay, _replay_in_order, _snapshot, flush
-from .sites import _traced_site
+from .records import (
+    _apply_formats,
+    _recordable,
+    _replay,
+    _replay_alone,
+    _replay_alone_impl,
+    _replay_in_order,
+    _snapshot,
+    flush,
+)
+from .sites import _caller_frame, _traced_site
 from .tracing import _asked_while_tracing, _one_element, is_compiling, is_exporting, mended_tx
 
 
@@ -50,36 +59,39 @@ def defer_format(site, callee, formats, /, *args, **kwargs):
 def defer_within(site, callee, /, *args, **kwargs):
     """``defer`` for a call inside a ``with`` block of a context manager the mender does not
     know, which may swap ``sys.stdout`` or ``sys.stderr`` until it exits (and read back what
-    was written). While compiling, the call is recorded only when both streams are those of
-    the compile boundary's call (``state.streams``), which Dynamo resolves while tracing
-    (a guard, no graph code); otherwise, or with no boundary running, it is made at once
-    (a graph break, as the original's). The other changes such a manager may make to where
-    output goes (logging's levels, handlers, ``logging.disable``, warning filters) Dynamo
-    does not trace: a frame that makes them runs eagerly, and its calls are made at once."""
-    if is_compiling() and not _streams_of_boundary():
-        _replay_in_order(site, callee, args, kwargs)
-        return
-    _defer(site, callee, (), args, kwargs)
+    was written). The call is deferred as ``defer`` defers it only while both streams are
+    those of the running compile boundary's call (``state.streams``: Dynamo resolves the
+    test while tracing, a guard and no graph code). Otherwise, or with no boundary running,
+    it is made at once (while compiling, a graph break, as the original's), and without
+    replaying the pending records first: they were made where output went to the
+    boundary's streams, and replayed now they would go where this call's output goes. The
+    other changes such a manager may make to where output goes (logging's levels, handlers,
+    ``logging.disable``, warning filters) Dynamo does not trace: a frame that makes them runs
+    eagerly."""
+    _defer_within(site, callee, (), args, kwargs)
 
 
 def defer_format_within(site, callee, formats, /, *args, **kwargs):
     """``defer_format`` inside a ``with`` block, as ``defer_within``."""
-    if is_compiling() and not _streams_of_boundary():
-        _replay_in_order(site, callee, args, kwargs, formats)
-        return
-    _defer(site, callee, formats, args, kwargs)
+    _defer_within(site, callee, formats, args, kwargs)
 
 
-def _streams_of_boundary() -> bool:
+def _defer_within(site, callee, formats, args, kwargs):
     streams = state.streams
-    return streams is not None and sys.stdout is streams[0] and sys.stderr is streams[1]
+    if streams is not None and sys.stdout is streams[0] and sys.stderr is streams[1]:
+        _defer(site, callee, formats, args, kwargs)
+    elif is_compiling():
+        _replay_alone_impl(site, callee, args, kwargs, formats)
+    else:
+        _replay_alone(site, callee, args, kwargs, formats)
 
 
 def _defer(site, callee, formats, args, kwargs):
     if not is_compiling():
         flush()  # records of compiled code earlier in this call come first
         args, kwargs = _apply_formats(formats, args, kwargs)
-        _replay(site, callee, args, kwargs, sys._getframe(2).f_globals)
+        frame = _caller_frame()  # the mended function: its module's warning registry
+        _replay(site, callee, args, kwargs, None if frame is None else frame.f_globals)
         return
     if is_exporting():
         _dropped_by_export(site)

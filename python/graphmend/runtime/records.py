@@ -118,6 +118,15 @@ def _flush_and_replay(site, callee, args, kwargs, formats=()):
     _replay(site, callee, args, kwargs, None if frame is None else frame.f_globals)
 
 
+def _replay_alone(site, callee, args, kwargs, formats=()):
+    """A call made at once without replaying the pending records first: they were made
+    where output went to the compile boundary's streams, and the call is made where it goes
+    elsewhere (``defer.defer_within``). TorchDynamo never traces into it."""
+    args, kwargs = _apply_formats(formats, args, kwargs)
+    frame = _caller_frame()
+    _replay(site, callee, args, kwargs, None if frame is None else frame.f_globals)
+
+
 def _replay_in_order(site, callee, args, kwargs, formats=()):
     """A call made at once while compiling (its arguments cannot be recorded): the records
     made before it in the region are replayed first, so the output keeps its order.
@@ -143,6 +152,7 @@ def call_now(callee, /, *args, **kwargs):
 
 _call_now_impl = _disabled(_call_now)
 _flush_and_replay_impl = _disabled(_flush_and_replay)
+_replay_alone_impl = _disabled(_replay_alone)
 
 
 def pending() -> List[Record]:
