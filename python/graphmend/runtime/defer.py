@@ -13,6 +13,7 @@ from .._core import RUNTIME_NAME as _RUNTIME_NAME
 from . import state
 from .records import (
     _apply_formats,
+    _flush_and_replay,
     _recordable,
     _replay,
     _replay_alone,
@@ -21,7 +22,7 @@ from .records import (
     _snapshot,
     flush,
 )
-from .sites import _caller_frame, _traced_site
+from .sites import _traced_site
 from .tracing import _asked_while_tracing, _one_element, is_compiling, is_exporting, mended_tx
 
 
@@ -88,10 +89,8 @@ def _defer_within(site, callee, formats, args, kwargs):
 
 def _defer(site, callee, formats, args, kwargs):
     if not is_compiling():
-        flush()  # records of compiled code earlier in this call come first
-        args, kwargs = _apply_formats(formats, args, kwargs)
-        frame = _caller_frame()  # the mended function: its module's warning registry
-        _replay(site, callee, args, kwargs, None if frame is None else frame.f_globals)
+        # records of compiled code earlier in this call come first
+        _flush_and_replay(site, callee, args, kwargs, formats)
         return
     if is_exporting():
         _dropped_by_export(site)

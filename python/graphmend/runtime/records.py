@@ -112,18 +112,17 @@ def _apply_formats(formats, args, kwargs):
 
 
 def _flush_and_replay(site, callee, args, kwargs, formats=()):
+    """A call made at once, after the records made before it (its output keeps its order)."""
     flush()
-    args, kwargs = _apply_formats(formats, args, kwargs)
-    frame = _caller_frame()  # the mended function: its module's warning registry
-    _replay(site, callee, args, kwargs, None if frame is None else frame.f_globals)
+    _replay_alone(site, callee, args, kwargs, formats)
 
 
 def _replay_alone(site, callee, args, kwargs, formats=()):
-    """A call made at once without replaying the pending records first: they were made
-    where output went to the compile boundary's streams, and the call is made where it goes
-    elsewhere (``defer.defer_within``). TorchDynamo never traces into it."""
+    """A call made at once without replaying the pending records first (``defer.
+    defer_within``: they were made where output went to the compile boundary's streams, and
+    the call is made where it goes elsewhere)."""
     args, kwargs = _apply_formats(formats, args, kwargs)
-    frame = _caller_frame()
+    frame = _caller_frame()  # the mended function: its module's warning registry
     _replay(site, callee, args, kwargs, None if frame is None else frame.f_globals)
 
 
