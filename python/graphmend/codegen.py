@@ -338,12 +338,32 @@ def bind_globals(code: CodeType, names: Sequence[str]) -> Optional[CodeType]:
     bound = code.replace(
         co_code=bytes(raw),
         co_freevars=freevars,
+        co_names=_unnamed(raw, code.co_names, wanted),
         co_linetable=linetable,
         co_exceptiontable=exceptiontable,
     )
     if any(bound._varname_from_oparg(index[name]) != name for name in added):
         return None  # not the frame layout this expects
     return bound
+
+
+# The opcodes whose argument indexes ``co_names`` (LOAD_GLOBAL's shifted by one bit).
+_NAME_OPS = tuple(sorted(opcode.hasname))
+
+
+def _unnamed(raw: bytes, names: Tuple[str, ...], bound: set) -> Tuple[str, ...]:
+    """``names`` with each bound global that no instruction of ``raw`` still names
+    renamed out of reach, so the names the code uses are those a compiler would list: Dynamo
+    reads them to decide whether a frame holds anything of torch's (``has_tensor_in_frame``).
+    The entry stays, so no instruction's index moves."""
+    used = set()
+    for op in _NAME_OPS:
+        for _, _, arg in _ops(raw, op):
+            used.add(arg >> 1 if op == _LOAD_GLOBAL else arg)
+    return tuple(
+        f"<bound {name}>" if name in bound and at not in used else name
+        for at, name in enumerate(names)
+    )
 
 
 def _ops(raw: bytes, op: int):
@@ -394,31 +414,76 @@ def global_writes(code: CodeType) -> List[str]:
 
 def global_uses(code: CodeType, name: str) -> List[Tuple[str, Any]]:
     """How ``code`` (and the code nested in it) uses each load of the global ``name``:
-    ``("attribute", None)`` for `NAME.x`, ``("item attribute", k)`` for `NAME[k].x` and
-    ``("item", k)`` for any other use of `NAME[k]` (``k`` a constant), ``("other", None)``
-    for anything else (a comparison, an argument, a store)."""
+    ``("attribute", None)`` for `NAME.x`; for `NAME[k]` with ``k`` a constant,
+    ``("item attribute", k)`` for `NAME[k].x`, ``("item call", k)`` for `NAME[k](...)` and
+    ``("item", k)`` for any other use; the same with ``"keyed"`` for a key computed without
+    a branch (`NAME[task]`, `NAME[self.cfg.task]`), its key None; ``("other", None)`` for
+    anything else (a comparison, an argument, a store)."""
     import dis
 
     found: List[Tuple[str, Any]] = []
-    steps = [(i.opname, i.argval) for i in dis.get_instructions(code)]
-    attribute = ("LOAD_ATTR", "LOAD_METHOD")
-    for at, (op, arg) in enumerate(steps):
-        if op != "LOAD_GLOBAL" or arg != name:
-            continue
-        after = [step[0] for step in steps[at + 1 : at + 4]]
-        if after[:1] and after[0] in attribute:
-            found.append(("attribute", None))
-        elif after[:2] == ["LOAD_CONST", "BINARY_SUBSCR"]:
-            index = steps[at + 1][1]
-            found.append(
-                ("item attribute" if after[2:3] and after[2] in attribute else "item", index)
-            )
-        else:
-            found.append(("other", None))
+    steps = list(dis.get_instructions(code))
+    for at, step in enumerate(steps):
+        if step.opname == "LOAD_GLOBAL" and step.argval == name:
+            found.append(_use_of(steps, at))
     for const in code.co_consts:
         if type(const) is CodeType:
             found.extend(global_uses(const, name))
     return found
+
+
+_ATTRIBUTE_LOADS = ("LOAD_ATTR", "LOAD_METHOD")
+# Steps after which the value under a key may not be the one the code loaded: a jump, an
+# end of the code, a reordering of the stack.
+_BRANCHES = frozenset(opcode.hasjrel + opcode.hasjabs)
+_REORDERS = ("SWAP", "COPY", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "YIELD_VALUE")
+
+
+def _use_of(steps, at: int) -> Tuple[str, Any]:
+    """The use of the global loaded by ``steps[at]`` (``global_uses``)."""
+    following = steps[at + 1 : at + 2]
+    if following and following[0].opname in _ATTRIBUTE_LOADS:
+        return ("attribute", None)
+    subscript = _subscript_of(steps, at)
+    if subscript is None:
+        return ("other", None)
+    key_steps = steps[at + 1 : subscript]
+    constant = len(key_steps) == 1 and key_steps[0].opname == "LOAD_CONST"
+    kind, key = ("item", key_steps[0].argval) if constant else ("keyed", None)
+    # the value under the key is called where a NULL goes below the container (3.11)
+    called = bool(steps[at].arg & 1) or at > 0 and steps[at - 1].opname == "PUSH_NULL"
+    after = steps[subscript + 1 : subscript + 2]
+    if after and after[0].opname in _ATTRIBUTE_LOADS:
+        return (kind + " attribute", key)
+    if (
+        called
+        and after
+        and after[0].opname not in ("COPY", "TO_BOOL")
+        and "JUMP" not in after[0].opname
+    ):
+        return (kind + " call", key)
+    return (kind, key)
+
+
+def _subscript_of(steps, at: int) -> Optional[int]:
+    """The index of the BINARY_SUBSCR that takes the value ``steps[at]`` loads as its
+    container, its key computed by the straight-line steps between; None otherwise."""
+    import dis
+
+    depth = 1  # the loaded value, at the bottom
+    for index in range(at + 1, len(steps)):
+        step = steps[index]
+        if step.opname == "BINARY_SUBSCR":
+            return index if depth == 2 else None
+        if step.opcode in _BRANCHES or step.opname in _REORDERS:
+            return None
+        if step.opname in ("CACHE", "NOP", "EXTENDED_ARG"):
+            continue
+        arg = step.arg if step.opcode >= dis.HAVE_ARGUMENT else None
+        depth += dis.stack_effect(step.opcode, arg, jump=False)
+        if depth < 2:
+            return None
+    return None
 
 
 _LOAD_GLOBAL_BYTE = bytes((_LOAD_GLOBAL,))

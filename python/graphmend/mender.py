@@ -46,6 +46,7 @@ from ._mend_source import Definition
 from .libraries import is_library_file, is_library_module
 from .options import switches as rewrite_switches
 from .registry import mended_at_import
+from .runtime.held import MendedItems
 from .reports import Diagnostic, MendNote, MendReport, diagnostic_of
 
 __all__ = ["mend", "mend_report"]
@@ -527,6 +528,29 @@ def _source_file(code: types.CodeType, globals_: Optional[dict]) -> Optional[_So
 # Which code is the user's (mended) and which is a library's (never touched).
 
 
+def _marks_torch(value: Any) -> bool:
+    """Whether Dynamo takes a global bound to ``value`` as a sign that a frame works on
+    tensors (``has_tensor_in_frame``): torch, one of its modules, or numpy."""
+    if not isinstance(value, types.ModuleType):
+        return False
+    name = value.__name__
+    return name == "torch" or name.startswith("torch.") or name.split(".")[0] == "numpy"
+
+
+def _torch_names_added(
+    original: types.CodeType, mended: types.CodeType, globals_: Dict[str, Any]
+) -> Dict[str, types.CellType]:
+    """The torch modules that mended code names as globals where the original's code names
+    none, each in a cell to bind it to. Dynamo runs a frame that names no torch module and
+    holds no tensor without tracing it; a rewrite's `torch.where` must not make it trace a
+    frame the original ran as it is (a frame of its own can break where none broke)."""
+    if any(_marks_torch(globals_.get(n)) for n in original.co_names):
+        return {}
+    return {
+        n: types.CellType(globals_[n]) for n in mended.co_names if _marks_torch(globals_.get(n))
+    }
+
+
 def _skip_reason(fn: Any, known: Optional[Dict[tuple, Optional[str]]] = None) -> Optional[str]:
     """Why ``fn`` is not mended, or None. ``known``: what was decided for its module and
     file before (the same within one ``mend``)."""
@@ -586,6 +610,7 @@ class _Mender:
         self.mended_files: Dict[str, _MendedFile] = {}  # file name -> as mended
         self.global_helpers: Dict[int, Dict[str, Any]] = {}  # id(module globals) -> helpers
         self.global_objects: Dict[int, Dict[str, Any]] = {}  # id(module globals) -> objects
+        self.global_registries: Dict[int, Dict[str, Any]] = {}  # id(module globals) -> ...
         # What a class mended here is marked with: mending it again the same way keeps it.
         self.made_with = (sorted(options.items(), key=lambda item: item[0]), reach)
 
@@ -696,18 +721,20 @@ class _Mender:
         freevars = list(code.co_freevars)
         new_code = self._mended_code(fn, mended, definition) if changed else code
         helpers = self._helpers(fn, new_code, freevars)
-        if helpers:
-            bound = codegen.bind_globals(new_code, list(helpers))
+        torch_cells = _torch_names_added(code, new_code, fn.__globals__) if changed else {}
+        bound_names = list(helpers) + [n for n in torch_cells if n not in helpers]
+        if bound_names:
+            bound = codegen.bind_globals(new_code, bound_names)
             if bound is None:
                 flags = code.co_flags & codegen.FUTURE_FLAGS
-                bound = mended.compile_alone(definition, freevars + list(helpers), flags)
+                bound = mended.compile_alone(definition, freevars + bound_names, flags)
             new_code = bound
         self._collect_diagnostics(mended, definition)
         rewrapped_cells = self._wrapped_cells(fn)
         if not changed and not helpers and not rewrapped_cells and not force_new:
             self.note(fn.__qualname__, code.co_filename, code.co_firstlineno, "unchanged")
             return fn
-        closure = self._closure(fn, new_code, helpers, rewrapped_cells)
+        closure = self._closure(fn, new_code, helpers, {**torch_cells, **rewrapped_cells})
         if changed:
             fn.__globals__.setdefault(_RUNTIME_NAME, _runtime())
         new = _copy_function(fn, new_code, closure, rewrapped_cells)
@@ -739,7 +766,8 @@ class _Mender:
         bases' methods run mended."""
         helpers: Dict[str, Any] = {}
         objects = self._global_objects(fn.__globals__)
-        candidates = {**self._global_helpers(fn.__globals__), **objects}
+        registries = self._global_registries(fn.__globals__)
+        candidates = {**self._global_helpers(fn.__globals__), **objects, **registries}
         if not codegen.may_load_any(code, candidates):
             return helpers
         for name in codegen.global_loads(code):
@@ -749,6 +777,10 @@ class _Mender:
             if name in objects:
                 if _only_attributes_read(value, codegen.global_uses(code, name), self.user_classes):
                     self._bind_held(name, value, helpers)
+                continue
+            if name in registries:
+                if _only_items_used(codegen.global_uses(code, name)):
+                    self._bind_registry(name, value, helpers)
                 continue
             if isinstance(value, type):
                 # a module's walk is limited to what its call runs (reach): constructors of
@@ -791,6 +823,72 @@ class _Mender:
             self.cells.setdefault(id(value), types.CellType(twin))
             helpers[name] = value
 
+    def _bind_registry(self, name: str, container: Any, helpers: Dict[str, Any]) -> None:
+        """A global dict or list of user objects, classes or functions the function only
+        reads items of (`SOLVERS[method](...)`, `DATASETS[task].verify_labels(...)`) is read
+        through a ``MendedItems``: the live container's item, mended (``_registry_item``)."""
+        cell = self.cells.get(id(container))
+        if cell is None:
+            items = container.values() if type(container) is dict else container
+            mended = {}
+            for item in list(items):
+                counterpart = self._registry_item(item)
+                if counterpart is not item:
+                    mended[id(item)] = (item, counterpart)
+            if not mended:
+                return
+            cell = self.cells[id(container)] = types.CellType(MendedItems(container, mended))
+        helpers[name] = container
+
+    def _registry_item(self, item: Any) -> Any:
+        """The mended counterpart of a registry's item: a user function mended, a user
+        class's mended constructor, a plain user object's twin; else the item itself."""
+        if isinstance(item, types.FunctionType):
+            if _skip_reason(item, self.places) is None and id(item) not in self.building:
+                return self.function(item)
+            return item
+        if isinstance(item, type):
+            if is_library_module(item.__module__):
+                return item
+            # called through the registry to run: walked whole, as `graphmend.mend(cls)` is,
+            # whatever a module's reach holds
+            reach, self.reach = self.reach, None
+            try:
+                return self._mended_constructor(item)
+            finally:
+                self.reach = reach
+        if _is_user_object(item, self.user_classes):
+            return self.held(item)
+        return item
+
+    def _global_registries(self, globals_: dict) -> Dict[str, Any]:
+        """The dicts and lists among a module's globals (of at most ``_REGISTRY_SIZE``
+        items) holding a user object, class or function, that no function of the module
+        assigns as a global."""
+        found = self.global_registries.get(id(globals_))
+        if found is None:
+            found = {
+                n: v
+                for n, v in globals_.items()
+                if type(v) in (dict, list)
+                and not n.startswith("__")
+                and 0 < len(v) <= _REGISTRY_SIZE
+                and any(self._registry_item_kind(item) for item in _container_items(v))
+            }
+            if found:
+                for name in _module_global_writes(globals_, found):
+                    found.pop(name, None)
+            self.global_registries[id(globals_)] = found
+            self.keep_alive.append(globals_)
+        return found
+
+    def _registry_item_kind(self, item: Any) -> bool:
+        if isinstance(item, types.FunctionType):
+            return not is_library_module(getattr(item, "__module__", None) or "")
+        if isinstance(item, type):
+            return not is_library_module(item.__module__)
+        return _is_user_object(item, self.user_classes)
+
     def _global_objects(self, globals_: dict) -> Dict[str, Any]:
         """The plain objects of user classes, alone or in a tuple, among a module's globals
         that no function of the module assigns: a mended function reads each through a cell
@@ -830,15 +928,15 @@ class _Mender:
         fn: types.FunctionType,
         code: types.CodeType,
         helpers: Dict[str, Any],
-        rewrapped_cells: Dict[str, types.CellType],
+        own_cells: Dict[str, types.CellType],
     ) -> Optional[tuple]:
-        """The cells of ``code``'s free variables: the original's, a rewrapped decorator's,
-        or a mended helper's."""
+        """The cells of ``code``'s free variables: the original's, those made for this code
+        (a rewrapped decorator's, a torch module's), or a mended helper's."""
         original_cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
         closure = []
         for name in code.co_freevars:
-            if name in rewrapped_cells:
-                closure.append(rewrapped_cells[name])
+            if name in own_cells:
+                closure.append(own_cells[name])
             elif name in original_cells:
                 closure.append(original_cells[name])
             elif name in helpers:
@@ -1066,6 +1164,22 @@ def _is_user_object(obj: Any, known: Dict[type, bool]) -> bool:
     return found
 
 
+# A registry holds a few entries; a larger dict or list (a vocabulary) is data.
+_REGISTRY_SIZE = 256
+
+
+def _container_items(container: Any) -> list:
+    return list(container.values() if type(container) is dict else container)
+
+
+def _only_items_used(uses: List[Tuple[str, Any]]) -> bool:
+    """Whether a function's ``uses`` of a global container (``codegen.global_uses``) only
+    read an item's attribute or call an item: then reading the items through
+    ``MendedItems`` cannot be told from reading the container."""
+    allowed = ("item attribute", "keyed attribute", "item call", "keyed call")
+    return bool(uses) and all(kind in allowed for kind, _ in uses)
+
+
 def _items_of(value: Any) -> tuple:
     """``value``'s items when it is a tuple, else ``value`` alone."""
     return value if type(value) is tuple else (value,)
@@ -1080,7 +1194,7 @@ def _only_attributes_read(value: Any, uses: List[Tuple[str, Any]], known: Dict[t
             continue
         if kind == "item attribute" and type(value) is tuple:
             continue
-        if kind == "item" and type(value) is tuple and isinstance(index, int):
+        if kind in ("item", "item call") and type(value) is tuple and isinstance(index, int):
             try:
                 if not _is_user_object(value[index], known):
                     continue

@@ -12,7 +12,7 @@ import graphmend  # noqa: E402
 from behaviour import assert_same_behaviour, observe, program_module  # noqa: E402
 from graphmend import mender  # noqa: E402
 
-PROGRAM = '''
+PROGRAM = """
 import torch
 from torch import nn
 
@@ -54,7 +54,7 @@ class Model(nn.Module):
 
     def forward(self, x):
         return self.block(x).relu()
-'''
+"""
 
 
 @pytest.fixture()
@@ -218,8 +218,13 @@ def fresh_model(program):
 
 def held_state(model):
     """What the program's calls change in the objects the module holds."""
-    return (model.scaler.calls, model.pair[0].calls, model.sched.last_epoch,
-            model.sched.get_last_lr(), model.opt.param_groups[0]["lr"])
+    return (
+        model.scaler.calls,
+        model.pair[0].calls,
+        model.sched.last_epoch,
+        model.sched.get_last_lr(),
+        model.opt.param_groups[0]["lr"],
+    )
 
 
 def run_all(program, call):
@@ -284,7 +289,7 @@ def test_a_held_object_mended_breaks_less(held):
     assert (len(after.breaks), after.graph_count) == (0, 1)
 
 
-DECLINED = '''
+DECLINED = """
 import enum
 
 import torch
@@ -351,7 +356,7 @@ class Model(nn.Module):
 
     def forward(self, x):
         return self.held.scale(x) + self.listed[0].scale(x)
-'''
+"""
 
 
 @pytest.fixture()
@@ -360,10 +365,16 @@ def declined(tmp_path):
         yield module
 
 
-@pytest.mark.parametrize("kind, reason", [
-    ("Slotted", "has __slots__"), ("Finalised", "defines __del__"),
-    ("Bag", "is not a Python class"), ("Looped", "it holds itself"), ("Mode", "enum member"),
-])
+@pytest.mark.parametrize(
+    "kind, reason",
+    [
+        ("Slotted", "has __slots__"),
+        ("Finalised", "defines __del__"),
+        ("Bag", "is not a Python class"),
+        ("Looped", "it holds itself"),
+        ("Mode", "enum member"),
+    ],
+)
 def test_held_objects_a_twin_could_not_be_exactly_are_left_as_they_are(declined, kind, reason):
     held = declined.Mode.DOUBLE if kind == "Mode" else getattr(declined, kind)()
     if kind == "Bag":
@@ -376,3 +387,168 @@ def test_held_objects_a_twin_could_not_be_exactly_are_left_as_they_are(declined,
     assert skipped and reason in skipped[0], report.notes
     x = torch.ones(2)
     assert torch.equal(mended(x), model(x))
+
+
+# ---------------------------------------------------------------------------------------------
+# Frames Dynamo runs without tracing: a method that names no torch module and is called with
+# no tensor (`sample(self, n)` of a plain object) runs as it is when its caller falls back;
+# its mended code names `torch` (a lowered guard) and must not make Dynamo trace it.
+
+UNTRACED = """
+import torch
+
+
+class Counts:
+    def __init__(self, total):
+        self.total = total
+
+    def sample(self, n):
+        count = int(self.total.max())
+        if not self.total.min() == count:
+            raise ValueError("inhomogeneous count")
+        return [count] * n
+
+
+def draw(total, n):
+    return Counts(total).sample(n)
+"""
+
+
+@pytest.fixture()
+def untraced(tmp_path):
+    with program_module(tmp_path, "untraced_program", UNTRACED) as module:
+        yield module
+
+
+def test_mended_code_names_no_torch_module_where_the_original_named_none(untraced):
+    mended, report = graphmend.mend(untraced.draw, report=True)
+    assert any(d.rewrite == "trap" for d in report.fixed)
+    held = dict(zip(mended.__code__.co_freevars, mended.__closure__))
+    sample = held["Counts"].cell_contents.sample
+    assert sample is not untraced.Counts.sample
+    assert "torch" in sample.__code__.co_freevars  # bound to a cell, not read as a global
+    globals_ = sample.__globals__
+    assert not any(mender._marks_torch(globals_.get(n)) for n in sample.__code__.co_names)
+
+
+def test_a_frame_the_original_runs_untraced_stays_untraced(untraced):
+    """The original compiles no graph (Dynamo gives up on `draw` and runs `sample` without
+    tracing it); the mended program compiles none either, and behaves as the original on a
+    count that passes the guard and one that fails it, eagerly and under Inductor."""
+    mended = graphmend.mend(untraced.draw)
+    counts = []
+    for fn in (untraced.draw, mended):
+        torch._dynamo.reset()
+        report = graphmend.explain(fn, torch.tensor([2.0, 2.0]), 3)
+        counts.append((len(report.breaks), report.graph_count))
+    assert counts[1] == counts[0]
+    for total in (torch.tensor([2.0, 2.0]), torch.tensor([1.0, 4.0])):
+        expected = _outcome(untraced.draw, total)
+        assert _outcome(mended, total) == expected
+        torch._dynamo.reset()
+        assert _outcome(graphmend.compile(untraced.draw), total) == expected
+
+
+def _outcome(fn, total):
+    try:
+        return ("returned", fn(total.clone(), 2))
+    except ValueError as exc:
+        return ("raised", str(exc))
+
+
+# ---------------------------------------------------------------------------------------------
+# Registries: a module-level dict or list of objects, classes or functions that a function
+# reads items of (`DATASETS[task].verify(...)`, `SOLVERS[method](...)`) gives the mended item
+# of the live container.
+
+REGISTRY = """
+import torch
+
+
+class Dataset:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def verify(self, x):
+        print("verifying with", self.scale)
+        return x * self.scale
+
+
+class Solver:
+    def __init__(self, x):
+        self.x = x
+
+    def run(self):
+        print("solving", tuple(self.x.shape))
+        return self.x + 1
+
+
+def square(x):
+    print("squaring")
+    return x * x
+
+
+DATASETS = {"a": Dataset(2.0), "b": Dataset(3.0)}
+SOLVERS = {"plain": Solver}
+OPS = [square]
+
+
+def step(x, task, method):
+    y = DATASETS[task].verify(x)
+    return SOLVERS[method](y).run() + OPS[0](y)
+
+
+def same_as_default(task):
+    return DATASETS[task] is DATASETS["a"]
+"""
+
+
+@pytest.fixture()
+def registry(tmp_path):
+    with program_module(tmp_path, "registry_program", REGISTRY) as module:
+        yield module
+
+
+def _printed(capsys, fn, *args):
+    capsys.readouterr()
+    value = fn(*args)
+    return value, capsys.readouterr().out
+
+
+def test_registry_items_are_read_mended(registry, capsys):
+    """Each item a registry gives runs mended: its prints are deferred, and the step that
+    broke at each of them compiles to one graph, printing and returning what the original
+    does, eagerly and under Inductor, for every key."""
+    mended = graphmend.mend(registry.step)
+    x = torch.arange(3.0)
+    torch._dynamo.reset()
+    before = graphmend.explain(registry.step, x, "a", "plain")
+    torch._dynamo.reset()
+    after = graphmend.explain(mended, x, "a", "plain")
+    assert before.breaks and (len(after.breaks), after.graph_count) == (0, 1), after
+    for task in ("a", "b"):
+        expected = _printed(capsys, registry.step, x, task, "plain")
+        for candidate in (mended, graphmend.compile(registry.step)):
+            value, printed = _printed(capsys, candidate, x, task, "plain")
+            assert torch.allclose(value, expected[0]) and printed == expected[1]
+
+
+def test_a_registry_is_read_live(registry, capsys):
+    """An item registered or replaced after mending is what the mended function reads (as
+    it is: the mender never saw it), as the original reads it."""
+    mended = graphmend.mend(registry.step)
+    x = torch.ones(2)
+    registry.DATASETS["a"] = registry.Dataset(5.0)
+    registry.DATASETS["c"] = registry.Dataset(7.0)
+    for task in ("a", "c"):
+        expected = _printed(capsys, registry.step, x, task, "plain")
+        value, printed = _printed(capsys, mended, x, task, "plain")
+        assert torch.equal(value, expected[0]) and printed == expected[1]
+
+
+def test_a_registry_used_otherwise_is_read_as_it_is(registry):
+    """`DATASETS[task] is DATASETS["a"]` compares the items themselves: not read through
+    their mended counterparts."""
+    mended = graphmend.mend(registry.same_as_default)
+    assert mended("a") is True and mended("b") is False
+    assert "DATASETS" not in (mended.__code__.co_freevars or ())
