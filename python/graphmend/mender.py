@@ -865,22 +865,14 @@ class _Mender:
         """The dicts and lists among a module's globals (of at most ``_REGISTRY_SIZE``
         items) holding a user object, class or function, that no function of the module
         assigns as a global."""
-        found = self.global_registries.get(id(globals_))
-        if found is None:
-            found = {
-                n: v
-                for n, v in globals_.items()
-                if type(v) in (dict, list)
-                and not n.startswith("__")
-                and 0 < len(v) <= _REGISTRY_SIZE
-                and any(self._registry_item_kind(item) for item in _container_items(v))
-            }
-            if found:
-                for name in _module_global_writes(globals_, found):
-                    found.pop(name, None)
-            self.global_registries[id(globals_)] = found
-            self.keep_alive.append(globals_)
-        return found
+        return self._unassigned_globals(self.global_registries, globals_, self._is_registry)
+
+    def _is_registry(self, value: Any) -> bool:
+        return (
+            type(value) in (dict, list)
+            and 0 < len(value) <= _REGISTRY_SIZE
+            and any(self._registry_item_kind(item) for item in _container_items(value))
+        )
 
     def _registry_item_kind(self, item: Any) -> bool:
         if isinstance(item, types.FunctionType):
@@ -893,18 +885,24 @@ class _Mender:
         """The plain objects of user classes, alone or in a tuple, among a module's globals
         that no function of the module assigns: a mended function reads each through a cell
         bound once, which a later `global NAME; NAME = ...` would not update."""
-        found = self.global_objects.get(id(globals_))
+        return self._unassigned_globals(
+            self.global_objects,
+            globals_,
+            lambda v: any(_is_user_object(item, self.user_classes) for item in _items_of(v)),
+        )
+
+    def _unassigned_globals(
+        self, cache: Dict[int, Dict[str, Any]], globals_: dict, wanted
+    ) -> Dict[str, Any]:
+        """The globals of a module (``globals_``) that ``wanted`` accepts and no function or
+        method of the module assigns as a global, found once per module within one ``mend``."""
+        found = cache.get(id(globals_))
         if found is None:
-            found = {
-                n: v
-                for n, v in globals_.items()
-                if not n.startswith("__")
-                and any(_is_user_object(item, self.user_classes) for item in _items_of(v))
-            }
+            found = {n: v for n, v in globals_.items() if not n.startswith("__") and wanted(v)}
             if found:
                 for name in _module_global_writes(globals_, found):
                     found.pop(name, None)
-            self.global_objects[id(globals_)] = found
+            cache[id(globals_)] = found
             self.keep_alive.append(globals_)
         return found
 
