@@ -848,15 +848,10 @@ class _Mender:
                 return self.function(item)
             return item
         if isinstance(item, type):
-            if is_library_module(item.__module__):
+            # as for a constructor called by name: a module's walk does not follow it
+            if self.reach is not None or is_library_module(item.__module__):
                 return item
-            # called through the registry to run: walked whole, as `graphmend.mend(cls)` is,
-            # whatever a module's reach holds
-            reach, self.reach = self.reach, None
-            try:
-                return self._mended_constructor(item)
-            finally:
-                self.reach = reach
+            return self._mended_constructor(item)
         if _is_user_object(item, self.user_classes):
             return self.held(item)
         return item

@@ -123,11 +123,13 @@ def observe(module, call, index):
         if root in Path(w.filename).resolve().parents
     )
     stderr = "".join(
-        line for line in err.getvalue().splitlines(keepends=True)
-        if not _TORCH_LOG_LINE.match(line)
+        line for line in err.getvalue().splitlines(keepends=True) if not _TORCH_LOG_LINE.match(line)
     )
     return {
-        "outcome": outcome, "printed": out.getvalue(), "stderr": stderr, "records": logged,
+        "outcome": outcome,
+        "printed": out.getvalue(),
+        "stderr": stderr,
+        "records": logged,
         "warnings": warned,
     }
 
@@ -159,8 +161,9 @@ def assert_same_behaviour(expected, actual, *, classes_by_name=False, close=Fals
     assert _warnings(actual, classes_by_name) == _warnings(expected, classes_by_name), "warnings"
     e, a = expected["outcome"], actual["outcome"]
     assert e[0] == a[0], (e, a)
-    assert not behaviour_differences(expected, actual, classes_by_name=classes_by_name,
-                                     close=close), (e, a)
+    assert not behaviour_differences(
+        expected, actual, classes_by_name=classes_by_name, close=close
+    ), (e, a)
 
 
 def _warnings(observed, classes_by_name):
@@ -168,8 +171,10 @@ def _warnings(observed, classes_by_name):
     classes (a warning class of the mended text is not the original's object)."""
     if not classes_by_name:
         return observed["warnings"]
-    return tuple(((category.__module__, category.__qualname__), *rest)
-                 for category, *rest in observed["warnings"])
+    return tuple(
+        ((category.__module__, category.__qualname__), *rest)
+        for category, *rest in observed["warnings"]
+    )
 
 
 def breaks_of(module, obj):
@@ -215,8 +220,11 @@ def _assert_same_grad(expected, actual):
 def assert_same_gradients(module, original, compiled, indices=None):
     """Backward through ``compiled`` gives ``original``'s gradients, for the floating inputs
     and the parameters, on INPUTS[i] for each i of ``indices`` (default: all)."""
-    parameters = (list(original.parameters()), list(compiled.parameters())) if isinstance(
-        original, torch.nn.Module) else ([], [])
+    parameters = (
+        (list(original.parameters()), list(compiled.parameters()))
+        if isinstance(original, torch.nn.Module)
+        else ([], [])
+    )
     for index in range(len(module.INPUTS)) if indices is None else indices:
         observed = []
         for obj, own_parameters in ((original, parameters[0]), (compiled, parameters[1])):
@@ -224,7 +232,8 @@ def assert_same_gradients(module, original, compiled, indices=None):
                 p.grad = None
             args = tuple(
                 a.clone().requires_grad_(True)
-                if isinstance(a, torch.Tensor) and a.is_floating_point() else a
+                if isinstance(a, torch.Tensor) and a.is_floating_point()
+                else a
                 for a in fresh_inputs(module, index)
             )
             if hasattr(module, "reset"):

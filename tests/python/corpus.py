@@ -50,14 +50,14 @@ DEFAULT_PACKAGES = ("stdlib", "torch", "transformers", "site-packages")
 SEPARATE_PACKAGES = ("torch", "transformers")
 
 # Outcomes. The first two are agreement; every other one is a failure of the corpus test.
-MATCH = "match"                # both accept, dumps identical
-BOTH_REJECT = "both_reject"    # both raise SyntaxError
-MISMATCH = "mismatch"          # both accept, dumps differ
-OURS_REJECT = "ours_reject"    # CPython accepts, GraphMend raises SyntaxError
-OURS_ACCEPT = "ours_accept"    # CPython rejects, GraphMend accepts
-OURS_ERROR = "ours_error"      # GraphMend raised something other than SyntaxError
-CRASH = "crash"                # the process died (signal) while parsing this file
-TIMEOUT = "timeout"            # parsing this file took longer than the per-file limit
+MATCH = "match"  # both accept, dumps identical
+BOTH_REJECT = "both_reject"  # both raise SyntaxError
+MISMATCH = "mismatch"  # both accept, dumps differ
+OURS_REJECT = "ours_reject"  # CPython accepts, GraphMend raises SyntaxError
+OURS_ACCEPT = "ours_accept"  # CPython rejects, GraphMend accepts
+OURS_ERROR = "ours_error"  # GraphMend raised something other than SyntaxError
+CRASH = "crash"  # the process died (signal) while parsing this file
+TIMEOUT = "timeout"  # parsing this file took longer than the per-file limit
 AGREEING = (MATCH, BOTH_REJECT)
 FAILING = (MISMATCH, OURS_REJECT, OURS_ACCEPT, OURS_ERROR, CRASH, TIMEOUT)
 
@@ -67,15 +67,16 @@ FILE_TIMEOUT_SECONDS = float(os.environ.get("GRAPHMEND_CORPUS_FILE_TIMEOUT", "60
 
 @dataclass(frozen=True)
 class Result:
-    group: str     # stdlib, torch, transformers or a directory
+    group: str  # stdlib, torch, transformers or a directory
     path: str
-    size: int      # bytes
+    size: int  # bytes
     status: str
     detail: str = ""
 
 
 # ---------------------------------------------------------------------------------------------
 # The corpus.
+
 
 def package_root(name: str) -> Path | None:
     """The directory of an installed top-level package, without importing it."""
@@ -94,8 +95,9 @@ def _python_files(root: Path, skip_dirs: Iterable[str] = ()) -> list[Path]:
     return files
 
 
-def corpus_files(packages: Sequence[str] = DEFAULT_PACKAGES,
-                 stdlib: Path | None = None) -> tuple[list[tuple[str, Path]], list[str]]:
+def corpus_files(
+    packages: Sequence[str] = DEFAULT_PACKAGES, stdlib: Path | None = None
+) -> tuple[list[tuple[str, Path]], list[str]]:
     """Returns ([(group, path)], notes) for the named packages, in a stable order. The
     stdlib is the running interpreter's unless `stdlib` names another one's."""
     files: list[tuple[str, Path]] = []
@@ -134,6 +136,7 @@ def sample(items: Sequence, limit: int | None) -> list:
 # ---------------------------------------------------------------------------------------------
 # Checking one file.
 
+
 def decode_like_cpython(data: bytes) -> str | None:
     """The text CPython would compile for a source file's bytes; None if it cannot decode."""
     try:
@@ -169,8 +172,8 @@ def first_difference(expected: str, got: str, context: int = 70) -> str:
     lo = max(0, index - context)
     return (
         f"dumps differ at char {index} ({line})\n"
-        f"      cpython: ...{expected[lo:index + context]}...\n"
-        f"    graphmend: ...{got[lo:index + context]}..."
+        f"      cpython: ...{expected[lo : index + context]}...\n"
+        f"    graphmend: ...{got[lo : index + context]}..."
     )
 
 
@@ -184,8 +187,13 @@ def cpython_accepts(source: str | bytes) -> tuple[bool, BaseException | None]:
     return True, None
 
 
-def check_source(group: str, path: str, data: bytes, version: tuple[int, int] | None = None,
-                 oracle: dict | None = None) -> Result:
+def check_source(
+    group: str,
+    path: str,
+    data: bytes,
+    version: tuple[int, int] | None = None,
+    oracle: dict | None = None,
+) -> Result:
     """Checks one file. CPython's verdict comes from the running interpreter, or, for another
     version, from `oracle`: that interpreter's record for the file (see ORACLE_SCRIPT)."""
     import graphmend
@@ -209,7 +217,9 @@ def check_source(group: str, path: str, data: bytes, version: tuple[int, int] | 
         return Result(group, path, len(data), OURS_ERROR, _describe_error(err))
     if oracle is not None:
         if "sha" not in oracle:
-            return Result(group, path, len(data), OURS_ACCEPT, "cpython: " + oracle.get("error", "?"))
+            return Result(
+                group, path, len(data), OURS_ACCEPT, "cpython: " + oracle.get("error", "?")
+            )
         if got is not None and _sha(got) == oracle["sha"]:
             return Result(group, path, len(data), MATCH)
         expected = oracle_dump(oracle["python"], path)
@@ -222,8 +232,9 @@ def check_source(group: str, path: str, data: bytes, version: tuple[int, int] | 
     return Result(group, path, len(data), MATCH)
 
 
-def check_file(group: str, path: str, version: tuple[int, int] | None = None,
-               oracle: dict | None = None) -> Result:
+def check_file(
+    group: str, path: str, version: tuple[int, int] | None = None, oracle: dict | None = None
+) -> Result:
     try:
         data = Path(path).read_bytes()
     except OSError as err:
@@ -268,6 +279,7 @@ for path in sys.stdin.read().splitlines():
 
 def _sha(text: str) -> str:
     import hashlib
+
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -276,24 +288,32 @@ def find_python(version: tuple[int, int]) -> str | None:
     if tuple(sys.version_info[:2]) == tuple(version):
         return sys.executable
     import shutil
+
     name = f"python{version[0]}.{version[1]}"
     pyenv = Path("/root/.pyenv/versions")
     if pyenv.is_dir():
-        for candidate in sorted(pyenv.glob(f"{version[0]}.{version[1]}.*/bin/{name}"), reverse=True):
+        for candidate in sorted(
+            pyenv.glob(f"{version[0]}.{version[1]}.*/bin/{name}"), reverse=True
+        ):
             if os.access(candidate, os.X_OK):
                 return str(candidate)
     return shutil.which(name)
 
 
 def oracle_stdlib(python: str) -> Path:
-    out = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"],
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return Path(out.stdout.strip())
 
 
 def oracle_records(python: str, paths: Sequence[str], workers: int) -> dict[str, dict]:
     """Runs ORACLE_SCRIPT over `paths` in `workers` parallel processes of `python`."""
     import tempfile
+
     parts = [paths[i::workers] for i in range(workers)]
     outputs = []
     with tempfile.TemporaryDirectory(prefix="graphmend-oracle-") as tmp:
@@ -302,7 +322,9 @@ def oracle_records(python: str, paths: Sequence[str], workers: int) -> dict[str,
             inbox, outbox = Path(tmp, f"in{index}"), Path(tmp, f"out{index}")
             inbox.write_text("\n".join(part), encoding="utf-8")
             with inbox.open("rb") as stdin, outbox.open("wb") as stdout:
-                procs.append(subprocess.Popen([python, "-c", ORACLE_SCRIPT], stdin=stdin, stdout=stdout))
+                procs.append(
+                    subprocess.Popen([python, "-c", ORACLE_SCRIPT], stdin=stdin, stdout=stdout)
+                )
         for proc in procs:
             proc.wait()
         outputs = [Path(tmp, f"out{i}").read_text(encoding="utf-8") for i in range(len(parts))]
@@ -316,12 +338,15 @@ def oracle_records(python: str, paths: Sequence[str], workers: int) -> dict[str,
 
 
 def oracle_dump(python: str, path: str) -> str:
-    done = subprocess.run([python, "-c", ORACLE_SCRIPT, "--dump", path], capture_output=True, text=True)
+    done = subprocess.run(
+        [python, "-c", ORACLE_SCRIPT, "--dump", path], capture_output=True, text=True
+    )
     return done.stdout
 
 
 # ---------------------------------------------------------------------------------------------
 # Running many files.
+
 
 def _init_worker() -> None:
     # ast.dump recurses in Python; deep expressions in the corpus need more than 1000 frames.
@@ -334,15 +359,18 @@ def _check_chunk(item: tuple[int, list[tuple]]) -> tuple[int, list[Result]]:
     return index, [check_file(*task) for task in chunk]
 
 
-def check_isolated(group: str, path: str, version: tuple[int, int] | None = None,
-                   oracle: dict | None = None) -> Result:
+def check_isolated(
+    group: str, path: str, version: tuple[int, int] | None = None, oracle: dict | None = None
+) -> Result:
     """Checks one file in a fresh interpreter, so that a crash or hang is attributed to it."""
     task = json.dumps([group, path, version, oracle])
     command = [sys.executable, str(Path(__file__).resolve()), "--one", task]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=FILE_TIMEOUT_SECONDS)
     except subprocess.TimeoutExpired:
-        return Result(group, path, _size(path), TIMEOUT, f"no result after {FILE_TIMEOUT_SECONDS:.0f} s")
+        return Result(
+            group, path, _size(path), TIMEOUT, f"no result after {FILE_TIMEOUT_SECONDS:.0f} s"
+        )
     if done.returncode != 0:
         tail = (done.stderr or "").strip().splitlines()[-3:]
         how = f"signal {-done.returncode}" if done.returncode < 0 else f"exit {done.returncode}"
@@ -373,7 +401,7 @@ def run_corpus(
     if oracle_python is not None:
         records = oracle_records(oracle_python, [str(p) for _, p in files], workers)
     items = [(group, str(path), version, records.get(str(path))) for group, path in files]
-    chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
+    chunks = [items[i : i + chunk_size] for i in range(0, len(items), chunk_size)]
     results: list[Result] = []
     done: set[int] = set()
     start = time.monotonic()
@@ -389,8 +417,11 @@ def run_corpus(
             done.add(index)
             results.extend(chunk_results)
             if progress and len(done) % 50 == 0:
-                print(f"  {len(results)}/{len(items)} files, {time.monotonic() - start:.0f} s",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  {len(results)}/{len(items)} files, {time.monotonic() - start:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
     finally:
         pool.terminate()
         pool.join()
@@ -404,6 +435,7 @@ def run_corpus(
 # ---------------------------------------------------------------------------------------------
 # Report.
 
+
 def totals_line(results: Sequence[Result]) -> str:
     counts = Counter(r.status for r in results)
     agree = sum(counts[s] for s in AGREEING)
@@ -412,22 +444,31 @@ def totals_line(results: Sequence[Result]) -> str:
     return f"corpus: {len(results)} files, {agree} agree, {fail} disagree ({parts})"
 
 
-def format_report(results: Sequence[Result], notes: Sequence[str] = (), seconds: float | None = None) -> str:
-    lines = ["GraphMend corpus report: graphmend.dump_ast vs ast.dump(ast.parse(...)), "
-             f"Python {sys.version.split()[0]}", ""]
+def format_report(
+    results: Sequence[Result], notes: Sequence[str] = (), seconds: float | None = None
+) -> str:
+    lines = [
+        "GraphMend corpus report: graphmend.dump_ast vs ast.dump(ast.parse(...)), "
+        f"Python {sys.version.split()[0]}",
+        "",
+    ]
     lines += [f"  {n}" for n in notes]
     if seconds is not None:
         lines.append(f"  checked in {seconds:.1f} s")
     lines += ["", totals_line(results), ""]
     groups = sorted({r.group for r in results})
-    header = f"{'group':<14}{'files':>7}{'MB':>8}" + "".join(f"{s:>13}" for s in (*AGREEING, *FAILING))
+    header = f"{'group':<14}{'files':>7}{'MB':>8}" + "".join(
+        f"{s:>13}" for s in (*AGREEING, *FAILING)
+    )
     lines.append(header)
     for group in groups:
         mine = [r for r in results if r.group == group]
         counts = Counter(r.status for r in mine)
         mb = sum(r.size for r in mine) / 1e6
-        lines.append(f"{group:<14}{len(mine):>7}{mb:>8.1f}"
-                     + "".join(f"{counts[s]:>13}" for s in (*AGREEING, *FAILING)))
+        lines.append(
+            f"{group:<14}{len(mine):>7}{mb:>8.1f}"
+            + "".join(f"{counts[s]:>13}" for s in (*AGREEING, *FAILING))
+        )
     lines.append("")
     lines.append("Directions: ours_reject = CPython accepts and GraphMend raises SyntaxError;")
     lines.append("            ours_accept = CPython rejects and GraphMend accepts.")
@@ -446,9 +487,14 @@ def format_report(results: Sequence[Result], notes: Sequence[str] = (), seconds:
     return "\n".join(lines) + "\n"
 
 
-def run(limit: int | None = None, packages: Sequence[str] | None = None,
-        report_path: Path = DEFAULT_REPORT, workers: int | None = None,
-        progress: bool = False, version: tuple[int, int] | None = None) -> tuple[list[Result], str]:
+def run(
+    limit: int | None = None,
+    packages: Sequence[str] | None = None,
+    report_path: Path = DEFAULT_REPORT,
+    workers: int | None = None,
+    progress: bool = False,
+    version: tuple[int, int] | None = None,
+) -> tuple[list[Result], str]:
     """Collects, checks and reports; returns (results, report text).
 
     `version` other than the running interpreter's takes that CPython as the oracle (found by
@@ -467,8 +513,9 @@ def run(limit: int | None = None, packages: Sequence[str] | None = None,
     if oracle_python is not None:
         notes.append(f"grammar {version[0]}.{version[1]}: oracle {oracle_python}")
     start = time.monotonic()
-    results = run_corpus(chosen, workers=workers, progress=progress, version=version,
-                         oracle_python=oracle_python)
+    results = run_corpus(
+        chosen, workers=workers, progress=progress, version=version, oracle_python=oracle_python
+    )
     report = format_report(results, notes, time.monotonic() - start)
     report_path.parent.mkdir(parents=True, exist_ok=True)
     report_path.write_text(report, encoding="utf-8")
@@ -476,25 +523,43 @@ def run(limit: int | None = None, packages: Sequence[str] | None = None,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--limit", type=int, default=None, help="check N files spread over the corpus")
-    parser.add_argument("--package", action="append", default=None,
-                        help="stdlib, torch, transformers or a directory (repeatable)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--limit", type=int, default=None, help="check N files spread over the corpus"
+    )
+    parser.add_argument(
+        "--package",
+        action="append",
+        default=None,
+        help="stdlib, torch, transformers or a directory (repeatable)",
+    )
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
-    parser.add_argument("--report", type=Path, default=DEFAULT_REPORT, help="where to write the report")
-    parser.add_argument("--version", default=None,
-                        help="grammar to check, e.g. 3.12 (default: the running interpreter's); "
-                             "another version's CPython is the oracle and gives the stdlib")
+    parser.add_argument(
+        "--report", type=Path, default=DEFAULT_REPORT, help="where to write the report"
+    )
+    parser.add_argument(
+        "--version",
+        default=None,
+        help="grammar to check, e.g. 3.12 (default: the running interpreter's); "
+        "another version's CPython is the oracle and gives the stdlib",
+    )
     parser.add_argument("--one", metavar="TASK", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
         _init_worker()
         group, path, version, oracle = json.loads(args.one)
-        print(json.dumps(check_file(group, path, tuple(version) if version else None, oracle).__dict__))
+        print(
+            json.dumps(
+                check_file(group, path, tuple(version) if version else None, oracle).__dict__
+            )
+        )
         return 0
     version = tuple(map(int, args.version.split("."))) if args.version else None
-    results, report = run(args.limit, args.package, args.report, args.workers, progress=True,
-                          version=version)
+    results, report = run(
+        args.limit, args.package, args.report, args.workers, progress=True, version=version
+    )
     print(report)
     print(f"report written to {args.report}")
     return 1 if any(r.status in FAILING for r in results) else 0

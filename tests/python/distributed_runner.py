@@ -308,7 +308,9 @@ def ddp_no_sync(rank: int) -> Dict[str, Any]:
             syncs = ddp
             result["compiled_the_users_ddp"] = run._orig_mod is ddp
         else:
-            run = graphmend.compile(DDP(model, bucket_cap_mb=BUCKET_BYTES / 2**20), backend=counting)
+            run = graphmend.compile(
+                DDP(model, bucket_cap_mb=BUCKET_BYTES / 2**20), backend=counting
+            )
             syncs = run
         with contextlib.redirect_stdout(io.StringIO()), syncs.no_sync():
             run(x).backward()
@@ -443,7 +445,9 @@ def fsdp_root(rank: int) -> Dict[str, Any]:
         if arm == "mended":
             report = graphmend.compile_report(call)
             seen["report"] = str(report)
-            seen["breaks"] = [(b.filename, b.line, b.reason, b.framework) for b in report.breaks_before]
+            seen["breaks"] = [
+                (b.filename, b.line, b.reason, b.framework) for b in report.breaks_before
+            ]
         result[arm] = seen
     return result
 

@@ -114,7 +114,9 @@ def test_own_modules_of_imported_packages_come_after_the_imports(tree):
     assert ahead._own_modules(files["b"], imports, requested=True)[:3] == sub_modules
     # The import loads pkg itself: pkg's own modules first, then sub's.
     own = ahead._own_modules(files["init"], imports, requested=True)
-    assert set(own[: len(own) - 3]) == {p for p in files.values() if os.path.dirname(p) == str(root)}
+    assert set(own[: len(own) - 3]) == {
+        p for p in files.values() if os.path.dirname(p) == str(root)
+    }
     assert own[-3:] == sub_modules
     # Scanned ahead of the import (not asked for): only the imported packages' modules.
     assert ahead._own_modules(files["init"], imports, requested=False) == sub_modules
@@ -146,9 +148,12 @@ def test_work_follows_the_import_depth_first_then_the_package_then_the_idle_list
         work.scanned(path, IMPORTS.get(path, []), [] if mend else OWN_MODULES.get(path, []))
     assert order == [
         ("pkg/__init__.py", False),  # asked for: scanned, mended by the import itself
-        ("pkg/a.py", True), ("pkg/c.py", True), ("pkg/b.py", True),  # its imports, depth first
+        ("pkg/a.py", True),
+        ("pkg/c.py", True),
+        ("pkg/b.py", True),  # its imports, depth first
         ("pkg/big.py", True),  # then the package's own modules (a.py is done)
-        ("core/large.py", True), ("core/small.py", True),  # then the idle list, largest first
+        ("core/large.py", True),
+        ("core/small.py", True),  # then the idle list, largest first
     ]
     work.request("pkg/__init__.py")  # asked for again: scanned already, nothing left to do
     work.close()
@@ -212,7 +217,9 @@ def test_helper_entries_are_what_the_import_would_write(pkgroot, tmp_path):
     for entry in cache_entries(cache):
         key, _, _ = marshal.loads(entry.read_bytes())
         path = next(
-            str(p) for p in (pkgroot / name).glob("*.py") if hook._key(str(p), p.read_bytes()) == key
+            str(p)
+            for p in (pkgroot / name).glob("*.py")
+            if hook._key(str(p), p.read_bytes()) == key
         )
         code, diagnostics = cache_module.mend_module(path, Path(path).read_bytes(), hook.options)
         # Equal code objects (marshal's bytes also record reference counts at the time).
@@ -330,7 +337,10 @@ def test_helper_process_imports_nothing_of_the_package(tmp_path):
     env = dict(os.environ, GRAPHMEND_AHEAD="1")
     done = subprocess.run(
         [sys.executable, "-c", code, str(root), str(cache), str(package / "__init__.py")],
-        capture_output=True, text=True, env=env, timeout=120,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert len(cache_entries(cache)) == 1 and not mark.exists()
@@ -349,7 +359,9 @@ def test_mending_at_import_loads_only_what_the_helper_needs(tmp_path):
         "assert hook.code_for('gmh_lean', path, open(path, 'rb').read()) is not None;"
         "print(sorted(m for m in ('graphmend.api', 'subprocess') if m in sys.modules))"
     )
-    done = subprocess.run([sys.executable, "-c", code, str(module)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(module)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 

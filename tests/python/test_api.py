@@ -40,24 +40,51 @@ def fake_mend_source(source, filename=None, **options):
     for number, line in enumerate(lines, 1):
         if "if x.sum() > 0:" in line:
             column = line.index("if")
-            diagnostics.append(dict(code="GM101", line=number, column=column, end_line=number + 3,
-                                    end_column=0, message="branch on tensor value `x.sum() > 0`",
-                                    fixed=False, rewrite=""))
+            diagnostics.append(
+                dict(
+                    code="GM101",
+                    line=number,
+                    column=column,
+                    end_line=number + 3,
+                    end_column=0,
+                    message="branch on tensor value `x.sum() > 0`",
+                    fixed=False,
+                    rewrite="",
+                )
+            )
         if '"orig"' in line:
-            diagnostics.append(dict(code="GM102", line=number, column=line.index('"orig"'),
-                                    end_line=number, end_column=0, message="test edit",
-                                    fixed=True, rewrite="defer"))
+            diagnostics.append(
+                dict(
+                    code="GM102",
+                    line=number,
+                    column=line.index('"orig"'),
+                    end_line=number,
+                    end_column=0,
+                    message="test edit",
+                    fixed=True,
+                    rewrite="defer",
+                )
+            )
     mended = "".join(mended_lines).replace('"orig"', '"mend"')
     definitions = []
     for d in real_definitions(source, filename):
         moved = lambda line: line + 1 if line > at else line  # noqa: E731
         touched = any('"orig"' in line for line in lines[d.first_line - 1 : d.last_line])
-        definitions.append(d._replace(mended_first_line=moved(d.first_line),
-                                      mended_last_line=moved(d.last_line), touched=touched))
+        definitions.append(
+            d._replace(
+                mended_first_line=moved(d.first_line),
+                mended_last_line=moved(d.last_line),
+                touched=touched,
+            )
+        )
     return MendResult(
-        source=mended, changed=mended != source,
-        diagnostics=tuple(MendDiagnostic(**d) for d in diagnostics), line_map=tuple(line_map),
-        edits=(), error=None, definitions=tuple(definitions),
+        source=mended,
+        changed=mended != source,
+        diagnostics=tuple(MendDiagnostic(**d) for d in diagnostics),
+        line_map=tuple(line_map),
+        edits=(),
+        error=None,
+        definitions=tuple(definitions),
     )
 
 
@@ -125,8 +152,15 @@ def test_function_is_rebuilt_from_mended_source(fake_mender):
 
 def test_function_metadata_and_defaults_are_kept(fake_mender):
     mended = graphmend.mend(T.plain)
-    for attr in ("__name__", "__qualname__", "__doc__", "__module__", "__annotations__",
-                 "__defaults__", "__kwdefaults__"):
+    for attr in (
+        "__name__",
+        "__qualname__",
+        "__doc__",
+        "__module__",
+        "__annotations__",
+        "__defaults__",
+        "__kwdefaults__",
+    ):
         assert getattr(mended, attr) == getattr(T.plain, attr), attr
     assert mended.custom_attribute == "kept"
     assert mended.__globals__ is T.plain.__globals__
@@ -157,7 +191,10 @@ def test_classes_constructed_by_global_name_are_mended(fake_mender):
     assert (tag, positive) == ("mend", True)
     assert isinstance(constraint, T.Positive) and isinstance(constraint, T.Constraint)
     assert type(constraint).__name__ == "Positive" and constraint.bound == 0
-    assert T.constructs_a_class(1)[0] == ("orig", True)  # the original and its classes are as they were
+    assert T.constructs_a_class(1)[0] == (
+        "orig",
+        True,
+    )  # the original and its classes are as they were
     assert type(T.constructs_a_class(1)[1]) is T.Positive
     assert T.Positive.__dict__.get("__graphmend_original__") is None
 
@@ -165,8 +202,10 @@ def test_classes_constructed_by_global_name_are_mended(fake_mender):
 def test_a_class_that_cannot_be_subclassed_is_kept(fake_mender):
     mended, report = graphmend.mend(T.uses_an_enum, report=True)
     assert mended() == ("orig", T.Color.RED)
-    assert any(n.qualname == "Color" and n.status == "skipped" and "subclass" in n.reason
-               for n in report.notes)
+    assert any(
+        n.qualname == "Color" and n.status == "skipped" and "subclass" in n.reason
+        for n in report.notes
+    )
 
 
 def test_recursive_helper_reaches_its_mended_self(fake_mender):
@@ -210,8 +249,11 @@ def test_unchanged_function_gives_a_new_equal_function(fake_mender):
     assert mended(1) == T.unchanged_function(1)
 
 
-@pytest.mark.parametrize("obj", [len, torch.relu, torch.nn.functional.gelu, print],
-                         ids=lambda o: getattr(o, "__name__", repr(o)))
+@pytest.mark.parametrize(
+    "obj",
+    [len, torch.relu, torch.nn.functional.gelu, print],
+    ids=lambda o: getattr(o, "__name__", repr(o)),
+)
 def test_unmendable_objects_come_back_unchanged_with_a_note(fake_mender, obj):
     mended, report = graphmend.mend(obj, report=True)
     assert mended is obj
@@ -480,9 +522,15 @@ def test_mend_report_of_a_module_lists_fixed_sites():
     program = _program("where/method_helper")
     mended, report = graphmend.mend(program.ENTRY(), report=True)
     assert sorted((d.code, d.rewrite) for d in report.fixed) == [
-        ("GM101", "where"), ("GM101", "where"), ("GM102", "defer")]
+        ("GM101", "where"),
+        ("GM101", "where"),
+        ("GM102", "defer"),
+    ]
     assert {n.qualname for n in report.notes if n.status == "mended"} >= {
-        "Gate.forward", "ENTRY.normalise", "ENTRY.forward"}
+        "Gate.forward",
+        "ENTRY.normalise",
+        "ENTRY.forward",
+    }
     text = str(report)
     assert "GM101" in text and "method_helper.py" in text
 
@@ -544,7 +592,9 @@ def test_package_loads_the_live_object_mender_on_first_use():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[0] == "False ['mend', 'compile', 'explain', 'MendReport'] True True"
+    assert (
+        done.stdout.split("\n")[0] == "False ['mend', 'compile', 'explain', 'MendReport'] True True"
+    )
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         graphmend.no_such_name  # noqa: B018
 

@@ -131,9 +131,7 @@ def test_dynamo_checks_an_assert_on_a_captured_float_otherwise():
 
     namespace: dict = {}  # compiled here: pytest rewrites the asserts of test files
     exec(
-        "def check(x, t):\n"
-        "    assert t.item() > 0, 'weight must be positive'\n"
-        "    return x + 1\n",
+        "def check(x, t):\n    assert t.item() > 0, 'weight must be positive'\n    return x + 1\n",
         namespace,
     )
     check = namespace["check"]
@@ -143,4 +141,3 @@ def test_dynamo_checks_an_assert_on_a_captured_float_otherwise():
     with torch._dynamo.config.patch(capture_scalar_outputs=True):
         with pytest.raises(RuntimeError, match="Runtime assertion failed"):
             torch.compile(check, backend="eager")(torch.ones(2), torch.tensor(-1.0))
-

@@ -28,9 +28,17 @@ import pytest
 import graphmend
 from graphmend import options
 from behaviour import (  # noqa: F401 (fixtures)
-    fresh_dynamo, log_everything, mended_text_module, pending_params,
-    assert_same_behaviour, assert_same_gradients, behind_boundary, breaks_of, fresh_inputs,
-    never_more_breaks, observe,
+    fresh_dynamo,
+    log_everything,
+    mended_text_module,
+    pending_params,
+    assert_same_behaviour,
+    assert_same_gradients,
+    behind_boundary,
+    breaks_of,
+    fresh_inputs,
+    never_more_breaks,
+    observe,
 )
 from case_files import CASES_DIR, build, case_ids, golden_of, load, path_of, runs
 
@@ -108,7 +116,7 @@ def test_every_golden_has_its_case():
 
 
 def test_pending_names_real_checks():
-    checks = {name[len("test_"):] for name in globals() if name.startswith("test_")}
+    checks = {name[len("test_") :] for name in globals() if name.startswith("test_")}
     for case, check in PENDING:
         assert case in CASES and check in checks, (case, check)
 
@@ -124,7 +132,8 @@ def test_case_module_shape(case):
     assert list(module.EXPECTED_TAGS) == sorted(module.EXPECTED_TAGS)
     declined = sorted(code for code, rewrite in module.EXPECTED_TAGS if rewrite == "declined")
     assert sorted(code for code, _ in getattr(module, "EXPECTED_DECLINES", [])) == declined, (
-        "each declined site has its reason in EXPECTED_DECLINES")
+        "each declined site has its reason in EXPECTED_DECLINES"
+    )
     if runs(module):
         assert isinstance(module.INPUTS, list) and module.INPUTS
         assert all(isinstance(args, tuple) for args in module.INPUTS)
@@ -236,8 +245,11 @@ def test_original_breaks(case):
 def test_no_case_expects_more_breaks_after_mending():
     """A rewrite never adds a break: every case's mended counts (pinned against Dynamo by
     test_mended_breaks and test_mended_text_breaks) are at most its original counts."""
-    more = [case for case in RUNNING if not never_more_breaks(
-        *zip(MODULES[case].EXPECTED_BREAKS, MODULES[case].EXPECTED_GRAPHS))]
+    more = [
+        case
+        for case in RUNNING
+        if not never_more_breaks(*zip(MODULES[case].EXPECTED_BREAKS, MODULES[case].EXPECTED_GRAPHS))
+    ]
     assert more == []
 
 

@@ -14,7 +14,7 @@ from cli_helpers import graphmend
 from graphmend.cli import run as cli
 
 MODELS_INIT = "from .layers import Gate\n"
-MODELS_LAYERS = '''\
+MODELS_LAYERS = """\
 import torch
 
 
@@ -26,10 +26,10 @@ class Gate(torch.nn.Module):
             y = x - 1
         print("gate", y.shape[0])
         return y
-'''
+"""
 UTILS = "def helper():\n    return 1\n"  # no model: never hooked by default
 
-ARGS_SCRIPT = '''\
+ARGS_SCRIPT = """\
 import os, sys
 import gmc_utils
 print("name", __name__)
@@ -37,7 +37,7 @@ print("argv", sys.argv)
 print("path0", sys.path[0])
 print("helper", gmc_utils.helper())
 sys.exit(int(sys.argv[1]))
-'''
+"""
 
 
 def write(folder: Path, files: dict) -> None:
@@ -91,10 +91,12 @@ def test_missing_script_and_refused_package(tmp_path):
     assert missing.returncode == 2 and "cannot open" in missing.stderr
     (tmp_path / "s.py").write_text("print('ran')\n")
     refused = graphmend_run("--package", "torch", tmp_path / "s.py", cwd=tmp_path)
-    assert refused.returncode == 2 and "never mended" in refused.stderr and "ran" not in refused.stdout
+    assert (
+        refused.returncode == 2 and "never mended" in refused.stderr and "ran" not in refused.stdout
+    )
 
 
-DETECT_SCRIPT = '''\
+DETECT_SCRIPT = """\
 import os, json
 import sys as system
 from collections import OrderedDict
@@ -108,7 +110,7 @@ try:
     import gmc_not_installed
 except ImportError:
     pass
-'''
+"""
 
 
 def test_list_packages_detects_model_packages(project, tmp_path):
@@ -117,20 +119,30 @@ def test_list_packages_detects_model_packages(project, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["gmc_models"]
 
-    explicit = graphmend_run("--list-packages", "--package", "a", "--package", "b.c", project / "detect.py", cwd=tmp_path)
+    explicit = graphmend_run(
+        "--list-packages", "--package", "a", "--package", "b.c", project / "detect.py", cwd=tmp_path
+    )
     assert explicit.stdout.splitlines() == ["a", "b.c"]
 
 
 def test_imported_packages_and_model_packages_in_process(project, monkeypatch):
     assert cli.imported_packages(DETECT_SCRIPT) == [
-        "os", "json", "sys", "collections", "torch", "numpy", "graphmend", "gmc_utils", "gmc_models",
+        "os",
+        "json",
+        "sys",
+        "collections",
+        "torch",
+        "numpy",
+        "graphmend",
+        "gmc_utils",
+        "gmc_models",
         "gmc_not_installed",
     ]
     monkeypatch.syspath_prepend(str(project))
     assert cli.model_packages(DETECT_SCRIPT) == ["gmc_models"]
 
 
-MODEL_SCRIPT = '''\
+MODEL_SCRIPT = """\
 import sys
 import torch
 import gmc_models.layers
@@ -153,7 +165,7 @@ print("script breaks", torch._dynamo.explain(double)(torch.ones(2)).graph_break_
 gate = gmc_models.layers.Gate()
 torch._dynamo.reset()
 print("gate breaks", torch._dynamo.explain(gate)(-torch.ones(3)).graph_break_count)
-'''
+"""
 
 
 def test_report_and_mending_of_packages_and_script(project, tmp_path):
@@ -171,12 +183,24 @@ def test_report_and_mending_of_packages_and_script(project, tmp_path):
     ]
     # The deferred print of Gate.forward under explain is replayed before the script ends.
     assert out[5:] == ["gate 3"]
-    assert "graphmend: hooked gmc_models: 2 module(s) mended, 0 from the cache, 0 failed" in proc.stderr
+    assert (
+        "graphmend: hooked gmc_models: 2 module(s) mended, 0 from the cache, 0 failed"
+        in proc.stderr
+    )
     # --report lists the sites (paths relative to the working directory, 1-based columns).
     report = proc.stderr.splitlines()
-    assert "project/gmc_models/layers.py:6:12: GM101 branch on tensor value `x.sum() > 0` [fixable: where]" in report
-    assert 'project/gmc_models/layers.py:10:9: GM102 print call `print("gate", y.shape[0])` [fixable: defer]' in report
-    assert "project/model.py:7:8: GM101 branch on tensor value `x.sum() > 0` [fixable: where]" in report
+    assert (
+        "project/gmc_models/layers.py:6:12: GM101 branch on tensor value `x.sum() > 0` [fixable: where]"
+        in report
+    )
+    assert (
+        'project/gmc_models/layers.py:10:9: GM102 print call `print("gate", y.shape[0])` [fixable: defer]'
+        in report
+    )
+    assert (
+        "project/model.py:7:8: GM101 branch on tensor value `x.sum() > 0` [fixable: where]"
+        in report
+    )
     assert "Found 3 break sites in 2 files: 3 fixable." in report
     assert len(list(cache.rglob("*.gmc"))) == 2
 
@@ -184,10 +208,23 @@ def test_report_and_mending_of_packages_and_script(project, tmp_path):
     assert "0 module(s) mended, 2 from the cache" in again.stderr
     assert again.stdout == proc.stdout
 
-    plain = graphmend_run("--no-mend-script", "--package", "gmc_utils", "--no-cache", project / "model.py", cwd=tmp_path)
+    plain = graphmend_run(
+        "--no-mend-script",
+        "--package",
+        "gmc_utils",
+        "--no-cache",
+        project / "model.py",
+        cwd=tmp_path,
+    )
     assert plain.returncode == 0, plain.stderr
     lines = plain.stdout.splitlines()
-    assert lines[:5] == ["out [2.0, 2.0]", "script mended False", "package mended False", "script breaks 1", "gate 3"]
+    assert lines[:5] == [
+        "out [2.0, 2.0]",
+        "script mended False",
+        "package mended False",
+        "script breaks 1",
+        "gate 3",
+    ]
     assert lines[5].startswith("gate breaks ") and int(lines[5].split()[-1]) >= 1
 
 
@@ -195,7 +232,15 @@ def test_no_cache_writes_nothing(project, tmp_path):
     write(project, {"imp.py": "import gmc_utils\nprint('ok')\n"})
     default = tmp_path / "default-cache"
     env = {"GRAPHMEND_CACHE_DIR": str(default)}
-    proc = graphmend_run("--no-cache", "--report", "--package", "gmc_utils", project / "imp.py", cwd=tmp_path, env=env)
+    proc = graphmend_run(
+        "--no-cache",
+        "--report",
+        "--package",
+        "gmc_utils",
+        project / "imp.py",
+        cwd=tmp_path,
+        env=env,
+    )
     assert proc.returncode == 0 and proc.stdout == "ok\n", proc.stderr
     assert "1 module(s) mended" in proc.stderr and not default.exists()
     proc = graphmend_run("--package", "gmc_utils", project / "imp.py", cwd=tmp_path, env=env)

@@ -33,7 +33,10 @@ EXPECTED_EXAMPLE = [
 def test_version_and_help():
     version = graphmend("--version", cwd=REPO_ROOT)
     assert version.returncode == 0
-    assert re.fullmatch(r"graphmend \d+\.\d+\.\d+ \(core [0-9a-f]{12}, CPython 3\.\d+\.\d+, torch \S+\)\n", version.stdout)
+    assert re.fullmatch(
+        r"graphmend \d+\.\d+\.\d+ \(core [0-9a-f]{12}, CPython 3\.\d+\.\d+, torch \S+\)\n",
+        version.stdout,
+    )
     helped = graphmend("--help", cwd=REPO_ROOT)
     assert helped.returncode == 0
     for command in ("check", "fix", "explain", "run", "warm", "rule"):
@@ -93,9 +96,16 @@ def test_json_report_validates_and_counts(tmp_path, monkeypatch, capsys):
     status, out, err = main_in_process(["check", "model.py", "--output-format", "json"], capsys)
     report = _validate(json.loads(out))
     assert status == 1
-    assert report["summary"]["fixable"] == 4 and report["files"] == {"checked": 1, "changed": 0, "errors": 0}
+    assert report["summary"]["fixable"] == 4 and report["files"] == {
+        "checked": 1,
+        "changed": 0,
+        "errors": 0,
+    }
     assert [(f["code"], f["start"]["line"], f["start"]["column"]) for f in report["findings"]] == [
-        ("GM105", 41, 12), ("GM101", 49, 12), ("GM102", 55, 9), ("GM103", 56, 9),
+        ("GM105", 41, 12),
+        ("GM101", 49, 12),
+        ("GM102", 55, 9),
+        ("GM103", 56, 9),
     ]
     first = report["findings"][0]
     assert first["fix"]["requires_runtime"] == "graphmend.runtime" and first["fix"]["edits"]
@@ -114,13 +124,18 @@ def test_declined_sites_carry_reason_ids_and_hints(tmp_path, monkeypatch, capsys
     status, out, _ = main_in_process(["check", "m.py", "--output-format", "json"], capsys)
     findings = _validate(json.loads(out))["findings"]
     assert status == 0  # declined sites do not fail the default policy
-    assert [(f["status"], f["reason"]["id"]) for f in findings] == [("declined", "not-pure"), ("declined", "mutates-state")]
+    assert [(f["status"], f["reason"]["id"]) for f in findings] == [
+        ("declined", "not-pure"),
+        ("declined", "mutates-state"),
+    ]
     assert "compute it before the if" in findings[0]["hint"]
     status, out, _ = main_in_process(["check", "m.py", "--fail-on", "any"], capsys)
     assert status == 1 and "  why: a branch mutates state" in out
 
 
-LINE_PREFIXES = st.text(alphabet="éあ𝔘xz_ ", min_size=0, max_size=6).map(lambda s: s.replace(" ", "_"))
+LINE_PREFIXES = st.text(alphabet="éあ𝔘xz_ ", min_size=0, max_size=6).map(
+    lambda s: s.replace(" ", "_")
+)
 
 
 @settings(max_examples=25, deadline=None)
@@ -141,14 +156,24 @@ def test_columns_are_ast_positions_plus_one_on_non_ascii_lines(prefix):
         path.write_text(source, encoding="utf-8")
         outcome = cmd_check.lint_file(str(path), config.Settings(), display="m.py")
     [finding] = [f for f in outcome.findings if f.code == "GM102"]
-    call = next(n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "print")
+    call = next(
+        n
+        for n in ast.walk(ast.parse(source))
+        if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "print"
+    )
     line = source.splitlines()[call.lineno - 1].encode()
 
     def characters(byte_offset):  # ast counts UTF-8 bytes; the command, characters
         return len(line[:byte_offset].decode()) + 1
 
-    assert (finding.start["line"], finding.start["column"]) == (call.lineno, characters(call.col_offset))
-    assert (finding.end["line"], finding.end["column"]) == (call.end_lineno, characters(call.end_col_offset))
+    assert (finding.start["line"], finding.start["column"]) == (
+        call.lineno,
+        characters(call.col_offset),
+    )
+    assert (finding.end["line"], finding.end["column"]) == (
+        call.end_lineno,
+        characters(call.end_col_offset),
+    )
     if prefix.isascii():
         assert finding.start["column"] < call.col_offset + 1  # `é` is two bytes, one character
 
@@ -177,19 +202,30 @@ def test_github_annotations_escape(tmp_path, monkeypatch, capsys):
     status, out, _ = main_in_process(["check", "a,b%.py", "--output-format", "github"], capsys)
     assert status == 1
     [line] = out.splitlines()
-    assert re.match(r"^::(warning|error) file=[^,]*,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=[^,]*::", line)
+    assert re.match(
+        r"^::(warning|error) file=[^,]*,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=[^,]*::",
+        line,
+    )
     assert line.startswith("::warning file=a%2Cb%25.py,line=5,col=5,")
     assert "title=GM102 print-call::" in line and "100%25," in line
 
 
 def test_stdin_with_a_filename(tmp_path):
-    proc = graphmend("check", "-", "--stdin-filename", "pkg/mod.py", cwd=tmp_path, stdin=EXAMPLE.read_text())
+    proc = graphmend(
+        "check", "-", "--stdin-filename", "pkg/mod.py", cwd=tmp_path, stdin=EXAMPLE.read_text()
+    )
     assert proc.returncode == 1
     assert proc.stdout.splitlines()[0].startswith("pkg/mod.py:41:12: GM105")
 
 
 def test_folders_are_walked_sorted_and_excluded(tmp_path, monkeypatch, capsys):
-    for relative in ("src/b.py", "src/a.py", "src/.venv/x.py", "src/build/y.py", "src/legacy/old.py"):
+    for relative in (
+        "src/b.py",
+        "src/a.py",
+        "src/.venv/x.py",
+        "src/build/y.py",
+        "src/legacy/old.py",
+    ):
         folder = (tmp_path / relative).parent
         folder.mkdir(parents=True, exist_ok=True)
         copy_example(folder, Path(relative).name)
@@ -210,7 +246,9 @@ def test_output_is_the_same_with_any_number_of_jobs(tmp_path, monkeypatch, capsy
     for i in range(6):
         copy_example(tmp_path, f"m{i}.py")
     monkeypatch.chdir(tmp_path)
-    outputs = {jobs: main_in_process(["check", ".", "--jobs", jobs], capsys)[1] for jobs in ("1", "3")}
+    outputs = {
+        jobs: main_in_process(["check", ".", "--jobs", jobs], capsys)[1] for jobs in ("1", "3")
+    }
     assert outputs["1"] == outputs["3"] and outputs["1"].count("GM10") == 24
 
 
@@ -227,7 +265,10 @@ def _one_line_error(proc, *fragments):
 
 
 def test_missing_path_and_folder_without_python(tmp_path):
-    _one_line_error(graphmend("check", "nope.py", cwd=tmp_path), "graphmend check: no such file or directory (nope.py)")
+    _one_line_error(
+        graphmend("check", "nope.py", cwd=tmp_path),
+        "graphmend check: no such file or directory (nope.py)",
+    )
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "notes.txt").write_text("hi")
     _one_line_error(graphmend("check", "empty", cwd=tmp_path), "no Python files found (empty)")
@@ -266,7 +307,9 @@ def test_files_that_do_not_parse_are_findings(tmp_path, name, data, code):
     (tmp_path / name).write_bytes(data)
     proc = graphmend("check", name, cwd=tmp_path)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert re.match(rf"{re.escape(name)}:\d+:\d+: {code} .* \[error\]$", proc.stdout.splitlines()[0])
+    assert re.match(
+        rf"{re.escape(name)}:\d+:\d+: {code} .* \[error\]$", proc.stdout.splitlines()[0]
+    )
     assert (tmp_path / name).read_bytes() == data
 
 
@@ -288,15 +331,23 @@ def test_files_without_sites(tmp_path, name, data):
 
 def test_unknown_code_and_bad_option(tmp_path):
     copy_example(tmp_path)
-    _one_line_error(graphmend("check", "model.py", "--select", "GM999", cwd=tmp_path), "'GM999' names no GraphMend code")
-    _one_line_error(graphmend("check", "model.py", "--select", "prnt-call", cwd=tmp_path), "did you mean 'print-call'")
+    _one_line_error(
+        graphmend("check", "model.py", "--select", "GM999", cwd=tmp_path),
+        "'GM999' names no GraphMend code",
+    )
+    _one_line_error(
+        graphmend("check", "model.py", "--select", "prnt-call", cwd=tmp_path),
+        "did you mean 'print-call'",
+    )
     assert graphmend("check", "--output-format", "xml", cwd=tmp_path).returncode == 2
 
 
 def test_select_by_prefix_and_name(tmp_path, monkeypatch, capsys):
     copy_example(tmp_path)
     monkeypatch.chdir(tmp_path)
-    _, out, _ = main_in_process(["check", "model.py", "--select", "GM10", "--ignore", "print-call,GM103", "-q"], capsys)
+    _, out, _ = main_in_process(
+        ["check", "model.py", "--select", "GM10", "--ignore", "print-call,GM103", "-q"], capsys
+    )
     assert [line.split()[1] for line in out.splitlines()] == ["GM105", "GM101"]
     status, out, _ = main_in_process(["check", "model.py", "--exit-zero", "-q"], capsys)
     assert status == 0 and len(out.splitlines()) == 4
@@ -307,5 +358,7 @@ def test_colour_only_when_asked_and_never_with_no_color(tmp_path):
     assert "\x1b[" not in graphmend("check", "model.py", cwd=tmp_path).stdout  # a pipe
     coloured = graphmend("check", "model.py", "--color", "always", cwd=tmp_path).stdout
     assert "\x1b[33mGM105\x1b[0m" in coloured
-    forced = graphmend("check", "model.py", cwd=tmp_path, env={"FORCE_COLOR": "1", "NO_COLOR": "1"}).stdout
+    forced = graphmend(
+        "check", "model.py", cwd=tmp_path, env={"FORCE_COLOR": "1", "NO_COLOR": "1"}
+    ).stdout
     assert "\x1b[" not in forced

@@ -33,8 +33,13 @@ def test_every_core_code_is_described_and_every_break_code_has_a_heading():
 # Reasons with nothing for the user to do: the mender's bookkeeping, a site no rewrite
 # handles (its code's own hint speaks), or a decline another fix already accounts for.
 _NO_HINT_NEEDED = {
-    "suppressed", "out-of-scope", "not-in-profile", "no-location", "not-data-dependent",
-    "predicated-fallback", "other",
+    "suppressed",
+    "out-of-scope",
+    "not-in-profile",
+    "no-location",
+    "not-data-dependent",
+    "predicated-fallback",
+    "other",
 }
 
 
@@ -78,7 +83,17 @@ def test_the_rewrites_declines_all_have_an_id():
 
 
 def test_selectors():
-    assert codes_matching("GM10") == ("GM101", "GM102", "GM103", "GM104", "GM105", "GM106", "GM107", "GM108", "GM109")
+    assert codes_matching("GM10") == (
+        "GM101",
+        "GM102",
+        "GM103",
+        "GM104",
+        "GM105",
+        "GM106",
+        "GM107",
+        "GM108",
+        "GM109",
+    )
     assert codes_matching("print-call") == ("GM102",)
     assert "GM190" not in codes_matching("GM1") and codes_matching("GM190") == ("GM190",)
     assert codes_matching("GM999") == ()
@@ -100,7 +115,13 @@ def test_rule_text_and_json(capsys):
     table = json.loads(out)
     assert [row["code"] for row in table] == list(CODES)
     assert table[1]["name"] == "tokenize-error" and set(table[0]) == {
-        "code", "name", "summary", "status_class", "gb_ids", "fixed_by", "url"
+        "code",
+        "name",
+        "summary",
+        "status_class",
+        "gb_ids",
+        "fixed_by",
+        "url",
     }
     status, _, err = main_in_process(["rule", "GM777"], capsys)
     assert status == 2 and "unknown code 'GM777'" in err

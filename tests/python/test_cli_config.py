@@ -26,7 +26,9 @@ def _with_pragma(tmp_path, comment: str, line: str = IF_LINE):
 
 def test_ignore_in_pyproject_and_isolated(tmp_path, monkeypatch, capsys):
     copy_example(tmp_path)
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.graphmend]\nignore = ["GM102"]\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.graphmend]\nignore = ["GM102"]\n'
+    )
     (tmp_path / "sub").mkdir()
     monkeypatch.chdir(tmp_path / "sub")  # found by walking up
     status, out, _ = main_in_process(["check", "../model.py", "-q"], capsys)
@@ -64,7 +66,10 @@ def test_per_file_ignores_and_explicit_config(tmp_path, monkeypatch, capsys):
         ('ignroe = ["GM102"]', "unknown key 'ignroe' in [tool.graphmend]; did you mean 'ignore'?"),
         ('select = ["GM999"]', "select: 'GM999' names no GraphMend code"),
         ('fail-on = "sometimes"', "fail-on must be one of fixable, any, never"),
-        ('[tool.graphmend.hook]\npackage = ["x"]', "unknown key 'package' in [tool.graphmend.hook]; did you mean 'packages'?"),
+        (
+            '[tool.graphmend.hook]\npackage = ["x"]',
+            "unknown key 'package' in [tool.graphmend.hook]; did you mean 'packages'?",
+        ),
         ("select = [", "invalid TOML"),
         ('entry-points = ["engine.py"]', "entry-points: 'engine.py' is not FILE.py:QUALIFIED.NAME"),
     ],
@@ -113,10 +118,14 @@ def test_entry_points_name_what_the_text_cannot_show(tmp_path, monkeypatch, caps
     status, out, _ = main_in_process(["check", "src/engine.py", "-q"], capsys)
     assert (status, out) == (0, "")
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.graphmend]\nentry-points = ["./src/engine.py:Engine.step"]\n')
+        '[tool.graphmend]\nentry-points = ["./src/engine.py:Engine.step"]\n'
+    )
     status, out, _ = main_in_process(["check", "src/engine.py", "-q"], capsys)
     assert status == 1
-    assert [(line.split(":")[1], line.split()[1]) for line in out.splitlines()] == [("6", "GM101"), ("11", "GM102")]
+    assert [(line.split(":")[1], line.split()[1]) for line in out.splitlines()] == [
+        ("6", "GM101"),
+        ("11", "GM102"),
+    ]
     _, shown, _ = main_in_process(["check", "--show-settings"], capsys)
     assert "entry-points = ('src/engine.py:Engine.step',)" in shown
 
@@ -134,7 +143,10 @@ def test_a_pragma_hides_the_site_and_fix_leaves_it(tmp_path, monkeypatch, capsys
     _, out, _ = main_in_process(["check", "model.py", "-q"], capsys)
     assert "GM101" not in out and out.count("[fixable") == 3
     _, out, _ = main_in_process(["check", "model.py", "-q", "--show-suppressed"], capsys)
-    assert "model.py:49:12: GM101 branch on tensor value `x.abs().max() > 1e4` [suppressed by line 49]" in out
+    assert (
+        "model.py:49:12: GM101 branch on tensor value `x.abs().max() > 1e4` [suppressed by line 49]"
+        in out
+    )
     before = path.read_text().splitlines(keepends=True)
     main_in_process(["fix", "model.py"], capsys)
     after = path.read_text().splitlines(keepends=True)
@@ -234,6 +246,8 @@ def test_install_and_mend_honour_the_pragma(tmp_path, probe):
     package = tmp_path / "gmc_pragma"
     package.mkdir()
     (package / "__init__.py").write_text(SUPPRESSED_MODULE)
-    proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr
     assert "('GM101', False, 'suppressed')" in proc.stdout and "('GM102', True, '')" in proc.stdout

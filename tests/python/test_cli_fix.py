@@ -87,7 +87,9 @@ def test_check_and_stdout_modes_write_nothing(tmp_path, monkeypatch, capsys):
     status, out, _ = main_in_process(["fix", "--stdout", "model.py"], capsys)
     assert status == 0 and "import graphmend.runtime as __graphmend_rt__" in out
     assert (tmp_path / "model.py").read_bytes() == EXAMPLE.read_bytes()
-    stdin = graphmend("fix", "-", "--stdin-filename", "model.py", cwd=tmp_path, stdin=EXAMPLE.read_text())
+    stdin = graphmend(
+        "fix", "-", "--stdin-filename", "model.py", cwd=tmp_path, stdin=EXAMPLE.read_text()
+    )
     assert stdin.returncode == 0 and stdin.stdout == out
 
 
@@ -168,14 +170,20 @@ def test_a_fix_that_does_not_parse_is_not_written(tmp_path, monkeypatch, capsys)
 def test_a_character_the_encoding_cannot_hold_is_not_written(tmp_path, monkeypatch, capsys):
     from graphmend import _mend_source
 
-    (tmp_path / "m.py").write_bytes(("# -*- coding: ascii -*-\n" + GUARD.format(pre="", text="x")).encode("ascii"))
+    (tmp_path / "m.py").write_bytes(
+        ("# -*- coding: ascii -*-\n" + GUARD.format(pre="", text="x")).encode("ascii")
+    )
     real = _mend_source.mend_source
 
     def with_non_ascii(*args, **kwargs):
         import dataclasses
 
         result = real(*args, **kwargs)
-        return dataclasses.replace(result, source=result.source.replace("'x'", "'é'")) if result.changed else result
+        return (
+            dataclasses.replace(result, source=result.source.replace("'x'", "'é'"))
+            if result.changed
+            else result
+        )
 
     monkeypatch.setattr(_mend_source, "mend_source", with_non_ascii)
     monkeypatch.chdir(tmp_path)
@@ -209,8 +217,22 @@ def test_fix_accepts_ruffs_import_sorting(tmp_path):
         pytest.skip("needs ruff (requirements-dev.txt)")
     copy_example(tmp_path)
     assert graphmend("fix", "model.py", cwd=tmp_path).returncode == 0
-    ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", "--select", "I,E702", "--fix",
-                           "model.py"], cwd=tmp_path, capture_output=True, text=True)
+    ruff = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--isolated",
+            "--select",
+            "I,E702",
+            "--fix",
+            "model.py",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert ruff.returncode == 0, ruff.stdout + ruff.stderr
     tidied = (tmp_path / "model.py").read_text()
     assert "import graphmend.runtime as __graphmend_rt__\n" in tidied  # on its own line now

@@ -78,8 +78,9 @@ def _compiled_ways(module):
     text = mended_text_module(path_of(CASE), module.__name__ + "_text")
     return {
         "graphmend.compile": graphmend.compile(module.ENTRY, backend="eager"),
-        "torch.compile(graphmend.mend)": torch.compile(graphmend.mend(module.ENTRY),
-                                                       backend="eager"),
+        "torch.compile(graphmend.mend)": torch.compile(
+            graphmend.mend(module.ENTRY), backend="eager"
+        ),
         "torch.compile(hook text)": torch.compile(text.ENTRY, backend="eager"),
     }
 
@@ -97,12 +98,14 @@ def test_untraceable_site_runs_the_original_once_however_compiled():
     sites = {site[1:] for site in graphmend.runtime.state.untraceable_conds}
     assert sites == {("ENTRY", "__gm_true_0")}
     assert {Path(site[0]).name for site in graphmend.runtime.state.untraceable_conds} == {
-        path_of(CASE).name}
+        path_of(CASE).name
+    }
 
 
 def test_error_of_a_torch_cond_not_mended_still_raises():
     """The user's own torch.cond that Dynamo cannot trace fails the compile as it did: no
     mended site is switched off for it."""
+
     def program(x):
         return torch.cond(x.sum() > 0, UNTRACEABLE["item"], lambda x: x - 1, (x,))
 

@@ -27,8 +27,9 @@ def test_corpus_matches_cpython(version, corpus_limit, corpus_packages, capsys):
         # The other grammar is checked on its own stdlib plus torch and transformers; the
         # rest of site-packages only under the running grammar, to keep CI short.
         corpus_packages = corpus_packages or ("stdlib", *corpus.SEPARATE_PACKAGES)
-    results, _ = corpus.run(limit=corpus_limit, packages=corpus_packages, report_path=report_path,
-                            version=version)
+    results, _ = corpus.run(
+        limit=corpus_limit, packages=corpus_packages, report_path=report_path, version=version
+    )
     totals = corpus.totals_line(results)
     with capsys.disabled():
         grammar = "%d.%d" % (version or RUNNING)
@@ -36,8 +37,11 @@ def test_corpus_matches_cpython(version, corpus_limit, corpus_packages, capsys):
     assert results, "the corpus is empty"
     failing = [r for r in results if r.status in corpus.FAILING]
     if failing:
-        shown = "\n".join(f"  {r.status}: {r.path}\n      {r.detail.splitlines()[0] if r.detail else ''}"
-                          for r in failing[:40])
+        shown = "\n".join(
+            f"  {r.status}: {r.path}\n      {r.detail.splitlines()[0] if r.detail else ''}"
+            for r in failing[:40]
+        )
         more = f"\n  ... and {len(failing) - 40} more" if len(failing) > 40 else ""
         raise AssertionError(
-            f"{totals}\n{len(failing)} files disagree (full report: {report_path}):\n{shown}{more}")
+            f"{totals}\n{len(failing)} files disagree (full report: {report_path}):\n{shown}{more}"
+        )

@@ -80,10 +80,14 @@ def observe(fn, args, capsys, caplog):
             outcome = ("raised", type(exc).__name__, str(exc), exc.args)
     out = capsys.readouterr()
     records = [
-        (r.name, r.levelname, r.getMessage(), r.pathname, r.lineno, r.funcName) for r in caplog.records
+        (r.name, r.levelname, r.getMessage(), r.pathname, r.lineno, r.funcName)
+        for r in caplog.records
     ]
-    caught = [(w.category, str(w.message), w.filename, w.lineno) for w in caught
-              if "torch" not in w.filename]
+    caught = [
+        (w.category, str(w.message), w.filename, w.lineno)
+        for w in caught
+        if "torch" not in w.filename
+    ]
     return outcome, out.out, out.err, records, caught
 
 
@@ -103,10 +107,21 @@ def assert_same(expected, actual):
         assert e == a, label
 
 
-def check_program(tmp_path, capsys, caplog, name, source, inputs, entry="forward",
-                  mended_breaks=0, levels=logging.DEBUG, explain_args=None):
+def check_program(
+    tmp_path,
+    capsys,
+    caplog,
+    name,
+    source,
+    inputs,
+    entry="forward",
+    mended_breaks=0,
+    levels=logging.DEBUG,
+    explain_args=None,
+):
     caplog.set_level(levels)
     original, mended, result = load_pair(tmp_path, name, source)
+
     def run(module, fn):
         if hasattr(module, "reset"):
             module.reset()  # process state such as a warning_once cache
@@ -145,9 +160,12 @@ PRINTS = """
 
 
 def test_prints(tmp_path, capsys, caplog):
-    result = check_program(tmp_path, capsys, caplog, "prints", PRINTS,
-                           [lambda: (torch.tensor([1.0, -2.0]), 4)])
-    assert [(d.code, d.fixed, d.rewrite) for d in result.diagnostics] == [("GM102", True, "defer")] * 6
+    result = check_program(
+        tmp_path, capsys, caplog, "prints", PRINTS, [lambda: (torch.tensor([1.0, -2.0]), 4)]
+    )
+    assert [(d.code, d.fixed, d.rewrite) for d in result.diagnostics] == [
+        ("GM102", True, "defer")
+    ] * 6
 
 
 LOGGING = """
@@ -184,13 +202,26 @@ LOGGING = """
 
 
 def test_logging(tmp_path, capsys, caplog):
-    check_program(tmp_path, capsys, caplog, "logs", LOGGING,
-                  [lambda: (torch.tensor([1.0, 3.0]),), lambda: (torch.tensor([2.0]),)])
+    check_program(
+        tmp_path,
+        capsys,
+        caplog,
+        "logs",
+        LOGGING,
+        [lambda: (torch.tensor([1.0, 3.0]),), lambda: (torch.tensor([2.0]),)],
+    )
 
 
 def test_logging_disabled_level_logs_nothing(tmp_path, capsys, caplog):
-    check_program(tmp_path, capsys, caplog, "logs_quiet", LOGGING,
-                  [lambda: (torch.tensor([1.0, 3.0]),)], levels=logging.ERROR)
+    check_program(
+        tmp_path,
+        capsys,
+        caplog,
+        "logs_quiet",
+        LOGGING,
+        [lambda: (torch.tensor([1.0, 3.0]),)],
+        levels=logging.ERROR,
+    )
 
 
 WARNINGS = """
@@ -207,7 +238,9 @@ WARNINGS = """
 
 
 def test_warnings(tmp_path, capsys, caplog):
-    check_program(tmp_path, capsys, caplog, "warns", WARNINGS, [lambda: (torch.tensor([-1.0, 2.0]),)])
+    check_program(
+        tmp_path, capsys, caplog, "warns", WARNINGS, [lambda: (torch.tensor([-1.0, 2.0]),)]
+    )
 
 
 MODULE_PRINT = """
@@ -232,8 +265,9 @@ MODULE_PRINT = """
 
 
 def test_print_in_module_and_helper(tmp_path, capsys, caplog):
-    check_program(tmp_path, capsys, caplog, "module_print", MODULE_PRINT,
-                  [lambda: (torch.tensor([1.0]),)])
+    check_program(
+        tmp_path, capsys, caplog, "module_print", MODULE_PRINT, [lambda: (torch.tensor([1.0]),)]
+    )
 
 
 USER_OBJECT = """
@@ -265,10 +299,20 @@ USER_OBJECT = """
 def test_declined_print_keeps_the_output_order(tmp_path, capsys, caplog):
     # The user object's print stays a break (its text is formatted when it runs); the
     # deferred prints around it still come out in the original order.
-    result = check_program(tmp_path, capsys, caplog, "user_object", USER_OBJECT,
-                           [lambda: (torch.tensor([1.0]),)], mended_breaks=1)
+    result = check_program(
+        tmp_path,
+        capsys,
+        caplog,
+        "user_object",
+        USER_OBJECT,
+        [lambda: (torch.tensor([1.0]),)],
+        mended_breaks=1,
+    )
     assert [(d.code, d.fixed) for d in result.diagnostics] == [
-        ("GM102", True), ("GM102", False), ("GM102", True)]
+        ("GM102", True),
+        ("GM102", False),
+        ("GM102", True),
+    ]
     assert "instance of a class of this module" in result.diagnostics[1].message
 
 
@@ -296,10 +340,18 @@ GUARDS = """
 
 @pytest.mark.parametrize("value", [1.0, -1.0, float("inf"), 20.0, 7.0])
 def test_guards(tmp_path, capsys, caplog, value):
-    result = check_program(tmp_path, capsys, caplog, "guards", GUARDS,
-                           [lambda: (torch.tensor([value, 2.0]),), lambda: (torch.tensor([1.0]),)],
-                           explain_args=lambda: (torch.tensor([1.0]),))
-    assert [(d.code, d.fixed, d.rewrite) for d in result.diagnostics] == [("GM105", True, "trap")] * 4
+    result = check_program(
+        tmp_path,
+        capsys,
+        caplog,
+        "guards",
+        GUARDS,
+        [lambda: (torch.tensor([value, 2.0]),), lambda: (torch.tensor([1.0]),)],
+        explain_args=lambda: (torch.tensor([1.0]),),
+    )
+    assert [(d.code, d.fixed, d.rewrite) for d in result.diagnostics] == [
+        ("GM105", True, "trap")
+    ] * 4
 
 
 PRINT_THEN_GUARD = """
@@ -318,15 +370,25 @@ PRINT_THEN_GUARD = """
 def test_print_before_a_failing_guard_is_not_lost(tmp_path, capsys, caplog, value):
     # A guard with deferred calls pending keeps its Python branch (one break remains), so
     # the prints made before it come out before the exception, as in the original.
-    check_program(tmp_path, capsys, caplog, "print_guard", PRINT_THEN_GUARD,
-                  [lambda: (torch.tensor([value]),)], mended_breaks=1,
-                  explain_args=lambda: (torch.tensor([1.0]),))
+    check_program(
+        tmp_path,
+        capsys,
+        caplog,
+        "print_guard",
+        PRINT_THEN_GUARD,
+        [lambda: (torch.tensor([value]),)],
+        mended_breaks=1,
+        explain_args=lambda: (torch.tensor([1.0]),),
+    )
 
 
-@pytest.mark.parametrize("backend", ["counting", pytest.param("inductor", marks=pytest.mark.inductor)])
+@pytest.mark.parametrize(
+    "backend", ["counting", pytest.param("inductor", marks=pytest.mark.inductor)]
+)
 @pytest.mark.parametrize("value", [1.0, -1.0])
-def test_a_guard_after_prints_is_one_graph_behind_the_boundary(tmp_path, capsys, caplog, backend,
-                                                                value):
+def test_a_guard_after_prints_is_one_graph_behind_the_boundary(
+    tmp_path, capsys, caplog, backend, value
+):
     """Behind graphmend.compile's boundary the guard is recorded after the pending prints:
     one graph, and on failure the prints made before the guard, then the exception, and
     not the print after it."""
@@ -342,7 +404,8 @@ def test_a_guard_after_prints_is_one_graph_behind_the_boundary(tmp_path, capsys,
     torch._dynamo.reset()
     # as graphmend.compile does: the boundary knows the frame it compiles
     compiled = behind_boundary(
-        torch.compile(mended.forward, backend=counting if backend == "counting" else "inductor"))
+        torch.compile(mended.forward, backend=counting if backend == "counting" else "inductor")
+    )
     expected = observe(original.forward, (torch.tensor([value]),), capsys, caplog)
     for _ in range(2):  # the second call reuses the compiled graph
         assert_same(expected, observe(compiled, (torch.tensor([value]),), capsys, caplog))
@@ -353,7 +416,8 @@ def test_a_guard_after_prints_is_one_graph_behind_the_boundary(tmp_path, capsys,
 
 @pytest.mark.parametrize("value", [1.0, -1.0])
 def test_a_guard_after_prints_breaks_behind_a_boundary_that_does_not_know_its_frame(
-        tmp_path, capsys, caplog, value):
+    tmp_path, capsys, caplog, value
+):
     """A boundary told nothing of what it compiles cannot tell that nothing of the call runs
     after the guard's graph, so the guard keeps its break: two graphs, the same output."""
     from graphmend.boundary import boundary
@@ -383,7 +447,9 @@ def test_guard_alone_has_no_break(tmp_path, capsys, caplog):
 
 def diagnostics_of(source, **options):
     result = graphmend.mend_source(textwrap.dedent(source), filename="decline.py", **options)
-    return result, [(d.code, d.fixed, d.message.split("; not rewritten: ")[-1]) for d in result.diagnostics]
+    return result, [
+        (d.code, d.fixed, d.message.split("; not rewritten: ")[-1]) for d in result.diagnostics
+    ]
 
 
 DECLINE_HEADER = """
@@ -407,30 +473,62 @@ class Model(torch.nn.Module):
 @pytest.mark.parametrize(
     "statement, code, reason",
     [
-        ("printed = print(x)", "GM102", "the call's result is used (it is not a statement of its own)"),
-        ("print(self)", "GM102",
-         "argument `self` is a user object whose formatting reads mutable state at replay time"),
-        ("print(CONFIG, x)", "GM102",
-         "argument `CONFIG` is an instance of a class of this module, whose formatting may read "
-         "mutable state at replay time"),
-        ("print(v for v in x)", "GM102",
-         "argument `(v for v in x)` is not a plain value (generator, lambda, await, yield or assignment)"),
-        ("print(*n, f'{x}')", "GM102", "an f-string argument follows *args (its position is not known)"),
-        ("print(x, file=n)", "GM102",
-         "print writes to a stream other than sys.stdout/sys.stderr, which the program may read back "
-         "before the replay"),
-        ("logger.exception('boom')", "GM103",
-         "logger.exception records the exception being handled at the call"),
-        ("logger.error('boom', exc_info=True)", "GM103",
-         "exc_info refers to the exception being handled at the call"),
+        (
+            "printed = print(x)",
+            "GM102",
+            "the call's result is used (it is not a statement of its own)",
+        ),
+        (
+            "print(self)",
+            "GM102",
+            "argument `self` is a user object whose formatting reads mutable state at replay time",
+        ),
+        (
+            "print(CONFIG, x)",
+            "GM102",
+            "argument `CONFIG` is an instance of a class of this module, whose formatting may read "
+            "mutable state at replay time",
+        ),
+        (
+            "print(v for v in x)",
+            "GM102",
+            "argument `(v for v in x)` is not a plain value (generator, lambda, await, yield or assignment)",
+        ),
+        (
+            "print(*n, f'{x}')",
+            "GM102",
+            "an f-string argument follows *args (its position is not known)",
+        ),
+        (
+            "print(x, file=n)",
+            "GM102",
+            "print writes to a stream other than sys.stdout/sys.stderr, which the program may read back "
+            "before the replay",
+        ),
+        (
+            "logger.exception('boom')",
+            "GM103",
+            "logger.exception records the exception being handled at the call",
+        ),
+        (
+            "logger.error('boom', exc_info=True)",
+            "GM103",
+            "exc_info refers to the exception being handled at the call",
+        ),
         ("logger.info('m', stack_info=True)", "GM103", "stack_info records the stack at the call"),
         ("logger.info('m', stacklevel=2)", "GM103", "stacklevel names a caller's frame"),
-        ("warnings.warn('m', skip_file_prefixes=('lib/',))", "GM104",
-         "warnings.warn with skip_file_prefixes names a caller's frame"),
-        ("if x.sum() < 0:\n            raise ValueError(f'a {x}')\n        else:\n            x = x + 1",
-         "GM105", "the if statement has an else branch, which [Where] declines: a branch raises, "
-         "and its raise has no guard form: the exception message is neither a string literal nor "
-         "formatted from values other than tensors"),
+        (
+            "warnings.warn('m', skip_file_prefixes=('lib/',))",
+            "GM104",
+            "warnings.warn with skip_file_prefixes names a caller's frame",
+        ),
+        (
+            "if x.sum() < 0:\n            raise ValueError(f'a {x}')\n        else:\n            x = x + 1",
+            "GM105",
+            "the if statement has an else branch, which [Where] declines: a branch raises, "
+            "and its raise has no guard form: the exception message is neither a string literal nor "
+            "formatted from values other than tensors",
+        ),
     ],
     ids=lambda v: v if isinstance(v, str) and len(v) < 30 else None,
 )
@@ -447,8 +545,10 @@ def test_a_call_inside_a_foreign_with_is_deferred_behind_the_stream_check():
     """A call in the block of a manager not torch's is recorded only while sys.stdout and
     sys.stderr are the boundary's (runtime.defer_within); a whole branch there is not
     deferred with its condition (the branch keeps its break, its call is deferred alone)."""
-    source = (DECLINE_HEADER + "        with open('log.txt') as f:\n            print(x)\n"
-              "            if x.sum() > 0:\n                print('big')\n        return x\n")
+    source = (
+        DECLINE_HEADER + "        with open('log.txt') as f:\n            print(x)\n"
+        "            if x.sum() > 0:\n                print('big')\n        return x\n"
+    )
     result, diagnostics = diagnostics_of(source)
     assert result.source.count("__graphmend_rt__.defer_within(") == 2
     assert ("GM102", True, "print call `print(x)`") in diagnostics
@@ -476,7 +576,10 @@ def test_guards_the_in_graph_forms_cannot_lower_rerun(guard):
 
 
 def test_disabled_rewrites_are_reported():
-    source = DECLINE_HEADER + "        print(x)\n        if x.sum() < 0:\n            raise ValueError('a')\n        return x\n"
+    source = (
+        DECLINE_HEADER
+        + "        print(x)\n        if x.sum() < 0:\n            raise ValueError('a')\n        return x\n"
+    )
     result, diagnostics = diagnostics_of(source, defer=False, trap=False)
     assert diagnostics == [
         ("GM102", False, "the [defer] rewrite is disabled"),
@@ -486,7 +589,9 @@ def test_disabled_rewrites_are_reported():
 
 
 def test_condition_that_is_not_data_dependent_is_left_alone():
-    source = DECLINE_HEADER + "        if n < 0:\n            raise ValueError('a')\n        return x\n"
+    source = (
+        DECLINE_HEADER + "        if n < 0:\n            raise ValueError('a')\n        return x\n"
+    )
     result, diagnostics = diagnostics_of(source)
     assert diagnostics == [] and not result.changed
 

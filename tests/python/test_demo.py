@@ -10,8 +10,13 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_demo_on_the_example_model():
-    run = subprocess.run([sys.executable, "-m", "graphmend.demo", "examples/model.py", "--repeats", "1"],
-                         cwd=REPO, capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-m", "graphmend.demo", "examples/model.py", "--repeats", "1"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     out = run.stdout
     assert "identical to CPython's ast.dump: True" in out
@@ -25,9 +30,22 @@ def test_demo_on_the_example_model():
 def test_demo_on_a_transformers_model():
     """The second half of `make demo` (quick form: eager backend, few repeats): BART's
     float16 overflow guard breaks the original and is gone after mending."""
-    run = subprocess.run([sys.executable, "bench/models/demo.py", "--backend", "eager", "--repeats", "3",
-                          "--work-dir", "build/demo-test"],
-                         cwd=REPO, capture_output=True, text=True, timeout=900)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "bench/models/demo.py",
+            "--backend",
+            "eager",
+            "--repeats",
+            "3",
+            "--work-dir",
+            "build/demo-test",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     out = run.stdout
     before, after = map(int, re.search(r"graph breaks \(explain\) +(\d+) +(\d+)", out).groups())

@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 import graphmend
 
 EXAMPLES = int(os.environ.get("GRAPHMEND_HYPOTHESIS_EXAMPLES", "1000"))
-HYPOTHESIS = settings(max_examples=EXAMPLES, deadline=None,
-                      suppress_health_check=[HealthCheck.too_slow])
+HYPOTHESIS = settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 # Typical mistakes, each rejected by CPython.
 MISTAKES = {
@@ -133,10 +134,16 @@ KNOWN_ERROR_GAPS = {
 
 
 def mistakes(check: str) -> list:
-    return [pytest.param(source, id=name,
-                         marks=[pytest.mark.xfail(strict=True, reason=KNOWN_ERROR_GAPS[name, check])]
-                         if (name, check) in KNOWN_ERROR_GAPS else [])
-            for name, source in MISTAKES.items()]
+    return [
+        pytest.param(
+            source,
+            id=name,
+            marks=[pytest.mark.xfail(strict=True, reason=KNOWN_ERROR_GAPS[name, check])]
+            if (name, check) in KNOWN_ERROR_GAPS
+            else [],
+        )
+        for name, source in MISTAKES.items()
+    ]
 
 
 @pytest.mark.parametrize("source", mistakes("location"))
@@ -146,7 +153,8 @@ def test_error_location_matches_cpython(source):
     got = graphmend_error(source)
     assert got is not None, f"GraphMend accepts {source!r}; CPython: {expected!r}"
     assert location(got) == location(expected), (
-        f"\n  cpython:   {location(expected)} {expected.msg!r}\n  graphmend: {location(got)} {got.msg!r}")
+        f"\n  cpython:   {location(expected)} {expected.msg!r}\n  graphmend: {location(got)} {got.msg!r}"
+    )
 
 
 @pytest.mark.parametrize("source", mistakes("message"))
@@ -178,6 +186,7 @@ def test_parse_level_accepts(source):
 # ---------------------------------------------------------------------------------------------
 # Bytes input: encodings as CPython reads source files.
 
+
 def test_bytes_utf8_and_bom():
     graphmend.parse_check("x = 'é'\n".encode())
     graphmend.parse_check(b"\xef\xbb\xbfx = 1\n")
@@ -189,14 +198,23 @@ def test_bytes_coding_cookie():
     graphmend.parse_check(source)
 
 
-@pytest.mark.parametrize("source", [
-    b"# coding: no-such-codec\nx = 1\n",
-    b"\xef\xbb\xbf# coding: latin-1\nx = 1\n",
-    b"x = '\xff'\n",
-    b"x = 1\n\xff\n",
-    b"# coding: ascii\nx = '\xc3\xa9'\n",
-], ids=["unknown_codec", "bom_and_other_cookie", "invalid_utf8_in_string", "invalid_utf8_line",
-        "non_ascii_in_ascii_file"])
+@pytest.mark.parametrize(
+    "source",
+    [
+        b"# coding: no-such-codec\nx = 1\n",
+        b"\xef\xbb\xbf# coding: latin-1\nx = 1\n",
+        b"x = '\xff'\n",
+        b"x = 1\n\xff\n",
+        b"# coding: ascii\nx = '\xc3\xa9'\n",
+    ],
+    ids=[
+        "unknown_codec",
+        "bom_and_other_cookie",
+        "invalid_utf8_in_string",
+        "invalid_utf8_line",
+        "non_ascii_in_ascii_file",
+    ],
+)
 def test_bytes_rejected(source):
     assert isinstance(cpython_error(source), SyntaxError)
     assert graphmend_error(source) is not None
@@ -208,6 +226,7 @@ def test_null_byte():
 
 # ---------------------------------------------------------------------------------------------
 # Versions.
+
 
 def test_version_default_is_running_interpreter():
     source = "x = [i async for i in y]\n"
@@ -231,6 +250,7 @@ def test_pep695_only_in_312():
 # ---------------------------------------------------------------------------------------------
 # Garbage never crashes: it parses or raises SyntaxError, and agrees with CPython.
 
+
 @HYPOTHESIS
 @given(st.binary(max_size=300))
 def test_random_bytes_never_crash(data):
@@ -242,11 +262,53 @@ def test_random_bytes_never_crash(data):
 
 
 PYTHON_ALPHABET = st.sampled_from(
-    list("abcxyz_019 \t\n\r()[]{}:;,.=+-*/%<>!&|^~@'\"\\#$?`") +
-    ["é", "ü", "λ", "€", "\u00a0", "\ufeff", "def ", "if ", "else", "lambda", "yield",
-     "async ", "await ", "match ", "case ", "type ", "f'", 'f"', "'''", "    ", ":=", "**", "->",
-     "...", "0x", "1e", "1j", "None", "not ", " in ", " is ", "for ", "class ", "return ",
-     "import ", "from ", "with ", "as ", "try:", "except", "finally:", "global ", "nonlocal "])
+    list("abcxyz_019 \t\n\r()[]{}:;,.=+-*/%<>!&|^~@'\"\\#$?`")
+    + [
+        "é",
+        "ü",
+        "λ",
+        "€",
+        "\u00a0",
+        "\ufeff",
+        "def ",
+        "if ",
+        "else",
+        "lambda",
+        "yield",
+        "async ",
+        "await ",
+        "match ",
+        "case ",
+        "type ",
+        "f'",
+        'f"',
+        "'''",
+        "    ",
+        ":=",
+        "**",
+        "->",
+        "...",
+        "0x",
+        "1e",
+        "1j",
+        "None",
+        "not ",
+        " in ",
+        " is ",
+        "for ",
+        "class ",
+        "return ",
+        "import ",
+        "from ",
+        "with ",
+        "as ",
+        "try:",
+        "except",
+        "finally:",
+        "global ",
+        "nonlocal ",
+    ]
+)
 PYTHONISH_TEXT = st.lists(PYTHON_ALPHABET, max_size=40).map("".join)
 
 
@@ -302,18 +364,18 @@ def mutated_snippet(draw) -> str:
     for _ in range(draw(st.integers(1, 4))):
         op = rng.randrange(5)
         pos = rng.randrange(len(source) + 1)
-        if op == 0 and source:      # delete a short range
-            source = source[:pos] + source[pos + rng.randrange(1, 4):]
-        elif op == 1:               # insert a piece of Python
+        if op == 0 and source:  # delete a short range
+            source = source[:pos] + source[pos + rng.randrange(1, 4) :]
+        elif op == 1:  # insert a piece of Python
             source = source[:pos] + draw(PYTHON_ALPHABET) + source[pos:]
         elif op == 2 and pos + 1 < len(source):  # swap two characters
-            source = source[:pos] + source[pos + 1] + source[pos] + source[pos + 2:]
-        elif op == 3:               # duplicate a line
+            source = source[:pos] + source[pos + 1] + source[pos] + source[pos + 2 :]
+        elif op == 3:  # duplicate a line
             lines = source.splitlines(keepends=True)
             i = rng.randrange(len(lines))
             lines.insert(i, lines[i])
             source = "".join(lines)
-        else:                       # change the indentation of a line
+        else:  # change the indentation of a line
             lines = source.splitlines(keepends=True)
             i = rng.randrange(len(lines))
             lines[i] = rng.choice(["", " ", "\t", "        "]) + lines[i].lstrip(" ")
@@ -331,7 +393,7 @@ def test_forgot_comma_probe_is_not_exponential_in_bracket_depth():
     """A fuzzer input (deep brackets in a broken f-string call) on which the parser once
     re-probed for a forgotten comma at every bracket depth and timed out; the error must be
     CPython's."""
-    source = (os.path.dirname(__file__) + "/data/forgot_comma_deep_brackets.bin")
+    source = os.path.dirname(__file__) + "/data/forgot_comma_deep_brackets.bin"
     with open(source, "rb") as handle:
         data = handle.read()
     with pytest.raises(SyntaxError) as ours:
@@ -339,7 +401,10 @@ def test_forgot_comma_probe_is_not_exponential_in_bracket_depth():
     with pytest.raises(SyntaxError) as theirs:
         ast.parse(data)
     assert (ours.value.lineno, ours.value.offset, ours.value.msg) == (
-        theirs.value.lineno, theirs.value.offset, theirs.value.msg)
+        theirs.value.lineno,
+        theirs.value.offset,
+        theirs.value.msg,
+    )
 
 
 def nested_comprehension_targets() -> dict:
@@ -351,27 +416,44 @@ def nested_comprehension_targets() -> dict:
     for _ in range(60):
         balanced = f"e([y for b, {balanced}])"
     return {
-        "fuzzer_input": "imte({self for k, " + "[" * 14 + "e({self for k, " + "[" * 30
-                        + "e({self for k, [[{self for k, " + "[" * 30 + "e({self for k, "
-                        + "[" * 56 + "(_).items()\n",
+        "fuzzer_input": "imte({self for k, "
+        + "[" * 14
+        + "e({self for k, "
+        + "[" * 30
+        + "e({self for k, [[{self for k, "
+        + "[" * 30
+        + "e({self for k, "
+        + "[" * 56
+        + "(_).items()\n",
         "unclosed_set_comprehensions": "x(" + "{a for k, [[[e(" * 35 + "(_)\n",
         "invalid_target_innermost": f"[x for a, {balanced} in u]\n",
         "for_statement": "for " + "k, [[e({a for " * 45 + "x\n",
         "del_statement": "del " + "[e([a for b, " * 60 + "x\n",
         "with_statement": "with " + "(e([a for b, " * 60 + "x\n",
-        "subscripted_targets": "for " + "[" * 60 + "a" + "]" * 60 + "[0] in x: pass\n"
-                               + "[" * 60 + "a" + "]" * 60 + ".b = 1\n",
+        "subscripted_targets": "for "
+        + "[" * 60
+        + "a"
+        + "]" * 60
+        + "[0] in x: pass\n"
+        + "[" * 60
+        + "a"
+        + "]" * 60
+        + ".b = 1\n",
     }
 
 
-@pytest.mark.parametrize("source", list(nested_comprehension_targets().values()),
-                         ids=list(nested_comprehension_targets()))
+@pytest.mark.parametrize(
+    "source",
+    list(nested_comprehension_targets().values()),
+    ids=list(nested_comprehension_targets()),
+)
 def test_nested_comprehension_targets_are_not_exponential(source):
     """Each nested bracket is parsed once as a target; the error, or the tree, is CPython's."""
     expected = cpython_error(source)
     if expected is None:
         assert graphmend.dump_ast(source, include_attributes=True) == ast.dump(
-            ast.parse(source), include_attributes=True)
+            ast.parse(source), include_attributes=True
+        )
         return
     got = graphmend_error(source)
     assert got is not None

@@ -103,7 +103,9 @@ def test_an_unannotated_mask_store_is_written_densely(backend):
 
 
 @pytest.mark.parametrize("backend", ["eager", "inductor"])
-@pytest.mark.parametrize("program, marker", [("trim_to_length", "length"), ("leading_length", "leading")])
+@pytest.mark.parametrize(
+    "program, marker", [("trim_to_length", "length"), ("leading_length", "leading")]
+)
 def test_an_unannotated_scalar_read_is_captured(program, marker, backend):
     """Dynamo broke on `int(length)` where the text shows no tensor: the read counts as one
     of a tensor there, and is captured (runtime.captured_int reads anything else as
@@ -305,9 +307,21 @@ def test_explain_mends_with_the_evidence(entry, gb_id, graphs_before):
     import sys
 
     proc = subprocess.run(
-        [sys.executable, "-m", "graphmend", "explain", f"{programs.__file__}:{entry}",
-         "--output-format", "json", "--max-breaks", "0", "-q"],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "graphmend",
+            "explain",
+            f"{programs.__file__}:{entry}",
+            "--output-format",
+            "json",
+            "--max-breaks",
+            "0",
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)

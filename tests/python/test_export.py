@@ -225,7 +225,9 @@ def test_explain_export_reports_each_mode(tmp_path, capsys, monkeypatch):
         assert not mode["original_exported"] and mode["exported"]
         assert "data-dependent" in mode["original_reason"].lower()
         assert [(s["line"], s["code"]) for s in mode["mended"]] == [(4, "GM101")]
-    status, out, _ = main_in_process(["explain", "gate.py:example", "--export", "strict", "-q"], capsys)
+    status, out, _ = main_in_process(
+        ["explain", "gate.py:example", "--export", "strict", "-q"], capsys
+    )
     assert status == 0
     assert out.startswith("graphmend export (strict): the original does not export")
     assert "exported after mending 1 site(s)" in out
@@ -242,7 +244,9 @@ def test_explain_export_exits_1_naming_what_still_blocks(tmp_path, capsys, monke
         "    return bump, (torch.ones(3),)\n"
     )
     monkeypatch.chdir(tmp_path)
-    status, out, _ = main_in_process(["explain", "bump.py:example", "--export", "strict", "-q"], capsys)
+    status, out, _ = main_in_process(
+        ["explain", "bump.py:example", "--export", "strict", "-q"], capsys
+    )
     assert status == 1
     assert "still blocked after mending 0 site(s): Unsupported: Data-dependent branching" in out
     assert "bump.py:4)" in out

@@ -52,7 +52,9 @@ def oracle_python(version: tuple[int, int]) -> str | None:
         return sys.executable
     name = f"python{version[0]}.{version[1]}"
     pyenv = Path("/root/.pyenv/versions")
-    candidates = sorted(pyenv.glob(f"{version[0]}.{version[1]}.*/bin/{name}")) if pyenv.is_dir() else []
+    candidates = (
+        sorted(pyenv.glob(f"{version[0]}.{version[1]}.*/bin/{name}")) if pyenv.is_dir() else []
+    )
     if version == (3, 12) and Path("/root/.pyenv/versions/3.12.1/bin/python3.12").exists():
         candidates.insert(0, Path("/root/.pyenv/versions/3.12.1/bin/python3.12"))
     for candidate in candidates:
@@ -64,9 +66,12 @@ def oracle_python(version: tuple[int, int]) -> str | None:
 def regenerate(version: tuple[int, int]) -> None:
     python = oracle_python(version)
     if python is None:
-        pytest.fail(f"--update-goldens needs CPython {version[0]}.{version[1]}, which was not found")
-    done = subprocess.run([python, "-c", ORACLE_SCRIPT, *map(str, CASES)], check=True,
-                          capture_output=True, text=True)
+        pytest.fail(
+            f"--update-goldens needs CPython {version[0]}.{version[1]}, which was not found"
+        )
+    done = subprocess.run(
+        [python, "-c", ORACLE_SCRIPT, *map(str, CASES)], check=True, capture_output=True, text=True
+    )
     for path, outcome in json.loads(done.stdout).items():
         dump_file = Path(path + ".dump" + suffix(version))
         error_file = Path(path + ".error" + suffix(version))
@@ -87,21 +92,30 @@ def goldens(update_goldens):
 
 
 def first_difference(expected: str, got: str, context: int = 80) -> str:
-    index = next((i for i in range(min(len(expected), len(got))) if expected[i] != got[i]),
-                 min(len(expected), len(got)))
+    index = next(
+        (i for i in range(min(len(expected), len(got))) if expected[i] != got[i]),
+        min(len(expected), len(got)),
+    )
     lo = max(0, index - context)
-    return (f"first difference at char {index}:\n"
-            f"  cpython:   ...{expected[lo:index + context]}...\n"
-            f"  graphmend: ...{got[lo:index + context]}...")
+    return (
+        f"first difference at char {index}:\n"
+        f"  cpython:   ...{expected[lo : index + context]}...\n"
+        f"  graphmend: ...{got[lo : index + context]}..."
+    )
 
 
 def test_golden_cases_exist():
     assert CASES, f"no golden cases in {GOLDEN_DIR}"
     for case in CASES:
-        outcomes = [p for v in VERSIONS for p in (Path(f"{case}.dump{suffix(v)}"), Path(f"{case}.error{suffix(v)}"))
-                    if p.exists()]
+        outcomes = [
+            p
+            for v in VERSIONS
+            for p in (Path(f"{case}.dump{suffix(v)}"), Path(f"{case}.error{suffix(v)}"))
+            if p.exists()
+        ]
         assert len(outcomes) == len(VERSIONS), (
-            f"{case.name}: expected one .dump3X or .error3X per version; run pytest --update-goldens")
+            f"{case.name}: expected one .dump3X or .error3X per version; run pytest --update-goldens"
+        )
 
 
 # Goldens GraphMend does not match yet, as {(case stem, version): reason}; strict xfail.
@@ -129,9 +143,15 @@ def test_golden(goldens, case, version, request):
         with pytest.raises(SyntaxError) as info:
             graphmend.parse_check(source, case.name, version=version)
         err = info.value
-        got_error = {"type": type(err).__name__, "msg": err.msg, "lineno": err.lineno,
-                     "offset": err.offset}
+        got_error = {
+            "type": type(err).__name__,
+            "msg": err.msg,
+            "lineno": err.lineno,
+            "offset": err.offset,
+        }
         assert (got_error["lineno"], got_error["offset"]) == (
-            expected_error["lineno"], expected_error["offset"]), (expected_error, got_error)
+            expected_error["lineno"],
+            expected_error["offset"],
+        ), (expected_error, got_error)
     else:
         pytest.fail(f"{case.name} has no golden for {version}: run pytest --update-goldens")

@@ -42,10 +42,23 @@ def test_a_class_exports_both_ways_with_equal_outputs_and_resumes(tmp_path):
 
 def _record(name, non_strict, strict):
     def entry(before, after, equal):
-        return {"before": before, "after": after, "mended_program": after, "equal": equal,
-                "reason_after": "" if after else "UserError: Could not guard on data-dependent expression u0"}
-    return {"class": name, "modality": "text", "status": "ok",
-            "non-strict": entry(*non_strict), "strict": entry(*strict)}
+        return {
+            "before": before,
+            "after": after,
+            "mended_program": after,
+            "equal": equal,
+            "reason_after": ""
+            if after
+            else "UserError: Could not guard on data-dependent expression u0",
+        }
+
+    return {
+        "class": name,
+        "modality": "text",
+        "status": "ok",
+        "non-strict": entry(*non_strict),
+        "strict": entry(*strict),
+    }
 
 
 def test_the_report_counts_gains_losses_and_equal_outputs():

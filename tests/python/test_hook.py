@@ -33,7 +33,7 @@ from graphmend import GraphMendWarning
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
-MODEL_SRC = '''\
+MODEL_SRC = """\
 import logging
 
 import torch
@@ -49,10 +49,10 @@ def step(x: torch.Tensor):
     print("step", y)
     logger.warning("step done %d", x.shape[0])
     return y + 1
-'''
+"""
 
 # The multi-line f-string in the logger call becomes one line: the mended text is shorter.
-LINES_SRC = '''\
+LINES_SRC = """\
 import logging
 
 import torch
@@ -80,7 +80,7 @@ def pick(x: torch.Tensor):
 def boom(x):
     y = x + 1
     raise RuntimeError(f"boom {y.shape[0]}")
-'''
+"""
 
 INPUTS = ([1.0, 2.0, 3.0], [-1.0, -2.0, 0.5], [0.0, 0.0, 0.0])  # > 0, < 0, == 0 (else branch)
 
@@ -165,7 +165,9 @@ def test_hooked_module_is_mended_and_behaves_like_the_original(pkgroot, tmp_path
     assert got_logs == want_logs and len(want_logs) == len(INPUTS)
 
 
-def test_hooked_module_compiles_without_breaks_and_replays_at_flush(pkgroot, tmp_path, capsys, caplog):
+def test_hooked_module_compiles_without_breaks_and_replays_at_flush(
+    pkgroot, tmp_path, capsys, caplog
+):
     hooked = make_package(pkgroot, {"model.py": MODEL_SRC})
     plain = make_package(pkgroot, {"model.py": MODEL_SRC})
     graphmend.install([hooked], cache_dir=str(tmp_path / "cache"))
@@ -203,9 +205,7 @@ def test_graphmend_mend_skips_functions_mended_at_import(pkgroot, tmp_path):
 
 def test_compile_of_a_hooked_module_compiles_it_without_a_copy(pkgroot, tmp_path, capsys):
     source = MODEL_SRC + (
-        "\n\nclass Stepper(torch.nn.Module):\n"
-        "    def forward(self, x):\n"
-        "        return step(x)\n"
+        "\n\nclass Stepper(torch.nn.Module):\n    def forward(self, x):\n        return step(x)\n"
     )
     hooked = make_package(pkgroot, {"model.py": source})
     plain = make_package(pkgroot, {"model.py": source})
@@ -342,9 +342,12 @@ def test_installing_after_the_package_was_imported_warns(pkgroot):
 
 
 @pytest.mark.parametrize(
-    "error", [cache_module.Unmendable("simulated mender failure"), RuntimeError("simulated mender failure")]
+    "error",
+    [cache_module.Unmendable("simulated mender failure"), RuntimeError("simulated mender failure")],
 )
-def test_module_that_fails_to_mend_is_imported_unchanged_with_a_warning(pkgroot, monkeypatch, error):
+def test_module_that_fails_to_mend_is_imported_unchanged_with_a_warning(
+    pkgroot, monkeypatch, error
+):
     name = make_package(pkgroot, {"model.py": MODEL_SRC})
 
     def fail(path, data, options):
@@ -352,7 +355,9 @@ def test_module_that_fails_to_mend_is_imported_unchanged_with_a_warning(pkgroot,
 
     monkeypatch.setattr(cache_module, "mend_module", fail)
     hook = graphmend.install([name], cache_dir=None)
-    with pytest.warns(GraphMendWarning, match=rf"{name}\.model .*simulated mender failure") as caught:
+    with pytest.warns(
+        GraphMendWarning, match=rf"{name}\.model .*simulated mender failure"
+    ) as caught:
         module = importlib.import_module(name + ".model")
     assert not is_mended(module)
     assert hook.stats.failed == 2 and hook.stats.mended == 0  # __init__ and model
@@ -426,7 +431,11 @@ def child_result(proc_stdout: str) -> dict:
 
 def run_child(root, package, cache) -> dict:
     proc = subprocess.run(
-        child_command(root, package, cache), capture_output=True, text=True, env=dict(os.environ), timeout=120
+        child_command(root, package, cache),
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     return child_result(proc.stdout)
@@ -469,9 +478,14 @@ def test_concurrent_processes_share_one_fresh_cache(pkgroot, tmp_path):
     for result in results:
         assert result["mended"]
         assert result["stats"]["mended"] + result["stats"]["cache_hits"] == 2
-        assert (result["outputs"], result["printed"]) == (results[0]["outputs"], results[0]["printed"])
+        assert (result["outputs"], result["printed"]) == (
+            results[0]["outputs"],
+            results[0]["printed"],
+        )
     assert len(cache_entries(cache)) == 2
-    assert not [p for p in cache.rglob("*") if p.is_file() and p.suffix not in (".gmc", ".gmi")]  # no temp files
+    assert not [
+        p for p in cache.rglob("*") if p.is_file() and p.suffix not in (".gmc", ".gmi")
+    ]  # no temp files
     assert run_child(pkgroot, name, cache)["stats"]["cache_hits"] == 2
 
 
@@ -529,7 +543,10 @@ def test_no_cache_writes_nothing(pkgroot, tmp_path, monkeypatch):
     hook, _ = install_and_import(name, None)
     assert hook.stats.mended == 2 and not (tmp_path / "default").exists()
     hook, _ = install_and_import(name, "")  # "" = $GRAPHMEND_CACHE_DIR
-    assert hook.cache_dir == str(tmp_path / "default") and len(cache_entries(tmp_path / "default")) == 2
+    assert (
+        hook.cache_dir == str(tmp_path / "default")
+        and len(cache_entries(tmp_path / "default")) == 2
+    )
 
 
 # -- real transformers -------------------------------------------------------------------------
@@ -561,10 +578,18 @@ def test_transformers_bart_mended_at_import(tmp_path):
         pytest.skip("bench/models/zoo.py is not in this checkout")
     procs = {}
     for mode in ("plain", "hook"):
-        command = [sys.executable, "-c", BART_CHILD, str(tmp_path / f"{mode}.pt"), mode,
-                   str(tmp_path / "cache"), str(zoo_dir)]
-        procs[mode] = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                       text=True, env=dict(os.environ))
+        command = [
+            sys.executable,
+            "-c",
+            BART_CHILD,
+            str(tmp_path / f"{mode}.pt"),
+            mode,
+            str(tmp_path / "cache"),
+            str(zoo_dir),
+        ]
+        procs[mode] = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ)
+        )
     for mode, proc in procs.items():
         out, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, f"{mode}:\n{err[-3000:]}"
@@ -598,13 +623,17 @@ def test_prepare_refuses_no_cache_and_never_mended_packages():
 def test_warm_command_fills_the_cache(pkgroot, tmp_path):
     name = make_package(pkgroot, {"model.py": MODEL_SRC})
     cache = tmp_path / "cache"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(pkgroot), os.environ.get("PYTHONPATH", "")]))
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(pkgroot), os.environ.get("PYTHONPATH", "")])
+    )
     command = [sys.executable, "-m", "graphmend", "warm", name, "--cache-dir", str(cache)]
     first = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
     assert first.returncode == 0, first.stderr
     assert "2 file(s) mended, 0 already cached, 0 failed" in first.stdout
     assert run_child(pkgroot, name, cache)["stats"] == {"mended": 0, "cache_hits": 2, "failed": 0}
-    refused = subprocess.run([*command[:4], "torch"], capture_output=True, text=True, env=env, timeout=120)
+    refused = subprocess.run(
+        [*command[:4], "torch"], capture_output=True, text=True, env=env, timeout=120
+    )
     assert refused.returncode == 2 and "never mended" in refused.stderr
 
 

@@ -19,7 +19,7 @@ from case_files import build, load  # noqa: E402
 
 # The lookup of huggingface/diffusers: src/diffusers/schedulers/scheduling_ddim.py:
 # DDIMScheduler.step, over a table of any shape.
-PROGRAM = '''
+PROGRAM = """
 import torch
 from torch import nn
 
@@ -33,7 +33,7 @@ class Lookup(nn.Module):
     def forward(self, index: torch.Tensor):
         value = self.table[index] if index >= 0 else self.default
         return value * 2
-'''
+"""
 
 
 @pytest.fixture()
@@ -71,7 +71,9 @@ class Graphs:
         return gm.forward
 
     def masked_read(self):
-        return any(node.target is torch._assert_async for gm in self.graphs for node in gm.graph.nodes)
+        return any(
+            node.target is torch._assert_async for gm in self.graphs for node in gm.graph.nodes
+        )
 
 
 IN_RANGE = (torch.arange(10.0), torch.tensor(3))
@@ -164,7 +166,7 @@ def test_out_of_range_on_the_path_runs_the_call_again(monkeypatch):
 # The top-k read of Lightning-AI/torchmetrics: src/torchmetrics/functional/retrieval/
 # precision.py: retrieval_precision, after its early return: the rest of the block is the
 # if's else, and it reads `target` by the indices of the k best predictions.
-RETRIEVAL = '''
+RETRIEVAL = """
 import torch
 from torch import tensor
 
@@ -178,7 +180,7 @@ def precision(preds: torch.Tensor, target: torch.Tensor, top_k: int = 2):
 
 
 torch.compile(precision)  # an entry point of the mender
-'''
+"""
 
 
 @pytest.fixture()
@@ -187,8 +189,11 @@ def retrieval(tmp_path):
         yield module
 
 
-@pytest.mark.parametrize("target", [[1, 0, 1, 0, 0], [0, 0, 0, 0, 0], [1, 1, 1]],
-                         ids=["relevant", "none relevant", "target shorter than preds"])
+@pytest.mark.parametrize(
+    "target",
+    [[1, 0, 1, 0, 0], [0, 0, 0, 0, 0], [1, 1, 1]],
+    ids=["relevant", "none relevant", "target shorter than preds"],
+)
 def test_an_index_with_dimensions_picks_several_rows(retrieval, target):
     """One graph where the read is in range; where a top index is past the end of `target`,
     the call runs again eagerly and raises the original's IndexError."""

@@ -24,8 +24,18 @@ PACKAGE = REPO_ROOT / "python" / "graphmend"
 LEVELS = (
     {"_core"},  # the compiled core (an extension module)
     # leaves: only the compiled core below them
-    {"_version", "_source", "options", "libraries", "linetable", "splice", "reports", "registry",
-     "runtime", "files"},
+    {
+        "_version",
+        "_source",
+        "options",
+        "libraries",
+        "linetable",
+        "splice",
+        "reports",
+        "registry",
+        "runtime",
+        "files",
+    },
     {"_mend_source", "codegen"},  # the mender on text; compiling mended text
     {"cache"},  # the on-disk cache, shared by the hook and the object mender
     {"hook", "ahead"},  # the import hook and its helper process
@@ -80,7 +90,9 @@ def imported(name: str, path: Path, known: Set[str]) -> Iterator[str]:
             and isinstance(node.args[0].value, str)
         ):
             target = node.args[0].value
-            yield from _targets("graphmend" + target if target.startswith(".") else target, [], known)
+            yield from _targets(
+                "graphmend" + target if target.startswith(".") else target, [], known
+            )
 
 
 def _targets(full: str, names, known: Set[str]) -> Iterator[str]:
@@ -195,8 +207,16 @@ def test_the_runtime_imports_only_the_core():
 
 
 # Strings of the rewrites that look like a call of the runtime but are not one.
-NOT_RUNTIME = {"ModelMixin", "clone", "copy_", "format", "is_floating_point", "logical_and",
-               "logical_not", "where"}
+NOT_RUNTIME = {
+    "ModelMixin",
+    "clone",
+    "copy_",
+    "format",
+    "is_floating_point",
+    "logical_and",
+    "logical_not",
+    "where",
+}
 
 
 def test_the_runtime_has_every_name_mended_code_calls():

@@ -88,8 +88,13 @@ def test_a_function_compiled_alone_keeps_every_position(module):
     first = quiet.co_firstlineno
     last = first + 3
     alone = codegen.compile_function(
-        lines[first - 1 : last], list(range(first, last + 1)), quiet.co_filename, "quiet", "",
-        ["unused"], 0,
+        lines[first - 1 : last],
+        list(range(first, last + 1)),
+        quiet.co_filename,
+        "quiet",
+        "",
+        ["unused"],
+        0,
     )
     assert alone.co_consts[0] == quiet.co_consts[0]  # the docstring, unchanged
     assert alone.co_code == quiet.co_code
@@ -98,14 +103,14 @@ def test_a_function_compiled_alone_keeps_every_position(module):
 
 
 def test_a_method_compiled_alone_mangles_and_finds_its_class(tmp_path):
-    source = textwrap.dedent('''\
+    source = textwrap.dedent("""\
         class Box:
             def __init__(self):
                 self.__secret = 3
 
             def peek(self):
                 return self.__secret + len(super().__repr__()) * 0
-        ''')
+        """)
     namespace = {}
     exec(compile(source, "box.py", "exec"), namespace)
     peek = namespace["Box"].peek.__code__
@@ -116,7 +121,7 @@ def test_a_method_compiled_alone_mangles_and_finds_its_class(tmp_path):
     assert list(alone.co_positions()) == list(peek.co_positions())
 
 
-BINDING = '''\
+BINDING = """\
 def helper(x):
     return ("original", x)
 
@@ -150,7 +155,7 @@ def with_cell(x):
 
 def in_comprehension(xs):
     return [helper(x) for x in xs]
-'''
+"""
 
 
 @pytest.mark.skipif(not codegen.BIND_SUPPORTED, reason="bytecode of another version")

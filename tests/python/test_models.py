@@ -98,7 +98,10 @@ def test_clap_keeps_its_dynamic_shape_break(arms):
         assert reason["reason"].startswith("Dynamic shape operator"), reason
         assert reason["where"].startswith("transformers/models/clap/modeling_clap.py:"), reason
         assert "torch.where(" in reason["code"], reason
-    assert mended["breaks"]["explain"]["breaks"][0]["where"] == original["breaks"]["explain"]["breaks"][0]["where"]
+    assert (
+        mended["breaks"]["explain"]["breaks"][0]["where"]
+        == original["breaks"]["explain"]["breaks"][0]["where"]
+    )
     check_same_model(original, mended)
 
 
@@ -112,7 +115,9 @@ def test_longformer_without_global_attention_keeps_only_its_item(arms):
     assert {(b["where"].rsplit(":", 1)[0], b["reason"].split(" with ")[0]) for b in left} == {
         ("transformers/models/longformer/modeling_longformer.py", "Unsupported Tensor.item() call")
     }
-    assert any(b["reason"].startswith("logging.Logger") for b in original["breaks"]["explain"]["breaks"])
+    assert any(
+        b["reason"].startswith("logging.Logger") for b in original["breaks"]["explain"]["breaks"]
+    )
     check_same_model(original, mended)
 
 
@@ -156,7 +161,16 @@ def test_paired_round_measures_both_arms_in_turns(workdir, suite_environment):
     """A paired steady round: both arms' processes start together and measure in turns on
     one CPU; each arm gets its own record."""
     args = suite.main_parser().parse_args(
-        ["steady", "unused.json", "--backend", "eager", "--steady-rounds", "2", "--steady-seconds", "0.2"]
+        [
+            "steady",
+            "unused.json",
+            "--backend",
+            "eager",
+            "--steady-rounds",
+            "2",
+            "--steady-seconds",
+            "0.2",
+        ]
     )
     out_dir = workdir / "paired"
     out_dir.mkdir()
@@ -195,7 +209,11 @@ def test_run_update_replaces_and_adds_models():
     }
     entries = [{"model": "bart", "v": 2}, {"model": "longformer_local", "v": 2}]
     result = suite._result(args, "5.x", entries, 0.0, ["suite.py", "run", "--update"], previous)
-    assert [(e["model"], e["v"]) for e in result["models"]] == [("t5", 1), ("bart", 2), ("longformer_local", 2)]
+    assert [(e["model"], e["v"]) for e in result["models"]] == [
+        ("t5", 1),
+        ("bart", 2),
+        ("longformer_local", 2),
+    ]
     assert result["command"] == "python suite.py run"  # the first run's, kept
     (update,) = result["updates"]
     assert update["kind"] == "run" and update["command"].endswith("run --update")
@@ -211,7 +229,11 @@ def test_report_lists_later_commands_in_the_order_they_ran():
         {"kind": "runtime", "command": "suite.py runtime", "models": ["clap"], "seconds": 120},
         {"command": "suite.py run --update --models t5", "models": ["t5"], "seconds": 60},  # before kinds
     ]  # fmt: skip
-    lines = [line for line in suite_report._update_lines({"pythonpath": "tf", "updates": updates}) if line]
+    lines = [
+        line
+        for line in suite_report._update_lines({"pythonpath": "tf", "updates": updates})
+        if line
+    ]
     assert lines == [
         "Added or run again in 28 min (gdino): `PYTHONPATH=tf suite.py run --update --models gdino`",
         "Steady-state rounds measured again in 10 min (clap): `PYTHONPATH=tf suite.py steady --models clap`",
@@ -247,7 +269,17 @@ def test_calibrate_against_pairs_two_arms_in_alternating_turns(suite_environment
 
 def test_calibrate_pairs_one_arm_with_itself(suite_environment):
     args = suite.main_parser().parse_args(
-        ["calibrate", "--model", "pegasus", "--backend", "eager", "--steady-rounds", "1", "--steady-seconds", "0.2"]
+        [
+            "calibrate",
+            "--model",
+            "pegasus",
+            "--backend",
+            "eager",
+            "--steady-rounds",
+            "1",
+            "--steady-seconds",
+            "0.2",
+        ]
     )
     result = suite.calibrate_main(args)
     (only,) = result["rounds"]
@@ -268,7 +300,9 @@ def test_cost_runs_the_arms_again_from_an_emptied_graphmend_cache(tmp_path, monk
         "model": "bart", "original": {**arm, "old": True}, "mended": {**arm, "old": True},
         "mended_warm": {"old": True}, "steady_rounds": {"kept": True},
     }  # fmt: skip
-    path.write_text(json.dumps({"transformers": zoo.TF_VERSION, "command": "suite.py run", "models": [old]}))
+    path.write_text(
+        json.dumps({"transformers": zoo.TF_VERSION, "command": "suite.py run", "models": [old]})
+    )
     calls = []
 
     def run_arm(args, model, arm_name, graphmend_cache, out_dir, label, quick=False, **kwargs):
@@ -280,7 +314,9 @@ def test_cost_runs_the_arms_again_from_an_emptied_graphmend_cache(tmp_path, monk
         return {**arm, "label": label}
 
     monkeypatch.setattr(suite, "run_arm", run_arm)
-    monkeypatch.setattr(suite, "compare_outputs", lambda original, mended: {"equal": mended["label"]})
+    monkeypatch.setattr(
+        suite, "compare_outputs", lambda original, mended: {"equal": mended["label"]}
+    )
     suite.cost_main(suite.main_parser().parse_args(["cost", str(path)]))
 
     # Side by side, the mended cold arm from an emptied cache, the warm one from what it filled

@@ -21,9 +21,17 @@ import torch
 
 import graphmend
 from behaviour import (  # noqa: F401 (fixtures)
-    fresh_dynamo, log_everything, mended_text_module, pending_params,
-    assert_same_behaviour, assert_same_gradients, behaviour_differences, behind_boundary,
-    breaks_of, never_more_breaks, observe,
+    fresh_dynamo,
+    log_everything,
+    mended_text_module,
+    pending_params,
+    assert_same_behaviour,
+    assert_same_gradients,
+    behaviour_differences,
+    behind_boundary,
+    breaks_of,
+    never_more_breaks,
+    observe,
 )
 from case_files import PEER_DIR, PEER_PREFIX, build, case_ids, load, path_of
 
@@ -42,100 +50,128 @@ PENDING: dict = {}
 # Differences plain torch.compile makes as well (Dynamo's, not the mender's), strict xfails too.
 PENDING[("detectron2/matcher_assert", "mended_text")] = (
     "the file shows no entry point, so its mended text is the original's, and torch.compile "
-    "(plain too) turns a failing `assert <tensor>` into RuntimeError('assertion error')")
+    "(plain too) turns a failing `assert <tensor>` into RuntimeError('assertion error')"
+)
 PENDING[("torchmetrics/pearson_low_variance", "mended_text")] = (
     "the file shows no entry point, so its mended text is the original's, and torch.compile "
     "(plain too) attributes a warnings.warn(stacklevel=3) issued after a graph break to the "
-    "frame of the break")
+    "frame of the break"
+)
 PENDING[("torchvision/random_horizontal_flip", "mended_inductor")] = (
     "Inductor (plain torch.compile too) draws torch.rand from its own generator, so under the "
-    "same seed the coin is not eager's")
-for _sampler in ("denoising_diffusion/cfg_ddim_sample", "denoising_diffusion/ddim_sample",
-                 "denoising_diffusion/ddim_sample_1d", "denoising_diffusion/elucidated_sample",
-                 "x_transformers/rollout_loss", "vector_quantize/fsp_init",
-                 "vector_quantize/fsp_repr", "pyg/grbcd_update",
-                 "vector_quantize/residual_fsq_sync_seed"):
+    "same seed the coin is not eager's"
+)
+for _sampler in (
+    "denoising_diffusion/cfg_ddim_sample",
+    "denoising_diffusion/ddim_sample",
+    "denoising_diffusion/ddim_sample_1d",
+    "denoising_diffusion/elucidated_sample",
+    "x_transformers/rollout_loss",
+    "vector_quantize/fsp_init",
+    "vector_quantize/fsp_repr",
+    "pyg/grbcd_update",
+    "vector_quantize/residual_fsq_sync_seed",
+):
     PENDING[(_sampler, "mended_inductor")] = (
         "Inductor (plain torch.compile too) draws torch.rand/randn from its own generator, so "
-        "under the same seed the draws are not eager's")
+        "under the same seed the draws are not eager's"
+    )
 PENDING[("sgm/do_sample", "mended_inductor")] = (
     "Inductor draws the initial latents (torch.randn) from its own generator, so under the same "
     "seed they are not eager's (equal with torch._inductor.config.fallback_random); plain "
     "torch.compile gives up on the frame (a print inside the model's ema_scope) and runs the "
-    "draw eagerly")
+    "draw eagerly"
+)
 PENDING[("smp/manet_init", "mended_inductor")] = (
     "Inductor (plain torch.compile too) draws the initial weights of the modules built inside "
-    "the compiled step from its own generator, so under the same seed they are not eager's")
+    "the compiled step from its own generator, so under the same seed they are not eager's"
+)
 for _check in ("mended_compiled", "mended_text", "mended_inductor"):
     PENDING[("vector_quantize/latent_quantize_init", _check)] = (
         "a RuntimeError raised by an op Dynamo traces (`_levels.repeat(-1)`) comes back as "
-        "torch._dynamo.exc.TorchRuntimeError (plain torch.compile too)")
+        "torch._dynamo.exc.TorchRuntimeError (plain torch.compile too)"
+    )
 PENDING[("x_transformers/beam_search", "mended_compiled")] = (
     "a failing `assert lens.amax() <= seq_len` in a helper the mender does not tag: "
-    "torch.compile (plain too) raises RuntimeError('assertion error') for it")
+    "torch.compile (plain too) raises RuntimeError('assertion error') for it"
+)
 for _check in ("mended_compiled", "mended_text", "mended_inductor"):
     PENDING[("dinov2/slide_inference", _check)] = (
         "a failing `assert (count_mat == 0).sum() == 0` the mender does not tag (the operand "
         "is built by a loop over crops): torch.compile (plain too) raises "
-        "RuntimeError('assertion error') for it")
+        "RuntimeError('assertion error') for it"
+    )
 PENDING[("dinov2/binary_cross_entropy", "mended_text")] = (
     "the file shows no entry point, so its mended text is the original's, and torch.compile "
-    "(plain too) turns a failing `assert <tensor>, msg` into RuntimeError(msg)")
+    "(plain too) turns a failing `assert <tensor>, msg` into RuntimeError(msg)"
+)
 PENDING[("detr/generalized_box_iou", "mended_text")] = (
     "the file shows no entry point, so its mended text is the original's, and torch.compile "
-    "(plain too) turns a failing `assert <tensor>` into RuntimeError('assertion error')")
+    "(plain too) turns a failing `assert <tensor>` into RuntimeError('assertion error')"
+)
 PENDING[("audiocraft/dataset_sample_file", "never_more_breaks_than_the_original")] = (
     "the measure, not Dynamo: the original's one graph holds no operation (the break at its "
     "`.item()` compiles an empty graph), the captured read leaves none, and Dynamo logs the "
     "same three breaks (a Generator made in the frame, its method, a draw with it) for both; "
-    "0 graphs counts as broken")
-for _check in ("category_matches_plain_compile", "never_more_breaks_than_the_original",
-               "mended_compiled", "mended_text", "mended_inductor"):
+    "0 graphs counts as broken"
+)
+for _check in (
+    "category_matches_plain_compile",
+    "never_more_breaks_than_the_original",
+    "mended_compiled",
+    "mended_text",
+    "mended_inductor",
+):
     PENDING[("nnunet/rgb_to_01_normalization", _check)] = (
         "Dynamo (plain torch.compile too) fails with InternalTorchDynamoError (NotImplementedError:"
         " argument of type <class 'type'>) at `image.astype(self.target_dtype, copy=False)` on a "
-        "normaliser built inside the compiled function with np.float32 as its dtype")
-PENDING[("pyro/dirichlet_multinomial_sample", "never_more_breaks_than_the_original")] = (
-    "a mender bug, open: with its guard lowered ([Trap]), the mended `sample` is compiled as a "
-    "frame of its own after `draw_counts` falls back to eager (a Distribution built in the "
-    "frame cannot be reconstructed), and breaks at its `int(...)` read; Dynamo never traces "
-    "the original's `sample` there, so 1 break becomes 2")
+        "normaliser built inside the compiled function with np.float32 as its dtype"
+    )
 PENDING[("pyro/require_double_precision", "category_matches_plain_compile")] = (
     "the measure: Dynamo compiles 2 graphs around the `warnings.warn` before the first tensor "
-    "operation but reports no break reason for it (plain torch.compile too)")
+    "operation but reports no break reason for it (plain torch.compile too)"
+)
 for _program in ("pyro/rejector_rsample", "pyro/sample_coalescent_times"):
     PENDING[(_program, "mended_inductor")] = (
         "Inductor (plain torch.compile too) draws torch.rand/randn from its own generator, so "
-        "under the same seed the draws are not eager's")
+        "under the same seed the draws are not eager's"
+    )
 PENDING[("pyro/sample_batch_indices", "mended_inductor")] = (
     "Inductor (plain torch.compile too) fails: BackendCompilerFailed, 'Not all inputs to "
-    "pattern found in match.kwargs' (argname=slice_shape)")
+    "pattern found in match.kwargs' (argname=slice_shape)"
+)
 for _check in ("mended_compiled", "mended_text"):
     PENDING[("torchdiffeq/adams_init", _check)] = (
         "Dynamo (plain torch.compile too) holds the solver's max_order as a dynamic int after a "
         "recompile and then refuses `collections.deque(maxlen=self.max_order - 1)` "
-        "(AssertionError: maxlen must be a constant)")
+        "(AssertionError: maxlen must be a constant)"
+    )
 PENDING[("ldm/vqmodel_init", "never_more_breaks_than_the_original")] = (
     "the measure, not a break: mending removes one of the five breaks (the f-string print's "
     "BUILD_STRING) and Dynamo compiles the code after it as one more graph (2 -> 3), the four "
-    "breaks left (a module built inside the compiled step) are the original's")
+    "breaks left (a module built inside the compiled step) are the original's"
+)
 for _check in ("mended_compiled", "mended_text"):
     PENDING[("asteroid/beamforming_reference_mic", _check)] = (
         "a LinAlgError raised inside the compiled graph is not caught by the original's "
-        "try/except (plain torch.compile too)")
+        "try/except (plain torch.compile too)"
+    )
 PENDING[("demucs/pad1d_reflect", "mended_text")] = (
     "the file shows no entry point, so its mended text is the original's, and torch.compile "
-    "(plain too) turns a failing `assert <tensor>` into RuntimeError('assertion error')")
+    "(plain too) turns a failing `assert <tensor>` into RuntimeError('assertion error')"
+)
 for _program in ("sgm/warmup_cosine_schedule", "sgm/warmup_cosine_schedule2"):
     for _check in ("mended_compiled", "mended_text", "mended_inductor"):
         PENDING[(_program, _check)] = (
             "Dynamo (plain torch.compile too) holds the numpy float64 the schedule returns as "
             "a float64 tensor, so the 0-d float32 loss times it is float64 where eager keeps "
-            "float32")
+            "float32"
+        )
 # Inductor's own.
 PENDING[("transformers/conditional_detr_train_clamp", "mended_inductor")] = (
     "Inductor (plain torch.compile too) returns 0 where eager returns NaN for the overflowing "
-    "input (scale 1e38)")
+    "input (scale 1e38)"
+)
 
 # Differences plain torch.compile makes only under some hash seeds (so not strict xfails): on
 # these programs a compiled candidate may differ from eager where plain torch.compile, run on
@@ -156,8 +192,9 @@ def text_module(name):
     return mended_text_module(path_of(name, PEER_DIR), MODULES[name].__name__)
 
 
-def assert_behaves_like_original(name, candidates, indices=None, classes_by_name=False,
-                                 close=False, plain_backend=None):
+def assert_behaves_like_original(
+    name, candidates, indices=None, classes_by_name=False, close=False, plain_backend=None
+):
     """``plain_backend``: the candidates are compiled with it; on a program of HASH_ORDERED a
     difference plain torch.compile with that backend makes identically is accepted."""
     module = MODULES[name]
@@ -194,13 +231,14 @@ def test_program_shape(name):
     assert ORIGIN_FORM.match(module.ORIGIN), module.ORIGIN
     assert module.CATEGORY in CATEGORIES
     assert not [n for n in vars(module) if n.startswith("EXPECTED_")], (
-        "the corpus measures GraphMend: no pinned counts (bench/peer.py reports them)")
+        "the corpus measures GraphMend: no pinned counts (bench/peer.py reports them)"
+    )
     assert isinstance(module.INPUTS, list) and module.INPUTS
     assert all(isinstance(args, tuple) for args in module.INPUTS)
 
 
 def test_pending_names_real_checks():
-    checks = {n[len("test_"):] for n in globals() if n.startswith("test_")}
+    checks = {n[len("test_") :] for n in globals() if n.startswith("test_")}
     for name, check in PENDING:
         assert name in PROGRAMS and check in checks, (name, check)
 
@@ -221,8 +259,10 @@ def test_never_more_breaks_than_the_original(name):
     compiled the original at all."""
     module = MODULES[name]
     original = breaks_of(module, build(module))
-    for how, mended in (("mend", graphmend.mend(build(module))),
-                        ("text", build(text_module(name)))):
+    for how, mended in (
+        ("mend", graphmend.mend(build(module))),
+        ("text", build(text_module(name))),
+    ):
         assert never_more_breaks(original, breaks_of(module, mended)), (how, original)
 
 
@@ -258,8 +298,13 @@ def test_mended_inductor(name):
     compiled = graphmend.compile(build(module))
     # Inductor fuses float arithmetic differently from eager: tensors compare within rounding.
     try:
-        assert_behaves_like_original(name, [compiled], indices=sorted({0, len(module.INPUTS) - 1}),
-                                     close=True, plain_backend="inductor")
+        assert_behaves_like_original(
+            name,
+            [compiled],
+            indices=sorted({0, len(module.INPUTS) - 1}),
+            close=True,
+            plain_backend="inductor",
+        )
     except AssertionError:
         if name in INDUCTOR_MISCOMPILES:  # only this failure is expected; others still fail
             pytest.xfail(INDUCTOR_MISCOMPILES[name])

@@ -53,10 +53,18 @@ def conditions(draw, names):
         a = draw(st.sampled_from(names))
         c = draw(CONSTANTS)
         op = draw(st.sampled_from([">", "<", ">=", "<="]))
-        reduction = draw(st.sampled_from([
-            f"{a}.sum()", f"{a}.mean()", f"{a}.max()", f"{a}.min()", f"torch.sum({a})",
-            f"({a} * 2).sum()",
-        ]))
+        reduction = draw(
+            st.sampled_from(
+                [
+                    f"{a}.sum()",
+                    f"{a}.mean()",
+                    f"{a}.max()",
+                    f"{a}.min()",
+                    f"torch.sum({a})",
+                    f"({a} * 2).sum()",
+                ]
+            )
+        )
         if draw(st.booleans()) and draw(st.booleans()):
             return f"torch.any({a} {op} {c})"
         return f"{reduction} {op} {c}"
@@ -79,20 +87,34 @@ def branch_statement(draw, names, depth):
     """An if statement assigning tensors; returns (lines, names bound after it)."""
     target = draw(st.sampled_from(["u", "v", names[0]]))
     cond = draw(conditions(names))
-    kind = draw(st.sampled_from(["if_else", "else_less", "elif", "nested"] if depth else
-                                ["if_else", "else_less", "elif"]))
+    kind = draw(
+        st.sampled_from(
+            ["if_else", "else_less", "elif", "nested"]
+            if depth
+            else ["if_else", "else_less", "elif"]
+        )
+    )
     bound = list(names)
     if kind == "else_less" and target not in names:
         target = names[0]
     if kind == "if_else":
-        lines = [f"if {cond}:", f"    {target} = {draw(values(names))}", "else:",
-                 f"    {target} = {draw(values(names))}"]
+        lines = [
+            f"if {cond}:",
+            f"    {target} = {draw(values(names))}",
+            "else:",
+            f"    {target} = {draw(values(names))}",
+        ]
     elif kind == "else_less":
         lines = [f"if {cond}:", f"    {target} = {draw(values(names))}"]
     elif kind == "elif":
-        lines = [f"if {cond}:", f"    {target} = {draw(values(names))}",
-                 f"elif {draw(conditions(names))}:", f"    {target} = {draw(values(names))}",
-                 "else:", f"    {target} = {draw(values(names))}"]
+        lines = [
+            f"if {cond}:",
+            f"    {target} = {draw(values(names))}",
+            f"elif {draw(conditions(names))}:",
+            f"    {target} = {draw(values(names))}",
+            "else:",
+            f"    {target} = {draw(values(names))}",
+        ]
     else:
         inner, _ = draw(branch_statement(names, depth - 1))
         inner_target = next(
@@ -101,8 +123,12 @@ def branch_statement(draw, names, depth):
         )
         if inner_target != target:
             target = inner_target
-        lines = [f"if {cond}:", *["    " + line for line in inner], "else:",
-                 f"    {target} = {draw(values(names))}"]
+        lines = [
+            f"if {cond}:",
+            *["    " + line for line in inner],
+            "else:",
+            f"    {target} = {draw(values(names))}",
+        ]
     if target not in bound:
         bound.append(target)
     return lines, bound
@@ -124,8 +150,11 @@ def programs(draw):
         body += lines
     if draw(st.booleans()):
         cond = draw(conditions(names))
-        body += [f"if {cond}:", f"    return {draw(values(names))}",
-                 f"return {draw(values(names))}"]
+        body += [
+            f"if {cond}:",
+            f"    return {draw(values(names))}",
+            f"return {draw(values(names))}",
+        ]
     else:
         body.append(f"return {' + '.join(names)}")
     source = "import torch\n\n\ndef f(" + params + "):\n" + textwrap.indent("\n".join(body), "    ")
@@ -164,8 +193,9 @@ def test_mended_program_computes_what_the_original_computes(program, seed):
             expected = original(*[a.clone() for a in args])
             actual = mended(*[a.clone() for a in args])
         assert expected.dtype == actual.dtype and expected.shape == actual.shape
-        assert torch.equal(torch.nan_to_num(expected, nan=7.0), torch.nan_to_num(actual, nan=7.0)), (
-            source, mended_source, args)
+        assert torch.equal(
+            torch.nan_to_num(expected, nan=7.0), torch.nan_to_num(actual, nan=7.0)
+        ), (source, mended_source, args)
 
 
 def test_generated_programs_are_rewritten():

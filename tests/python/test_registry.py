@@ -24,7 +24,9 @@ def test_every_code_is_documented():
 
 
 def test_the_rewrites_are_the_registry_and_switch_by_keyword():
-    assert options.REWRITES == _core.REWRITES == ("where", "defer", "trap", "scalar", "masked_reduce")
+    assert (
+        options.REWRITES == _core.REWRITES == ("where", "defer", "trap", "scalar", "masked_reduce")
+    )
     source = (
         "import torch\n\ndef f(x: torch.Tensor):\n    print(x)\n"
         "    if x.sum() > 0:\n        x = x * 2\n    return x\n"

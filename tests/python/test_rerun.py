@@ -17,7 +17,7 @@ import graphmend  # noqa: E402
 import graphmend.runtime as rt  # noqa: E402
 from behaviour import program_module  # noqa: E402
 
-PROGRAM = '''
+PROGRAM = """
 import torch
 from torch import nn
 
@@ -36,7 +36,7 @@ class Checked(nn.Module):
         if (x < 0).any():
             raise ValueError(f"negative: {x}")
         return x.sqrt()
-'''
+"""
 
 
 @pytest.fixture()

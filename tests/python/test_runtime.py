@@ -92,8 +92,11 @@ def test_defer_has_no_graph_break():
 def formatting(x):
     s = x.sum()
     rt.defer_format(
-        ("model.py", 9, "formatting"), print, ((0, "sum={0:.2f} {1!r:>6} {{lit}}"), ("end", "{0}\n")),
-        (s, "ab"), end=(".",)
+        ("model.py", 9, "formatting"),
+        print,
+        ((0, "sum={0:.2f} {1!r:>6} {{lit}}"), ("end", "{0}\n")),
+        (s, "ab"),
+        end=(".",),
     )
     s.mul_(10)
     return s
@@ -238,7 +241,10 @@ def test_logging_records_carry_the_original_site(caplog, mode):
     records = caplog.records
     assert [r.getMessage() for r in records] == ["y sum tensor(4.), n=3", "w arg"]
     assert [r.args for r in records][1] == ("arg",)
-    assert [(r.levelname, r.name) for r in records] == [("INFO", logger.name), ("WARNING", logger.name)]
+    assert [(r.levelname, r.name) for r in records] == [
+        ("INFO", logger.name),
+        ("WARNING", logger.name),
+    ]
     assert [(r.pathname, r.lineno, r.funcName) for r in records] == [
         ("/src/model.py", 42, "forward"),
         ("/src/model.py", 44, "forward"),
@@ -272,7 +278,11 @@ def test_warning_once_is_called_as_the_original(caplog, monkeypatch):
     assert [r.getMessage() for r in caplog.records] == ["once only"]
     record = caplog.records[0]
     # The record comes from inside warning_once (it calls self.warning), as in the original.
-    assert (record.pathname, record.funcName, record.levelname) == (__file__, "warning_once", "WARNING")
+    assert (record.pathname, record.funcName, record.levelname) == (
+        __file__,
+        "warning_once",
+        "WARNING",
+    )
 
 
 def test_warnings_replayed_with_site():
@@ -444,6 +454,7 @@ def test_translate_finds_a_traced_class_its_module_cannot_import():
 def test_trap_token_is_a_trace_time_constant():
     """torch.compiler.assume_constant_result: the token is computed once while tracing
     (bytes.hex is not traceable; a per-character loop would slow tracing)."""
+
     def fn(x):
         rt.guard(x.sum() < 0, ValueError, "y" * 5000)
         return x + 1
@@ -574,15 +585,16 @@ def test_replayed_warning_does_not_read_the_source_each_time():
 def test_eager_warning_uses_the_callers_module_registry():
     namespace = {"__name__": "graphmend_eager_ns", "rt": rt, "warnings": warnings}
     exec(
-        "def fn():\n"
-        "    rt.defer(('/src/e.py', 2, 'fn'), warnings.warn, 'eager once')\n",
+        "def fn():\n    rt.defer(('/src/e.py', 2, 'fn'), warnings.warn, 'eager once')\n",
         namespace,
     )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
         namespace["fn"]()
         namespace["fn"]()
-    assert [(str(w.message), w.filename, w.lineno) for w in caught] == [("eager once", "/src/e.py", 2)]
+    assert [(str(w.message), w.filename, w.lineno) for w in caught] == [
+        ("eager once", "/src/e.py", 2)
+    ]
     assert namespace["__warningregistry__"]
 
 
@@ -597,7 +609,10 @@ def test_logger_adapter_and_module_logging_functions(caplog):
 
     compiled(fn)(torch.ones(2))
     rt.flush()
-    got = [(r.name, r.levelname, r.getMessage(), r.pathname, r.lineno, r.funcName) for r in caplog.records]
+    got = [
+        (r.name, r.levelname, r.getMessage(), r.pathname, r.lineno, r.funcName)
+        for r in caplog.records
+    ]
     assert got == [
         (logger.name, "INFO", "adapted tensor(2.)", "/src/a.py", 5, "fn"),
         ("root", "WARNING", "root w", "/src/a.py", 6, "fn"),
@@ -639,7 +654,9 @@ def test_tensors_accepts_plain_tensors_and_parameters_only(other):
 
     compiled = torch.compile(f, backend="eager", fullgraph=True)
     with torch.no_grad():
-        assert torch.equal(compiled(torch.ones(2), parameter, module.b, other), torch.full((2,), 2.0))
+        assert torch.equal(
+            compiled(torch.ones(2), parameter, module.b, other), torch.full((2,), 2.0)
+        )
 
 
 def test_tensors_is_resolved_while_tracing():
@@ -707,8 +724,17 @@ def test_a_value_that_fails_the_check_runs_the_original_statement():
 from hypothesis import example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-_ITEM_DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int8,
-                torch.uint8, torch.int32, torch.int64, torch.bool]
+_ITEM_DTYPES = [
+    torch.float16,
+    torch.bfloat16,
+    torch.float32,
+    torch.float64,
+    torch.int8,
+    torch.uint8,
+    torch.int32,
+    torch.int64,
+    torch.bool,
+]
 _OPS = ["<", "<=", ">", ">=", "==", "!="]
 
 
@@ -809,14 +835,23 @@ def test_held_scalar_is_the_python_scalar(dtype, number, fraction, other, op, re
         with pytest.raises(type(exc)):
             rt.item_later(value, read)
         return
-    expected = (_python_compare(op, scalar, other), _python_compare(op, other, scalar),
-                isinstance(scalar, int), isinstance(scalar, float), isinstance(scalar, bool))
+    expected = (
+        _python_compare(op, scalar, other),
+        _python_compare(op, other, scalar),
+        isinstance(scalar, int),
+        isinstance(scalar, float),
+        isinstance(scalar, bool),
+    )
 
     def f(v):
         n = rt.item_later(v, read)
-        return (_python_compare(op, n, other), _python_compare(op, other, n),
-                rt.item_isinstance(n, int), rt.item_isinstance(n, float),
-                rt.item_isinstance(n, bool))
+        return (
+            _python_compare(op, n, other),
+            _python_compare(op, other, n),
+            rt.item_isinstance(n, int),
+            rt.item_isinstance(n, float),
+            rt.item_isinstance(n, bool),
+        )
 
     assert f(value) == expected  # eagerly: the scalar itself
     torch._dynamo.reset()
@@ -994,7 +1029,11 @@ def test_defer_branch_is_false_eagerly_and_for_conditions_of_many_elements():
     assert rt.defer_branch(torch.tensor(True), lambda: ()) is False
 
     def traced(x):
-        return x + 1, rt.defer_branch(x > 0, lambda: ()), rt.defer_branch(x.sum() > 0, lambda: (1, "a"))
+        return (
+            x + 1,
+            rt.defer_branch(x > 0, lambda: ()),
+            rt.defer_branch(x.sum() > 0, lambda: (1, "a")),
+        )
 
     _, many, one = compiled(traced)(torch.ones(2))
     assert many is False and one is True
@@ -1030,8 +1069,9 @@ def test_masked_checks_accept(compiling):
     with torch.no_grad():
         assert rt.masked_fill_ok(torch.ones(4, 1, dtype=torch.bool), 0.0, torch.zeros(2, 4, 3))
         assert rt.masked_fill_ok(torch.ones(3, dtype=torch.bool), float("-inf"), torch.zeros(2, 3))
-        assert rt.masked_index_ok(torch.ones(2, 3, dtype=torch.bool), float("-inf"),
-                                  torch.zeros(3, 3, 2), slice(1, None))
+        assert rt.masked_index_ok(
+            torch.ones(2, 3, dtype=torch.bool), float("-inf"), torch.zeros(3, 3, 2), slice(1, None)
+        )
         assert rt.masked_index_ok(torch.ones(3, dtype=torch.bool), 1, torch.zeros(3, 2))
         assert rt.masked_fill_ok(torch.ones(3, dtype=torch.bool), 6e4, torch.zeros(3).half())
         assert rt.masked_fill_ok(torch.ones(3, dtype=torch.bool), True, torch.zeros(3))
@@ -1062,10 +1102,12 @@ def test_masked_index_ok_needs_the_leading_shape(compiling):
     with torch.no_grad():
         assert not rt.masked_index_ok(torch.ones(3, dtype=torch.bool), 0.0, torch.zeros(1, 3))
         assert not rt.masked_index_ok(torch.ones(1, 3, dtype=torch.bool), 0.0, torch.zeros(2, 3))
-        assert not rt.masked_index_ok(torch.ones(2, dtype=torch.bool), 0.0, torch.zeros(3, 2),
-                                      slice(2, None))
-        assert rt.masked_index_ok(torch.ones(2, dtype=torch.bool), 0.0, torch.zeros(3, 2),
-                                  slice(1, None))
+        assert not rt.masked_index_ok(
+            torch.ones(2, dtype=torch.bool), 0.0, torch.zeros(3, 2), slice(2, None)
+        )
+        assert rt.masked_index_ok(
+            torch.ones(2, dtype=torch.bool), 0.0, torch.zeros(3, 2), slice(1, None)
+        )
 
 
 def test_masked_checks_need_grad_mode_off(compiling):
@@ -1100,6 +1142,7 @@ def test_masked_fill_ok_traces_without_break():
 def test_python_ints_hold_for_ints_only_while_compiling():
     """`top_k: Optional[int]` assumed an int: a float, a bool or None is not one, and eagerly
     the original statement runs."""
+
     def probe(x, value):
         return x + 1, rt.python_ints(value, 3)
 

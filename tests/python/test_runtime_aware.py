@@ -22,7 +22,11 @@ import graphmend
 from graphmend import api, explainer, mender, runtime_aware
 from programs_runtime import helpers, nested, no_gain, observed, scalars, two_branches
 
-CAPTURE_OPTIONS = ("capture_scalar_outputs", "capture_dynamic_output_shape_ops", "nested_graph_breaks")
+CAPTURE_OPTIONS = (
+    "capture_scalar_outputs",
+    "capture_dynamic_output_shape_ops",
+    "nested_graph_breaks",
+)
 
 
 def site(module, marker):
@@ -148,7 +152,9 @@ def test_mask_module_enables_dynamic_shapes_and_keeps_state():
     assert model.calls.item() == 0  # buffers restored after the profiling runs
     report = graphmend.compile_report(compiled)
     assert report.capture_options == {"capture_dynamic_output_shape_ops": True}
-    assert site(scalars, "module mask") in sites(report.capture_reasons["capture_dynamic_output_shape_ops"])
+    assert site(scalars, "module mask") in sites(
+        report.capture_reasons["capture_dynamic_output_shape_ops"]
+    )
     assert isinstance(compiled, torch.nn.Module)
 
     got = compiled(x)
@@ -189,7 +195,11 @@ def test_profiling_runs_leave_plain_attributes_as_they_were():
     for loss in losses:  # ...and the compiled model starts from the original's state
         assert torch.equal(compiled(loss), reference(loss))
     assert (model.best, model.bad_steps, model.lr, model.history) == (
-        reference.best, reference.bad_steps, reference.lr, reference.history)
+        reference.best,
+        reference.bad_steps,
+        reference.lr,
+        reference.history,
+    )
 
 
 class _Moments:
@@ -297,7 +307,9 @@ def test_a_backend_failing_under_the_option_is_rejected():
     why = report.rejected["capture_scalar_outputs"]
     assert why.startswith("the compiled program raised") and "GuardOnDataDependentSymNode" in why
     assert site(scalars, "unbacked size") in sites(report.breaks_after)
-    assert torch.allclose(compiled(x, is_global, values), scalars.global_scores(x, is_global, values))
+    assert torch.allclose(
+        compiled(x, is_global, values), scalars.global_scores(x, is_global, values)
+    )
 
 
 def test_enabled_options_reuse_the_compiled_trial():
@@ -313,7 +325,9 @@ def test_enabled_options_reuse_the_compiled_trial():
 
 def test_capture_false_never_enables():
     x = torch.tensor([1.0, -2.0, 3.0])
-    compiled = compile_quietly(scalars.positives, example_inputs=(x,), capture=False, backend="eager")
+    compiled = compile_quietly(
+        scalars.positives, example_inputs=(x,), capture=False, backend="eager"
+    )
     report = graphmend.compile_report(compiled)
     assert report.capture_options == {}
     assert "capture=False" in report.rejected["capture_dynamic_output_shape_ops"]
@@ -339,7 +353,11 @@ def test_no_fewer_breaks_is_rejected():
 )
 def test_different_outputs_are_rejected(monkeypatch, differs, why):
     real = api._same_output
-    monkeypatch.setattr(runtime_aware, "_same_output", lambda a, b, compiled=False: not differs(compiled) and real(a, b))
+    monkeypatch.setattr(
+        runtime_aware,
+        "_same_output",
+        lambda a, b, compiled=False: not differs(compiled) and real(a, b),
+    )
     x = torch.tensor([1.0, -2.0, 3.0])
     compiled = compile_quietly(scalars.scaled, example_inputs=(x,), backend="eager")
     report = graphmend.compile_report(compiled)
@@ -484,7 +502,15 @@ def test_same_output():
 
 # -- conditions Dynamo observed on tensors the text does not show -------------------------------
 
-TIMESTEPS = [torch.tensor(4), torch.tensor(3), torch.tensor(1), torch.tensor(0), torch.tensor(-1), 4, 0]
+TIMESTEPS = [
+    torch.tensor(4),
+    torch.tensor(3),
+    torch.tensor(1),
+    torch.tensor(0),
+    torch.tensor(-1),
+    4,
+    0,
+]
 
 
 def test_observed_conditions_are_mended_behind_a_check():
@@ -609,8 +635,12 @@ def test_scheduler_sites_are_observed_and_mended_or_declined_with_why(name):
         assert len(report.breaks_after) == left and report.dropped_rounds == []
         for args in program.INPUTS:
             expected, got = model(*args), compiled(*args)
-            assert all(torch.equal(a, b) for a, b in zip(torch.utils._pytree.tree_leaves(expected),
-                                                         torch.utils._pytree.tree_leaves(got)))
+            assert all(
+                torch.equal(a, b)
+                for a, b in zip(
+                    torch.utils._pytree.tree_leaves(expected), torch.utils._pytree.tree_leaves(got)
+                )
+            )
 
 
 # -- what a fix relies on ------------------------------------------------------------------------
@@ -621,7 +651,8 @@ def test_a_helper_the_fix_relies_on_is_mended_though_dynamo_never_broke_there(ca
     helper `print_nan_gradients` under its condition, so the helper must be mended too, though
     its branch (no gradients in the profiling run) never broke."""
     spec = importlib.util.spec_from_file_location(
-        "peer_lightning_nan", os.path.join(PEER, "..", "lightning", "detect_nan_parameters.py"))
+        "peer_lightning_nan", os.path.join(PEER, "..", "lightning", "detect_nan_parameters.py")
+    )
     program = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(program)
     torch.manual_seed(0)
@@ -629,8 +660,11 @@ def test_a_helper_the_fix_relies_on_is_mended_though_dynamo_never_broke_there(ca
     original.load_state_dict(model.state_dict())
     compiled = compile_quietly(model, example_inputs=program.INPUTS[0], backend="eager")
     report = graphmend.compile_report(compiled)
-    helper_lines = {n for n, line in enumerate(open(program.__file__), 1)
-                    if line.strip().startswith(("if (param.grad is not None)", "log.info("))}
+    helper_lines = {
+        n
+        for n, line in enumerate(open(program.__file__), 1)
+        if line.strip().startswith(("if (param.grad is not None)", "log.info("))
+    }
     assert helper_lines and helper_lines <= {d.line for d in report.mended}
     assert report.breaks_after == []
     for grad in (None, torch.full((2,), float("nan"))):

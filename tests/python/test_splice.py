@@ -99,7 +99,9 @@ def transformers_modules():
     if spec is None:
         pytest.skip("transformers is not installed")
     root = os.path.dirname(spec.origin)
-    return sorted({p for pattern in TRANSFORMERS_GLOBS for p in glob.glob(os.path.join(root, pattern))})
+    return sorted(
+        {p for pattern in TRANSFORMERS_GLOBS for p in glob.glob(os.path.join(root, pattern))}
+    )
 
 
 def test_transformers_modules_splice_to_the_whole_compile():
@@ -114,15 +116,17 @@ def check_touched(paths) -> int:
     compared = 0
     for path in paths:
         with open(path, encoding="utf-8") as handle:
-            result = mend_source(handle.read(), path, trace_all=True, skeleton=True,
-                                 definitions=True)
+            result = mend_source(
+                handle.read(), path, trace_all=True, skeleton=True, definitions=True
+            )
         if not result.changed:
             continue
         whole = splice.code_by_name_and_line(
             _compile_text(result.source, list(result.line_map), path)
         )
-        touched = [(d.qualname, d.first_line) for d in result.definitions
-                   if d.touched and not d.is_class]
+        touched = [
+            (d.qualname, d.first_line) for d in result.definitions if d.touched and not d.is_class
+        ]
         got = compile_touched(result, path, touched)
         for key in touched:
             if whole.get(key) is None:
@@ -139,7 +143,7 @@ def test_touched_functions_compile_as_in_the_whole_module():
     assert check_touched(transformers_modules()) >= 300
 
 
-SOURCE = '''\
+SOURCE = """\
 import torch
 
 COUNT = 0
@@ -177,17 +181,21 @@ def closure(n):
     def inner(x: torch.Tensor):
         return x + n + 0 * len("a long enough line to be stubbed if it were allowed")
     return inner
-'''
+"""
 
 
 def test_a_stub_without_its_original_declines():
     result = mend_source(SOURCE, "m.py", trace_all=True, skeleton=True)
     assert result.stubbed_lines  # Base.__init__, Model.__init__, helper, closure
     skeleton = _compile_text(result.skeleton, list(result.line_map), "m.py")
-    renamed = compile(SOURCE.replace("def helper", "def helper2"), "m.py", "exec", dont_inherit=True)
+    renamed = compile(
+        SOURCE.replace("def helper", "def helper2"), "m.py", "exec", dont_inherit=True
+    )
     assert splice.splice(skeleton, renamed, result.stubbed_lines) is None
     # A method that lost its super(): its original has no __class__ free variable.
-    plain = compile(SOURCE.replace("super().__init__(2.0)", "Base.__init__(self, 2.0)"), "m.py", "exec")
+    plain = compile(
+        SOURCE.replace("super().__init__(2.0)", "Base.__init__(self, 2.0)"), "m.py", "exec"
+    )
     assert splice.splice(skeleton, plain, result.stubbed_lines) is None
     original = compile(SOURCE, "m.py", "exec", dont_inherit=True)
     assert splice.splice(skeleton, original, result.stubbed_lines) is not None
@@ -256,7 +264,9 @@ def run_module(module, capsys):
     return out.tolist(), counts, inner.tolist(), capsys.readouterr().out
 
 
-def test_the_hook_splices_and_the_module_behaves_as_the_original(package, tmp_path, monkeypatch, capsys):
+def test_the_hook_splices_and_the_module_behaves_as_the_original(
+    package, tmp_path, monkeypatch, capsys
+):
     spliced = []
     real = splice.splice
 

@@ -147,7 +147,7 @@ def test_a_program_runtime_error_that_quotes_a_token_is_its_own():
     assert expected == actual and expected[1] == "RuntimeError"
 
 
-ASSERTING = '''\
+ASSERTING = """\
 import torch
 
 
@@ -156,7 +156,7 @@ def forward(x: torch.Tensor):
     assert (h > 0).all(), {message!r}
     assert h.sum() < 100
     return h + 1
-'''
+"""
 
 
 @pytest.mark.parametrize("backend", ["eager", "inductor"])
@@ -262,7 +262,8 @@ def test_every_in_graph_assert_carries_a_safe_token():
         node
         for gm in graphs
         for node in gm.graph.nodes
-        if node.op == "call_function" and node.target in (torch._assert_async, torch.ops.aten._assert_async.msg)
+        if node.op == "call_function"
+        and node.target in (torch._assert_async, torch.ops.aten._assert_async.msg)
     ]
     assert len(asserts) == 5
     for node in asserts:
@@ -270,7 +271,7 @@ def test_every_in_graph_assert_carries_a_safe_token():
         assert isinstance(message, str) and re.fullmatch(r"[A-Za-z0-9_]+", message), node
 
 
-PRINTING = '''\
+PRINTING = """\
 import logging
 
 import torch
@@ -283,7 +284,7 @@ def forward(x: torch.Tensor):
     print({message}, h.sum())
     logger.warning("%s %s", {message}, h.max())
     return h + 1
-'''
+"""
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -14,7 +14,7 @@ import torch
 import graphmend
 from graphmend import cache, codegen, mender
 
-MODULE = '''\
+MODULE = """\
 import torch
 
 
@@ -38,7 +38,7 @@ def calls_both(x: torch.Tensor):
 class Model(torch.nn.Module):
     def forward(self, x: torch.Tensor):
         return calls_both(x) * 3
-'''
+"""
 
 
 @pytest.fixture
@@ -150,8 +150,9 @@ def test_the_build_id_is_kept_by_the_files_stat(tmp_path, monkeypatch):
             pytest.skip("the package's files were modified too recently to be kept")
         assert stored[-1] == computed
         # What is kept is what is used, while the files' stat is the one recorded...
-        cache.write_atomic(str(memo), cache.marshal.dumps((*stored[:-1], "kept")), durable=False,
-                           keep_mode=False)
+        cache.write_atomic(
+            str(memo), cache.marshal.dumps((*stored[:-1], "kept")), durable=False, keep_mode=False
+        )
         cache.build_id.cache_clear()
         assert cache.build_id(folder) == "kept"
         assert cache.build_id() == computed  # without a cache folder: computed, nothing read
@@ -216,6 +217,7 @@ def test_touched_functions_are_compiled_when_reached(module, monkeypatch):
 def test_a_mended_text_that_does_not_compile_leaves_the_whole_file(module, monkeypatch):
     """Found when a touched function is first compiled, the walk starts again and every
     function of the file is left as it is, as when the file was compiled whole."""
+
     def fail(self, key):
         raise SyntaxError("broken")
 

@@ -18,7 +18,7 @@ import graphmend  # noqa: E402
 import graphmend.runtime as rt  # noqa: E402
 from behaviour import program_module  # noqa: E402
 
-PROGRAM = '''
+PROGRAM = """
 import warnings
 
 
@@ -45,7 +45,7 @@ def branch(x):
     if (x < 0).any():
         rank_zero_warn("negative", UserWarning)
     return x.abs()
-'''
+"""
 
 
 @pytest.fixture()
@@ -60,16 +60,23 @@ def caught(call, *args):
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         call(*args)
-    return [(str(w.message), w.filename.rsplit("/", 1)[-1], w.lineno) for w in seen
-            if "levels_program" in w.filename or "test_warning_levels" in w.filename
-            or w.filename == "sys"]
+    return [
+        (str(w.message), w.filename.rsplit("/", 1)[-1], w.lineno)
+        for w in seen
+        if "levels_program" in w.filename
+        or "test_warning_levels" in w.filename
+        or w.filename == "sys"
+    ]
 
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4, 5, 60])
 def test_each_level_names_the_original_frame(program, level):
     x = torch.tensor([1.0, 2.0])
-    callees = [program.top, graphmend.mend(program.top),
-               graphmend.compile(program.top, backend="eager")]
+    callees = [
+        program.top,
+        graphmend.mend(program.top),
+        graphmend.compile(program.top, backend="eager"),
+    ]
     expected, *mended = [caught(callee, x, level) for callee in callees]  # one line: one frame
     assert len(expected) == 1
     assert mended == [expected, expected]
