@@ -172,6 +172,11 @@ struct AnalysisOptions {
 // AssertionError.
 bool ends_in_raise(const ast::Seq<ast::stmt*>& body, std::string_view torch_name);
 
+// Whether `call` asks torch for a mode Dynamo resolves while tracing, into a guard
+// (`torch.is_grad_enabled()`, `torch.jit.is_scripting()`, `torch.compiler.is_compiling()`):
+// no arguments, a bool, no side effect, cannot raise.
+bool is_mode_query(const Callee& callee, const ast::Call& call);
+
 // The argument `call` passes for `param` of `def`, or null when the parameter takes its
 // default or the call passes *args or **kwargs. `bound`: the leading parameters the call
 // binds itself (1 for a method called on an object: `self.helper(x)`), which get null.

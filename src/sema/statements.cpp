@@ -1,5 +1,6 @@
 // Statement-list queries: the names a block may assign and whether it mutates state.
 #include <algorithm>
+#include <iterator>
 
 #include "sema/analysis_impl.h"
 #include "sema/helpers.h"
@@ -195,6 +196,17 @@ std::vector<std::string_view> AnalysisImpl::assigned_names(const ast::Seq<ast::s
     if (seen.insert(name).second) out.push_back(name);
   }
   return out;
+}
+
+bool is_mode_query(const Callee& callee, const ast::Call& call) {
+  static constexpr std::string_view kQueries[] = {
+      "torch.is_grad_enabled",       "torch.is_inference_mode_enabled",
+      "torch.jit.is_scripting",      "torch.jit.is_tracing",
+      "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling",
+      "torch.compiler.is_exporting"};
+  return callee.kind == CalleeKind::TorchFunction && call.args.empty() && call.keywords.empty() &&
+         std::find(std::begin(kQueries), std::end(kQueries), callee.qualified_name) !=
+             std::end(kQueries);
 }
 
 bool ends_in_raise(const ast::Seq<ast::stmt*>& body, std::string_view torch_name) {

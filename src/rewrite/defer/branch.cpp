@@ -247,7 +247,7 @@ class BodyCheck {
                     "variable `" + std::string(name) + "` assigned in the branch is used after it");
     }
     std::vector<std::string_view> bound;
-    if (!block(branch_.body, bound)) return false;
+    if (!block(branch_.body, bound, /*tail=*/true)) return false;
     if (calls_.empty() && helpers_.empty())
       return fail(reasons::Reason::Other,
                   "the branch calls no print, logger method or warnings.warn");
@@ -268,6 +268,13 @@ class BodyCheck {
   // The deferring helpers' definitions, and those their own deferred branches call.
   const std::vector<const ast::Node*>& helper_definitions() const { return definitions_; }
   const ast::Raise* raise() const { return raise_; }
+  // A raise ending an arm of a static if that ends the branch (`if not strict: warn(...)
+  // else: raise E(msg)`), with its guard form: it raises only if the condition holds.
+  struct TailRaise {
+    const ast::Raise* raise;
+    GuardRaise form;
+  };
+  const std::vector<TailRaise>& tail_raises() const { return tail_raises_; }
   // The first reason the branch cannot be deferred (after run() returned false).
   const reasons::Problem& problem() const { return *problem_; }
 
@@ -285,23 +292,16 @@ class BodyCheck {
 
   // Names assigned earlier in the same or an enclosing block of the body stay bound; one a
   // nested if assigns is bound only inside it.
-  bool block(const ast::Seq<ast::stmt*>& body, std::vector<std::string_view> bound) {
-    for (const ast::stmt* statement : body)
-      if (!this->statement(*statement, bound)) return false;
+  // `tail`: the block ends the branch (nothing of the branch runs after its last statement).
+  bool block(const ast::Seq<ast::stmt*>& body, std::vector<std::string_view> bound, bool tail) {
+    for (size_t i = 0; i < body.size; ++i)
+      if (!this->statement(*body[i], bound, tail && i + 1 == body.size)) return false;
     return true;
   }
 
-  bool statement(const ast::stmt& s, std::vector<std::string_view>& bound) {
+  bool statement(const ast::stmt& s, std::vector<std::string_view>& bound, bool tail) {
     if (ast::is<ast::Pass>(&s)) return true;
-    if (const auto* raise = ast::as<ast::Raise>(&s)) {
-      // A guard's raise, last in its body: its message is formatted whatever the condition
-      // while compiling (guard_formatted), from static values only.
-      if (guard_ == nullptr || &s != branch_.body[branch_.body.size - 1])
-        return fail(reasons::Reason::BranchRaises,
-                    "the branch raises before its end: " + quoted(s));
-      raise_ = raise;
-      return guard_->message == nullptr || value(*guard_->message, bound);
-    }
+    if (const auto* raise = ast::as<ast::Raise>(&s)) return raises(*raise, bound, tail);
     if (const auto* assign = ast::as<ast::Assign>(&s)) {
       const auto* target =
           assign->targets.size == 1 ? ast::as<ast::Name>(assign->targets[0]) : nullptr;
@@ -324,8 +324,11 @@ class BodyCheck {
       if (context_.analysis.is_data_dependent(*nested->test))
         return fail(reasons::Reason::BranchNotStatic,
                     "a data-dependent if nested in the branch: " + quoted(*nested->test));
-      return value(*nested->test, bound) && block(nested->body, bound) &&
-             block(nested->orelse, bound);
+      ++nesting_;
+      bool ok = value(*nested->test, bound) && block(nested->body, bound, tail) &&
+                block(nested->orelse, bound, tail);
+      --nesting_;
+      return ok;
     }
     const auto* expression = ast::as<ast::Expr>(&s);
     const auto* call = expression ? ast::as<ast::Call>(expression->value) : nullptr;
@@ -342,6 +345,24 @@ class BodyCheck {
       if (!argument(*arg, bound)) return false;
     for (const ast::keyword* keyword : call->keywords)
       if (!argument(*keyword->value, bound)) return false;
+    return true;
+  }
+
+  // A guard's raise, last in its body, or a raise ending an arm of a static if that ends the
+  // branch: its message is formatted whatever the condition while compiling
+  // (guard_formatted), from static values only.
+  bool raises(const ast::Raise& raise, std::vector<std::string_view>& bound, bool tail) {
+    if (guard_ != nullptr && nesting_ == 0 && &raise == branch_.body[branch_.body.size - 1]) {
+      raise_ = &raise;
+      return guard_->message == nullptr || value(*guard_->message, bound);
+    }
+    if (guard_ != nullptr || nesting_ == 0 || !tail)
+      return fail(reasons::Reason::BranchRaises,
+                  "the branch raises before its end: " + quoted(raise));
+    GuardRaise form = guard_raise(context_, branch_, raise, {});
+    if (!form.problem.empty()) return fail(form.reason, form.problem);
+    if (form.message != nullptr && !value(*form.message, bound)) return false;
+    tail_raises_.push_back({&raise, std::move(form)});
     return true;
   }
 
@@ -516,8 +537,11 @@ class BodyCheck {
         return name_value(*ast::as<ast::Name>(&e), bound);
       case ast::Kind::Attribute:
         return leaf(e);
-      case ast::Kind::Call:
-        return getattr_leaf(*ast::as<ast::Call>(&e));
+      case ast::Kind::Call: {
+        const auto& call = *ast::as<ast::Call>(&e);
+        if (sema::is_mode_query(context_.analysis.resolve_call(call), call)) return true;
+        return getattr_leaf(call);
+      }
       case ast::Kind::Compare:
         return comparison(*ast::as<ast::Compare>(&e), bound);
       case ast::Kind::BoolOp:
@@ -641,6 +665,8 @@ class BodyCheck {
   std::vector<Helper> helpers_;
   std::vector<const ast::Node*> definitions_;
   const ast::Raise* raise_ = nullptr;
+  std::vector<TailRaise> tail_raises_;
+  int nesting_ = 0;  // the static ifs around the statement checked
   std::optional<reasons::Problem> problem_;
 };
 
@@ -719,6 +745,13 @@ Outcome defer_if(const sema::BreakTag& tag, Context& context, const ast::If& bra
   if (const ast::Raise* raise = body.raise()) {
     outcome.edits.push_back(
         {raise->begin, raise->end, context.runtime + guard->function + name + guard->arguments});
+  }
+  // Eagerly the body runs only where the test held, and the condition's value may be None
+  // there (an and/or lowered only while compiling): the guard then fails as the raise did.
+  for (const BodyCheck::TailRaise& tail : body.tail_raises()) {
+    std::string failed = "(True if " + name + " is None else " + name + ")";
+    outcome.edits.push_back({tail.raise->begin, tail.raise->end,
+                             context.runtime + tail.form.function + failed + tail.form.arguments});
   }
   std::string leaves = "lambda: (";
   for (const ast::expr* leaf : body.leaves())

@@ -389,13 +389,16 @@ bool Planner::build_static_if(const ast::If& n, Tree& tree) {
 
 // The test of a static if in a branch. It is evaluated where the original may not evaluate
 // it (the tensor condition held): a name or attribute whose truth test cannot raise,
-// checked at run time (runtime.python_flags: a bool, int, float or None).
+// checked at run time (runtime.python_flags: a bool, int, float or None), or a query of a
+// torch mode (`torch.is_grad_enabled()`, sema::is_mode_query).
 bool Planner::check_static_test(const ast::If& n, const Tree& tree) {
   for (const ast::expr* leaf : condition_leaves(*n.test)) {
+    const auto* call = ast::as<ast::Call>(leaf);
+    if (call != nullptr && sema::is_mode_query(analysis_.resolve_call(*call), *call)) continue;
     if (!ast::is<ast::Name>(leaf) && !ast::is<ast::Attribute>(leaf))
-      return fail(Reason::Other,
-                  "the static test `" + short_text(node_text(context_, *n.test)) +
-                      "` is not a flag (a name or attribute; both sides evaluate it)");
+      return fail(Reason::Other, "the static test `" + short_text(node_text(context_, *n.test)) +
+                                     "` is not a flag (a name, an attribute or a query of a "
+                                     "torch mode; both sides evaluate it)");
     // the check before the statement reads the value before the branch
     for (const ast::Name* name : ast::loads(leaf))
       if (tree.env.count(name->id) != 0)

@@ -1,9 +1,10 @@
 """[Defer] branch deferral declined, one function per condition it relies on: the body may
 only assign names nobody reads after the `if` from static values (constants, f-strings
 without format specs, ==/!=/is, and/or/not, string concatenation, locals bound before the `if`
-and their attributes, getattr with a constant default), test static ifs, and call print, a
-logger method or warnings.warn; the condition must be one tensor value, `in`, or and/or/not of
-pure tensor conditions. (The shapes come from transformers' `warn_if_padding_and_no_attention_mask`,
+and their attributes, getattr with a constant default), test static ifs (a raise may only end
+an arm of one that ends the branch), and call print, a logger method or warnings.warn; the
+condition must be one tensor value, `in`, or and/or/not of pure tensor conditions. (The
+shapes come from transformers' `warn_if_padding_and_no_attention_mask`,
 huggingface/transformers: src/transformers/modeling_utils.py, varied one condition at a time.)"""
 import logging
 import warnings
@@ -108,7 +109,17 @@ def read_before_assigned(x: torch.Tensor, message: str):
     return x
 
 
+@torch.compile
+def raise_before_end(x: torch.Tensor, strict: bool):
+    if (x < 0).any():
+        if strict:
+            raise ValueError("negative values")
+        logger.warning("negative values")
+    return x
+
+
 EXPECTED_TAGS = [
+    ("GM101", "declined"),
     ("GM101", "declined"),
     ("GM101", "declined"),
     ("GM101", "declined"),
@@ -122,6 +133,7 @@ EXPECTED_TAGS = [
     ("GM101", "declined"),
     ("GM101", "defer"),
     ("GM102", "defer"),
+    ("GM103", "defer"),
     ("GM103", "defer"),
     ("GM103", "defer"),
     ("GM103", "defer"),
@@ -147,4 +159,5 @@ EXPECTED_DECLINES = [
     ("GM101", "is not a combination of pure tensor conditions"),
     ("GM101", "an assignment to a target that is not one name"),
     ("GM101", "the branch reads `message` before assigning it"),
+    ("GM101", "the branch raises before its end"),
 ]
