@@ -483,6 +483,9 @@ class TailPlan {
       // a checked rewrite: the prefix is evaluated again
       if (Problem why = check_static_prefix(context_, plan); !why.empty()) return why;
     }
+    // a masked read (runtime.index_where) reads the conditions: emit_where puts them first
+    plan.checks.masked_reads = planner_.masked_reads;
+    if (Problem why = check_masked_reads(context_, planner_, plan); !why.empty()) return why;
     plan.temp_count = planner_.temps;
     plan.split_count = planner_.splits;
     return {};
