@@ -338,7 +338,7 @@ def bind_globals(code: CodeType, names: Sequence[str]) -> Optional[CodeType]:
     bound = code.replace(
         co_code=bytes(raw),
         co_freevars=freevars,
-        co_names=_unnamed(raw, code.co_names, wanted),
+        co_names=_unnamed(bytes(raw), code.co_names, wanted),
         co_linetable=linetable,
         co_exceptiontable=exceptiontable,
     )
