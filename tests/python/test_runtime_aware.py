@@ -298,6 +298,7 @@ def test_profiling_runs_leave_objects_held_through_bound_methods_as_they_were(ca
 def test_a_backend_failing_under_the_option_is_rejected():
     # explain's own backend captures it in one graph; Inductor cannot lower it. The options
     # must not be enabled, and the compiled object must run as torch.compile's would.
+    torch.manual_seed(0)
     x, values = torch.randn(2, 6, 8), torch.randn(2, 5, 8)
     is_global = torch.zeros(2, 6, dtype=torch.bool)
     is_global[:, 0] = True
@@ -307,8 +308,9 @@ def test_a_backend_failing_under_the_option_is_rejected():
     why = report.rejected["capture_scalar_outputs"]
     assert why.startswith("the compiled program raised") and "GuardOnDataDependentSymNode" in why
     assert site(scalars, "unbacked size") in sites(report.breaks_after)
+    # Inductor sums in another order: equal to float32 rounding of the terms
     assert torch.allclose(
-        compiled(x, is_global, values), scalars.global_scores(x, is_global, values)
+        compiled(x, is_global, values), scalars.global_scores(x, is_global, values), atol=1e-5
     )
 
 
