@@ -57,6 +57,7 @@ The package is split by construct: ``defer`` and ``records`` ([Defer] and the re
 records), ``trap`` ([Trap], ``rerun_if``), ``predicate`` ([Where], torch.cond),
 ``cond_trace`` (torch.cond sites Dynamo cannot trace run their original statement), ``scalar``
 and ``capture`` ([Scalar]), ``conversion`` (Dynamo's frame conversion, retried for both), ``masked`` ([MaskedReduce]), ``moe`` (routed expert loops with static shapes),
+``held`` (the registries a mended function reads items of, through their mended items),
 over ``sites`` (the frames a call names), ``state`` and ``tracing``. It imports nothing of
 GraphMend but the compiled core: it runs inside the user's process. The frame
 filters test the package's folder (``tracing.in_runtime``), so a helper may move between its
