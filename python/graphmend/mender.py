@@ -530,11 +530,13 @@ def _source_file(code: types.CodeType, globals_: Optional[dict]) -> Optional[_So
 
 def _marks_torch(value: Any) -> bool:
     """Whether Dynamo takes a global bound to ``value`` as a sign that a frame works on
-    tensors (``has_tensor_in_frame``): torch, one of its modules, or numpy."""
+    tensors (``has_tensor_in_frame``): torch, one of its modules, or numpy itself (not its
+    submodules). The numpy functions and arrays Dynamo counts too are left out: missing one
+    in the original only binds torch to a cell in a frame Dynamo traces anyway."""
     if not isinstance(value, types.ModuleType):
         return False
     name = value.__name__
-    return name == "torch" or name.startswith("torch.") or name.split(".")[0] == "numpy"
+    return name in ("torch", "numpy") or name.startswith("torch.")
 
 
 def _torch_names_added(
@@ -827,17 +829,15 @@ class _Mender:
         """A global dict or list of user objects, classes or functions the function only
         reads items of (`SOLVERS[method](...)`, `DATASETS[task].verify_labels(...)`) is read
         through a ``MendedItems``: the live container's item, mended (``_registry_item``)."""
-        cell = self.cells.get(id(container))
-        if cell is None:
-            items = container.values() if type(container) is dict else container
+        if id(container) not in self.cells:
             mended = {}
-            for item in list(items):
+            for item in _container_items(container):
                 counterpart = self._registry_item(item)
                 if counterpart is not item:
                     mended[id(item)] = (item, counterpart)
             if not mended:
                 return
-            cell = self.cells[id(container)] = types.CellType(MendedItems(container, mended))
+            self.cells[id(container)] = types.CellType(MendedItems(container, mended))
         helpers[name] = container
 
     def _registry_item(self, item: Any) -> Any:
