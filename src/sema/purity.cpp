@@ -137,6 +137,31 @@ bool AnalysisImpl::may_assume_number(const ast::Name& name, ScopeId scope) const
   return !attribute || rebound_to_numbers(name, scope);
 }
 
+// Under a speculation that assumes numbers: a method's `self.<attr>` its class sets only to
+// literals or from parameters with number defaults (`self.momentum = momentum`), recorded
+// once (the check asks runtime.python_numbers of it).
+bool AnalysisImpl::may_assume_number_setting(const ast::Attribute& a, ScopeId scope) const {
+  if (speculation_ == nullptr || !speculation_->assume_numbers || !scope.is_function())
+    return false;
+  const auto* self = as<ast::Name>(a.value);
+  if (self == nullptr || a.ctx != ast::ExprContext::Load || in_list(self->id, speculation_->local))
+    return false;
+  ClassId klass = self_class_of_scope(scope, self->id);
+  if (!klass.has_value() || find_method(klass, a.attr) != nullptr ||
+      class_registers(klass, a.attr, 0))
+    return false;
+  AttributeSets sets = attribute_sets(klass, a.attr);
+  if (sets.constants == 0 || sets.tensors > 0 || sets.others > 0) return false;
+  auto& numbers = speculation_->numbers;
+  bool seen = std::any_of(numbers.begin(), numbers.end(), [&](const ast::expr* other) {
+    const auto* same = as<ast::Attribute>(other);
+    const auto* base = same ? as<ast::Name>(same->value) : nullptr;
+    return base != nullptr && base->id == self->id && same->attr == a.attr;
+  });
+  if (!seen) numbers.push_back(&a);
+  return true;
+}
+
 // Whether every assignment to `name` before the speculated statement, at any depth of the
 // function's body, binds a Python number by its form: a number literal, a method's
 // `self.<attr>`, `<x>.shape[...]`, `<x>.size(...)` or `len(...)` (evidence: the run-time
@@ -312,7 +337,8 @@ bool AnalysisImpl::number_rec(const ast::expr* e, ScopeId scope, int depth,
       if (!may_assume_number(*name, scope)) return false;
       auto& numbers = speculation_->numbers;
       bool seen = std::any_of(numbers.begin(), numbers.end(), [&](const ast::expr* other) {
-        return as<ast::Name>(other)->id == name->id;
+        const auto* same = as<ast::Name>(other);
+        return same != nullptr && same->id == name->id;
       });
       if (!seen) numbers.push_back(e);
       if (!seen && is_int_parameter(*name, scope)) speculation_->integers.push_back(e);
@@ -338,6 +364,7 @@ bool AnalysisImpl::number_rec(const ast::expr* e, ScopeId scope, int depth,
       if (shape_int(e, scope, depth)) return true;  // `x.ndim`
       // torch.finfo(<floating dtype>).max
       const auto* a = as<ast::Attribute>(e);
+      if (may_assume_number_setting(*a, scope)) return true;
       const auto* call = as<ast::Call>(a->value);
       if (call == nullptr || !has_fact(TorchFact::FinfoField, a->attr) || call->args.size != 1 ||
           !call->keywords.empty() || qualify(call->func, scope) != "torch.finfo") {

@@ -886,7 +886,8 @@ struct DeclineCase {
 TEST(Where, Declines) {
   const std::string head = "def f(x):\n    y = x\n    if x.sum() > 0:\n";
   std::vector<DeclineCase> cases = {
-      {"mutation", head + "        self.count = x\n        y = x\n", "mutates state"},
+      {"mutation", head + "        self.count = x\n        y = x\n", "held elsewhere"},
+      {"subscript store", head + "        x[0] = 1\n        y = x\n", "mutates state"},
       {"in-place", head + "        x.add_(1)\n", "may not be one the traced code created"},
       {"in-place index", head + "        y = x * 1\n        y.scatter_(0, x.long(), x)\n",
        "mutates state"},

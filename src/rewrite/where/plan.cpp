@@ -147,14 +147,66 @@ Problem shares_merged_tensor(const Context& context, const ast::stmt& statement,
   return {};
 }
 
-// The variables assigned in some branch and live after the if, each bound on every path.
+// What the path to a leaf stores in attributes: in order, and whether a stored value may be
+// an existing tensor or a view of one.
+struct PathStores {
+  std::vector<std::string_view> order;
+  std::string_view shared;  // the first attribute stored such a value, or empty
+};
+
+void path_stores(const Tree& tree, PathStores stores, std::vector<PathStores>& out) {
+  if (tree.raises()) return;  // it stores nothing: its guard raises first
+  for (const Assignment& a : tree.assigns) {
+    if (!is_attribute_var(a.var)) continue;
+    if (std::find(stores.order.begin(), stores.order.end(), a.var) == stores.order.end())
+      stores.order.push_back(a.var);
+    auto shares = tree.shares.find(a.var);
+    if (stores.shared.empty() && (shares == tree.shares.end() || shares->second))
+      stores.shared = a.var;
+  }
+  if (!tree.is_split()) {
+    out.push_back(std::move(stores));
+    return;
+  }
+  path_stores(*tree.on_true, stores, out);
+  path_stores(*tree.on_false, stores, out);
+}
+
+// Attributes the branches store (`self.x_min = ...`), merged as variables: the rewrite
+// stores each once, after computing every value, whichever branch holds. So every branch
+// that does not raise stores the same attributes in one order, each a new tensor (the
+// selected value is one: an object that held an existing tensor would hold a copy).
+Problem check_attribute_stores(const Plan& plan) {
+  std::vector<std::string_view> order;
+  for (std::string_view var : plan.merge)
+    if (is_attribute_var(var)) order.push_back(var);
+  if (order.empty()) return {};
+  std::vector<PathStores> leaves;
+  path_stores(*plan.root, {}, leaves);
+  for (const PathStores& stores : leaves) {
+    if (stores.order != order)
+      return {Reason::MutatesState, "the branches do not all store `" + std::string(order[0]) +
+                                        "` and the other attributes they store, in one order"};
+    if (!stores.shared.empty())
+      return {Reason::SharesTensor, "a branch stores in `" + std::string(stores.shared) +
+                                        "` a tensor that may be held elsewhere too (a name, a "
+                                        "view, a method's result): the predicated value is a "
+                                        "new tensor"};
+  }
+  return {};
+}
+
+// The variables assigned in some branch and live after the if, each bound on every path,
+// and the attributes the branches store.
 Problem merge_set(const Context& context, const ast::If& node, const std::vector<BlockRef>& path,
                   const std::vector<Tree*>& leaves, Plan& plan) {
   std::vector<std::string_view> assigned;
   merge_order(*plan.root, assigned);
   std::vector<std::string_view> live = context.analysis.live_after(node);
   for (std::string_view var : assigned)
-    if (std::find(live.begin(), live.end(), var) != live.end()) plan.merge.push_back(var);
+    if (is_attribute_var(var) || std::find(live.begin(), live.end(), var) != live.end())
+      plan.merge.push_back(var);
+  if (Problem why = check_attribute_stores(plan); !why.empty()) return why;
   if (plan.merge.empty())
     return {Reason::NoLiveValue, "the branches assign no variable used afterwards"};
   for (std::string_view var : plan.merge) {
@@ -218,9 +270,11 @@ Problem check_if(const Context& context, const ast::If& node) {
             "drop the else it belongs to"};
   if (condition_uses_scalar(node.test))
     return {Reason::UsesItem, "condition uses .item()/.tolist() (GM106, out of scope)"};
-  if (context.analysis.mutates_state(node.body) || context.analysis.mutates_state(node.orelse))
+  if (mutates_beyond_attribute_stores(context.analysis, node.body) ||
+      mutates_beyond_attribute_stores(context.analysis, node.orelse))
     return {Reason::MutatesState,
-            "a branch mutates state (attribute/subscript store or in-place call)"};
+            "a branch mutates state (subscript store, in-place call or attribute store "
+            "otherwise than `name.attr = value`)"};
   if (context.analysis.torch_name().empty())
     return {Reason::TorchNotImported, "torch is not imported under a known name"};
   return {};
@@ -230,6 +284,10 @@ Problem check_if(const Context& context, const ast::If& node) {
 // another name shares, every name read bound before the if.
 Problem check_values(const Context& context, const ast::If& node, const std::vector<BlockRef>& path,
                      const std::vector<Tree*>& leaves, Plan& plan) {
+  std::vector<std::string_view> assigned;
+  merge_order(*plan.root, assigned);
+  if (plan.returns && std::any_of(assigned.begin(), assigned.end(), is_attribute_var))
+    return {Reason::MutatesState, "a branch stores an attribute, and the branches return"};
   if (!plan.returns) {
     if (Problem why = merge_set(context, node, path, leaves, plan); !why.empty()) return why;
   }
@@ -274,13 +332,17 @@ Problem choose_form(const Context& context, const std::vector<BlockRef>& path,
   if (planner.met_static_if && planner.expensive)
     return {Reason::UnsupportedStatement,
             "a static if nested in a tensor branch that calls code (torch.cond)"};
+  bool stores = std::any_of(plan.merge.begin(), plan.merge.end(), is_attribute_var);
+  if (stores && planner.expensive)
+    return {Reason::MutatesState,
+            "a branch stores an attribute and calls code (a torch.cond branch cannot store it)"};
   if (planner.expensive) return plan_cond(context, path, leaves, plan);
   if (!plan.defers && !raises && plan.checks.masked_reads.empty() && leaves.size() == 2 &&
       !plan.root->on_true->is_split() && !plan.root->on_false->is_split()) {
     // In training, where_ok says no (the unselected side's gradients); torch.cond over
     // the branches as written then selects without a break, where it can (not over a
     // subscript by a tensor index: Dynamo reads it with .item(), a failed compile there).
-    plan.cond.in_training = !planner.pure_helper && !planner.met_static_if &&
+    plan.cond.in_training = !stores && !planner.pure_helper && !planner.met_static_if &&
                             cond_operands(context, path, leaves, plan).empty();
     if (!plan.cond.in_training) plan.cond.operands.clear();
   }

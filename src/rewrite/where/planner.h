@@ -36,6 +36,14 @@ std::vector<const ast::expr*> condition_leaves(const ast::expr& e);
 const ast::expr* number_literal(const ast::expr* e);
 // True, False, None or a number literal (number_literal).
 bool is_python_constant(const ast::expr& e);
+// `name.attr = value`, one target: a store the planner merges as a variable named by its
+// text (`self.x_min`), since every branch stores it; its target, else null.
+const ast::Attribute* attribute_store(const ast::stmt& s);
+// Whether a merged variable is such an attribute (its name holds a dot).
+bool is_attribute_var(std::string_view var);
+// Whether `body` (nested ifs included) mutates state otherwise than by such stores.
+bool mutates_beyond_attribute_stores(const sema::Analysis& analysis,
+                                     const ast::Seq<ast::stmt*>& body);
 std::string short_text(std::string_view text);
 std::string parenthesize_multiline(std::string text);
 
@@ -154,7 +162,9 @@ class Planner {
   bool fail(Problem problem);
   bool build_statement(const ast::stmt& s, bool last, Tree& tree);
   bool build_assignment(const ast::stmt& s, Tree& tree);
+  bool reads_stored_attribute(const ast::stmt& s, const Tree& tree);
   bool build_nested_if(const ast::If& n, bool last, Tree& tree);
+  bool assumed_flags(const ast::expr& test) const;
   static std::unique_ptr<Tree> static_side(const Tree& tree);
   bool kept_number(const ast::If& n, std::string_view var, Tree& tree);
   bool build_static_if(const ast::If& n, Tree& tree);
@@ -263,6 +273,16 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
   speculation.site = &statement;
   sema::Speculation* before = context.analysis.speculate(&speculation);
   PlanResult assumed = plan_once(&speculation);
+  // a value read as a Python flag and assumed a tensor: no input passes both checks
+  auto contradicts = [&](const PlanResult& result) {
+    if (!result.plan) return false;
+    const std::vector<std::string>& flags = result.plan->checks.flags;
+    for (const ast::expr* value : speculation.assumed)
+      if (std::find(flags.begin(), flags.end(), node_text(context, *value)) != flags.end())
+        return true;
+    return false;
+  };
+  if (contradicts(assumed)) assumed = {{}, {Reason::Other, "a flag assumed a tensor"}};
   if (!assumed.plan && !speculation.assume_numbers) {
     speculation = sema::Speculation{};
     speculation.site = &statement;

@@ -102,6 +102,31 @@ const ast::expr* first_index(const std::vector<const ast::Node*>& nodes) {
   return found;
 }
 
+const ast::Attribute* attribute_store(const ast::stmt& s) {
+  const auto* assign = ast::as<ast::Assign>(&s);
+  if (assign == nullptr || assign->targets.size != 1) return nullptr;
+  const auto* target = ast::as<ast::Attribute>(assign->targets[0]);
+  return target != nullptr && ast::is<ast::Name>(target->value) ? target : nullptr;
+}
+
+bool is_attribute_var(std::string_view var) { return var.find('.') != std::string_view::npos; }
+
+bool mutates_beyond_attribute_stores(const sema::Analysis& analysis,
+                                     const ast::Seq<ast::stmt*>& body) {
+  for (uint32_t i = 0; i < body.size; ++i) {
+    const ast::stmt& s = *body[i];
+    if (attribute_store(s) != nullptr) continue;  // its value is checked pure when planned
+    if (const auto* nested = ast::as<ast::If>(&s)) {
+      if (mutates_beyond_attribute_stores(analysis, nested->body) ||
+          mutates_beyond_attribute_stores(analysis, nested->orelse))
+        return true;
+      continue;
+    }
+    if (analysis.mutates_state(ast::Seq<ast::stmt*>{body.data + i, 1})) return true;
+  }
+  return false;
+}
+
 bool is_python_constant(const ast::expr& e) {
   if (number_literal(&e) != nullptr) return true;
   const auto* constant = ast::as<ast::Constant>(&e);

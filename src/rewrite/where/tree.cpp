@@ -207,6 +207,7 @@ Problem unsupported_statement(Kind kind) {
 }  // namespace
 
 bool Planner::build_statement(const ast::stmt& s, bool last, Tree& tree) {
+  if (!reads_stored_attribute(s, tree)) return false;
   switch (s.kind) {
     case Kind::Pass:
       return true;
@@ -236,6 +237,16 @@ bool Planner::build_statement(const ast::stmt& s, bool last, Tree& tree) {
 
 // `name = value` or `name: T = value` in a branch.
 bool Planner::build_assignment(const ast::stmt& s, Tree& tree) {
+  if (const ast::Attribute* store = attribute_store(s)) {
+    // merged as a variable named by its text; the rewrite stores once, after every value
+    std::string_view var = node_text(context_, *store);
+    std::string_view base = ast::as<ast::Name>(store->value)->id;
+    if (tree.env.count(var) != 0 || tree.env.count(base) != 0)
+      return fail(Reason::MutatesState, "a branch stores `" + std::string(var) +
+                                            "` twice or after assigning `" + std::string(base) +
+                                            "`");
+    return add_assignment(var, *static_cast<const ast::Assign&>(s).value, tree);
+  }
   if (const auto* n = ast::as<ast::Assign>(&s)) {
     auto* target = n->targets.size == 1 ? ast::as<ast::Name>(n->targets[0]) : nullptr;
     if (target == nullptr)
@@ -249,10 +260,70 @@ bool Planner::build_assignment(const ast::stmt& s, Tree& tree) {
   return add_assignment(target->id, *n.value, tree);
 }
 
+// Whether `s` reads no attribute its path stored before it (`self.x_min` after `self.x_min =
+// ...`): the rewrite computes every value before it stores, so such a read would see the
+// value from before the if. Past a store on `base`, `base` may be read only through other
+// attributes (no call of its methods, no passing it on); fails otherwise.
+bool Planner::reads_stored_attribute(const ast::stmt& s, const Tree& tree) {
+  std::set<std::string_view> bases;
+  for (const auto& [var, temp] : tree.env)
+    if (is_attribute_var(var)) bases.insert(var.substr(0, var.find('.')));
+  if (bases.empty()) return true;
+  std::string_view offending;
+  size_t loads = 0, through_attributes = 0;
+  ast::walk(&s, [&](const ast::Node* n) {
+    if (const auto* name = ast::as<ast::Name>(n); name && bases.count(name->id) != 0) ++loads;
+    const auto* attribute = ast::as<ast::Attribute>(n);
+    const auto* base = attribute ? ast::as<ast::Name>(attribute->value) : nullptr;
+    if (base == nullptr || bases.count(base->id) == 0) return true;
+    ++through_attributes;
+    if (tree.env.count(node_text(context_, *attribute)) != 0)
+      offending = node_text(context_, *attribute);
+    return true;
+  });
+  if (!offending.empty())
+    return fail(Reason::MutatesState, "a branch reads `" + std::string(offending) +
+                                          "` after storing it (the rewrite stores last)");
+  if (loads != through_attributes)
+    return fail(Reason::MutatesState,
+                "a branch uses an object otherwise than through its attributes after storing "
+                "one of them (the rewrite stores last)");
+  return true;
+}
+
+// `flag` of `flag == <literal>` (`!=`, `is`, `is not`; a number, True, False or None):
+// on a bool, int, float or None (runtime.python_flags) such a comparison cannot raise
+// either. Any other expression as it is.
+static const ast::expr* compared_flag(const ast::expr& e) {
+  const auto* compare = ast::as<ast::Compare>(&e);
+  if (compare == nullptr || compare->ops.size != 1) return &e;
+  using Op = ast::CmpOpKind;
+  Op op = compare->ops[0];
+  if (op != Op::Eq && op != Op::NotEq && op != Op::Is && op != Op::IsNot) return &e;
+  return is_python_constant(*compare->comparators[0]) ? compare->left : &e;
+}
+
+// Whether `test` is made of flags (names and attributes, alone or compared with a literal,
+// under and/or/not) that only a speculation takes for tensors: read as Python flags
+// instead (checked at run time by runtime.python_flags), as `elif self.mode == -1:`
+// usually is. A test the text shows data-dependent stays one.
+bool Planner::assumed_flags(const ast::expr& test) const {
+  if (speculation == nullptr) return false;
+  for (const ast::expr* leaf : condition_leaves(test)) {
+    const ast::expr* flag = compared_flag(*leaf);
+    if (!ast::is<ast::Name>(flag) && !ast::is<ast::Attribute>(flag)) return false;
+  }
+  sema::Speculation* active = analysis_.speculate(nullptr);
+  bool shown = analysis_.is_data_dependent(test);
+  analysis_.speculate(active);
+  return !shown;
+}
+
 // An if in a branch: a static one computed on both sides (tail duplication), else a
 // data-dependent one ending the branch, a split of the tree.
 bool Planner::build_nested_if(const ast::If& n, bool last, Tree& tree) {
-  if (static_ifs && !analysis_.is_data_dependent(*n.test)) return build_static_if(n, tree);
+  if (static_ifs && (!analysis_.is_data_dependent(*n.test) || assumed_flags(*n.test)))
+    return build_static_if(n, tree);
   if (!last)
     return fail(Reason::UnsupportedStatement,
                 "a nested if followed by more statements in a branch");
@@ -383,6 +454,14 @@ bool Planner::build_static_if(const ast::If& n, Tree& tree) {
   std::vector<std::string_view> vars;
   for (auto& side : sides)
     if (!merge_static_side(*side, tree, vars)) return false;
+  for (std::string_view var : vars) {
+    // a stored attribute is stored once whichever side holds: by both sides
+    if (!is_attribute_var(var)) continue;
+    if (sides[0]->env.count(var) == 0 || sides[1]->env.count(var) == 0)
+      return fail(Reason::MutatesState,
+                  "a static if in a branch stores `" + std::string(var) + "` on one side only");
+    tree.shares[var] = sides[0]->shares[var] || sides[1]->shares[var];
+  }
   for (std::string_view var : vars) select_static_value(n, var, *test, sides, tree);
   return true;
 }
@@ -395,9 +474,11 @@ bool Planner::check_static_test(const ast::If& n, const Tree& tree) {
   for (const ast::expr* leaf : condition_leaves(*n.test)) {
     const auto* call = ast::as<ast::Call>(leaf);
     if (call != nullptr && sema::is_mode_query(analysis_.resolve_call(*call), *call)) continue;
+    leaf = compared_flag(*leaf);
     if (!ast::is<ast::Name>(leaf) && !ast::is<ast::Attribute>(leaf))
       return fail(Reason::Other, "the static test `" + short_text(node_text(context_, *n.test)) +
-                                     "` is not a flag (a name, an attribute or a query of a "
+                                     "` is not a flag (a name, an attribute, one compared with "
+                                     "`==`/`!=`/`is`/`is not` to a literal, or a query of a "
                                      "torch mode; both sides evaluate it)");
     // the check before the statement reads the value before the branch
     for (const ast::Name* name : ast::loads(leaf))
@@ -405,13 +486,14 @@ bool Planner::check_static_test(const ast::If& n, const Tree& tree) {
         return fail(Reason::Other,
                     "the static test reads `" + std::string(name->id) +
                         "`, assigned earlier in the branch (the run-time check cannot see it)");
+    // a flag compared with a literal: on the values python_flags admits, pure as the flag
+    if (!pure_as_written(*leaf))
+      return fail(Reason::NotPure,
+                  "the static test `" + short_text(node_text(context_, *n.test)) + "` is not pure");
     std::string flag(node_text(context_, *leaf));
     if (std::find(flag_checks.begin(), flag_checks.end(), flag) == flag_checks.end())
       flag_checks.push_back(flag);
   }
-  if (!pure_as_written(*n.test))
-    return fail(Reason::NotPure,
-                "the static test `" + short_text(node_text(context_, *n.test)) + "` is not pure");
   return true;
 }
 

@@ -1,4 +1,5 @@
-"""[Where] declined: a branch mutates module state."""
+"""[Where] declined: a branch counts in a Python int attribute (`self.hits + 1`, not pure: torch.where
+selects tensors only)."""
 import torch
 from torch import nn
 
@@ -20,4 +21,4 @@ INPUTS = [(torch.ones(2),), (-torch.ones(2),)]
 EXPECTED_BREAKS = (1, 1)
 EXPECTED_GRAPHS = (2, 2)
 EXPECTED_TAGS = [("GM101", "declined")]
-EXPECTED_DECLINES = [("GM101", "mutates state")]
+EXPECTED_DECLINES = [("GM101", "not pure")]
