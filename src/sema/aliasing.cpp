@@ -74,6 +74,10 @@ bool may_alias(const Analysis& analysis, const ast::expr& value) {
     }
     case Kind::Call: {
       const auto& call = *ast::as<ast::Call>(&value);
+      // `x.clone()`: a tensor's copy holds nothing another name holds (a receiver of
+      // another type is refused at run time: values the rewrite selects are tensors)
+      const auto* method = ast::as<ast::Attribute>(call.func);
+      if (method != nullptr && method->attr == "clone" && call.args.empty()) return false;
       // what the callee is, as the text shows it: resolving assumes nothing of the receiver
       Speculation* active = analysis.speculate(nullptr);
       Callee callee = analysis.resolve_call(call);

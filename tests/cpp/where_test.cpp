@@ -920,7 +920,8 @@ TEST(Where, Declines) {
        ".item()"},
       {"augassign", head + "        y += 1\n", "augmented"},
       {"expression", head + "        x.sum()\n", "expression statement"},
-      {"tuple", head + "        y, z = x, x\n", "single name"},
+      {"tuple", head + "        y, z = x.chunk(2)\n", "fixed number of tensors"},
+      {"swap", head + "        y, x = x, y\n", "read the names it binds"},
   };
   for (const auto& c : cases) {
     Result r = run(c.source, {"y"});

@@ -70,6 +70,8 @@ class Planner {
   int temps = 0;
   int splits = 0;
   bool expensive = false;
+  // a branch unpacks a call into names (build_unpacking): no torch.cond of the branches
+  bool unpacked = false;
   // whether a branch may call a helper only Dynamo's trace shows torch.cond can trace (a
   // static if, a loop, a validation): tried after every other plan
   bool traced_helpers = false;
@@ -162,6 +164,7 @@ class Planner {
   bool fail(Problem problem);
   bool build_statement(const ast::stmt& s, bool last, Tree& tree);
   bool build_assignment(const ast::stmt& s, Tree& tree);
+  bool build_unpacking(const ast::Tuple& names, const ast::expr& value, Tree& tree);
   bool reads_stored_attribute(const ast::stmt& s, const Tree& tree);
   bool build_nested_if(const ast::If& n, bool last, Tree& tree);
   bool assumed_flags(const ast::expr& test) const;

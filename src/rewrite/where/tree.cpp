@@ -248,6 +248,8 @@ bool Planner::build_assignment(const ast::stmt& s, Tree& tree) {
     return add_assignment(var, *static_cast<const ast::Assign&>(s).value, tree);
   }
   if (const auto* n = ast::as<ast::Assign>(&s)) {
+    if (const auto* names = n->targets.size == 1 ? ast::as<ast::Tuple>(n->targets[0]) : nullptr)
+      return build_unpacking(*names, *n->value, tree);
     auto* target = n->targets.size == 1 ? ast::as<ast::Name>(n->targets[0]) : nullptr;
     if (target == nullptr)
       return fail(Reason::Other, "assignment to a target that is not a single name");
@@ -258,6 +260,79 @@ bool Planner::build_assignment(const ast::stmt& s, Tree& tree) {
   if (target == nullptr || n.value == nullptr)
     return fail(Reason::Other, "annotated assignment without a value or to a non-name target");
   return add_assignment(target->id, *n.value, tree);
+}
+
+namespace {
+
+// How many tensors `call` gives, where the callee alone fixes it (`torch.aminmax(x)`,
+// `x.sort(dim)`: two); 0 otherwise (`x.chunk(n)`, `torch.max(x, dim)`).
+size_t fixed_tuple_arity(const ast::Call& call) {
+  const auto* method = ast::as<ast::Attribute>(call.func);
+  if (method == nullptr) return 0;
+  for (std::string_view pair : {"aminmax", "sort", "topk", "kthvalue", "std_mean", "var_mean",
+                                "frexp", "cummax", "cummin", "mode", "qr", "slogdet"})
+    if (method->attr == pair) return 2;
+  return 0;
+}
+
+bool holds(const std::vector<std::string_view>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+}  // namespace
+
+// `a, b = <value>` in a branch: a tuple display of as many values, each assigned in turn
+// (none reads a name the statement binds, so in turn is at once), or a call whose callee
+// fixes how many tensors it gives, computed once into a temp whose elements are read
+// (`__gm_t0[0]`). Unpacking a call leaves no statement torch.cond's branches could hold.
+bool Planner::build_unpacking(const ast::Tuple& names, const ast::expr& value, Tree& tree) {
+  std::vector<std::string_view> targets;
+  for (const ast::expr* element : names.elts) {
+    const auto* name = ast::as<ast::Name>(element);
+    if (name == nullptr || holds(targets, name->id))
+      return fail(Reason::Other, "unpacking into a target that is not distinct names");
+    targets.push_back(name->id);
+  }
+  if (const auto* display = ast::as<ast::Tuple>(&value)) {
+    if (display->elts.size != targets.size())
+      return fail(Reason::Other, "unpacking a tuple display of another length");
+    for (const ast::Name* read : ast::loads(&value))
+      if (holds(targets, read->id))
+        return fail(Reason::Other, "unpacking values that read the names it binds");
+    for (size_t i = 0; i < targets.size(); ++i)
+      if (!add_assignment(targets[i], *display->elts[i], tree)) return false;
+    return true;
+  }
+  const auto* call = ast::as<ast::Call>(&value);
+  if (call == nullptr || fixed_tuple_arity(*call) != targets.size())
+    return fail(Reason::Other,
+                "unpacking a value other than a tuple display or a call of a fixed number of "
+                "tensors (`torch.aminmax`, `sort`, `topk`, ...)");
+  if (speculation != nullptr) focus(tree);
+  std::vector<const ast::Subscript*> masked;
+  if (!check_value(value, tree, masked)) return false;
+  std::optional<std::string> text = renamed(value, tree, masked);
+  if (!text)
+    return fail(Reason::UnsupportedStatement,
+                "comprehension, lambda or f-string reading a branch variable");
+  note_free_reads(value, tree);
+  note_reads(value, tree);
+  int whole = temps++;
+  tree.assigns.push_back({std::string_view(), whole, *text});
+  unpacked = true;
+  std::string held = kTempOpen + std::to_string(whole) + kTempClose;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    std::string_view var = targets[i];
+    int temp = temps++;
+    tree.assigns.push_back({var, temp, held + "[" + std::to_string(i) + "]"});
+    tree.env[var] = temp;
+    std::erase(tree.numeric, std::string(var));
+    if (speculation != nullptr && !holds(tree.derived, var)) tree.derived.push_back(var);
+    if (!holds(tree.assigned, var)) tree.assigned.push_back(var);
+    tree.alias[var] = false;
+    tree.shares[var] = false;  // an element of a fresh result
+  }
+  return true;
 }
 
 // Whether `s` reads no attribute its path stored before it (`self.x_min` after `self.x_min =
