@@ -202,6 +202,7 @@ class Planner {
   sema::PurityFacts facts_of(const Tree& tree) const;
   bool add_assignment(std::string_view var, const ast::expr& value, Tree& tree);
   bool add_return(const ast::expr& value, Tree& tree);
+  std::optional<std::string> value_text(const ast::expr& value, Tree& tree);
   bool add_raise(const ast::Raise& raise, bool last, Tree& tree);
 
   const Context& context_;

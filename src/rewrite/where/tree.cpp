@@ -308,14 +308,8 @@ bool Planner::build_unpacking(const ast::Tuple& names, const ast::expr& value, T
     return fail(Reason::Other,
                 "unpacking a value other than a tuple display or a call of a fixed number of "
                 "tensors (`torch.aminmax`, `sort`, `topk`, ...)");
-  if (speculation != nullptr) focus(tree);
-  std::vector<const ast::Subscript*> masked;
-  if (!check_value(value, tree, masked)) return false;
-  std::optional<std::string> text = renamed(value, tree, masked);
-  if (!text)
-    return fail(Reason::UnsupportedStatement,
-                "comprehension, lambda or f-string reading a branch variable");
-  note_free_reads(value, tree);
+  std::optional<std::string> text = value_text(value, tree);
+  if (!text) return false;
   note_reads(value, tree);
   int whole = temps++;
   tree.assigns.push_back({std::string_view(), whole, *text});
@@ -734,9 +728,8 @@ sema::PurityFacts Planner::facts_of(const Tree& tree) const {
 }
 
 bool Planner::add_assignment(std::string_view var, const ast::expr& value, Tree& tree) {
-  if (speculation != nullptr) focus(tree);
-  std::vector<const ast::Subscript*> masked;
-  if (!check_value(value, tree, masked)) return false;
+  std::optional<std::string> text = value_text(value, tree);
+  if (!text) return false;
   if (speculation != nullptr) {
     auto derived = std::find(tree.derived.begin(), tree.derived.end(), var);
     bool tensor = analysis_.is_tensor(value);
@@ -749,11 +742,6 @@ bool Planner::add_assignment(std::string_view var, const ast::expr& value, Tree&
   } else if (numeric != tree.numeric.end()) {
     tree.numeric.erase(numeric);
   }
-  std::optional<std::string> text = renamed(value, tree, masked);
-  if (!text)
-    return fail(Reason::UnsupportedStatement,
-                "comprehension, lambda or f-string reading a branch variable");
-  note_free_reads(value, tree);
   int temp = temps++;
   tree.assigns.push_back({var, temp, *text, is_python_constant(value), gradient_safe(value, tree)});
   tree.env[var] = temp;
@@ -767,15 +755,25 @@ bool Planner::add_assignment(std::string_view var, const ast::expr& value, Tree&
   return true;
 }
 
-bool Planner::add_return(const ast::expr& value, Tree& tree) {
+// A branch value's text with earlier branch values as their temps, once it is checked
+// (check_value); its free reads noted. Fails (nullopt) otherwise.
+std::optional<std::string> Planner::value_text(const ast::expr& value, Tree& tree) {
   if (speculation != nullptr) focus(tree);
   std::vector<const ast::Subscript*> masked;
-  if (!check_value(value, tree, masked)) return false;
+  if (!check_value(value, tree, masked)) return std::nullopt;
   std::optional<std::string> text = renamed(value, tree, masked);
-  if (!text)
-    return fail(Reason::UnsupportedStatement,
-                "comprehension, lambda or f-string reading a branch variable");
+  if (!text) {
+    fail(Reason::UnsupportedStatement,
+         "comprehension, lambda or f-string reading a branch variable");
+    return std::nullopt;
+  }
   note_free_reads(value, tree);
+  return text;
+}
+
+bool Planner::add_return(const ast::expr& value, Tree& tree) {
+  std::optional<std::string> text = value_text(value, tree);
+  if (!text) return false;
   int temp = temps++;
   tree.assigns.push_back(
       {std::string_view(), temp, *text, is_python_constant(value), gradient_safe(value, tree)});
