@@ -286,7 +286,8 @@ PlanResult plan_speculating(const Context& context, const ast::stmt& statement,
         return true;
     return false;
   };
-  if (contradicts(assumed)) assumed = {{}, {Reason::Other, "a flag assumed a tensor"}};
+  if (contradicts(assumed))
+    assumed = {{}, {Reason::NotTensor, "a value read as a flag would be assumed a tensor too"}};
   if (!assumed.plan && !speculation.assume_numbers) {
     speculation = sema::Speculation{};
     speculation.site = &statement;

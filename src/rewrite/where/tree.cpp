@@ -290,22 +290,22 @@ bool Planner::build_unpacking(const ast::Tuple& names, const ast::expr& value, T
   for (const ast::expr* element : names.elts) {
     const auto* name = ast::as<ast::Name>(element);
     if (name == nullptr || holds(targets, name->id))
-      return fail(Reason::Other, "unpacking into a target that is not distinct names");
+      return fail(Reason::UnpackingForm, "unpacking into a target that is not distinct names");
     targets.push_back(name->id);
   }
   if (const auto* display = ast::as<ast::Tuple>(&value)) {
     if (display->elts.size != targets.size())
-      return fail(Reason::Other, "unpacking a tuple display of another length");
+      return fail(Reason::UnpackingForm, "unpacking a tuple display of another length");
     for (const ast::Name* read : ast::loads(&value))
       if (holds(targets, read->id))
-        return fail(Reason::Other, "unpacking values that read the names it binds");
+        return fail(Reason::UnpackingForm, "unpacking values that read the names it binds");
     for (size_t i = 0; i < targets.size(); ++i)
       if (!add_assignment(targets[i], *display->elts[i], tree)) return false;
     return true;
   }
   const auto* call = ast::as<ast::Call>(&value);
   if (call == nullptr || fixed_tuple_arity(*call) != targets.size())
-    return fail(Reason::Other,
+    return fail(Reason::UnpackingForm,
                 "unpacking a value other than a tuple display or a call of a fixed number of "
                 "tensors (`torch.aminmax`, `sort`, `topk`, ...)");
   std::optional<std::string> text = value_text(value, tree);
