@@ -921,6 +921,7 @@ TEST(Where, Declines) {
       {"augassign", head + "        y += 1\n", "augmented"},
       {"expression", head + "        x.sum()\n", "expression statement"},
       {"tuple", head + "        y, z = x.chunk(2)\n", "fixed number of tensors"},
+      {"not torch", head + "        y, z = sorter.sort(x)\n", "fixed number of tensors"},
       {"swap", head + "        y, x = x, y\n", "read the names it binds"},
   };
   for (const auto& c : cases) {

@@ -304,6 +304,11 @@ bool Planner::build_unpacking(const ast::Tuple& names, const ast::expr& value, T
     return true;
   }
   const auto* call = ast::as<ast::Call>(&value);
+  // torch's own callee (a tensor's method, checked at run time where assumed): what the
+  // name promises is what it gives
+  sema::CalleeKind callee = call ? analysis_.resolve_call(*call).kind : sema::CalleeKind::Unknown;
+  if (callee != sema::CalleeKind::TorchFunction && callee != sema::CalleeKind::TensorMethod)
+    call = nullptr;
   if (call == nullptr || fixed_tuple_arity(*call) != targets.size())
     return fail(Reason::UnpackingForm,
                 "unpacking a value other than a tuple display or a call of a fixed number of "
