@@ -69,6 +69,7 @@ TEST(TorchFacts, SampleLookups) {
       {TorchFact::Elementwise, "sigmoid", "cumsum"},
       {TorchFact::InPlaceUpdate, "mul_", "scatter_"},
       {TorchFact::BoundedGradient, "clamp", "exp"},
+      {TorchFact::PairOp, "sort", "chunk"},
   };
   EXPECT_EQ(std::size(samples), std::size(kCategories));
   for (const Sample& s : samples) {

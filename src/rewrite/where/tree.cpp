@@ -265,14 +265,10 @@ bool Planner::build_assignment(const ast::stmt& s, Tree& tree) {
 namespace {
 
 // How many tensors `call` gives, where the callee alone fixes it (`torch.aminmax(x)`,
-// `x.sort(dim)`: two); 0 otherwise (`x.chunk(n)`, `torch.max(x, dim)`).
+// `x.sort(dim)`: two, torch_facts' PairOp); 0 otherwise (`x.chunk(n)`, `torch.max(x, dim)`).
 size_t fixed_tuple_arity(const ast::Call& call) {
   const auto* method = ast::as<ast::Attribute>(call.func);
-  if (method == nullptr) return 0;
-  for (std::string_view pair : {"aminmax", "sort", "topk", "kthvalue", "std_mean", "var_mean",
-                                "frexp", "cummax", "cummin", "mode", "qr", "slogdet"})
-    if (method->attr == pair) return 2;
-  return 0;
+  return method != nullptr && sema::has_fact(sema::TorchFact::PairOp, method->attr) ? 2 : 0;
 }
 
 bool holds(const std::vector<std::string_view>& names, std::string_view name) {
