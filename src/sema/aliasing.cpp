@@ -49,7 +49,97 @@ void add_aliases(const Analysis& analysis, const ast::Node* scope,
   }
 }
 
+// Whether `value` allocates a new tensor whenever it gives one: arithmetic, a comparison, a
+// FreshResult torch function or method (not one that may return its receiver or a view).
+bool allocates(const Analysis& analysis, const ast::expr& value) {
+  switch (value.kind) {
+    case Kind::BinOp:
+    case Kind::Compare:
+      return true;
+    case Kind::UnaryOp:
+      return ast::as<ast::UnaryOp>(&value)->op != ast::UnaryOpKind::UAdd;
+    case Kind::Call: {
+      const auto& call = *ast::as<ast::Call>(&value);
+      if (find_keyword(call, "out") != nullptr) return false;
+      Speculation* active = analysis.speculate(nullptr);
+      Callee callee = analysis.resolve_call(call);
+      analysis.speculate(active);
+      std::string_view name;
+      if (callee.kind == CalleeKind::TorchFunction) {
+        name = callee.qualified_name.substr(std::string_view("torch.").size());
+      } else if (const auto* method = ast::as<ast::Attribute>(call.func);
+                 method != nullptr && callee.kind != CalleeKind::Builtin &&
+                 callee.kind != CalleeKind::LocalFunction) {
+        name = method->attr;
+      }
+      return !name.empty() && has_fact(TorchFact::FreshResult, name) &&
+             !has_fact(TorchFact::ViewOfReceiver, name);
+    }
+    default:
+      return false;
+  }
+}
+
+// The names `scope` reads as an operand of a value that allocates (`n` of `n - m`,
+// `n.mean()`, `torch.sqrt(n)`): such a read does not pass the tensor on.
+std::set<const ast::Name*> operand_reads(const Analysis& analysis, const ast::Node* scope) {
+  std::set<const ast::Name*> out;
+  auto add = [&](const ast::expr* e) {
+    if (const auto* n = ast::as<ast::Name>(e)) out.insert(n);
+  };
+  ast::walk_own_body(scope, [&](const ast::Node* n) {
+    if (const auto* b = ast::as<ast::BinOp>(n)) add(b->left), add(b->right);
+    if (const auto* c = ast::as<ast::Compare>(n)) {
+      add(c->left);
+      for (const ast::expr* right : c->comparators) add(right);
+    }
+    if (const auto* u = ast::as<ast::UnaryOp>(n); u && allocates(analysis, *u)) add(u->operand);
+    if (const auto* c = ast::as<ast::Call>(n); c && allocates(analysis, *c)) {
+      if (const auto* method = ast::as<ast::Attribute>(c->func)) add(method->value);
+      for (const ast::expr* argument : c->args) add(argument);
+    }
+  });
+  return out;
+}
+
 }  // namespace
+
+bool is_sole_holder(const Analysis& analysis, const ast::Module& module, const ast::stmt& statement,
+                    const ast::Name& name) {
+  const ast::Node* scope = ast::innermost_function(module, statement);
+  const auto* def = ast::as<ast::FunctionDef>(scope);
+  if (def == nullptr || ast::parameter_named(*def, name.id) != nullptr) return false;
+  std::vector<std::string_view> live = analysis.live_after(statement);
+  if (std::find(live.begin(), live.end(), name.id) != live.end()) return false;
+  const ast::Assign* binding = nullptr;
+  size_t bindings = 0, own_uses = 0, all_uses = 0;
+  bool declared = false;
+  ast::walk_own_body(scope, [&](const ast::Node* n) {
+    if (const auto* assign = ast::as<ast::Assign>(n); assign && assign->targets.size == 1) {
+      const auto* target = ast::as<ast::Name>(assign->targets[0]);
+      if (target != nullptr && target->id == name.id) binding = assign;
+    }
+    if (const auto* used = ast::as<ast::Name>(n); used && used->id == name.id) {
+      ++own_uses;
+      bindings += used->ctx != ast::ExprContext::Load;
+    }
+    if (const auto* g = ast::as<ast::Global>(n))
+      declared |= std::find(g->names.begin(), g->names.end(), name.id) != g->names.end();
+    if (const auto* g = ast::as<ast::Nonlocal>(n))
+      declared |= std::find(g->names.begin(), g->names.end(), name.id) != g->names.end();
+  });
+  ast::walk(scope, [&](const ast::Node* n) {
+    if (const auto* used = ast::as<ast::Name>(n); used && used->id == name.id) ++all_uses;
+    return true;
+  });
+  if (declared || bindings != 1 || binding == nullptr || own_uses != all_uses ||
+      !allocates(analysis, *binding->value))
+    return false;
+  std::set<const ast::Name*> operands = operand_reads(analysis, scope);
+  for (const ast::Name* read : ast::loads(scope))
+    if (read->id == name.id && read != &name && operands.count(read) == 0) return false;
+  return true;
+}
 
 bool may_alias(const Analysis& analysis, const ast::expr& value) {
   switch (value.kind) {

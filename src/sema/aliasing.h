@@ -25,4 +25,12 @@ bool may_alias(const Analysis& analysis, const ast::expr& value);
 bool changes_tensors_in_place(const Analysis& analysis, const ast::Module& module,
                               const ast::stmt& statement, std::set<std::string_view> names);
 
+// Whether `name`, which `statement` (an if) stores in an attribute (`self.mean =
+// batch_mean`), is the only holder of a tensor the function allocated, so that storing a
+// copy instead is unseen: the function binds it once, by `name = <value>`, to arithmetic or
+// a new tensor (torch_facts' FreshResult, not a view), reads it elsewhere only as an operand
+// of such a value, no nested scope reads it, and nothing reads it after the if.
+bool is_sole_holder(const Analysis& analysis, const ast::Module& module, const ast::stmt& statement,
+                    const ast::Name& name);
+
 }  // namespace graphmend::sema

@@ -212,6 +212,7 @@ class AnalysisImpl final : public Analysis {
   // Internal queries shared by the tagger and the flow builder.
   ValueKind kind_of(const ast::expr& e) const;
   bool known_non_tensor(const ast::expr* e, ScopeId scope, int depth = 0) const;
+  bool is_shape_read(const ast::expr* e) const;
   ScopeId scope_of(const ast::Node* node) const;
   const Binding* lookup(ScopeId scope, std::string_view name) const;
   std::string qualify(const ast::expr* e, ScopeId scope) const;  // "torch.nn.functional.relu"

@@ -432,7 +432,7 @@ ValueKind AnalysisImpl::tensor_method_kind(const ast::Call& call, std::string_vi
 bool AnalysisImpl::known_non_tensor(const ast::expr* e, ScopeId scope, int depth) const {
   if (depth == 0) non_tensor_budget_ = 256;  // names fan out over definitions: bound the work
   if (e == nullptr || depth > 8 || --non_tensor_budget_ < 0) return false;
-  if (is_literal(e)) return true;
+  if (is_literal(e) || is_shape_read(e)) return true;
   if (const auto* name = as<ast::Name>(e)) {
     bool any = false;
     for (const Def* reaching : reaching_defs(*name, scope)) {
@@ -483,6 +483,17 @@ bool AnalysisImpl::known_non_tensor(const ast::expr* e, ScopeId scope, int depth
   }
   // methods of a known non-tensor (arr.reshape(...) on a numpy array) stay non-tensors
   return known_non_tensor(base, scope, depth + 1);
+}
+
+// `x.shape`, `x.shape[0]`, `x.ndim`, `len(x)`: a size, whatever `x` is (a tensor's or an
+// array's shape is a tuple of ints; len returns an int), never a tensor.
+bool AnalysisImpl::is_shape_read(const ast::expr* e) const {
+  if (const auto* sub = as<ast::Subscript>(e)) e = sub->value;
+  if (const auto* a = as<ast::Attribute>(e)) return a->attr == "shape" || a->attr == "ndim";
+  const auto* call = as<ast::Call>(e);
+  const auto* callee = call != nullptr ? as<ast::Name>(call->func) : nullptr;
+  if (callee == nullptr || callee->id != "len") return false;
+  return resolve_call(*call).kind == CalleeKind::Builtin;  // not shadowed
 }
 
 ValueKind AnalysisImpl::kind_of_name(const ast::Name& name, ScopeId scope) const {

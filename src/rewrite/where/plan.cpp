@@ -154,35 +154,40 @@ struct PathStores {
   std::string_view shared;  // the first attribute stored such a value, or empty
 };
 
-void path_stores(const Tree& tree, PathStores stores, std::vector<PathStores>& out) {
+// A store of a local that solely holds a new tensor (sema::is_sole_holder) shares nothing.
+void path_stores(const Context& context, const ast::If& node, const Tree& tree, PathStores stores,
+                 std::vector<PathStores>& out) {
   if (tree.raises()) return;  // it stores nothing: its guard raises first
   for (const Assignment& a : tree.assigns) {
     if (!is_attribute_var(a.var)) continue;
     if (std::find(stores.order.begin(), stores.order.end(), a.var) == stores.order.end())
       stores.order.push_back(a.var);
     auto shares = tree.shares.find(a.var);
-    if (stores.shared.empty() && (shares == tree.shares.end() || shares->second))
+    auto name = tree.stored_name.find(a.var);
+    bool sole = name != tree.stored_name.end() && name->second != nullptr &&
+                sema::is_sole_holder(context.analysis, context.module, node, *name->second);
+    if (stores.shared.empty() && (shares == tree.shares.end() || shares->second) && !sole)
       stores.shared = a.var;
   }
   if (!tree.is_split()) {
     out.push_back(std::move(stores));
     return;
   }
-  path_stores(*tree.on_true, stores, out);
-  path_stores(*tree.on_false, stores, out);
+  path_stores(context, node, *tree.on_true, stores, out);
+  path_stores(context, node, *tree.on_false, stores, out);
 }
 
 // Attributes the branches store (`self.x_min = ...`), merged as variables: the rewrite
 // stores each once, after computing every value, whichever branch holds. So every branch
 // that does not raise stores the same attributes in one order, each a new tensor (the
 // selected value is one: an object that held an existing tensor would hold a copy).
-Problem check_attribute_stores(const Plan& plan) {
+Problem check_attribute_stores(const Context& context, const ast::If& node, const Plan& plan) {
   std::vector<std::string_view> order;
   for (std::string_view var : plan.merge)
     if (is_attribute_var(var)) order.push_back(var);
   if (order.empty()) return {};
   std::vector<PathStores> leaves;
-  path_stores(*plan.root, {}, leaves);
+  path_stores(context, node, *plan.root, {}, leaves);
   for (const PathStores& stores : leaves) {
     if (stores.order != order)
       return {Reason::MutatesState, "the branches do not all store `" + std::string(order[0]) +
@@ -206,7 +211,7 @@ Problem merge_set(const Context& context, const ast::If& node, const std::vector
   for (std::string_view var : assigned)
     if (is_attribute_var(var) || std::find(live.begin(), live.end(), var) != live.end())
       plan.merge.push_back(var);
-  if (Problem why = check_attribute_stores(plan); !why.empty()) return why;
+  if (Problem why = check_attribute_stores(context, node, plan); !why.empty()) return why;
   if (plan.merge.empty())
     return {Reason::NoLiveValue, "the branches assign no variable used afterwards"};
   for (std::string_view var : plan.merge) {

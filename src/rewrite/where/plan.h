@@ -94,6 +94,8 @@ struct Tree {
   std::map<std::string_view, bool> alias;
   // variable -> its last value may be an existing tensor or a view of one (may_alias)
   std::map<std::string_view, bool> shares;
+  // attribute -> the name its last store reads (`self.mean = batch_mean`), or none
+  std::map<std::string_view, const ast::Name*> stored_name;
 
   bool is_split() const { return split_id >= 0; }
   // The assignment of temp `temp` here, or null.

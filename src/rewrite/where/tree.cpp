@@ -751,6 +751,7 @@ bool Planner::add_assignment(std::string_view var, const ast::expr& value, Tree&
     tree.assigned.push_back(var);
   tree.alias[var] = may_alias_input(context_, value);
   tree.shares[var] = sema::may_alias(context_.analysis, value);
+  tree.stored_name[var] = is_attribute_var(var) ? ast::as<ast::Name>(&value) : nullptr;
   tree.cond.body.push_back(std::string(var) + " = " +
                            parenthesize_multiline(std::string(node_text(context_, value))));
   return true;
