@@ -67,6 +67,39 @@ TEST(Aliasing, ChangesInPlaceThroughANameOrAnAliasOfOne) {
   EXPECT_FALSE(changes("f", "x"));
 }
 
+TEST(Aliasing, SoleHolderIsALocalBoundOnceToANewTensorAndOnlyReadAsAnOperand) {
+  Program p(
+      "import torch\n"
+      "def f(self, x):\n"
+      "    mean = x.mean(0)\n"   // new, read as an operand: a sole holder
+      "    view = x.view(-1)\n"  // a view of the input
+      "    twice = x * 2\n"      // passed on whole by a second store
+      "    later = x + 1\n"      // read after the if
+      "    shared = x - 1\n"     // read by a nested scope
+      "    rebound = x * 3\n"
+      "    rebound = rebound + 1\n"  // bound twice
+      "    if (mean - x).sum() > 0:\n"
+      "        self.a = mean\n"
+      "        self.b = view\n"
+      "        self.c = twice\n"
+      "        self.d = twice\n"
+      "        self.e = later\n"
+      "        self.f = shared\n"
+      "        self.g = rebound\n"
+      "        self.h = x\n"
+      "    g = lambda: shared\n"
+      "    return later\n");
+  const ast::stmt& branch = *p.stmt("if (mean - x)");
+  auto sole = [&](const char* store) {
+    const auto* assign = ast::as<ast::Assign>(p.stmt(store));
+    return is_sole_holder(*p.analysis, *p.module, branch, *ast::as<ast::Name>(assign->value));
+  };
+  EXPECT_TRUE(sole("self.a = mean"));
+  for (const char* store : {"self.b = view", "self.c = twice", "self.e = later", "self.f = shared",
+                            "self.g = rebound", "self.h = x"})
+    EXPECT_FALSE(sole(store)) << store;
+}
+
 TEST(Binding, ParametersAndAssignmentsBeforeOnThePath) {
   Program p(
       "def f(a, *args, k=1, **kw):\n"
