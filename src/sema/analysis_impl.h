@@ -278,7 +278,6 @@ class AnalysisImpl final : public Analysis {
   bool may_assume_self_attribute(const ast::Attribute& a, ScopeId scope) const;
   bool class_sets_tensor(const ast::Attribute& a, ScopeId scope) const;
   bool may_assume_number_setting(const ast::Attribute& a, ScopeId scope) const;
-  bool is_number_default_parameter(const ast::expr* value) const;
   bool class_registers(ClassId klass, std::string_view attr, int depth) const;
   struct AttributeSets {  // `self.<attr> = value` in a class, by what the value is
     int tensors = 0;

@@ -225,12 +225,17 @@ const ast::Name* AnalysisImpl::declared_type(const ast::expr* annotation, ScopeI
 }
 
 // A parameter of the function `scope` annotated int or float (alone or with None), or
-// defaulting to a number (with `or_bool`, also annotated bool or defaulting to True or False).
+// defaulting to a number, negative ones included (with `or_bool`, also annotated bool or
+// defaulting to True or False).
 bool AnalysisImpl::is_number_parameter(const ast::Name& name, ScopeId scope, bool or_bool) const {
   std::optional<Parameter> parameter = find_parameter(scopes_[scope.index].node, name.id);
   if (!parameter) return false;
   using Type = ast::ConstantValue::Type;
-  const auto* default_value = as<ast::Constant>(parameter->default_value);
+  const ast::expr* given = parameter->default_value;
+  if (const auto* negated = as<ast::UnaryOp>(given);
+      negated && negated->op == ast::UnaryOpKind::USub)
+    given = negated->operand;
+  const auto* default_value = as<ast::Constant>(given);
   if (parameter->arg->annotation != nullptr) {
     const ast::Name* type = declared_type(parameter->arg->annotation, scope);
     return type != nullptr &&

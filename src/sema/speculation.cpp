@@ -162,34 +162,21 @@ bool AnalysisImpl::class_registers(ClassId klass, std::string_view attr, int dep
 // Counts the assignments `self.<attr> = value` in the methods of the class and its local
 // bases, other than of None or of a value computed from `<x>.<attr>`, by what the text shows
 // of the value.
-// A parameter of its function whose default is a number or bool literal (`self.momentum =
-// momentum` from `momentum=0.95`): a setting, counted as the literal would be.
-bool AnalysisImpl::is_number_default_parameter(const ast::expr* value) const {
-  const auto* name = as<ast::Name>(value);
-  if (name == nullptr) return false;
-  ScopeId scope = scope_of(value);
-  if (!scope.is_function()) return false;
-  std::optional<Parameter> parameter = find_parameter(scopes_[scope.index].node, name->id);
-  const ast::expr* given = parameter ? parameter->default_value : nullptr;
-  if (const auto* negated = as<ast::UnaryOp>(given);
-      negated && negated->op == ast::UnaryOpKind::USub)
-    given = negated->operand;
-  const auto* c = as<ast::Constant>(given);
-  using Type = ast::ConstantValue::Type;
-  return c != nullptr && (c->value.type == Type::Int || c->value.type == Type::Float ||
-                          c->value.type == Type::True || c->value.type == Type::False);
-}
-
 void AnalysisImpl::count_attribute_sets(ClassId klass, std::string_view attr, int depth,
                                         AttributeSets& sets) const {
   if (!klass.has_value() || depth > 32) return;
   for (const auto& [name, value] : classes_[klass.index].pending_attrs) {
     // `self.sigmas = None` until it is set; `self.sigmas = self.sigmas.to(device)` keeps it
     if (name != attr || is_none_constant(value) || reads_attribute(value, attr)) continue;
-    if (is<ast::Constant>(value) || is_number_default_parameter(value))
+    // a literal, or a parameter declared a number or bool (`self.momentum = momentum` from
+    // `momentum=0.95`): a setting
+    const auto* parameter = as<ast::Name>(value);
+    ScopeId scope = scope_of(value);
+    if (is<ast::Constant>(value) || (parameter != nullptr && scope.is_function() &&
+                                     is_number_parameter(*parameter, scope, true)))
       ++sets.constants;
     else
-      ++(is_tensor_kind(kind_rec(value, scope_of(value), 1)) ? sets.tensors : sets.others);
+      ++(is_tensor_kind(kind_rec(value, scope, 1)) ? sets.tensors : sets.others);
   }
   for (ClassId base : classes_[klass.index].local_bases)
     count_attribute_sets(base, attr, depth + 1, sets);

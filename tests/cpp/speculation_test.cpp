@@ -238,6 +238,31 @@ TEST(Speculation, AttributesSetOnlyToLiteralsAreNotAssumed) {
   EXPECT_TRUE(p.tensor("self.state"));  // set nowhere in the file
 }
 
+// Settings and sizes: a parameter defaulting to a negative number, an attribute set from
+// one, and a size read off any value (`x.shape[0]`, `len(x)`) are never assumed tensors.
+TEST(Speculation, NegativeDefaultsSettingsAndSizesAreNotAssumed) {
+  Program p(
+      "import torch\n"
+      "class M(torch.nn.Module):\n"
+      "    def __init__(self, momentum=-1, decay=0.9):\n"
+      "        super().__init__()\n"
+      "        self.momentum = momentum\n"
+      "        self.decay = decay\n"
+      "    def forward(self, x, dim=-1):\n"
+      "        rows = x.shape[0]\n"
+      "        count = len(x)\n"
+      "        if x.sum() > 0:\n"
+      "            pass\n"
+      "        dim, rows, count, self.momentum, self.decay, x\n");
+  Speculating s(p, "if x.sum() > 0");
+  EXPECT_FALSE(p.tensor("dim"));
+  for (const char* value : {"rows", "count"}) EXPECT_FALSE(p.tensor(value, 1)) << value;
+  EXPECT_FALSE(p.tensor("self.momentum", 1));
+  EXPECT_FALSE(p.tensor("self.decay", 1));
+  EXPECT_TRUE(p.tensor("x", 3));
+  EXPECT_EQ(s.assumed(), (std::vector<std::string>{"x"}));
+}
+
 // A parameter declared a number is not assumed a tensor where it still holds the argument,
 // and may be where it was rebound (kornia's adjust_gamma: `gain: Union[float, Tensor] = 1.0`,
 // then `gain = gain.to(input.dtype)` before its guard).
