@@ -9,6 +9,7 @@
 
 #include "ast/ast.h"
 #include "ast/functions.h"
+#include "base/contains.h"
 
 namespace graphmend::sema {
 
@@ -22,14 +23,11 @@ inline bool ends_with(std::string_view s, std::string_view p) {
 }
 
 inline bool in_list(std::string_view name, std::initializer_list<std::string_view> list) {
-  for (std::string_view item : list) {
-    if (item == name) return true;
-  }
-  return false;
+  return contains(list, name);
 }
 
 inline bool in_list(std::string_view name, const std::vector<std::string_view>& list) {
-  return std::find(list.begin(), list.end(), name) != list.end();
+  return contains(list, name);
 }
 
 inline bool is_none_constant(const ast::expr* e) {

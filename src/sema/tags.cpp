@@ -7,6 +7,7 @@
 #include "ast/walk.h"
 #include "base/runtime_name.h"
 #include "sema/analysis_impl.h"
+#include "sema/helpers.h"
 
 namespace graphmend::sema {
 
@@ -41,10 +42,6 @@ bool site_is_condition(BreakKind kind) {
 namespace {
 
 bool is_stmt_kind(ast::Kind k) { return k >= ast::Kind::FunctionDef && k <= ast::Kind::Continue; }
-
-bool in_list(std::string_view name, std::initializer_list<std::string_view> list) {
-  return std::find(list.begin(), list.end(), name) != list.end();
-}
 
 bool is_rerun_call(const ast::expr* e) {
   const auto* call = as<ast::Call>(e);

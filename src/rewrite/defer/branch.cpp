@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "ast/walk.h"
+#include "base/contains.h"
 #include "rewrite/defer/branch_condition.h"
 #include "rewrite/defer/defer.h"
 #include "rewrite/rewrite.h"
@@ -42,17 +43,13 @@ using defer_detail::lower_condition_speculating;
 
 namespace {
 
-bool contains_name(const std::vector<std::string_view>& names, std::string_view name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
 // Whether `e` is built only from string operations: a str literal, an f-string, `+` of
 // such values, or a name of `strings`.
 bool is_string(const ast::expr* e, const std::vector<std::string_view>& strings) {
   if (const auto* constant = ast::as<ast::Constant>(e))
     return constant->value.type == ast::ConstantValue::Type::Str;
   if (ast::is<ast::JoinedStr>(e)) return true;
-  if (const auto* name = ast::as<ast::Name>(e)) return contains_name(strings, name->id);
+  if (const auto* name = ast::as<ast::Name>(e)) return contains(strings, name->id);
   const auto* sum = ast::as<ast::BinOp>(e);
   return sum && sum->op == ast::OperatorKind::Add && is_string(sum->left, strings) &&
          is_string(sum->right, strings);
@@ -79,12 +76,12 @@ void for_each_name_assignment(const ast::Seq<ast::stmt*>& body, Visit&& visit) {
 std::vector<std::string_view> string_names(const ast::Seq<ast::stmt*>& body) {
   std::vector<std::string_view> strings;
   for_each_name_assignment(body, [&](std::string_view name, const ast::expr*) {
-    if (!contains_name(strings, name)) strings.push_back(name);
+    if (!contains(strings, name)) strings.push_back(name);
   });
   for (bool changed = true; changed;) {
     changed = false;
     for_each_name_assignment(body, [&](std::string_view name, const ast::expr* value) {
-      if (contains_name(strings, name) && !is_string(value, strings)) {
+      if (contains(strings, name) && !is_string(value, strings)) {
         strings.erase(std::find(strings.begin(), strings.end(), name));
         changed = true;
       }
@@ -242,7 +239,7 @@ class BodyCheck {
 
   bool run() {
     for (std::string_view name : context_.analysis.live_after(branch_)) {
-      if (contains_name(assigned_, name))
+      if (contains(assigned_, name))
         return fail(reasons::Reason::BranchLiveAfter,
                     "variable `" + std::string(name) + "` assigned in the branch is used after it");
     }
@@ -315,7 +312,7 @@ class BodyCheck {
     if (const auto* update = ast::as<ast::AugAssign>(&s)) {
       const auto* target = ast::as<ast::Name>(update->target);
       if (target == nullptr || update->op != ast::OperatorKind::Add ||
-          !contains_name(strings_, target->id) || !contains_name(bound, target->id))
+          !contains(strings_, target->id) || !contains(bound, target->id))
         return fail(reasons::Reason::BranchNotStatic,
                     "an augmented assignment other than `+=` of strings to a name: " + quoted(s));
       return value(*update->value, bound);
@@ -378,7 +375,7 @@ class BodyCheck {
                   "the branch calls " + quoted(call) + ": " + why);
     Helper helper{&call, context_.source.line_col(def.begin).line, {}};
     auto argument = [&](const ast::expr& arg) {
-      if (!contains_name(walked, parameters.parameter_of(&arg))) return value(arg, bound);
+      if (!contains(walked, parameters.parameter_of(&arg))) return value(arg, bound);
       helper.modules.push_back(&arg);
       return module_leaf(arg);
     };
@@ -427,7 +424,7 @@ class BodyCheck {
       return name && parameters.is_parameter_name(name->id);
     });
     if (shadows) return "its loop rebinds a parameter";
-    if (!contains_name(walked, module->id)) walked.push_back(module->id);
+    if (!contains(walked, module->id)) walked.push_back(module->id);
     for (const ast::stmt* statement : loop.body) {
       const auto* branch = ast::as<ast::If>(statement);
       if (branch == nullptr || !context_.analysis.is_data_dependent(*branch->test)) {
@@ -462,7 +459,7 @@ class BodyCheck {
     const ast::expr* root = &e;
     while (const auto* attribute = ast::as<ast::Attribute>(root)) root = attribute->value;
     const auto* name = ast::as<ast::Name>(root);
-    if (name && !contains_name(assigned_, name->id) &&
+    if (name && !contains(assigned_, name->id) &&
         context_.analysis.is_definitely_bound_before(branch_, name->id))
       return true;
     return fail(reasons::Reason::BranchNotStatic,
@@ -516,7 +513,7 @@ class BodyCheck {
   bool reads_bound_names(const ast::Node& e, const std::vector<std::string_view>& bound) {
     bool ok = true;
     if (const auto* name = ast::as<ast::Name>(&e))
-      ok = !contains_name(assigned_, name->id) || contains_name(bound, name->id);
+      ok = !contains(assigned_, name->id) || contains(bound, name->id);
     ast::for_each_child(
         &e, [&](const ast::Node* child) { ok = ok && reads_bound_names(*child, bound); });
     if (!ok)
@@ -591,7 +588,7 @@ class BodyCheck {
 
   // A name the branch assigns reads its value from earlier in the branch; any other is a leaf.
   bool name_value(const ast::Name& name, const std::vector<std::string_view>& bound) {
-    if (contains_name(assigned_, name.id)) return reads_bound_names(name, bound);
+    if (contains(assigned_, name.id)) return reads_bound_names(name, bound);
     return leaf(name);
   }
 
@@ -619,7 +616,7 @@ class BodyCheck {
     // A warning category by its builtin name (a global of that name too: its value is
     // checked at run time to be a Warning class).
     bool category = name && hops == 0 && is_warning_category(name->id);
-    if (name == nullptr || contains_name(assigned_, name->id) ||
+    if (name == nullptr || contains(assigned_, name->id) ||
         (!torch_constant && !category &&
          !context_.analysis.is_definitely_bound_before(branch_, name->id)))
       return fail(reasons::Reason::BranchNotStatic,

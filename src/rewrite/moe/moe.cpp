@@ -30,15 +30,12 @@
 #include "ast/names.h"
 #include "ast/path.h"
 #include "ast/walk.h"
+#include "base/contains.h"
 
 namespace graphmend::rewrite {
 namespace {
 
 using Names = std::vector<std::string_view>;
-
-bool has(const Names& names, std::string_view name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 bool is_int_constant(const ast::expr* e, std::string_view digits) {
   const auto* c = ast::as<ast::Constant>(e);
@@ -148,7 +145,7 @@ class BodyCheck {
   bool touches(const ast::Node* node) const;
   bool fail(const ast::Node& node, std::string_view why);
   void add_index(std::string_view name) {
-    if (!has(indices_, name)) indices_.push_back(name);
+    if (!contains(indices_, name)) indices_.push_back(name);
     assigned_.push_back(name);
   }
   void add_expert_alias(std::string_view name, std::string module) {
@@ -157,7 +154,7 @@ class BodyCheck {
     expert_aliases_.push_back({name, std::move(module)});
   }
   void add_row(std::string_view name) {
-    if (!has(rows_, name)) rows_.push_back(name);
+    if (!contains(rows_, name)) rows_.push_back(name);
   }
 
   const Context& context_;
@@ -184,7 +181,7 @@ bool BodyCheck::fail(const ast::Node& node, std::string_view why) {
 // Whether `node` reads the routed indices, the rows or an expert bound by the loop.
 bool BodyCheck::touches(const ast::Node* node) const {
   for (const ast::Name* name : ast::loads(node)) {
-    if (has(indices_, name->id) || has(rows_, name->id)) return true;
+    if (contains(indices_, name->id) || contains(rows_, name->id)) return true;
     for (const auto& alias : expert_aliases_)
       if (alias.first == name->id) return true;
   }
@@ -293,7 +290,7 @@ Flow BodyCheck::call_flow(const ast::Call& call) {
 Flow BodyCheck::flow(const ast::expr* e) {
   if (!touches(e)) return Flow::Invariant;
   if (const auto* name = ast::as<ast::Name>(e))
-    return has(rows_, name->id) ? Flow::Rows : Flow::Other;
+    return contains(rows_, name->id) ? Flow::Rows : Flow::Other;
   if (const auto* item = ast::as<ast::Subscript>(e)) {
     // A gather: `h[top_x]`, `h[None, top_x]`, `w[top_x, idx, None]`.
     if (touches(item->value)) return Flow::Other;
@@ -303,7 +300,7 @@ Flow BodyCheck::flow(const ast::expr* e) {
     for (const ast::expr* part : parts) {
       const auto* name = ast::as<ast::Name>(part);
       const auto* none = ast::as<ast::Constant>(part);
-      if (!(name && has(indices_, name->id)) &&
+      if (!(name && contains(indices_, name->id)) &&
           !(none && none->value.type == ast::ConstantValue::Type::None))
         return Flow::Other;
     }
@@ -354,7 +351,7 @@ bool BodyCheck::empty_guard(const ast::If& branch) const {
     if (builtin && builtin->id == "len" && call->args.size == 1) of = call->args[0];
   }
   const auto* name = ast::as<ast::Name>(of);
-  return name != nullptr && has(indices_, name->id);
+  return name != nullptr && contains(indices_, name->id);
 }
 
 // `out.index_add_(0, <indices>, <rows>)`.
@@ -365,7 +362,7 @@ bool BodyCheck::index_add(const ast::Expr& s) {
     return fail(s, "is not `out.index_add_(0, <indices>, <rows>)`");
   const auto* index = call->args.size == 3 ? ast::as<ast::Name>(call->args[1]) : nullptr;
   if (index == nullptr || !call->keywords.empty() || !is_int_constant(call->args[0], "0") ||
-      !has(indices_, index->id) || touches(method->value) ||
+      !contains(indices_, index->id) || touches(method->value) ||
       !context_.analysis.is_pure(*method->value))
     return fail(s, "adds other than `out.index_add_(0, <indices>, <rows>)`");
   if (flow(call->args[2]) != Flow::Rows)
@@ -380,7 +377,7 @@ bool BodyCheck::assignment(const ast::Assign& assign) {
   if (const auto* target = ast::as<ast::Name>(assign.targets[0])) {
     assigned_.push_back(target->id);
     const auto* source = ast::as<ast::Name>(value);
-    if (source && has(indices_, source->id)) {
+    if (source && contains(indices_, source->id)) {
       add_index(target->id);  // `token_list = token_idx`
       return true;
     }
@@ -473,7 +470,7 @@ std::string BodyCheck::check() {
   if (index_adds_.empty())
     return "the loop adds no rows back with `out.index_add_(0, <indices>, <rows>)`";
   for (std::string_view live : context_.analysis.live_after(*loop_.loop))
-    if (has(assigned_, live))
+    if (contains(assigned_, live))
       return "`" + std::string(live) +
              "`, assigned in the loop, is read after it (the static form "
              "runs the loop for every expert)";

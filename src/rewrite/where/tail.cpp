@@ -6,6 +6,7 @@
 
 #include "ast/names.h"
 #include "ast/walk.h"
+#include "base/contains.h"
 #include "rewrite/where/planner.h"
 
 namespace graphmend::rewrite::where_detail {
@@ -15,14 +16,7 @@ using ast::Kind;
 // ---------------------------------------------------------------------------------------
 // The Planner's checks of the tail on each side.
 
-namespace {
-
-template <class List, class Item>
-bool in(const List& list, const Item& item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // Maximal subexpressions of `e` that read no name in `assigned` and are not pure as
 // written, in evaluation order; only those Python evaluates unconditionally.
@@ -155,7 +149,7 @@ bool Planner::side_test(const ast::expr& test, const Side& side) {
   if (numbers) return true;
   // a literal a side assigns: the nested function is traced with it, a constant there
   for (const ast::Name* name : ast::loads(&test))
-    if (in(side.local, name->id) && !in(side.constants, name->id)) return false;
+    if (contains(side.local, name->id) && !contains(side.constants, name->id)) return false;
   return static_as_written(test);
 }
 
@@ -172,7 +166,7 @@ bool Planner::static_as_written(const ast::expr& test) const {
 // nothing the branch or the tail assigns before it.
 bool Planner::test_checkable_before(const ast::expr& test, const Side& side) const {
   for (const ast::Name* name : ast::loads(&test))
-    if (in(side.local, name->id)) return false;
+    if (contains(side.local, name->id)) return false;
   return static_as_written(test);
 }
 
@@ -187,7 +181,7 @@ bool Planner::side_static_if(const ast::If& n, Side& side, int& count) {
   if (true_ok == false_ok || !test_checkable_before(*n.test, side)) return false;
   std::string check = sema::condition_check(
       *n.test, true_ok, [&](const ast::expr& e) { return std::string(node_text(context_, e)); });
-  if (!in(tail_preconditions, check)) tail_preconditions.push_back(check);
+  if (!contains(tail_preconditions, check)) tail_preconditions.push_back(check);
   side = true_ok ? on_true : on_false;
   error = error_before;
   return true;
@@ -249,7 +243,7 @@ bool Planner::side_return(const ast::stmt& s, const Side& side) {
     values.assign(tuple->elts.begin(), tuple->elts.end());
   for (const ast::expr* returned : values) {
     const auto* name = ast::as<ast::Name>(returned);
-    if (name != nullptr && (in(side.constants, name->id) || in(side.numeric, name->id)))
+    if (name != nullptr && (contains(side.constants, name->id) || contains(side.numeric, name->id)))
       return fail(Reason::SelectsPythonValue, "the tail returns the Python value `" +
                                                   std::string(name->id) +
                                                   "` (torch.where selects tensors only)");

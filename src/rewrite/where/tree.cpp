@@ -6,6 +6,7 @@
 
 #include "ast/names.h"
 #include "ast/walk.h"
+#include "base/contains.h"
 #include "rewrite/defer/defer.h"
 #include "rewrite/edits.h"
 #include "rewrite/guard_raise.h"
@@ -271,10 +272,6 @@ size_t fixed_tuple_arity(const ast::Call& call) {
   return method != nullptr && sema::has_fact(sema::TorchFact::PairOp, method->attr) ? 2 : 0;
 }
 
-bool holds(const std::vector<std::string_view>& names, std::string_view name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
 }  // namespace
 
 // `a, b = <value>` in a branch: a tuple display of as many values, each assigned in turn
@@ -285,7 +282,7 @@ bool Planner::build_unpacking(const ast::Tuple& names, const ast::expr& value, T
   std::vector<std::string_view> targets;
   for (const ast::expr* element : names.elts) {
     const auto* name = ast::as<ast::Name>(element);
-    if (name == nullptr || holds(targets, name->id))
+    if (name == nullptr || contains(targets, name->id))
       return fail(Reason::UnpackingForm, "unpacking into a target that is not distinct names");
     targets.push_back(name->id);
   }
@@ -293,7 +290,7 @@ bool Planner::build_unpacking(const ast::Tuple& names, const ast::expr& value, T
     if (display->elts.size != targets.size())
       return fail(Reason::UnpackingForm, "unpacking a tuple display of another length");
     for (const ast::Name* read : ast::loads(&value))
-      if (holds(targets, read->id))
+      if (contains(targets, read->id))
         return fail(Reason::UnpackingForm, "unpacking values that read the names it binds");
     for (size_t i = 0; i < targets.size(); ++i)
       if (!add_assignment(targets[i], *display->elts[i], tree)) return false;
@@ -322,8 +319,8 @@ bool Planner::build_unpacking(const ast::Tuple& names, const ast::expr& value, T
     tree.assigns.push_back({var, temp, held + "[" + std::to_string(i) + "]"});
     tree.env[var] = temp;
     std::erase(tree.numeric, std::string(var));
-    if (speculation != nullptr && !holds(tree.derived, var)) tree.derived.push_back(var);
-    if (!holds(tree.assigned, var)) tree.assigned.push_back(var);
+    if (speculation != nullptr && !contains(tree.derived, var)) tree.derived.push_back(var);
+    if (!contains(tree.assigned, var)) tree.assigned.push_back(var);
     tree.alias[var] = false;
     tree.shares[var] = false;  // an element of a fresh result
   }
