@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "sema/analysis_impl.h"
+#include "sema/torch_facts.h"
 
 namespace graphmend::sema {
 
@@ -488,13 +489,25 @@ class FlowBuilder {
     return eval;
   }
 
+  // Whether every item is a call of a context manager that never swallows an exception
+  // (torch_facts' PlainContext: `with torch.no_grad():`), so a binding in the body is made
+  // on every path that leaves the with statement normally.
+  bool plain_contexts(const ast::Seq<ast::withitem*>& items) const {
+    for (const ast::withitem* w : items) {
+      const auto* call = as<ast::Call>(w->context_expr);
+      if (call == nullptr || !has_fact(TorchFact::PlainContext, a_.qualify(call->func, f_.scope)))
+        return false;
+    }
+    return true;
+  }
+
   uint32_t build_with(const ast::stmt* s, uint32_t next, const Ctx& c) {
     const ast::Seq<ast::withitem*>& items =
         s->kind == ast::Kind::With ? as<ast::With>(s)->items : as<ast::AsyncWith>(s)->items;
     const ast::Seq<ast::stmt*>& body =
         s->kind == ast::Kind::With ? as<ast::With>(s)->body : as<ast::AsyncWith>(s)->body;
     std::vector<uint32_t> targets = c.exc >= 0 ? f_.exc_lists[c.exc] : std::vector<uint32_t>{};
-    targets.push_back(next);  // __exit__ may swallow the exception
+    if (!plain_contexts(items)) targets.push_back(next);  // __exit__ may swallow the exception
     Ctx inner = c;
     inner.exc = exc_list(std::move(targets));
     uint32_t body_entry = build_seq(body, next, inner);

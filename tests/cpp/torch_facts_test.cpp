@@ -70,6 +70,7 @@ TEST(TorchFacts, SampleLookups) {
       {TorchFact::InPlaceUpdate, "mul_", "scatter_"},
       {TorchFact::BoundedGradient, "clamp", "exp"},
       {TorchFact::PairOp, "sort", "chunk"},
+      {TorchFact::PlainContext, "torch.no_grad", "contextlib.suppress"},
   };
   EXPECT_EQ(std::size(samples), std::size(kCategories));
   for (const Sample& s : samples) {
