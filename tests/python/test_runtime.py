@@ -492,6 +492,27 @@ def test_where_ok():
         assert rt.where_ok(c, a, torch.ones(2, 3, requires_grad=True))
 
 
+def test_record_ok_takes_one_element_bool_conditions_only():
+    assert rt.record_ok(torch.tensor(True))
+    assert rt.record_ok((torch.tensor([False]), torch.tensor(True)))
+    assert not rt.record_ok(torch.tensor([True, False]))  # the original's bool() raises
+    assert not rt.record_ok(torch.tensor(1))  # not a bool tensor
+    assert not rt.record_ok(True)
+    assert not rt.record_ok((torch.tensor(True), torch.tensor([True, True])))
+
+
+def test_a_format_without_template_hands_on_the_converted_value():
+    from graphmend.runtime.records import _apply_formats
+
+    args, kwargs = _apply_formats(
+        ((1, None, (0,)), ("n", None, (0,))),
+        ("loss %.4f", (torch.tensor(0.25),)),
+        {"n": (torch.tensor(3),)},
+    )
+    assert args == ("loss %.4f", 0.25) and type(args[1]) is float
+    assert kwargs == {"n": 3} and type(kwargs["n"]) is int
+
+
 def test_where_ok_traces_without_break():
     def fn(a, b):
         c = a.sum() > 0

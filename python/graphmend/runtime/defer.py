@@ -52,7 +52,10 @@ def defer_format(site, callee, formats, /, *args, **kwargs):
     values) while compiling. A third element, a tuple of indexes, names the values the
     original converted with ``.item()`` (``f"{loss.item():.4f}"``): they are recorded as
     tensors and converted when formatted, so no ``.item()`` runs in the traced region. ``print(f"loss {loss:.3f}", end="")`` becomes
-    ``defer_format(site, print, ((0, "loss {0:.3f}"),), (loss,), end="")``.
+    ``defer_format(site, print, ((0, "loss {0:.3f}"),), (loss,), end="")``. A template of
+    ``None`` hands the one value on itself, converted: ``logger.info("loss %.4f",
+    loss.item())`` becomes ``defer_format(site, logger.info, ((1, None, (0,)),), "loss %.4f",
+    (loss,))``, so the logger formats the number as the original's did.
     """
     _defer(site, callee, formats, args, kwargs)
 

@@ -144,6 +144,19 @@ def where_ok(condition, *values, gradient_safe: bool = False):
     return True
 
 
+def record_ok(condition) -> bool:
+    """Whether a branch on ``condition`` that only records calls (``defer_when``) may run
+    whatever the condition: every condition is a bool tensor of one element, which the
+    original ``if`` calls ``bool()`` on and a record replays on."""
+    import torch
+
+    conditions = condition if isinstance(condition, tuple) else (condition,)
+    return all(
+        isinstance(cond, torch.Tensor) and cond.dtype == torch.bool and cond.numel() == 1
+        for cond in conditions
+    )
+
+
 def _selectable(condition, values) -> bool:
     """``values`` are tensors of one shape, dtype and device, and every condition is a bool
     tensor of one element on that device with no more dimensions than the values."""

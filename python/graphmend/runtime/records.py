@@ -107,7 +107,8 @@ def _apply_formats(formats, args, kwargs):
         values = target[key]
         if items:  # the values the original converted with .item() in the format
             values = tuple(v.item() if i in items[0] else v for i, v in enumerate(values))
-        target[key] = template.format(*values)
+        # no template: the argument was `X.item()` itself, handed on as the number
+        target[key] = values[0] if template is None else template.format(*values)
     return tuple(args), kwargs
 
 

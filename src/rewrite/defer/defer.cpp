@@ -318,6 +318,7 @@ void append_literal(std::string& out, std::string_view text) {
 // An f-string as a str.format template over its field values, or a reason it cannot be.
 struct FormatTemplate {
   std::string text;
+  bool raw = false;  // no template: the one value itself, converted (`None` in the spec)
   std::vector<const ast::expr*> values;
   std::optional<reasons::Problem> problem;
   void fail(std::string detail) { problem = {reasons::Reason::FString, std::move(detail)}; }
@@ -678,10 +679,12 @@ class CallDeferral {
       for (const ast::expr* arg : ast::as<ast::Call>(&value)->args) format.values.push_back(arg);
       return defer_formatting(value, key, format, true);
     }
-    bool is_print = tag_.kind == sema::BreakKind::PrintCall;
-    if (is_print && item_receiver(&value) != nullptr) {  // print(x.item()) prints str(x.item())
+    if (item_receiver(&value) != nullptr) {
+      // print(x.item()) prints str(x.item()); a logger or warnings.warn is handed the
+      // number itself (`%.3f`, `%d` format it)
       FormatTemplate format;
       format.text = "{0!s}";
+      format.raw = tag_.kind != sema::BreakKind::PrintCall;
       format.values.push_back(&value);
       return defer_formatting(value, key, format, true);
     }
@@ -722,7 +725,7 @@ class CallDeferral {
     else
       tuple.pop_back();  // keep the comma of a 1-tuple
     tuple += ")";
-    std::string spec = "(" + key + ", " + python_string(format.text);
+    std::string spec = "(" + key + ", " + (format.raw ? "None" : python_string(format.text));
     if (!items.empty()) spec += ", (" + items + ")";
     specs_.push_back(spec + ")");
     outcome_.edits.push_back({value.begin, value.end, tuple});

@@ -309,6 +309,8 @@ void emit_where(const Plan& plan, const Context& context, const Names& names, Em
       test += check(var);
     }
   }
+  // a branch that only records calls selects nothing: its conditions alone are checked
+  if (test.empty()) test = context.runtime + ".record_ok(" + conds + ")";
   // a recorded call replays only after the compiled region: eagerly the original path runs
   if (plan.defers) test = context.runtime + ".is_compiling() and " + test;
   out.line(0, "if " + test + ":");
@@ -553,8 +555,10 @@ Outcome where_detail::emit_plan(const Plan& plan, Context& context) {
   std::vector<const Tree*> splits, leaves;
   collect_splits(*plan.root, splits, leaves);
   for (const Tree* leaf : leaves)
-    for (const where_detail::DeferredCall& call : leaf->deferred)
+    for (const where_detail::DeferredCall& call : leaf->deferred) {
       outcome.absorbed.push_back(call.call);
+      outcome.absorbed.insert(outcome.absorbed.end(), call.converted.begin(), call.converted.end());
+    }
   return outcome;
 }
 

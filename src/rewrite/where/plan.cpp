@@ -212,7 +212,9 @@ Problem merge_set(const Context& context, const ast::If& node, const std::vector
     if (is_attribute_var(var) || std::find(live.begin(), live.end(), var) != live.end())
       plan.merge.push_back(var);
   if (Problem why = check_attribute_stores(context, node, plan); !why.empty()) return why;
-  if (plan.merge.empty())
+  bool records = std::any_of(leaves.begin(), leaves.end(),
+                             [](const Tree* leaf) { return !leaf->deferred.empty(); });
+  if (plan.merge.empty() && !records)
     return {Reason::NoLiveValue, "the branches assign no variable used afterwards"};
   for (std::string_view var : plan.merge) {
     for (Tree* leaf : leaves) {

@@ -50,6 +50,7 @@ struct DeferredCall {
   std::string recorded;
   std::string plain;
   std::string indent;  // the statement's indentation, which its further lines start with
+  std::vector<const ast::Node*> converted;  // its `t.item()` arguments, converted at the replay
 };
 
 // The `raise` ending a raising leaf: as written (the fallback runs it) and as [Trap]'s guard

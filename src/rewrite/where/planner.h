@@ -88,7 +88,9 @@ class Planner {
   bool build_body(const ast::Seq<ast::stmt*>& body, Tree& tree);
   bool add_deferred_call(const ast::Expr& statement, Tree& tree);
   bool recordable_argument(const ast::expr& argument) const;
-  std::optional<std::string> deferred_text(const sema::BreakTag& tag, std::string_view condition);
+  // `converted`, where given, gets the `t.item()` arguments it converts at the replay.
+  std::optional<std::string> deferred_text(const sema::BreakTag& tag, std::string_view condition,
+                                           std::vector<const ast::Node*>* converted = nullptr);
   bool build_split(const std::vector<const ast::expr*>& operands, const ast::Seq<ast::stmt*>& body,
                    const ast::Seq<ast::stmt*>& orelse, Tree& tree);
   bool build_conditional(const ast::IfExp& e, std::string_view var, Tree& tree);

@@ -427,10 +427,19 @@ bool Planner::add_deferred_call(const ast::Expr& statement, Tree& tree) {
                                        short_text(node_text(context_, *call->func)) +
                                        "` in a branch is not pure");
   sema::BreakTag tag{*kind, &statement, call, analysis_.function_of(call), {}, false};
-  std::optional<std::string> recorded = deferred_text(tag, kPathCondition);
+  std::vector<const ast::Node*> converted;
+  std::optional<std::string> recorded = deferred_text(tag, kPathCondition, &converted);
   std::optional<std::string> plain = recorded ? deferred_text(tag, {}) : std::nullopt;
   if (!plain) return false;
-  tree.deferred.push_back({call, *recorded, *plain, indentation_of(context_, statement)});
+  // a `t.item()` argument the record does not convert would read the scalar in the graph
+  for (const ast::expr* argument : arguments)
+    if (item_receiver(argument) != nullptr &&
+        std::find(converted.begin(), converted.end(), argument) == converted.end())
+      return fail(Reason::UsesItem, "an argument of `" +
+                                        short_text(node_text(context_, *call->func)) +
+                                        "` in a branch reads a scalar its record keeps (GM106)");
+  tree.deferred.push_back(
+      {call, *recorded, *plain, indentation_of(context_, statement), std::move(converted)});
   return true;
 }
 
@@ -440,7 +449,9 @@ bool Planner::recordable_argument(const ast::expr& argument) const {
   const ast::expr* value = &argument;
   if (const auto* starred = ast::as<ast::Starred>(value)) value = starred->value;
   const auto* joined = ast::as<ast::JoinedStr>(value);
-  if (joined == nullptr) return analysis_.is_pure(*value);
+  // `t.item()`, like such a field, records `t`, converted when the call replays
+  if (joined == nullptr)
+    return analysis_.is_pure(item_receiver(value) ? *item_receiver(value) : *value);
   for (const ast::expr* part : joined->values) {
     const auto* field = ast::as<ast::FormattedValue>(part);
     if (field == nullptr) continue;
@@ -455,8 +466,10 @@ bool Planner::recordable_argument(const ast::expr& argument) const {
 
 // The text of the call `tag` names as [Defer] records it (with `condition`, see defer_call).
 std::optional<std::string> Planner::deferred_text(const sema::BreakTag& tag,
-                                                  std::string_view condition) {
+                                                  std::string_view condition,
+                                                  std::vector<const ast::Node*>* converted) {
   Outcome deferred = defer_call(tag, context_, condition);
+  if (converted != nullptr) *converted = deferred.absorbed;
   if (!deferred.fixed) {
     fail(reasons::quoting(Reason::UnsupportedStatement, "a call in a branch cannot be deferred: ",
                           {deferred.reason_id, deferred.reason}));

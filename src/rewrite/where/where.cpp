@@ -64,6 +64,12 @@ std::optional<Outcome> rewrite_where(const sema::BreakTag& tag, Context& context
   }
   const Plan& plan = *result.plan;
   if (plan.covered_by != nullptr) return covered(context, *plan.covered_by);
+  // a branch that only records calls is [Defer]'s where it builds its messages from static
+  // values; [Where]'s form computes tensor arguments too
+  if (conditional == nullptr && plan.merge.empty() && !plan.returns) {
+    if (std::optional<Outcome> deferred = defer_branch(tag, context); deferred && deferred->fixed)
+      return deferred;
+  }
   return emit_plan(plan, context);
 }
 
