@@ -110,7 +110,7 @@ bool is_sole_holder(const Analysis& analysis, const ast::Module& module, const a
   const auto* def = ast::as<ast::FunctionDef>(scope);
   if (def == nullptr || ast::parameter_named(*def, name.id) != nullptr) return false;
   std::vector<std::string_view> live = analysis.live_after(statement);
-  if (std::find(live.begin(), live.end(), name.id) != live.end()) return false;
+  if (contains(live, name.id)) return false;
   const ast::Assign* binding = nullptr;
   size_t bindings = 0, own_uses = 0, all_uses = 0;
   bool declared = false;
@@ -123,10 +123,8 @@ bool is_sole_holder(const Analysis& analysis, const ast::Module& module, const a
       ++own_uses;
       bindings += used->ctx != ast::ExprContext::Load;
     }
-    if (const auto* g = ast::as<ast::Global>(n))
-      declared |= std::find(g->names.begin(), g->names.end(), name.id) != g->names.end();
-    if (const auto* g = ast::as<ast::Nonlocal>(n))
-      declared |= std::find(g->names.begin(), g->names.end(), name.id) != g->names.end();
+    if (const auto* g = ast::as<ast::Global>(n)) declared |= contains(g->names, name.id);
+    if (const auto* g = ast::as<ast::Nonlocal>(n)) declared |= contains(g->names, name.id);
   });
   ast::walk(scope, [&](const ast::Node* n) {
     if (const auto* used = ast::as<ast::Name>(n); used && used->id == name.id) ++all_uses;

@@ -212,9 +212,7 @@ Problem merge_set(const Context& context, const ast::If& node, const std::vector
     if (is_attribute_var(var) || std::find(live.begin(), live.end(), var) != live.end())
       plan.merge.push_back(var);
   if (Problem why = check_attribute_stores(context, node, plan); !why.empty()) return why;
-  bool records = std::any_of(leaves.begin(), leaves.end(),
-                             [](const Tree* leaf) { return !leaf->deferred.empty(); });
-  if (plan.merge.empty() && !records)
+  if (plan.merge.empty() && !plan.defers)  // a branch that only records calls selects nothing
     return {Reason::NoLiveValue, "the branches assign no variable used afterwards"};
   for (std::string_view var : plan.merge) {
     for (Tree* leaf : leaves) {
@@ -405,6 +403,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
   plan.root = std::move(built.root);
   std::vector<Tree*> leaves;
   leaves_of(*plan.root, leaves);
+  for (const Tree* leaf : leaves) plan.defers |= !leaf->deferred.empty();
   if (Problem why = check_values(context, node, path, leaves, plan); !why.empty())
     return decline(why);
   if (plan.returns) plan.return_arity = common_arity(leaves);
@@ -420,7 +419,6 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
     speculation->local.clear();
     speculation->derived.clear();
   }
-  for (const Tree* leaf : leaves) plan.defers |= !leaf->deferred.empty();
   bool raises =
       std::any_of(leaves.begin(), leaves.end(), [](Tree* leaf) { return leaf->raises(); });
   if (raises) {

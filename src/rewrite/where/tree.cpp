@@ -433,8 +433,7 @@ bool Planner::add_deferred_call(const ast::Expr& statement, Tree& tree) {
   if (!plain) return false;
   // a `t.item()` argument the record does not convert would read the scalar in the graph
   for (const ast::expr* argument : arguments)
-    if (item_receiver(argument) != nullptr &&
-        std::find(converted.begin(), converted.end(), argument) == converted.end())
+    if (item_receiver(argument) != nullptr && !contains(converted, argument))
       return fail(Reason::UsesItem, "an argument of `" +
                                         short_text(node_text(context_, *call->func)) +
                                         "` in a branch reads a scalar its record keeps (GM106)");
@@ -450,8 +449,10 @@ bool Planner::recordable_argument(const ast::expr& argument) const {
   if (const auto* starred = ast::as<ast::Starred>(value)) value = starred->value;
   const auto* joined = ast::as<ast::JoinedStr>(value);
   // `t.item()`, like such a field, records `t`, converted when the call replays
-  if (joined == nullptr)
-    return analysis_.is_pure(item_receiver(value) ? *item_receiver(value) : *value);
+  if (joined == nullptr) {
+    const ast::expr* item = item_receiver(value);
+    return analysis_.is_pure(item != nullptr ? *item : *value);
+  }
   for (const ast::expr* part : joined->values) {
     const auto* field = ast::as<ast::FormattedValue>(part);
     if (field == nullptr) continue;
