@@ -40,10 +40,11 @@ def original_padded_mean(x, lengths, n):
     return x.sum(-1) / max(n.item(), 1) * float(n.float())
 
 
+_SEEDED = torch.Generator().manual_seed(0)  # the same inputs whatever ran before
 CALLS = [
-    (torch.randn(2, 4), torch.tensor([5, 6]), torch.tensor(3)),
-    (torch.randn(2, 4), torch.tensor([7, 4]), torch.tensor(0)),
-    (torch.randn(2, 4), torch.tensor([4, 4]), torch.tensor(9)),
+    (torch.randn(2, 4, generator=_SEEDED), torch.tensor([5, 6]), torch.tensor(3)),
+    (torch.randn(2, 4, generator=_SEEDED), torch.tensor([7, 4]), torch.tensor(0)),
+    (torch.randn(2, 4, generator=_SEEDED), torch.tensor([4, 4]), torch.tensor(9)),
 ]
 
 
@@ -62,7 +63,8 @@ def test_reads_that_size_and_scale_compile_to_one_graph(backend):
     counter = CompileCounter()
     compiled = torch.compile(padded_mean, backend=counter if backend == "eager" else "inductor")
     for args in CALLS:
-        assert torch.allclose(compiled(*args), original_padded_mean(*args))
+        # Inductor may fuse the sum, divide and multiply, rounding the last bit differently
+        torch.testing.assert_close(compiled(*args), original_padded_mean(*args))
     if backend == "eager":
         # one graph for every call: the values are symbols, not constants to recompile on
         assert counter.frame_count == 1
@@ -74,7 +76,7 @@ def test_other_frames_keep_dynamos_default():
     torch.compile(padded_mean, backend="eager")(*CALLS[0])
     counter = CompileCounter()
     compiled = torch.compile(original_padded_mean, backend=counter)
-    assert torch.allclose(compiled(*CALLS[0]), original_padded_mean(*CALLS[0]))
+    torch.testing.assert_close(compiled(*CALLS[0]), original_padded_mean(*CALLS[0]))
     assert counter.frame_count == 4  # the original breaks at each of its three reads
 
 
@@ -99,7 +101,7 @@ def test_a_frame_that_fails_with_capture_is_traced_without_it_and_runs_once():
     PRINTED.clear()
     compiled = torch.compile(counted, backend=backend)
     for args in CALLS:
-        assert torch.allclose(compiled(*args), original_padded_mean(*args))
+        torch.testing.assert_close(compiled(*args), original_padded_mean(*args))
     assert PRINTED == ["ran"] * len(CALLS)  # each call ran the program once
     assert "counted" in [code.co_name for code in state.capture_refused.values()]
     assert len(graphs) > 1  # the original's breaks: a graph before and after each read
@@ -107,7 +109,7 @@ def test_a_frame_that_fails_with_capture_is_traced_without_it_and_runs_once():
 
 def test_fullgraph_captures_without_asking():
     compiled = torch.compile(padded_mean, backend="eager", fullgraph=True)
-    assert torch.allclose(compiled(*CALLS[0]), original_padded_mean(*CALLS[0]))
+    torch.testing.assert_close(compiled(*CALLS[0]), original_padded_mean(*CALLS[0]))
     assert not state.capture_frames  # Dynamo captures scalars under fullgraph anyway
 
 
@@ -119,7 +121,7 @@ def test_inlined_read_asks_for_the_compiled_frame():
     compiled = torch.compile(outer, backend=counter)
     for args in CALLS:
         x, lengths, n = args
-        assert torch.allclose(compiled(*args), original_padded_mean(x * 2, lengths, n) + 1)
+        torch.testing.assert_close(compiled(*args), original_padded_mean(x * 2, lengths, n) + 1)
     assert counter.frame_count == 1
     assert [code.co_name for code in state.capture_frames.values()] == ["outer"]
 
