@@ -145,6 +145,19 @@ void emit_statement(std::string_view indent, std::string_view text, int level, E
   }
 }
 
+// A call a branch records (`text`: recorded or run as written), under the tests of the
+// static ifs it sits under.
+void emit_deferred(const where_detail::DeferredCall& call, std::string_view text, int level,
+                   Emitter& out) {
+  if (!call.static_tests.empty()) {
+    std::string tests;
+    for (const std::string& test : call.static_tests)
+      tests += (tests.empty() ? "" : " and ") + test;
+    out.line(level++, "if " + tests + ":");
+  }
+  emit_statement(call.indent, text, level, out);
+}
+
 // Whether a leaf's fallback body would be `pass`: it returns nothing, binds no merged
 // variable, records no call and does not raise.
 bool does_nothing(const Plan& plan, const Tree& leaf) {
@@ -179,7 +192,7 @@ void emit_fallback_body(const Plan& plan, const Tree& tree, const Names& names, 
     return;
   }
   for (const where_detail::DeferredCall& call : tree.deferred)
-    emit_statement(call.indent, call.plain, level, out);
+    emit_deferred(call, call.plain, level, out);
   if (tree.raises()) {
     emit_statement(tree.raise->indent, tree.raise->written, level, out);
     return;
@@ -232,7 +245,7 @@ void emit_recorded_calls(const Plan& plan, const std::vector<const Tree*>& leave
       std::string text = call.recorded;
       size_t at = text.find(where_detail::kPathCondition);
       if (at != std::string::npos) text.replace(at, where_detail::kPathCondition.size(), holds);
-      emit_statement(call.indent, text, 1, out);
+      emit_deferred(call, text, 1, out);
     }
   }
 }

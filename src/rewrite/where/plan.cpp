@@ -327,11 +327,8 @@ Problem check_raising(const Context& context, const ast::If& node, const Planner
 Problem choose_form(const Context& context, const std::vector<BlockRef>& path,
                     const std::vector<Tree*>& leaves, const Planner& planner, bool raises,
                     Plan& plan) {
-  if (plan.defers && (planner.expensive || planner.splits != 1))
-    return {Reason::Other,
-            planner.expensive
-                ? "a branch records a call and calls code (torch.cond cannot record it)"
-                : "a branch records a call under nested conditions"};
+  if (plan.defers && planner.expensive)
+    return {Reason::Other, "a branch records a call and calls code (torch.cond cannot record it)"};
   // torch.cond's branch functions are written from the branches' assignments, which a
   // static if's sides are not
   if (planner.met_static_if && planner.expensive)
@@ -413,6 +410,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
   }
   plan.checks.masked_reads = built.planner->masked_reads;
   plan.checks.flags = built.planner->flag_checks;
+  plan.checks.numbers = built.planner->number_flag_checks;
   if (Problem why = check_masked_reads(context, *built.planner, plan); !why.empty())
     return decline(why);
   if (speculation != nullptr) {  // the operands are read before the if

@@ -51,6 +51,9 @@ struct DeferredCall {
   std::string plain;
   std::string indent;  // the statement's indentation, which its further lines start with
   std::vector<const ast::Node*> converted;  // its `t.item()` arguments, converted at the replay
+  // The tests of the static ifs it sits under in its branch (`(test)` or `not (test)`):
+  // flags, evaluated where it is recorded or run, as the original evaluates them.
+  std::vector<std::string> static_tests;
 };
 
 // The `raise` ending a raising leaf: as written (the fallback runs it) and as [Trap]'s guard

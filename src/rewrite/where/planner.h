@@ -111,6 +111,8 @@ class Planner {
   // Dynamo: a Python number stays a number.
   bool static_ifs = false;
   std::vector<std::string> flag_checks;  // the flags those tests read (RunTimeChecks::flags)
+  // the flags they order against a number (RunTimeChecks::numbers)
+  std::vector<std::string> number_flag_checks;
   // A static if's sides are selected by temps: no torch.cond of the branches.
   bool met_static_if = false;
   // Assignment::gradient_safe of `value` assigned in `tree` (tree.cpp).

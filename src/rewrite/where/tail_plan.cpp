@@ -336,8 +336,6 @@ class TailPlan {
     // original path (pure), so only the same limits as an ordinary plan's recorded calls
     if (plan.defers && raising_ != 0)
       return {Reason::BranchRaises, "a branch raises and a branch records a call"};
-    if (plan.defers && planner_.splits != 1)
-      return {Reason::Other, "a branch records a call under nested conditions"};
     if (Problem why = check_enclosing(context_, path_, raising_ != 0); !why.empty()) return why;
     if (Problem why = reads_bound(context_, statement_, path_, leaves_); !why.empty()) return why;
     if (!number)
@@ -478,8 +476,10 @@ class TailPlan {
     plan.merge.clear();
     plan.tail = final_return_;
     plan.checks.flags = planner_.flag_checks;
+    plan.checks.numbers = planner_.number_flag_checks;
     plan.checks.preconditions = planner_.tail_preconditions;
-    if (!plan.checks.flags.empty() || !plan.checks.preconditions.empty()) {
+    if (!plan.checks.flags.empty() || !plan.checks.numbers.empty() ||
+        !plan.checks.preconditions.empty()) {
       // a checked rewrite: the prefix is evaluated again
       if (Problem why = check_static_prefix(context_, plan); !why.empty()) return why;
     }

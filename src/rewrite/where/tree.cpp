@@ -370,6 +370,19 @@ static const ast::expr* compared_flag(const ast::expr& e) {
   return is_python_constant(*compare->comparators[0]) ? compare->left : &e;
 }
 
+// `flag` of `flag < <number>` (`<=`, `>`, `>=`): on an int or float (runtime.python_numbers)
+// such a comparison cannot raise; None or a string would. Else null.
+static const ast::expr* ordered_number_flag(const ast::expr& e) {
+  const auto* compare = ast::as<ast::Compare>(&e);
+  if (compare == nullptr || compare->ops.size != 1) return nullptr;
+  using Op = ast::CmpOpKind;
+  Op op = compare->ops[0];
+  if (op != Op::Lt && op != Op::LtE && op != Op::Gt && op != Op::GtE) return nullptr;
+  if (number_literal(compare->comparators[0]) == nullptr) return nullptr;
+  const ast::expr* flag = compare->left;
+  return ast::is<ast::Name>(flag) || ast::is<ast::Attribute>(flag) ? flag : nullptr;
+}
+
 // Whether `test` is made of flags (names and attributes, alone or compared with a literal,
 // under and/or/not) that only a speculation takes for tensors: read as Python flags
 // instead (checked at run time by runtime.python_flags), as `elif self.mode == -1:`
@@ -532,6 +545,10 @@ bool Planner::build_static_if(const ast::If& n, Tree& tree) {
   if (masked_reads.size() != masked)
     return fail(Reason::UnsupportedStatement,
                 "a static if in a branch reading by a computed index");
+  // a call a side records is recorded (or run) under the test as well
+  for (int i = 0; i < 2; ++i)
+    for (DeferredCall& call : sides[i]->deferred)
+      call.static_tests.insert(call.static_tests.begin(), (i == 0 ? "(" : "not (") + *test + ")");
   std::vector<std::string_view> vars;
   for (auto& side : sides)
     if (!merge_static_side(*side, tree, vars)) return false;
@@ -555,12 +572,14 @@ bool Planner::check_static_test(const ast::If& n, const Tree& tree) {
   for (const ast::expr* leaf : condition_leaves(*n.test)) {
     const auto* call = ast::as<ast::Call>(leaf);
     if (call != nullptr && sema::is_mode_query(analysis_.resolve_call(*call), *call)) continue;
-    leaf = compared_flag(*leaf);
+    const ast::expr* number = ordered_number_flag(*leaf);
+    leaf = number != nullptr ? number : compared_flag(*leaf);
     if (!ast::is<ast::Name>(leaf) && !ast::is<ast::Attribute>(leaf))
       return fail(Reason::Other, "the static test `" + short_text(node_text(context_, *n.test)) +
                                      "` is not a flag (a name, an attribute, one compared with "
-                                     "`==`/`!=`/`is`/`is not` to a literal, or a query of a "
-                                     "torch mode; both sides evaluate it)");
+                                     "`==`/`!=`/`is`/`is not` to a literal or ordered against "
+                                     "a number, or a query of a torch mode; both sides "
+                                     "evaluate it)");
     // the check before the statement reads the value before the branch
     for (const ast::Name* name : ast::loads(leaf))
       if (tree.env.count(name->id) != 0)
@@ -572,8 +591,8 @@ bool Planner::check_static_test(const ast::If& n, const Tree& tree) {
       return fail(Reason::NotPure,
                   "the static test `" + short_text(node_text(context_, *n.test)) + "` is not pure");
     std::string flag(node_text(context_, *leaf));
-    if (std::find(flag_checks.begin(), flag_checks.end(), flag) == flag_checks.end())
-      flag_checks.push_back(flag);
+    std::vector<std::string>& checks = number != nullptr ? number_flag_checks : flag_checks;
+    if (!contains(checks, flag)) checks.push_back(flag);
   }
   return true;
 }
@@ -584,8 +603,7 @@ bool Planner::merge_static_side(Tree& side, Tree& tree, std::vector<std::string_
   if (side.is_split() || side.returned || side.raises())
     return fail(Reason::UnsupportedStatement,
                 "a static if in a branch holding a return, a raise or a tensor if");
-  if (!side.deferred.empty())
-    return fail(Reason::UnsupportedStatement, "a static if in a branch making a call it records");
+  for (DeferredCall& call : side.deferred) tree.deferred.push_back(std::move(call));
   for (auto& a : side.assigns) tree.assigns.push_back(std::move(a));
   for (std::string_view name : side.free_reads) tree.free_reads.push_back(name);
   for (const auto& [var, temp] : side.env) {

@@ -1,10 +1,12 @@
 """[Where] declined: under a static condition prefix, tail duplication computes the false
 side (the static `elif`) even where the tensor condition holds, so its test must be a flag
-(a name or attribute, checked to be a bool, number or None); a comparison of values whose
-type the text cannot show may raise there (a tensor of several elements), where the original
-never evaluates it. From huggingface/transformers:
+(a name or attribute, checked to be a bool, number or None, or one ordered against a number
+literal); a comparison of two values whose types the text cannot show may raise there (a
+tensor of several elements), where the original never evaluates it. From
+huggingface/transformers:
 src/transformers/models/reformer/modeling_reformer.py: LSHSelfAttention._hash_vectors, with
-the extra bucket asked for only when several hashing rounds run."""
+the extra bucket asked for only when more hashing rounds run than `min_hashes` (a parameter
+here, a literal in the original)."""
 import torch
 from torch import nn
 
@@ -15,7 +17,7 @@ class ENTRY(nn.Module):
         self.num_buckets = 4
         self.register_buffer("random_rotations", torch.randn(1, 4, 2, 2))
 
-    def _hash_vectors(self, vectors, num_hashes, attention_mask, increase_num_buckets=False):
+    def _hash_vectors(self, vectors, num_hashes, attention_mask, increase_num_buckets=False, min_hashes=1):
         batch_size = vectors.shape[0]
         num_buckets = self.num_buckets
         rotated_vectors = torch.einsum("bmtd,mdhr->bmhtr", vectors, self.random_rotations)
@@ -28,7 +30,7 @@ class ENTRY(nn.Module):
             buckets = torch.where(
                 buckets_mask, buckets, torch.tensor(num_buckets - 1, dtype=torch.long, device=buckets.device)
             )
-        elif increase_num_buckets and num_hashes > 1:
+        elif increase_num_buckets and num_hashes > min_hashes:
             num_buckets = num_buckets + 1
 
         offsets = torch.arange(num_hashes, device=vectors.device)
@@ -54,4 +56,4 @@ INPUTS = [
 EXPECTED_BREAKS = (2, 2)
 EXPECTED_GRAPHS = (3, 3)
 EXPECTED_TAGS = [("GM101", "declined"), ("GM106", "declined")]
-EXPECTED_DECLINES = [("GM101", "tail duplication: the static test `increase_num_buckets and num_hashes > 1` is not a flag"), ("GM106", "the scalar is not captured: it is used by")]
+EXPECTED_DECLINES = [("GM101", "tail duplication: the static test `increase_num_buckets and num_hashes > min_hashes` is not a flag"), ("GM106", "the scalar is not captured: it is used by")]
