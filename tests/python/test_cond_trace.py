@@ -123,3 +123,30 @@ def test_traceable_site_stays_on():
     for args in module.INPUTS:
         assert torch.equal(compiled(*args), module.ENTRY(*args))
     assert graphmend.runtime.state.untraceable_conds == before
+
+
+def test_a_mended_site_whose_trace_fails_otherwise_is_switched_off_too():
+    """Branches whose outputs differ in dtype fail torch.cond's trace with TorchRuntimeError,
+    not UncapturedHigherOrderOpError: raised through runtime.cond, it switches the site off
+    as well, and the original statement runs."""
+    module = load("where/decline_dtype_name_shadowed")
+    graphmend.runtime.state.untraceable_conds.clear()
+    compiled = graphmend.compile(module.ENTRY(), backend="eager")
+    for args in module.INPUTS:
+        expected = module.ENTRY()(*args)
+        value = compiled(*args)
+        assert value.dtype == expected.dtype and torch.equal(value, expected)
+    assert {site[1] for site in graphmend.runtime.state.untraceable_conds} == {"forward"}
+
+
+def test_a_failing_torch_cond_not_mended_still_raises_its_error():
+    """The user's own torch.cond whose branches differ in dtype fails the compile as it did:
+    the error does not pass through runtime.cond, so no site is switched off for it."""
+
+    def program(x):
+        return torch.cond(x.sum() > 0, lambda x: x.double(), lambda x: x - 1, (x,))
+
+    before = set(graphmend.runtime.state.untraceable_conds)
+    with pytest.raises(Exception, match="dtype"):
+        torch.compile(program, backend="eager")(torch.ones(3))
+    assert graphmend.runtime.state.untraceable_conds == before

@@ -60,11 +60,15 @@ def switch_off(error: BaseException) -> bool:
     (an output that aliases an operand is found after the branches are traced), the site
     let through last. True when a site was switched off (the frame may be converted
     again), False when ``error`` is not about a mended site."""
-    if type(error).__name__ != "UncapturedHigherOrderOpError":
-        return False
     stack = list(getattr(error, "real_stack", None) or ())
+    at_cond = any(in_runtime(f.filename) and f.name == "cond" for f in stack)
+    # a branch Dynamo cannot capture, or any other failure of the trace at a mended
+    # torch.cond (branches whose outputs differ in dtype or shape, an op failing on fake
+    # tensors): the original statement raises only where the original program does
+    if type(error).__name__ != "UncapturedHigherOrderOpError" and not at_cond:
+        return False
     site = _site_on_stack(stack)
-    if site is None and any(in_runtime(f.filename) and f.name == "cond" for f in stack):
+    if site is None and at_cond:
         site = _last_traced()  # raised by runtime.cond's torch.cond, after its branches
     if site is None or site in state.untraceable_conds:
         return False

@@ -671,9 +671,11 @@ bool Planner::check_value(const ast::expr& value, const Tree& tree,
     pure_helper |= calls_expensive(value);
     return true;
   }
-  // a helper only Dynamo's trace can show traceable (a static if, a validation): torch.cond,
-  // behind runtime.cond_on, where nothing else would predicate the branch
-  if (traced_helpers && calls_expensive(value) && cond_eligible_when_traced(value)) {
+  // a helper only Dynamo's trace can show traceable (a static if, a validation), or a torch
+  // function that may raise on data (`F.cross_entropy` on a target out of range): torch.cond,
+  // which runs the side taken only, behind runtime.cond_on, where nothing else would
+  // predicate the branch
+  if (traced_helpers && cond_eligible_when_traced(value)) {
     expensive = true;
     return true;
   }
