@@ -106,7 +106,8 @@ bool Planner::traceable_calls(const ast::stmt& statement, int depth) const {
         case sema::CalleeKind::LocalFunction:
           traceable = local_function_is_cond_traceable(inner, *call, depth + 1);
           break;
-        case sema::CalleeKind::Builtin:  // len, isinstance, range: Dynamo's trace checks them
+        case sema::CalleeKind::Builtin:        // len, isinstance, range: Dynamo's trace checks them
+        case sema::CalleeKind::SelfSubmodule:  // a layer, hooks and mode included
           traceable = trace_checked_;
           break;
         default:

@@ -335,10 +335,6 @@ Problem choose_form(const Context& context, const std::vector<BlockRef>& path,
     return {Reason::UnsupportedStatement,
             "a static if nested in a tensor branch that calls code (torch.cond)"};
   bool stores = std::any_of(plan.merge.begin(), plan.merge.end(), is_attribute_var);
-  if (planner.unpacked && planner.expensive)
-    return {Reason::UnsupportedStatement,
-            "a branch unpacks a call and calls code (torch.cond's branches hold statements as "
-            "written)"};
   if (stores && planner.expensive)
     return {Reason::MutatesState,
             "a branch stores an attribute and calls code (a torch.cond branch cannot store it)"};
@@ -348,8 +344,7 @@ Problem choose_form(const Context& context, const std::vector<BlockRef>& path,
     // In training, where_ok says no (the unselected side's gradients); torch.cond over
     // the branches as written then selects without a break, where it can (not over a
     // subscript by a tensor index: Dynamo reads it with .item(), a failed compile there).
-    plan.cond.in_training = !stores && !planner.unpacked && !planner.pure_helper &&
-                            !planner.met_static_if &&
+    plan.cond.in_training = !stores && !planner.pure_helper && !planner.met_static_if &&
                             cond_operands(context, path, leaves, plan).empty();
     if (!plan.cond.in_training) plan.cond.operands.clear();
   }

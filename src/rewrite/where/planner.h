@@ -70,8 +70,6 @@ class Planner {
   int temps = 0;
   int splits = 0;
   bool expensive = false;
-  // a branch unpacks a call into names (build_unpacking): no torch.cond of the branches
-  bool unpacked = false;
   // whether a branch may call a helper only Dynamo's trace shows torch.cond can trace (a
   // static if, a loop, a validation): tried after every other plan
   bool traced_helpers = false;

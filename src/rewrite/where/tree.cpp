@@ -4,6 +4,7 @@
 // torch.where's is in cond_plan.cpp, the tail's checks in tail.cpp.
 #include <algorithm>
 
+#include "ast/functions.h"
 #include "ast/names.h"
 #include "ast/walk.h"
 #include "base/contains.h"
@@ -272,6 +273,24 @@ size_t fixed_tuple_arity(const ast::Call& call) {
   return method != nullptr && sema::has_fact(sema::TorchFact::PairOp, method->attr) ? 2 : 0;
 }
 
+// How many values a helper of the module gives where every `return` of its own body returns
+// a tuple display of that many (`return self.lin(x), x.sum()`); 0 otherwise.
+size_t returned_tuple_arity(const sema::Callee& callee) {
+  const auto* def = ast::as<ast::FunctionDef>(callee.definition);
+  if (def == nullptr) return 0;
+  size_t arity = 0;
+  bool mixed = false;
+  ast::walk_own_body(def, [&](const ast::Node* n) {
+    const auto* ret = ast::as<ast::Return>(n);
+    if (ret == nullptr) return;
+    const auto* tuple = ret->value != nullptr ? ast::as<ast::Tuple>(ret->value) : nullptr;
+    size_t size = tuple != nullptr ? tuple->elts.size : 0;
+    mixed |= size == 0 || (arity != 0 && size != arity);
+    arity = size;
+  });
+  return mixed ? 0 : arity;
+}
+
 }  // namespace
 
 // `a, b = <value>` in a branch: a tuple display of as many values, each assigned in turn
@@ -299,19 +318,30 @@ bool Planner::build_unpacking(const ast::Tuple& names, const ast::expr& value, T
   const auto* call = ast::as<ast::Call>(&value);
   // torch's own callee (a tensor's method, checked at run time where assumed): what the
   // name promises is what it gives
-  sema::CalleeKind callee = call ? analysis_.resolve_call(*call).kind : sema::CalleeKind::Unknown;
-  if (callee != sema::CalleeKind::TorchFunction && callee != sema::CalleeKind::TensorMethod)
-    call = nullptr;
-  if (call == nullptr || fixed_tuple_arity(*call) != targets.size())
+  // name promises is what it gives; or a helper of the module whose every return is a tuple
+  // display of as many values (torch.cond's only: its trace checks what it gives)
+  sema::Callee callee = call ? analysis_.resolve_call(*call) : sema::Callee{};
+  bool torch_own = callee.kind == sema::CalleeKind::TorchFunction ||
+                   callee.kind == sema::CalleeKind::TensorMethod;
+  bool helper = callee.kind == sema::CalleeKind::LocalFunction &&
+                returned_tuple_arity(callee) == targets.size();
+  if (call == nullptr || !(helper || (torch_own && fixed_tuple_arity(*call) == targets.size())))
     return fail(Reason::UnpackingForm,
-                "unpacking a value other than a tuple display or a call of a fixed number of "
-                "tensors (`torch.aminmax`, `sort`, `topk`, ...)");
+                "unpacking a value other than a tuple display, a call of a fixed number of "
+                "tensors (`torch.aminmax`, `sort`, `topk`, ...) or a helper returning a tuple "
+                "display");
   std::optional<std::string> text = value_text(value, tree);
   if (!text) return false;
+  if (helper && !expensive)
+    return fail(Reason::UnpackingForm, "unpacking a helper's result that torch.cond cannot take");
+  std::string unpacking;
+  for (std::string_view var : targets)
+    unpacking += (unpacking.empty() ? "" : ", ") + std::string(var);
+  tree.cond.body.push_back(unpacking + " = " +
+                           parenthesize_multiline(std::string(node_text(context_, value))));
   note_reads(value, tree);
   int whole = temps++;
   tree.assigns.push_back({std::string_view(), whole, *text});
-  unpacked = true;
   std::string held = kTempOpen + std::to_string(whole) + kTempClose;
   for (size_t i = 0; i < targets.size(); ++i) {
     std::string_view var = targets[i];
@@ -321,8 +351,9 @@ bool Planner::build_unpacking(const ast::Tuple& names, const ast::expr& value, T
     std::erase(tree.numeric, std::string(var));
     if (speculation != nullptr && !contains(tree.derived, var)) tree.derived.push_back(var);
     if (!contains(tree.assigned, var)) tree.assigned.push_back(var);
-    tree.alias[var] = false;
-    tree.shares[var] = false;  // an element of a fresh result
+    // an element of a fresh result; a helper's may be an operand or a view of one
+    tree.alias[var] = helper;
+    tree.shares[var] = helper;
   }
   return true;
 }
