@@ -5,6 +5,7 @@
 
 #include "ast/functions.h"
 #include "ast/names.h"
+#include "base/contains.h"
 #include "sema/helpers.h"
 #include "sema/torch_facts.h"
 
@@ -137,6 +138,60 @@ bool is_sole_holder(const Analysis& analysis, const ast::Module& module, const a
   for (const ast::Name* read : ast::loads(scope))
     if (read->id == name.id && read != &name && operands.count(read) == 0) return false;
   return true;
+}
+
+const ast::Name* in_place_receiver(const ast::stmt& s) {
+  const auto* expr = ast::as<ast::Expr>(&s);
+  const auto* call = expr != nullptr ? ast::as<ast::Call>(expr->value) : nullptr;
+  const auto* method = call != nullptr ? ast::as<ast::Attribute>(call->func) : nullptr;
+  if (method == nullptr) return nullptr;
+  std::string_view m = method->attr;
+  if (m.size() < 2 || m.back() != '_' || m.front() == '_') return nullptr;
+  return ast::as<ast::Name>(method->value);
+}
+
+bool is_fresh_in_place_target(const Analysis& analysis, const ast::Module& module,
+                              const ast::stmt& statement, std::string_view name) {
+  const ast::Node* scope = ast::innermost_function(module, statement);
+  const auto* def = ast::as<ast::FunctionDef>(scope);
+  if (def == nullptr || ast::parameter_named(*def, name) != nullptr) return false;
+  auto before_end = [&](const ast::Node* n) { return n->begin < statement.end; };
+  bool fresh = true, bound = false;
+  size_t own_uses = 0, all_uses = 0;
+  std::set<const ast::Name*> receivers, allocated;
+  ast::walk_own_body(scope, [&](const ast::Node* n) {
+    if ((ast::is<ast::For>(n) || ast::is<ast::While>(n)) && n->begin <= statement.begin &&
+        statement.end <= n->end)
+      fresh = false;
+    if (const auto* g = ast::as<ast::Global>(n)) fresh &= !contains(g->names, name);
+    if (const auto* g = ast::as<ast::Nonlocal>(n)) fresh &= !contains(g->names, name);
+    if (const auto* assign = ast::as<ast::Assign>(n); assign && assign->targets.size == 1) {
+      const auto* target = ast::as<ast::Name>(assign->targets[0]);
+      if (target != nullptr && target->id == name && allocates(analysis, *assign->value))
+        allocated.insert(target);
+    }
+    if (const auto* s = ast::as<ast::Expr>(n);
+        s && statement.begin <= s->begin && s->end <= statement.end)
+      if (const ast::Name* receiver = in_place_receiver(*s)) receivers.insert(receiver);
+    if (const auto* used = ast::as<ast::Name>(n); used && used->id == name) ++own_uses;
+  });
+  ast::walk(scope, [&](const ast::Node* n) {
+    if (const auto* used = ast::as<ast::Name>(n); used && used->id == name) ++all_uses;
+    return true;
+  });
+  if (!fresh || own_uses != all_uses) return false;
+  std::set<const ast::Name*> operands = operand_reads(analysis, scope);
+  ast::walk_own_body(scope, [&](const ast::Node* n) {
+    const auto* used = ast::as<ast::Name>(n);
+    if (used == nullptr || used->id != name || !before_end(used)) return;
+    if (used->ctx != ast::ExprContext::Load) {
+      bound |= used->begin < statement.begin;
+      fresh &= allocated.count(used) != 0;
+    } else {
+      fresh &= operands.count(used) != 0 || receivers.count(used) != 0;
+    }
+  });
+  return fresh && bound;
 }
 
 bool may_alias(const Analysis& analysis, const ast::expr& value) {

@@ -33,4 +33,18 @@ bool changes_tensors_in_place(const Analysis& analysis, const ast::Module& modul
 bool is_sole_holder(const Analysis& analysis, const ast::Module& module, const ast::stmt& statement,
                     const ast::Name& name);
 
+// The name `s` changes in place when it is `name.method_(...)` (an in-place tensor method
+// called as a statement); null otherwise.
+const ast::Name* in_place_receiver(const ast::stmt& s);
+
+// Whether `name`, which `statement` (an if) changes in place in its branches
+// (`out.index_add_(0, idx, x)`), holds there a tensor no other name or object holds, so
+// that changing a copy instead, bound to the name, is unseen: the function binds it before
+// the if's end only by `name = <value>` to arithmetic or a new tensor (sole_holder's
+// values), reads it there only as an operand of such a value or as the receiver of an
+// in-place call in the if, no nested scope reads it, and the if is in no loop (a view taken
+// after it would see the next iteration's change).
+bool is_fresh_in_place_target(const Analysis& analysis, const ast::Module& module,
+                              const ast::stmt& statement, std::string_view name);
+
 }  // namespace graphmend::sema

@@ -100,6 +100,41 @@ TEST(Aliasing, SoleHolderIsALocalBoundOnceToANewTensorAndOnlyReadAsAnOperand) {
     EXPECT_FALSE(sole(store)) << store;
 }
 
+TEST(Aliasing, FreshInPlaceTargetIsMadeByTheFunctionAndHeldByItAlone) {
+  Program p(
+      "import torch\n"
+      "def f(x, idx, given):\n"
+      "    out = torch.zeros(4, 3)\n"  // new, changed in the if: fresh
+      "    scaled = x * 2\n"
+      "    viewed = torch.zeros(4)\n"
+      "    first = viewed[0]\n"  // a view of it taken before the if
+      "    passed = x + 1\n"
+      "    keep = [passed]\n"  // held by a list too
+      "    shared = x - 1\n"
+      "    g = lambda: shared\n"  // read by a nested scope
+      "    if (x > 0).all():\n"
+      "        out.index_add_(0, idx, x)\n"
+      "        scaled.mul_(2)\n"
+      "        viewed.add_(1)\n"
+      "        passed.add_(1)\n"
+      "        given.add_(1)\n"
+      "        shared.add_(1)\n"
+      "    for step in range(2):\n"
+      "        looped = x * step\n"
+      "        if (x > step).all():\n"
+      "            looped.add_(1)\n"
+      "    return out, scaled, first, keep, looped\n");
+  const ast::stmt& branch = *p.stmt("if (x > 0).all()");
+  const ast::stmt& in_loop = *p.stmt("if (x > step).all()");
+  EXPECT_TRUE(is_fresh_in_place_target(*p.analysis, *p.module, branch, "out"));
+  EXPECT_TRUE(is_fresh_in_place_target(*p.analysis, *p.module, branch, "scaled"));
+  for (const char* name : {"viewed", "passed", "given", "shared", "unbound"})
+    EXPECT_FALSE(is_fresh_in_place_target(*p.analysis, *p.module, branch, name)) << name;
+  EXPECT_FALSE(is_fresh_in_place_target(*p.analysis, *p.module, in_loop, "looped"));
+  EXPECT_EQ(in_place_receiver(*p.stmt("out.index_add_"))->id, "out");
+  EXPECT_EQ(in_place_receiver(*p.stmt("return out")), nullptr);
+}
+
 TEST(Binding, ParametersAndAssignmentsBeforeOnThePath) {
   Program p(
       "def f(a, *args, k=1, **kw):\n"

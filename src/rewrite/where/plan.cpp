@@ -57,6 +57,7 @@ Problem build_tree(const Context& context, const ast::If& node, const std::vecto
     built.planner->torch_ = torch;
     built.planner->speculation = speculation;
     built.planner->traced_helpers = built.traced_helpers;
+    built.planner->root = &node;
     built.planner->static_ifs = true;  // a flag's if in a branch: both sides, then selected
     built.planner->tail = attempt == 1 ? follower : nullptr;
     if (attempt == 1) built.planner->tail_statements = tail_statements;
@@ -135,6 +136,10 @@ Problem shares_merged_tensor(const Context& context, const ast::stmt& statement,
     for (const Tree* leaf : leaves) {
       auto shares = leaf->shares.find(var);
       if (shares != leaf->shares.end() && !shares->second) continue;
+      // kept or changed, a tensor the function made and holds alone shares nothing
+      if (!is_attribute_var(var) &&
+          sema::is_fresh_in_place_target(context.analysis, context.module, statement, var))
+        continue;
       // the same for every variable: asked once, of the first that may share
       if (!sema::changes_tensors_in_place(context.analysis, context.module, statement, names))
         return {};
@@ -275,8 +280,8 @@ Problem check_if(const Context& context, const ast::If& node) {
             "drop the else it belongs to"};
   if (condition_uses_scalar(node.test))
     return {Reason::UsesItem, "condition uses .item()/.tolist() (GM106, out of scope)"};
-  if (mutates_beyond_attribute_stores(context.analysis, node.body) ||
-      mutates_beyond_attribute_stores(context.analysis, node.orelse))
+  if (mutates_beyond_attribute_stores(context, node, node.body) ||
+      mutates_beyond_attribute_stores(context, node, node.orelse))
     return {Reason::MutatesState,
             "a branch mutates state (subscript store, in-place call or attribute store "
             "otherwise than `name.attr = value`)"};
@@ -406,6 +411,9 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
   plan.checks.masked_reads = built.planner->masked_reads;
   plan.checks.flags = built.planner->flag_checks;
   plan.checks.numbers = built.planner->number_flag_checks;
+  // grad mode on: the original statement (the sides may differ in requiring grad)
+  if (built.planner->changes_copies)
+    plan.checks.preconditions.push_back("not " + torch + ".is_grad_enabled()");
   if (Problem why = check_masked_reads(context, *built.planner, plan); !why.empty())
     return decline(why);
   if (speculation != nullptr) {  // the operands are read before the if
@@ -509,6 +517,10 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
     return plan_once(context, statement, check_enclosing, speculation, true);
   });
   if (traced.plan) return traced;
+  // a change in place is torch.cond's only: why that pass could not take it
+  if (plain.reason.reason == Reason::MutatesState &&
+      plain.reason.detail.find("torch.cond changes a copy") != std::string::npos)
+    return traced;
   // only tail duplication takes an else branch holding an if, or a Python value: say why
   // it could not
   const std::string& why = plain.reason.detail;

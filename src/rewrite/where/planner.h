@@ -41,8 +41,10 @@ bool is_python_constant(const ast::expr& e);
 const ast::Attribute* attribute_store(const ast::stmt& s);
 // Whether a merged variable is such an attribute (its name holds a dot).
 bool is_attribute_var(std::string_view var);
-// Whether `body` (nested ifs included) mutates state otherwise than by such stores.
-bool mutates_beyond_attribute_stores(const sema::Analysis& analysis,
+// Whether `body` (nested ifs included) of the if `node` mutates state otherwise than by such
+// stores and by in-place calls on names that hold a tensor only they hold
+// (sema::is_fresh_in_place_target: torch.cond changes a copy).
+bool mutates_beyond_attribute_stores(const Context& context, const ast::If& node,
                                      const ast::Seq<ast::stmt*>& body);
 std::string short_text(std::string_view text);
 std::string parenthesize_multiline(std::string text);
@@ -73,6 +75,10 @@ class Planner {
   // whether a branch may call a helper only Dynamo's trace shows torch.cond can trace (a
   // static if, a loop, a validation): tried after every other plan
   bool traced_helpers = false;
+  const ast::If* root = nullptr;  // the if planned (an in-place call's target is checked there)
+  // A branch changes a copy of a tensor (add_in_place_call): with grad mode on, torch.cond's
+  // output would require grad where the side taken gives one that does not.
+  bool changes_copies = false;
   // a branch value calls a helper that is pure but that torch.cond cannot trace as written
   // (a validation, static ifs): torch.where only, never torch.cond in training
   bool pure_helper = false;
@@ -85,6 +91,7 @@ class Planner {
 
   bool build_body(const ast::Seq<ast::stmt*>& body, Tree& tree);
   bool add_deferred_call(const ast::Expr& statement, Tree& tree);
+  bool add_in_place_call(const ast::Expr& statement, const ast::Name& target, Tree& tree);
   bool recordable_argument(const ast::expr& argument) const;
   // `converted`, where given, gets the `t.item()` arguments it converts at the replay.
   std::optional<std::string> deferred_text(const sema::BreakTag& tag, std::string_view condition,

@@ -4,6 +4,7 @@
 
 #include "ast/walk.h"
 #include "rewrite/where/planner.h"
+#include "sema/aliasing.h"
 
 namespace graphmend::rewrite::where_detail {
 
@@ -111,18 +112,22 @@ const ast::Attribute* attribute_store(const ast::stmt& s) {
 
 bool is_attribute_var(std::string_view var) { return var.find('.') != std::string_view::npos; }
 
-bool mutates_beyond_attribute_stores(const sema::Analysis& analysis,
+bool mutates_beyond_attribute_stores(const Context& context, const ast::If& node,
                                      const ast::Seq<ast::stmt*>& body) {
   for (uint32_t i = 0; i < body.size; ++i) {
     const ast::stmt& s = *body[i];
     if (attribute_store(s) != nullptr) continue;  // its value is checked pure when planned
     if (const auto* nested = ast::as<ast::If>(&s)) {
-      if (mutates_beyond_attribute_stores(analysis, nested->body) ||
-          mutates_beyond_attribute_stores(analysis, nested->orelse))
+      if (mutates_beyond_attribute_stores(context, node, nested->body) ||
+          mutates_beyond_attribute_stores(context, node, nested->orelse))
         return true;
       continue;
     }
-    if (analysis.mutates_state(ast::Seq<ast::stmt*>{body.data + i, 1})) return true;
+    const ast::Name* receiver = sema::in_place_receiver(s);
+    if (receiver != nullptr &&
+        sema::is_fresh_in_place_target(context.analysis, context.module, node, receiver->id))
+      continue;  // planned by torch.cond only (Planner::add_in_place_call)
+    if (context.analysis.mutates_state(ast::Seq<ast::stmt*>{body.data + i, 1})) return true;
   }
   return false;
 }

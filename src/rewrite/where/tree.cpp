@@ -230,11 +230,53 @@ bool Planner::build_statement(const ast::stmt& s, bool last, Tree& tree) {
       auto& n = static_cast<const ast::Expr&>(s);
       if (contains_kind(n.value, {Kind::Yield, Kind::YieldFrom, Kind::Await}))
         return fail(Reason::UnsupportedStatement, "branch contains yield/await");
+      if (const ast::Name* target = sema::in_place_receiver(n))
+        return add_in_place_call(n, *target, tree);
       return add_deferred_call(n, tree);
     }
     default:
       return fail(unsupported_statement(s.kind));
   }
+}
+
+// `name.method_(...)` in a branch, on a name holding a tensor no other name or object holds
+// (sema::is_fresh_in_place_target): torch.cond's only, in the last pass (Dynamo's trace
+// checks the call), its branch function changing a copy bound to the name (`out =
+// out.clone()`, then the call as written), which it then returns like an assigned name.
+bool Planner::add_in_place_call(const ast::Expr& statement, const ast::Name& target, Tree& tree) {
+  const auto& call = *ast::as<ast::Call>(statement.value);
+  if (!traced_helpers || root == nullptr ||
+      !sema::is_fresh_in_place_target(analysis_, context_.module, *root, target.id))
+    return fail(Reason::MutatesState, "a branch changes `" + std::string(target.id) +
+                                          "` in place (torch.cond changes a copy only of a "
+                                          "tensor the function made and holds alone)");
+  for (const ast::expr* argument : call.args)
+    if (ast::is<ast::Starred>(argument) || !cond_eligible_when_traced(*argument))
+      return fail(Reason::NotPure, "an argument of an in-place call in a branch is not pure");
+  for (const ast::keyword* keyword : call.keywords)
+    if (keyword->arg.empty() || !cond_eligible_when_traced(*keyword->value))
+      return fail(Reason::NotPure, "an argument of an in-place call in a branch is not pure");
+  std::string_view var = target.id;
+  if (tree.env.count(var) == 0) {
+    tree.cond.body.push_back(std::string(var) + " = " + std::string(var) + ".clone()");
+    note_free_reads(target, tree);
+    note_reads(target, tree);
+  }
+  note_free_reads(call, tree);
+  note_reads(call, tree);
+  tree.cond.body.push_back(std::string(node_text(context_, statement)));
+  int temp = temps++;
+  tree.assigns.push_back({var, temp, std::string(var)});  // torch.where never takes it
+  tree.env[var] = temp;
+  if (!contains(tree.assigned, var)) tree.assigned.push_back(var);
+  std::erase(tree.numeric, std::string(var));
+  if (speculation != nullptr && !contains(tree.derived, var)) tree.derived.push_back(var);
+  tree.alias[var] = false;
+  tree.shares[var] = false;
+  tree.stored_name[var] = nullptr;
+  expensive = true;
+  changes_copies = true;
+  return true;
 }
 
 // `name = value` or `name: T = value` in a branch.
