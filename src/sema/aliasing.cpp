@@ -155,14 +155,19 @@ bool is_fresh_in_place_target(const Analysis& analysis, const ast::Module& modul
   const ast::Node* scope = ast::innermost_function(module, statement);
   const auto* def = ast::as<ast::FunctionDef>(scope);
   if (def == nullptr || ast::parameter_named(*def, name) != nullptr) return false;
-  auto before_end = [&](const ast::Node* n) { return n->begin < statement.end; };
+  // in a loop, what follows the if in the loop comes before its next run: up to the end of
+  // the outermost loop holding it
+  uint32_t end = statement.end;
+  ast::walk_own_body(scope, [&](const ast::Node* n) {
+    if ((ast::is<ast::For>(n) || ast::is<ast::While>(n)) && n->begin <= statement.begin &&
+        statement.end <= n->end)
+      end = std::max(end, n->end);
+  });
+  auto before_end = [&](const ast::Node* n) { return n->begin < end; };
   bool fresh = true, bound = false;
   size_t own_uses = 0, all_uses = 0;
   std::set<const ast::Name*> receivers, allocated;
   ast::walk_own_body(scope, [&](const ast::Node* n) {
-    if ((ast::is<ast::For>(n) || ast::is<ast::While>(n)) && n->begin <= statement.begin &&
-        statement.end <= n->end)
-      fresh = false;
     if (const auto* g = ast::as<ast::Global>(n)) fresh &= !contains(g->names, name);
     if (const auto* g = ast::as<ast::Nonlocal>(n)) fresh &= !contains(g->names, name);
     if (const auto* assign = ast::as<ast::Assign>(n); assign && assign->targets.size == 1) {

@@ -42,8 +42,8 @@ const ast::Name* in_place_receiver(const ast::stmt& s);
 // that changing a copy instead, bound to the name, is unseen: the function binds it before
 // the if's end only by `name = <value>` to arithmetic or a new tensor (sole_holder's
 // values), reads it there only as an operand of such a value or as the receiver of an
-// in-place call in the if, no nested scope reads it, and the if is in no loop (a view taken
-// after it would see the next iteration's change).
+// in-place call in the if, and no nested scope reads it. In a loop, "before the if's end"
+// runs to the end of the loop: a view taken after the if would see the next run's change.
 bool is_fresh_in_place_target(const Analysis& analysis, const ast::Module& module,
                               const ast::stmt& statement, std::string_view name);
 

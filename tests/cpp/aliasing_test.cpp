@@ -123,14 +123,22 @@ TEST(Aliasing, FreshInPlaceTargetIsMadeByTheFunctionAndHeldByItAlone) {
       "        looped = x * step\n"
       "        if (x > step).all():\n"
       "            looped.add_(1)\n"
-      "    return out, scaled, first, keep, looped\n");
+      "    rows = []\n"
+      "    kept = x * 4\n"
+      "    for step in range(2):\n"
+      "        if (x > step).any():\n"
+      "            kept.add_(1)\n"
+      "        rows.append(kept[0])\n"  // a view the next run's change would reach
+      "    return out, scaled, first, keep, looped, rows\n");
   const ast::stmt& branch = *p.stmt("if (x > 0).all()");
   const ast::stmt& in_loop = *p.stmt("if (x > step).all()");
+  const ast::stmt& viewed_in_loop = *p.stmt("if (x > step).any()");
   EXPECT_TRUE(is_fresh_in_place_target(*p.analysis, *p.module, branch, "out"));
   EXPECT_TRUE(is_fresh_in_place_target(*p.analysis, *p.module, branch, "scaled"));
   for (const char* name : {"viewed", "passed", "given", "shared", "unbound"})
     EXPECT_FALSE(is_fresh_in_place_target(*p.analysis, *p.module, branch, name)) << name;
-  EXPECT_FALSE(is_fresh_in_place_target(*p.analysis, *p.module, in_loop, "looped"));
+  EXPECT_TRUE(is_fresh_in_place_target(*p.analysis, *p.module, in_loop, "looped"));
+  EXPECT_FALSE(is_fresh_in_place_target(*p.analysis, *p.module, viewed_in_loop, "kept"));
   EXPECT_EQ(in_place_receiver(*p.stmt("out.index_add_"))->id, "out");
   EXPECT_EQ(in_place_receiver(*p.stmt("return out")), nullptr);
 }
