@@ -66,8 +66,11 @@ bool allocates(const Analysis& analysis, const ast::expr& value) {
       Callee callee = analysis.resolve_call(call);
       analysis.speculate(active);
       std::string_view name;
+      constexpr std::string_view kTorch = "torch.";
       if (callee.kind == CalleeKind::TorchFunction) {
-        name = callee.qualified_name.substr(std::string_view("torch.").size());
+        // an alias of torch's may resolve with no qualified name: nothing promised then
+        if (starts_with(callee.qualified_name, kTorch))
+          name = std::string_view(callee.qualified_name).substr(kTorch.size());
       } else if (const auto* method = ast::as<ast::Attribute>(call.func);
                  method != nullptr && callee.kind != CalleeKind::Builtin &&
                  callee.kind != CalleeKind::LocalFunction) {
