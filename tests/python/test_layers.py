@@ -213,6 +213,7 @@ NOT_RUNTIME = {
     "copy_",
     "format",
     "is_floating_point",
+    "is_grad_enabled",
     "logical_and",
     "logical_not",
     "where",
