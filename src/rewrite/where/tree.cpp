@@ -359,7 +359,6 @@ bool Planner::build_unpacking(const ast::Tuple& names, const ast::expr& value, T
   }
   const auto* call = ast::as<ast::Call>(&value);
   // torch's own callee (a tensor's method, checked at run time where assumed): what the
-  // name promises is what it gives
   // name promises is what it gives; or a helper of the module whose every return is a tuple
   // display of as many values (torch.cond's only: its trace checks what it gives)
   sema::Callee callee = call ? analysis_.resolve_call(*call) : sema::Callee{};
