@@ -106,37 +106,44 @@ std::set<const ast::Name*> operand_reads(const Analysis& analysis, const ast::No
   return out;
 }
 
+// The function holding `statement` where `name` is its own plain local: not a parameter,
+// declared neither global nor nonlocal, read by no nested scope; null otherwise.
+const ast::Node* local_scope(const ast::Module& module, const ast::stmt& statement,
+                             std::string_view name) {
+  const ast::Node* scope = ast::innermost_function(module, statement);
+  const auto* def = ast::as<ast::FunctionDef>(scope);
+  if (def == nullptr || ast::parameter_named(*def, name) != nullptr) return nullptr;
+  size_t own_uses = 0, all_uses = 0;
+  bool declared = false;
+  ast::walk_own_body(scope, [&](const ast::Node* n) {
+    if (const auto* used = ast::as<ast::Name>(n); used && used->id == name) ++own_uses;
+    if (const auto* g = ast::as<ast::Global>(n)) declared |= contains(g->names, name);
+    if (const auto* g = ast::as<ast::Nonlocal>(n)) declared |= contains(g->names, name);
+  });
+  ast::walk(scope, [&](const ast::Node* n) {
+    if (const auto* used = ast::as<ast::Name>(n); used && used->id == name) ++all_uses;
+    return true;
+  });
+  return declared || own_uses != all_uses ? nullptr : scope;
+}
+
 }  // namespace
 
 bool is_sole_holder(const Analysis& analysis, const ast::Module& module, const ast::stmt& statement,
                     const ast::Name& name) {
-  const ast::Node* scope = ast::innermost_function(module, statement);
-  const auto* def = ast::as<ast::FunctionDef>(scope);
-  if (def == nullptr || ast::parameter_named(*def, name.id) != nullptr) return false;
-  std::vector<std::string_view> live = analysis.live_after(statement);
-  if (contains(live, name.id)) return false;
+  const ast::Node* scope = local_scope(module, statement, name.id);
+  if (scope == nullptr || contains(analysis.live_after(statement), name.id)) return false;
   const ast::Assign* binding = nullptr;
-  size_t bindings = 0, own_uses = 0, all_uses = 0;
-  bool declared = false;
+  size_t bindings = 0;
   ast::walk_own_body(scope, [&](const ast::Node* n) {
     if (const auto* assign = ast::as<ast::Assign>(n); assign && assign->targets.size == 1) {
       const auto* target = ast::as<ast::Name>(assign->targets[0]);
       if (target != nullptr && target->id == name.id) binding = assign;
     }
-    if (const auto* used = ast::as<ast::Name>(n); used && used->id == name.id) {
-      ++own_uses;
+    if (const auto* used = ast::as<ast::Name>(n); used && used->id == name.id)
       bindings += used->ctx != ast::ExprContext::Load;
-    }
-    if (const auto* g = ast::as<ast::Global>(n)) declared |= contains(g->names, name.id);
-    if (const auto* g = ast::as<ast::Nonlocal>(n)) declared |= contains(g->names, name.id);
   });
-  ast::walk(scope, [&](const ast::Node* n) {
-    if (const auto* used = ast::as<ast::Name>(n); used && used->id == name.id) ++all_uses;
-    return true;
-  });
-  if (declared || bindings != 1 || binding == nullptr || own_uses != all_uses ||
-      !allocates(analysis, *binding->value))
-    return false;
+  if (bindings != 1 || binding == nullptr || !allocates(analysis, *binding->value)) return false;
   std::set<const ast::Name*> operands = operand_reads(analysis, scope);
   for (const ast::Name* read : ast::loads(scope))
     if (read->id == name.id && read != &name && operands.count(read) == 0) return false;
@@ -147,32 +154,22 @@ const ast::Name* in_place_receiver(const ast::stmt& s) {
   const auto* expr = ast::as<ast::Expr>(&s);
   const auto* call = expr != nullptr ? ast::as<ast::Call>(expr->value) : nullptr;
   const auto* method = call != nullptr ? ast::as<ast::Attribute>(call->func) : nullptr;
-  if (method == nullptr) return nullptr;
-  std::string_view m = method->attr;
-  if (m.size() < 2 || m.back() != '_' || m.front() == '_') return nullptr;
+  if (method == nullptr || !is_in_place_method(method->attr)) return nullptr;
   return ast::as<ast::Name>(method->value);
 }
 
 bool is_fresh_in_place_target(const Analysis& analysis, const ast::Module& module,
                               const ast::stmt& statement, std::string_view name) {
-  const ast::Node* scope = ast::innermost_function(module, statement);
-  const auto* def = ast::as<ast::FunctionDef>(scope);
-  if (def == nullptr || ast::parameter_named(*def, name) != nullptr) return false;
+  const ast::Node* scope = local_scope(module, statement, name);
+  if (scope == nullptr) return false;
   // in a loop, what follows the if in the loop comes before its next run: up to the end of
   // the outermost loop holding it
   uint32_t end = statement.end;
+  std::set<const ast::Name*> receivers, allocated;
   ast::walk_own_body(scope, [&](const ast::Node* n) {
     if ((ast::is<ast::For>(n) || ast::is<ast::While>(n)) && n->begin <= statement.begin &&
         statement.end <= n->end)
       end = std::max(end, n->end);
-  });
-  auto before_end = [&](const ast::Node* n) { return n->begin < end; };
-  bool fresh = true, bound = false;
-  size_t own_uses = 0, all_uses = 0;
-  std::set<const ast::Name*> receivers, allocated;
-  ast::walk_own_body(scope, [&](const ast::Node* n) {
-    if (const auto* g = ast::as<ast::Global>(n)) fresh &= !contains(g->names, name);
-    if (const auto* g = ast::as<ast::Nonlocal>(n)) fresh &= !contains(g->names, name);
     if (const auto* assign = ast::as<ast::Assign>(n); assign && assign->targets.size == 1) {
       const auto* target = ast::as<ast::Name>(assign->targets[0]);
       if (target != nullptr && target->id == name && allocates(analysis, *assign->value))
@@ -181,17 +178,12 @@ bool is_fresh_in_place_target(const Analysis& analysis, const ast::Module& modul
     if (const auto* s = ast::as<ast::Expr>(n);
         s && statement.begin <= s->begin && s->end <= statement.end)
       if (const ast::Name* receiver = in_place_receiver(*s)) receivers.insert(receiver);
-    if (const auto* used = ast::as<ast::Name>(n); used && used->id == name) ++own_uses;
   });
-  ast::walk(scope, [&](const ast::Node* n) {
-    if (const auto* used = ast::as<ast::Name>(n); used && used->id == name) ++all_uses;
-    return true;
-  });
-  if (!fresh || own_uses != all_uses) return false;
   std::set<const ast::Name*> operands = operand_reads(analysis, scope);
+  bool fresh = true, bound = false;
   ast::walk_own_body(scope, [&](const ast::Node* n) {
     const auto* used = ast::as<ast::Name>(n);
-    if (used == nullptr || used->id != name || !before_end(used)) return;
+    if (used == nullptr || used->id != name || used->begin >= end) return;
     if (used->ctx != ast::ExprContext::Load) {
       bound |= used->begin < statement.begin;
       fresh &= allocated.count(used) != 0;
@@ -259,8 +251,7 @@ bool changes_tensors_in_place(const Analysis& analysis, const ast::Module& modul
         found |= ast::is<ast::Subscript>(target) && shared(target);
     if (const auto* call = ast::as<ast::Call>(n)) {
       if (const auto* method = ast::as<ast::Attribute>(call->func)) {
-        std::string_view m = method->attr;
-        found |= m.size() > 1 && m.back() == '_' && m.front() != '_' && shared(method->value);
+        found |= is_in_place_method(method->attr) && shared(method->value);
       }
       for (const ast::keyword* k : call->keywords) found |= k->arg == "out" && shared(k->value);
     }

@@ -22,6 +22,11 @@ inline bool ends_with(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
 }
 
+// `add_`, `index_add_`: a tensor method that changes its receiver (not `__init__`).
+inline bool is_in_place_method(std::string_view name) {
+  return name.size() > 1 && name.back() == '_' && name.front() != '_';
+}
+
 inline bool in_list(std::string_view name, std::initializer_list<std::string_view> list) {
   return contains(list, name);
 }

@@ -271,7 +271,7 @@ bool AnalysisImpl::mutates_state(const ast::Seq<ast::stmt*>& body) const {
         const auto* call = as<ast::Call>(n);
         if (const auto* attr = as<ast::Attribute>(call->func)) {
           std::string_view m = attr->attr;
-          if (m.size() > 1 && m.back() == '_' && m.front() != '_') return true;
+          if (is_in_place_method(m)) return true;
           if (has_fact(TorchFact::MutatingMethod, m)) {
             return true;
           }

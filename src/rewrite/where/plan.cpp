@@ -136,10 +136,11 @@ Problem shares_merged_tensor(const Context& context, const ast::stmt& statement,
     for (const Tree* leaf : leaves) {
       auto shares = leaf->shares.find(var);
       if (shares != leaf->shares.end() && !shares->second) continue;
-      // kept or changed, a tensor the function made and holds alone shares nothing
+      // kept or changed, a tensor the function made and holds alone shares nothing, on
+      // every side
       if (!is_attribute_var(var) &&
           sema::is_fresh_in_place_target(context.analysis, context.module, statement, var))
-        continue;
+        break;
       // the same for every variable: asked once, of the first that may share
       if (!sema::changes_tensors_in_place(context.analysis, context.module, statement, names))
         return {};
@@ -519,7 +520,7 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
   if (traced.plan) return traced;
   // a change in place is torch.cond's only: why that pass could not take it
   if (plain.reason.reason == Reason::MutatesState &&
-      plain.reason.detail.find("torch.cond changes a copy") != std::string::npos)
+      plain.reason.detail.find(kInPlaceOnCopies) != std::string::npos)
     return traced;
   // only tail duplication takes an else branch holding an if, or a Python value: say why
   // it could not

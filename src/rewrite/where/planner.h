@@ -39,6 +39,10 @@ bool is_python_constant(const ast::expr& e);
 // `name.attr = value`, one target: a store the planner merges as a variable named by its
 // text (`self.x_min`), since every branch stores it; its target, else null.
 const ast::Attribute* attribute_store(const ast::stmt& s);
+// Why an in-place call in a branch is left to torch.cond (Planner::add_in_place_call): the
+// reason of the passes before it, replaced by that pass's own (plan_statement).
+inline constexpr std::string_view kInPlaceOnCopies =
+    "torch.cond changes a copy only of a tensor the function made and holds alone";
 // Whether a merged variable is such an attribute (its name holds a dot).
 bool is_attribute_var(std::string_view var);
 // Whether `body` (nested ifs included) of the if `node` mutates state otherwise than by such

@@ -240,16 +240,15 @@ bool Planner::build_statement(const ast::stmt& s, bool last, Tree& tree) {
 }
 
 // `name.method_(...)` in a branch, on a name holding a tensor no other name or object holds
-// (sema::is_fresh_in_place_target): torch.cond's only, in the last pass (Dynamo's trace
-// checks the call), its branch function changing a copy bound to the name (`out =
-// out.clone()`, then the call as written), which it then returns like an assigned name.
+// (sema::is_fresh_in_place_target, asked by check_if before any branch is planned):
+// torch.cond's only, in the last pass (Dynamo's trace checks the call), its branch function
+// changing a copy bound to the name (`out = out.clone()`, then the call as written), which
+// it then returns like an assigned name.
 bool Planner::add_in_place_call(const ast::Expr& statement, const ast::Name& target, Tree& tree) {
   const auto& call = *ast::as<ast::Call>(statement.value);
-  if (!traced_helpers || root == nullptr ||
-      !sema::is_fresh_in_place_target(analysis_, context_.module, *root, target.id))
+  if (!traced_helpers || root == nullptr)
     return fail(Reason::MutatesState, "a branch changes `" + std::string(target.id) +
-                                          "` in place (torch.cond changes a copy only of a "
-                                          "tensor the function made and holds alone)");
+                                          "` in place (" + std::string(kInPlaceOnCopies) + ")");
   for (const ast::expr* argument : call.args)
     if (ast::is<ast::Starred>(argument) || !cond_eligible_when_traced(*argument))
       return fail(Reason::NotPure, "an argument of an in-place call in a branch is not pure");
@@ -257,12 +256,9 @@ bool Planner::add_in_place_call(const ast::Expr& statement, const ast::Name& tar
     if (keyword->arg.empty() || !cond_eligible_when_traced(*keyword->value))
       return fail(Reason::NotPure, "an argument of an in-place call in a branch is not pure");
   std::string_view var = target.id;
-  if (tree.env.count(var) == 0) {
+  if (tree.env.count(var) == 0)
     tree.cond.body.push_back(std::string(var) + " = " + std::string(var) + ".clone()");
-    note_free_reads(target, tree);
-    note_reads(target, tree);
-  }
-  note_free_reads(call, tree);
+  note_free_reads(call, tree);  // the receiver's too
   note_reads(call, tree);
   tree.cond.body.push_back(std::string(node_text(context_, statement)));
   int temp = temps++;
