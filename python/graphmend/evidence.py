@@ -38,6 +38,7 @@ class Evidence:
     with their texts: not counted, but evidence of what Dynamo saw at their lines."""
 
     graph_count: int = 0
+    op_count: int = 0
     breaks: List[BreakInfo] = dataclasses.field(default_factory=list)
     reasons: List[str] = dataclasses.field(default_factory=list)
     frames_skipped: int = 0
@@ -49,6 +50,7 @@ class Evidence:
             graph_count=self.graph_count,
             graph_break_count=max(len(self.breaks), self.graph_count - 1),
             breaks=list(self.breaks),
+            op_count=self.op_count,
         )
 
     def jump_lines(self) -> Dict[str, Tuple[int, ...]]:
@@ -71,15 +73,17 @@ class _Recorder:
     inner: Callable[..., Any]
     armed: bool
     graphs: int
+    ops: int
     reasons: List[Any]
 
     def __init__(self, inner: Callable[..., Any]) -> None:
         # Set through __dict__: __getattr__ answers the names it lacks from ``inner``.
-        self.__dict__.update(inner=inner, armed=False, graphs=0, reasons=[])
+        self.__dict__.update(inner=inner, armed=False, graphs=0, ops=0, reasons=[])
 
     def __call__(self, gm: Any, example_inputs: Any, **kwargs: Any) -> Any:
         if self.armed:
             self.graphs += 1
+            self.ops += explainer._calls(gm)
             reason = getattr(gm, "compile_subgraph_reason", None)
             if reason is not None and getattr(reason, "graph_break", False):
                 self.reasons.append(reason)
@@ -92,13 +96,13 @@ class _Recorder:
 def _gathered(recorder: _Recorder, logged: List[Tuple[Any, str, BaseException]]) -> Evidence:
     """The evidence of one call: the breaks of the graphs compiled, then those logged at a
     line no graph's break names (the frames Dynamo skipped)."""
-    found = Evidence(graph_count=recorder.graphs)
+    found = Evidence(graph_count=recorder.graphs, op_count=recorder.ops)
     for reason in recorder.reasons:
         text = str(getattr(reason, "reason", reason))
         found.breaks.append(explainer._break_info(reason, text))
         found.reasons.append(text)
     unlisted, found.frames_skipped = explainer.unlisted_breaks(
-        logged, found.breaks, found.graph_count
+        logged, found.breaks, found.op_count > 0
     )
     for info, text in unlisted:
         found.breaks.append(info)

@@ -101,12 +101,14 @@ def explain(obj: Any, *args: Any, **kwargs: Any) -> ExplainReport:
     tag code when ``mend_source`` reports a break site on that line. ``obj`` is measured as
     given: pass ``graphmend.mend(obj)`` to measure the mended program. A frame Dynamo gave
     up on after a break (a break in a loop: it runs the whole frame eagerly) counts that
-    break, which Dynamo's explain leaves out, as ``graphmend explain`` counts it."""
+    break, which Dynamo's explain leaves out, as ``graphmend explain`` counts it; so does a
+    call whose graphs hold no operation (``op_count``: calls of functions, methods and
+    modules) count every break Dynamo logged."""
     logged: List[Any] = []
     with logged_breaks(logged):
         output, _ = _run_explain(obj, args, kwargs)
     report = _explain_report(output)[0]
-    unlisted, _ = unlisted_breaks(logged, report.breaks, report.graph_count)
+    unlisted, _ = unlisted_breaks(logged, report.breaks, report.op_count > 0)
     report.breaks.extend(info for info, _ in unlisted)
     report.graph_break_count = max(report.graph_break_count, len(report.breaks))
     return report
@@ -146,9 +148,15 @@ def _explain_report(output: Any) -> Tuple[ExplainReport, List[str]]:
         graph_count=int(output.graph_count),
         graph_break_count=int(output.graph_break_count),
         breaks=breaks,
-        op_count=int(getattr(output, "op_count", 0) or 0),
+        op_count=sum(_calls(graph) for graph in getattr(output, "graphs", None) or ()),
     )
     return report, reasons
+
+
+def _calls(graph: Any) -> int:
+    """The operations of a graph: its calls of functions, methods and modules (Dynamo's
+    explain counts the first only)."""
+    return sum("call" in node.op for node in graph.graph.nodes)
 
 
 # Dynamo's words for a frame it gave up on after a break (a break in a loop): it runs the
@@ -255,17 +263,18 @@ def logged_break_infos(logged: List[Tuple[Any, str, BaseException]]) -> List[Tup
 
 
 def unlisted_breaks(
-    logged: List[Tuple[Any, str, BaseException]], listed: List[BreakInfo], graph_count: int
+    logged: List[Tuple[Any, str, BaseException]], listed: List[BreakInfo], compiled: bool
 ) -> Tuple[List[Tuple[BreakInfo, str]], int]:
     """The logged breaks no graph's break names, each with its whole text: those of frames
-    Dynamo skipped (a break in a loop: it ran the frame eagerly), and every one when no
-    graph was compiled; and how many frames were skipped."""
+    Dynamo skipped (a break in a loop: it ran the frame eagerly), and every one when nothing
+    was ``compiled`` (no graph holding an operation: an empty graph, as a resumed frame that
+    only returns compiles, names no break either); and how many frames were skipped."""
     seen = {(info.filename, info.line) for info in listed}
     unlisted, skipped_frames = [], 0
     for info, text in logged_break_infos(logged):
         skipped = any(sign in text for sign in _SKIP_SIGNS)
         skipped_frames += skipped
-        if (info.filename, info.line) in seen or not (skipped or graph_count == 0):
+        if (info.filename, info.line) in seen or not (skipped or not compiled):
             continue
         seen.add((info.filename, info.line))
         unlisted.append((info, text))

@@ -224,7 +224,7 @@ class _Profiler:
             )
         report, reasons = explainer._explain_report(output)
         depths = [len(getattr(r, "user_stack", None) or ()) for r in output.break_reasons]
-        unlisted, _ = explainer.unlisted_breaks(logged, report.breaks, report.graph_count)
+        unlisted, _ = explainer.unlisted_breaks(logged, report.breaks, report.op_count > 0)
         return _Run(report, reasons, depths, result, skipped=[info for info, _ in unlisted])
 
     def eager(self) -> Any:

@@ -212,6 +212,8 @@ class AnalysisImpl final : public Analysis {
   // Internal queries shared by the tagger and the flow builder.
   ValueKind kind_of(const ast::expr& e) const;
   bool known_non_tensor(const ast::expr* e, ScopeId scope, int depth = 0) const;
+  bool defs_non_tensor(const std::vector<const Def*>& defs, ScopeId scope, int depth) const;
+  bool known_non_tensor_before(const ast::stmt& statement, std::string_view name) const;
   bool is_shape_read(const ast::expr* e) const;
   ScopeId scope_of(const ast::Node* node) const;
   const Binding* lookup(ScopeId scope, std::string_view name) const;
@@ -231,6 +233,8 @@ class AnalysisImpl final : public Analysis {
   // pseudo-definition included), in the flow of `scope`; none where that flow does not know
   // the name there (flow.cpp).
   std::vector<const Def*> reaching_defs(const ast::Name& name, ScopeId scope) const;
+  // The definitions of `name` reaching the start of `statement`.
+  std::vector<const Def*> defs_before(const ast::stmt& statement, std::string_view name) const;
   const std::vector<Scope>& scopes() const { return scopes_; }
   // The tagger's evidence where the text shows no tensor (speculation.cpp): whether
   // `condition`, read at `site`, depends on tensor data once the attributes a class registers

@@ -904,20 +904,25 @@ std::vector<const Def*> AnalysisImpl::reaching_defs(const ast::Name& name, Scope
   return out;
 }
 
-bool AnalysisImpl::is_definitely_bound_before(const ast::stmt& statement,
-                                              std::string_view name) const {
+std::vector<const Def*> AnalysisImpl::defs_before(const ast::stmt& statement,
+                                                  std::string_view name) const {
   Flow* flow = flow_for_scope(scope_of(&statement));
-  if (flow == nullptr) return false;
+  if (flow == nullptr) return {};
   auto var = flow->var_ids.find(name);
   auto node = flow->entry_of.find(&statement);
-  if (var == flow->var_ids.end() || node == flow->entry_of.end()) return false;
-  bool any = false;
-  for (uint32_t d : flow->defs_of_var[var->second]) {
-    if (!flow->reaches(d, node->second)) continue;
-    if (flow->defs[d].source == Def::Source::Unbound) return false;
-    any = true;
-  }
-  return any;
+  if (var == flow->var_ids.end() || node == flow->entry_of.end()) return {};
+  std::vector<const Def*> out;
+  for (uint32_t d : flow->defs_of_var[var->second])
+    if (flow->reaches(d, node->second)) out.push_back(&flow->defs[d]);
+  return out;
+}
+
+bool AnalysisImpl::is_definitely_bound_before(const ast::stmt& statement,
+                                              std::string_view name) const {
+  std::vector<const Def*> defs = defs_before(statement, name);
+  return !defs.empty() && std::none_of(defs.begin(), defs.end(), [](const Def* def) {
+    return def->source == Def::Source::Unbound;
+  });
 }
 
 bool AnalysisImpl::is_tensor_before(const ast::stmt& statement, std::string_view name) const {

@@ -53,8 +53,9 @@ bool AnalysisImpl::may_assume_name(const ast::Name& name, ScopeId scope) const {
       is_flag_parameter(name, scope))
     return false;
   const ast::stmt* site = speculation_->site;
+  // not in `local`: the read sees the value before the site, which the check reads
   return site != nullptr && scope_of(site) == scope && is_definitely_bound_before(*site, name.id) &&
-         !known_non_tensor(&name, scope);
+         !known_non_tensor(&name, scope) && !known_non_tensor_before(*site, name.id);
 }
 
 // A parameter declared a number or a bool (is_number_parameter) that still holds the

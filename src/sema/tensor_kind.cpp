@@ -426,6 +426,40 @@ ValueKind AnalysisImpl::tensor_method_kind(const ast::Call& call, std::string_vi
   return ValueKind::Tensor;
 }
 
+// Whether every definition in `defs` binds a value known not to be a tensor (and one does).
+bool AnalysisImpl::defs_non_tensor(const std::vector<const Def*>& defs, ScopeId scope,
+                                   int depth) const {
+  bool any = false;
+  for (const Def* reaching : defs) {
+    const Def& def = *reaching;
+    if (def.source == Def::Source::Unbound) continue;
+    any = true;
+    if (def.source == Def::Source::Value) {
+      if (!known_non_tensor(def.value, scope, depth + 1)) return false;
+    } else if (def.source == Def::Source::Param) {
+      const auto* a = as<ast::arg>(def.origin);
+      const ast::expr* ann = a ? a->annotation : nullptr;
+      const auto* n = as<ast::Name>(ann);
+      if (n == nullptr ||
+          !in_list(n->id, {"int", "float", "bool", "str", "list", "tuple", "dict"})) {
+        std::string q = ann ? qualify(ann, kModuleScope) : std::string();
+        if (!starts_with(q, "numpy.")) return false;
+      }
+    } else {
+      return false;
+    }
+  }
+  return any;
+}
+
+// Whether `name` holds no tensor where `statement` begins (known_non_tensor, over the
+// definitions reaching it).
+bool AnalysisImpl::known_non_tensor_before(const ast::stmt& statement,
+                                           std::string_view name) const {
+  non_tensor_budget_ = 256;
+  return defs_non_tensor(defs_before(statement, name), scope_of(&statement), 1);
+}
+
 // Values shown not to be tensors: literals, results of other modules' functions (numpy,
 // math), parameters annotated with builtin types, and names bound only to such values.
 // They keep the reduction rule (`x.max()` is a tensor op) off numpy code.
@@ -433,29 +467,8 @@ bool AnalysisImpl::known_non_tensor(const ast::expr* e, ScopeId scope, int depth
   if (depth == 0) non_tensor_budget_ = 256;  // names fan out over definitions: bound the work
   if (e == nullptr || depth > 8 || --non_tensor_budget_ < 0) return false;
   if (is_literal(e) || is_shape_read(e)) return true;
-  if (const auto* name = as<ast::Name>(e)) {
-    bool any = false;
-    for (const Def* reaching : reaching_defs(*name, scope)) {
-      const Def& def = *reaching;
-      if (def.source == Def::Source::Unbound) continue;
-      any = true;
-      if (def.source == Def::Source::Value) {
-        if (!known_non_tensor(def.value, scope, depth + 1)) return false;
-      } else if (def.source == Def::Source::Param) {
-        const auto* a = as<ast::arg>(def.origin);
-        const ast::expr* ann = a ? a->annotation : nullptr;
-        const auto* n = as<ast::Name>(ann);
-        if (n == nullptr ||
-            !in_list(n->id, {"int", "float", "bool", "str", "list", "tuple", "dict"})) {
-          std::string q = ann ? qualify(ann, kModuleScope) : std::string();
-          if (!starts_with(q, "numpy.")) return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    return any;
-  }
+  if (const auto* name = as<ast::Name>(e))
+    return defs_non_tensor(reaching_defs(*name, scope), scope, depth);
   if (const auto* b = as<ast::BinOp>(e)) {
     return known_non_tensor(b->left, scope, depth + 1) &&
            known_non_tensor(b->right, scope, depth + 1);

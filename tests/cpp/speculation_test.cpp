@@ -468,5 +468,21 @@ TEST(Speculation, HelperFramesKnowNumbersAndDtypes) {
             (std::vector<std::string>{"not (3 not in (1, 3))", "(x + 1).ndim == 4"}));
 }
 
+// The check before the site sees the value a name holds there: `variance = 0` is a number
+// there, though the read after the if may also see the tensor the branch assigns.
+TEST(Speculation, ANameHoldingANumberBeforeTheSiteIsNotAssumed) {
+  Program p(
+      "import torch\n"
+      "def f(x, t, noise):\n"
+      "    variance = 0\n"
+      "    if t > 0:\n"
+      "        variance = noise * 2\n"
+      "    return x + variance\n");
+  Speculating s(p, "if t > 0");
+  EXPECT_TRUE(p.tensor("x"));
+  EXPECT_FALSE(p.tensor("variance", 2));
+  EXPECT_EQ(s.assumed(), (std::vector<std::string>{"x"}));
+}
+
 }  // namespace
 }  // namespace graphmend::sema

@@ -109,12 +109,6 @@ PENDING[("detr/generalized_box_iou", "mended_text")] = (
     "the file shows no entry point, so its mended text is the original's, and torch.compile "
     "(plain too) turns a failing `assert <tensor>` into RuntimeError('assertion error')"
 )
-PENDING[("audiocraft/dataset_sample_file", "never_more_breaks_than_the_original")] = (
-    "the measure, not Dynamo: the original's one graph holds no operation (the break at its "
-    "`.item()` compiles an empty graph), the captured read leaves none, and Dynamo logs the "
-    "same three breaks (a Generator made in the frame, its method, a draw with it) for both; "
-    "0 graphs counts as broken"
-)
 for _check in (
     "category_matches_plain_compile",
     "never_more_breaks_than_the_original",

@@ -95,8 +95,11 @@ bool Planner::traceable_calls(const ast::stmt& statement, int depth) const {
       traceable = false;
     // the exception a validation raises is built only when it raises, which fails the trace
     if (trace_checked_ && n->kind == Kind::Raise) return false;
-    // a test on tensor data is declined: [Trap] may make its raise an in-graph assert
-    if (trace_checked_ && tests_tensor(*n)) traceable = false;
+    // a validation on tensor data is declined: [Trap] may make its raise an in-graph assert.
+    // Another branch on tensor data is the helper's own site: mended there (torch.where), or
+    // failing the trace, which runs the original statement
+    if (trace_checked_ && tests_tensor(*n) && contains_kind(n, {Kind::Raise, Kind::Assert}))
+      traceable = false;
     if (const auto* call = ast::as<ast::Call>(n)) {
       sema::Callee inner = analysis_.resolve_call(*call);
       switch (inner.kind) {
@@ -277,11 +280,11 @@ Problem cond_operands(const Context& context, const std::vector<BlockRef>& path,
         add_operand(name);
         continue;
       }
-      for (Tree* other : leaves)
-        if (std::find(other->assigned.begin(), other->assigned.end(), name) !=
-            other->assigned.end())
-          return {Reason::CondReassigned, "non-tensor local `" + std::string(name) +
-                                              "` is read and reassigned in a torch.cond branch"};
+      // read from the enclosing function (a Python number kept from before the if): a
+      // branch function assigning it too would make it that function's own local
+      if (std::find(leaf->assigned.begin(), leaf->assigned.end(), name) != leaf->assigned.end())
+        return {Reason::CondReassigned, "non-tensor local `" + std::string(name) +
+                                            "` is read and reassigned in a torch.cond branch"};
     }
   }
   for (Tree* leaf : leaves) {
@@ -323,6 +326,10 @@ Problem kept_values_are_tensors(const Context& context, const std::vector<BlockR
   const ast::stmt& statement = *(*here.block)[here.index];
   for (const Tree* leaf : leaves) {
     for (std::string_view var : plan.returns ? std::vector<std::string_view>{} : plan.merge) {
+      if (leaf->env.count(var) == 0 && number_before(context, path, var))
+        return {Reason::PythonNumber, "`" + std::string(var) +
+                                          "` keeps the Python number it holds before the if in "
+                                          "a torch.cond branch, which returns tensors only"};
       if (leaf->env.count(var) == 0 && !tensor_before(context, statement, leaves, var))
         return {Reason::NotTensor,
                 "`" + std::string(var) +

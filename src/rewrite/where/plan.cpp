@@ -24,6 +24,7 @@ struct Built {
   std::unique_ptr<Planner> planner;
   bool returns = false;
   bool traced_helpers = false;  // in: Planner::traced_helpers
+  bool fold_tail = false;       // in: fold the rest of the block in though no branch returns
 };
 
 // The rest of the block after the if when it ends in `return B` and before that only assigns
@@ -52,7 +53,9 @@ Problem build_tree(const Context& context, const ast::If& node, const std::vecto
                    sema::Speculation* speculation, Built& built) {
   std::vector<const ast::stmt*> tail_statements;
   const ast::Return* follower = block_tail(path.back(), tail_statements);
-  for (int attempt = 0; attempt < 2; ++attempt) {
+  if (built.fold_tail && follower == nullptr)
+    return {Reason::Other, "the rest of the block does not end in a return after assignments only"};
+  for (int attempt = built.fold_tail ? 1 : 0; attempt < 2; ++attempt) {
     built.planner = std::make_unique<Planner>(context);
     built.planner->torch_ = torch;
     built.planner->speculation = speculation;
@@ -368,7 +371,8 @@ PlanResult covered_plan(const ast::If& node, const ast::If& cover) {
 }
 
 PlanResult plan_once(const Context& context, const ast::stmt& statement, bool check_enclosing,
-                     sema::Speculation* speculation, bool traced_helpers = false) {
+                     sema::Speculation* speculation, bool traced_helpers = false,
+                     bool fold_tail = false) {
   PlanResult result;
   auto decline = [&](Problem reason) {
     result.reason = std::move(reason);
@@ -386,6 +390,7 @@ PlanResult plan_once(const Context& context, const ast::stmt& statement, bool ch
   if (Problem why = split_condition(context, node, condition); !why.empty()) return decline(why);
   Built built;
   built.traced_helpers = traced_helpers;
+  built.fold_tail = fold_tail;
   if (Problem why = build_tree(context, node, path, condition, torch, speculation, built);
       !why.empty())
     return decline(why);
@@ -518,6 +523,19 @@ PlanResult plan_statement(const Context& context, const ast::stmt& statement,
     return plan_once(context, statement, check_enclosing, speculation, true);
   });
   if (traced.plan) return traced;
+  // a kept value torch.cond cannot return (`variance = 0` before the if): each branch
+  // function runs the rest of the block to its return, and returns what the function does
+  if (traced.reason.reason == Reason::PythonNumber) {
+    PlanResult folded = plan_speculating(context, statement, [&](sema::Speculation* speculation) {
+      return plan_once(context, statement, check_enclosing, speculation, true, true);
+    });
+    if (folded.plan) return folded;
+    // the torch.cond pass got furthest: its reason, and why the fold could not take it
+    return {std::nullopt, reasons::quoting(traced.reason.reason,
+                                           traced.reason.detail +
+                                               "; with the rest of the block in the branches: ",
+                                           folded.reason)};
+  }
   // a change in place is torch.cond's only: why that pass could not take it
   if (plain.reason.reason == Reason::MutatesState &&
       plain.reason.detail.find(kInPlaceOnCopies) != std::string::npos)

@@ -28,6 +28,9 @@ using sema::definitely_bound;
 // ---------------------------------------------------------------------------------------
 // Expression scans (scan.cpp).
 
+// Whether the last statement before the one at the end of `path` that binds `var`, in the
+// same block, assigns it a Python number (`variance = 0`).
+bool number_before(const Context& context, const std::vector<BlockRef>& path, std::string_view var);
 bool contains_kind(const ast::Node* node, std::initializer_list<ast::Kind> kinds);
 bool uses_scalar(const ast::Node* node);
 bool condition_uses_scalar(const ast::Node* node);

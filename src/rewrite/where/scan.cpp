@@ -2,6 +2,7 @@
 // scalar reads, literals, indexing) and the short texts decline reasons quote.
 #include <algorithm>
 
+#include "ast/names.h"
 #include "ast/walk.h"
 #include "rewrite/where/planner.h"
 #include "sema/aliasing.h"
@@ -14,6 +15,22 @@ bool contains_kind(const ast::Node* node, std::initializer_list<Kind> kinds) {
   return ast::contains(node, [&](const ast::Node* n) {
     return std::find(kinds.begin(), kinds.end(), n->kind) != kinds.end();
   });
+}
+
+// Whether the last statement before the one at the end of `path` that binds `var`, in the
+// same block, assigns it a Python number (`variance = 0`).
+bool number_before(const Context& context, const std::vector<BlockRef>& path,
+                   std::string_view var) {
+  const BlockRef& here = path.back();
+  for (uint32_t i = here.index; i-- > 0;) {
+    const ast::stmt* s = (*here.block)[i];
+    if (!ast::stores_name(s, var)) continue;
+    auto* assign = ast::as<ast::Assign>(s);
+    return assign != nullptr && assign->targets.size == 1 &&
+           ast::is<ast::Name>(assign->targets[0]) &&
+           context.analysis.is_number(*assign->value, sema::PurityFacts{});
+  }
+  return false;
 }
 
 // `.item()` / `.tolist()` anywhere in `node`.

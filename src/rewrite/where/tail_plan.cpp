@@ -25,22 +25,6 @@ bool assigns_literal(const Tree& leaf, std::string_view var) {
   });
 }
 
-// Whether the last statement before the one at the end of `path` that binds `var`, in the
-// same block, assigns it a Python number (`variance = 0`).
-bool number_before(const Context& context, const std::vector<BlockRef>& path,
-                   std::string_view var) {
-  const BlockRef& here = path.back();
-  for (uint32_t i = here.index; i-- > 0;) {
-    const ast::stmt* s = (*here.block)[i];
-    if (!ast::stores_name(s, var)) continue;
-    auto* assign = ast::as<ast::Assign>(s);
-    return assign != nullptr && assign->targets.size == 1 &&
-           ast::is<ast::Name>(assign->targets[0]) &&
-           context.analysis.is_number(*assign->value, sema::PurityFacts{});
-  }
-  return false;
-}
-
 // The text of `node` with each hoisted subexpression in it replaced by its temp.
 std::string hoisted_text(const Context& context, const ast::Node& node,
                          const std::vector<const ast::expr*>& hoisted,

@@ -1,8 +1,9 @@
-"""[Cond] declined: a branch that calls a method and leaves a variable bound to a Python
-number as it was, from huggingface/diffusers: src/diffusers/schedulers/scheduling_ddpm.py:
+"""[Cond]: a branch that calls a method and leaves a variable bound to a Python number as it
+was, from huggingface/diffusers: src/diffusers/schedulers/scheduling_ddpm.py:
 DDPMScheduler.step (`variance = 0` then `if t > 0: ... variance = (self._get_variance(t,
-...) ** 0.5) * variance_noise`). torch.cond's false branch would have to return the int 0,
-and torch.cond returns tensors only, so the branch stays."""
+...) ** 0.5) * variance_noise`). torch.cond's false branch cannot return the int 0 (it
+returns tensors only), so each branch function runs the rest of the block to the return,
+reading the number from the enclosing function, and returns what the function returns."""
 import torch
 from torch import nn
 
@@ -28,7 +29,8 @@ INPUTS = [
     (torch.randn(2, 3), torch.tensor(4), torch.randn(2, 3)),
     (torch.randn(2, 3), torch.tensor(0), torch.randn(2, 3)),
 ]
-EXPECTED_BREAKS = (1, 1)
-EXPECTED_GRAPHS = (2, 2)
-EXPECTED_TAGS = [("GM101", "declined")]
-EXPECTED_DECLINES = [("GM101", "keeps its value in a torch.cond branch")]
+GRAD = True
+EXPECTED_BREAKS = (1, 0)
+EXPECTED_GRAPHS = (2, 1)
+EXPECTED_TAGS = [("GM101", "cond")]
+EXPECTED_DECLINES = []
