@@ -13,6 +13,8 @@ from .._core import RUNTIME_NAME as _RUNTIME_NAME
 from . import state
 from .records import (
     _apply_formats,
+    _conversions,
+    _item,
     _flush_and_replay,
     _recordable,
     _replay,
@@ -304,12 +306,15 @@ def _replay_when(condition, site, callee, args, kwargs, formats):
 
 
 def _items_convertible(formats, args, kwargs) -> bool:
-    """Whether every value a format converts with ``.item()`` is a one-element tensor, as the
-    original's ``.item()`` needs: else the call runs at once and raises where it did."""
+    """Whether every value a format converts (``.item()``, ``float()``, ``int()``,
+    ``bool()``) is a one-element tensor, as the original's conversion needs, or, for a
+    builtin, a Python number: else the call runs at once and converts (or raises) where it
+    did."""
     for key, _template, *items in formats:
         values = args[key] if isinstance(key, int) else kwargs[key]
-        for index in items[0] if items else ():
+        for index, how in _conversions(items[0] if items else ()).items():
             value = values[index]
-            if not _one_element(value):
+            number = how is not _item and type(value) in (int, float, bool)
+            if not (_one_element(value) or number):
                 return False
     return True

@@ -97,6 +97,26 @@ def _snapshot(value: Any) -> Any:
     return value
 
 
+# How the original converted a value it formats (a spec's third element names them): an index
+# alone, `.item()`; `(index, name)`, the builtin of that name (`float(loss)`).
+_BUILTIN_CONVERSIONS = {"float": float, "int": int, "bool": bool}
+
+
+def _conversions(items) -> dict:
+    """Index -> the conversion the original applied to that value (see above)."""
+    out = {}
+    for item in items:
+        if isinstance(item, tuple):
+            out[item[0]] = _BUILTIN_CONVERSIONS[item[1]]
+        else:
+            out[item] = _item
+    return out
+
+
+def _item(value):
+    return value.item()
+
+
 def _apply_formats(formats, args, kwargs):
     if not formats:
         return args, kwargs
@@ -105,8 +125,9 @@ def _apply_formats(formats, args, kwargs):
     for key, template, *items in formats:
         target = args if isinstance(key, int) else kwargs
         values = target[key]
-        if items:  # the values the original converted with .item() in the format
-            values = tuple(v.item() if i in items[0] else v for i, v in enumerate(values))
+        if items:  # the values the original converted in the format, converted now
+            how = _conversions(items[0])
+            values = tuple(how[i](v) if i in how else v for i, v in enumerate(values))
         # no template: the argument was `X.item()` itself, handed on as the number
         target[key] = values[0] if template is None else template.format(*values)
     return tuple(args), kwargs
