@@ -147,6 +147,40 @@ std::optional<std::string> membership(const Context& context, const ast::expr& e
          std::string(node_text(context, container)) + ")";
 }
 
+// `torch.allclose(a, b, ...)` (or `a.allclose(b, ...)`): `torch.isclose(a, b, ...).all()`,
+// the bool tensor torch's allclose reads with `.item()` (a graph break), same arguments.
+std::optional<std::string> closeness(const Context& context, const ast::expr& e) {
+  const auto* call = ast::as<ast::Call>(&e);
+  if (call == nullptr || (call->args.empty() && call->keywords.empty())) return std::nullopt;
+  for (const ast::expr* arg : call->args)
+    if (ast::is<ast::Starred>(arg)) return std::nullopt;
+  for (const ast::keyword* keyword : call->keywords)
+    if (keyword->arg.empty()) return std::nullopt;
+  sema::Callee callee = context.analysis.resolve_call(*call);
+  const auto* method = ast::as<ast::Attribute>(call->func);
+  std::string head;
+  const ast::expr* first = call->args.empty() ? nullptr : call->args[0];
+  if (callee.kind == sema::CalleeKind::TorchFunction && callee.qualified_name == "torch.allclose") {
+    head = std::string(context.analysis.torch_name()) + ".isclose(";
+  } else if (callee.kind == sema::CalleeKind::TensorMethod && method != nullptr &&
+             method->attr == "allclose") {
+    first = method->value;
+    std::string receiver(node_text(context, *first));
+    head = (ast::is_primary(first) ? receiver : "(" + receiver + ")") + ".isclose(";
+  } else {
+    return std::nullopt;
+  }
+  if (first == nullptr || !context.analysis.is_tensor(*first) || !context.analysis.is_pure(e))
+    return std::nullopt;
+  const ast::Node* last = call->keywords.empty()
+                              ? static_cast<const ast::Node*>(call->args[call->args.size - 1])
+                              : call->keywords[call->keywords.size - 1];
+  const ast::Node* from =
+      call->args.empty() ? static_cast<const ast::Node*>(call->keywords[0]) : call->args[0];
+  std::string_view all = context.source.text();
+  return head + std::string(all.substr(from->begin, last->end - from->begin)) + ").all()";
+}
+
 // Operands that Python might not have evaluated (all but the first of an and/or) must be
 // pure, since the logical form evaluates every one of them.
 std::optional<std::string> condition_operand(const Context& context, const ast::expr& e,
@@ -171,6 +205,7 @@ std::optional<std::string> condition_operand(const Context& context, const ast::
   if (const auto* chain = ast::as<ast::Compare>(&e); chain && chain->ops.size > 1)
     return chained_comparison(context, *chain);
   if (std::optional<std::string> lowered = membership(context, e)) return lowered;
+  if (std::optional<std::string> lowered = closeness(context, e)) return lowered;
   // only where Python always evaluates it: `.item()` raises for more than one element
   if (!must_be_pure)
     if (std::optional<std::string> lowered = item_comparison(context, e)) return lowered;

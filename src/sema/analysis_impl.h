@@ -291,6 +291,7 @@ class AnalysisImpl final : public Analysis {
   void count_attribute_sets(ClassId klass, std::string_view attr, int depth,
                             AttributeSets& sets) const;
   AttributeSets attribute_sets(ClassId klass, std::string_view attr) const;
+  bool class_sets_setting(const ast::Attribute& a, ScopeId scope) const;
   ValueKind class_evidence_kind(const ast::expr* e, ScopeId scope, int depth) const;
   void assume(const ast::expr* e) const;
   ValueKind attribute_kind(const ast::Attribute& a, ScopeId scope, int depth) const;
@@ -399,10 +400,11 @@ class AnalysisImpl final : public Analysis {
   std::vector<CallSite> all_calls_;
   std::string torch_name_;
   mutable std::vector<std::unique_ptr<Flow>> flows_;  // [scope], built on demand
-  mutable bool pending_seen_ = false;
+  mutable bool pending_seen_ = false;           // join_defs met only not-yet-known definitions
   mutable Speculation* speculation_ = nullptr;  // see Speculation
   mutable const HelperFrame* frame_ = nullptr;  // the helper call being asked about, if any
-  mutable int non_tensor_budget_ = 0;           // join_defs met only not-yet-known definitions
+  mutable int non_tensor_budget_ = 0;           // definitions known_non_tensor may still read
+  mutable bool in_class_sets_setting_ = false;  // class_sets_setting is asking
   mutable int evidence_budget_ = 0;             // definitions class_evidence_kind may still read
 };
 

@@ -205,6 +205,23 @@ bool AnalysisImpl::class_sets_tensor(const ast::Attribute& a, ScopeId scope) con
   return sets.tensors > 0 && sets.constants == 0 && sets.others == 0;
 }
 
+// `self.<attr>` in a method, where the class sets <attr> only ever to literals or to
+// parameters declared numbers or bools (`self.p = p` from `p=0.5`), and registers no
+// parameter or buffer of that name: a setting, not a tensor.
+bool AnalysisImpl::class_sets_setting(const ast::Attribute& a, ScopeId scope) const {
+  const auto* self = as<ast::Name>(a.value);
+  if (self == nullptr || a.ctx != ast::ExprContext::Load) return false;
+  // what the class sets may compute with the attribute again (`self.count = self.count + n`):
+  // asked once at a time
+  if (in_class_sets_setting_) return false;
+  ClassId klass = self_class_of_scope(scope, self->id);
+  if (!klass.has_value() || class_registers(klass, a.attr, 0)) return false;
+  in_class_sets_setting_ = true;
+  AttributeSets sets = attribute_sets(klass, a.attr);
+  in_class_sets_setting_ = false;
+  return sets.constants > 0 && sets.tensors == 0 && sets.others == 0;
+}
+
 namespace {
 
 // torch's tensor type names: `torch.Tensor` and the legacy `torch.LongTensor`, ... that

@@ -473,6 +473,9 @@ bool AnalysisImpl::known_non_tensor(const ast::expr* e, ScopeId scope, int depth
     return known_non_tensor(b->left, scope, depth + 1) &&
            known_non_tensor(b->right, scope, depth + 1);
   }
+  if (const auto* a = as<ast::Attribute>(e)) {
+    if (class_sets_setting(*a, scope)) return true;
+  }
   // np.array(...), np.broadcast_to(...)[...], math.floor(...)
   const ast::expr* root = e;
   for (int guard = 0; guard < 32; ++guard) {

@@ -484,5 +484,28 @@ TEST(Speculation, ANameHoldingANumberBeforeTheSiteIsNotAssumed) {
   EXPECT_EQ(s.assumed(), (std::vector<std::string>{"x"}));
 }
 
+// A setting the class only ever sets to a number (`self.p = p` from `p=0.5`) is no tensor, and
+// neither is a local computed from it; one the class also sets to a tensor may be assumed.
+TEST(Speculation, ALocalComputedFromANumberSettingIsNotAssumed) {
+  const std::string body =
+      "    def forward(self, x):\n"
+      "        keep = 1 - self.p\n"
+      "        if x.sum() > 0:\n"
+      "            x = x / keep\n"
+      "        return x\n";
+  Program setting("import torch\nclass M:\n    def __init__(self, p=0.5):\n        self.p = p\n" +
+                  body);
+  {
+    Speculating s(setting, "if x.sum() > 0");
+    EXPECT_FALSE(setting.tensor("keep", 1));
+  }
+  Program mixed(
+      "import torch\nclass M:\n    def __init__(self, p=0.5):\n        self.p = p\n"
+      "    def set(self, t):\n        self.p = torch.tensor(t)\n" +
+      body);
+  Speculating s(mixed, "if x.sum() > 0");
+  EXPECT_TRUE(mixed.tensor("keep", 1));
+}
+
 }  // namespace
 }  // namespace graphmend::sema

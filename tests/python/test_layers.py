@@ -214,6 +214,7 @@ NOT_RUNTIME = {
     "format",
     "is_floating_point",
     "is_grad_enabled",
+    "isclose",
     "logical_and",
     "logical_not",
     "where",

@@ -237,6 +237,16 @@ def test_pending_names_real_checks():
         assert name in PROGRAMS and check in checks, (name, check)
 
 
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_mends_as_library_code(name):
+    """Every function of the file mended as library code (``trace_all``, as the import hook
+    mends a package's modules): the core answers, and its text parses."""
+    path = path_of(name, PEER_DIR)
+    result = graphmend.mend_source(path.read_text(encoding="utf-8"), str(path), trace_all=True)
+    assert result.error is None, result.error
+    compile(result.source, str(path), "exec")
+
+
 @pytest.mark.parametrize("name", params(PROGRAMS, "category_matches_plain_compile"))
 def test_category_matches_plain_compile(name):
     """A no_break program does not break under plain torch.compile; every other one does."""

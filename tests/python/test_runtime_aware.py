@@ -605,13 +605,15 @@ PEER = os.path.join(os.path.dirname(__file__), "..", "peer", "diffusers")
 # Per program: the observed sites mended, those declined with why, and the breaks left.
 # ddim's value indexed by the timestep is a masked read (runtime.index_where); euler's
 # conditional expression selects Python numbers, so the rest of the function is duplicated
-# into each side (tail duplication). ddpm's two indexed values are masked reads too, but its
-# `if t > 0:` calls a method whose body indexes by the timestep (speculating it could raise
-# where the original does not), so the frame still splits and the masked reads, no longer in
+# into each side (tail duplication). ddpm's two indexed values are masked reads too, and its
+# `if t > 0:` (`variance = 0` kept on the other side) is torch.cond's, the rest of the block
+# folded into its branch functions; but the method its branch calls indexes by the 0-d
+# timestep, which Dynamo reads with `.item()` inside a torch.cond branch, so that trace fails
+# and the original statement runs: the frame still splits and the masked reads, no longer in
 # the call's first graph, keep their breaks (index_where_ok needs a rerun to be safe).
 SCHEDULERS = {
     "ddim_prev_alpha": ({28}, {}, 0),
-    "ddpm_variance_noise": ({27, 39}, {57: "not-pure"}, 3),
+    "ddpm_variance_noise": ({27, 39, 57}, {}, 3),
     "euler_churn_chained": ({22}, {}, 0),
 }
 

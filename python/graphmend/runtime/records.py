@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import sys
 import warnings
-from typing import Any, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import state
 from .sites import (
@@ -99,12 +99,12 @@ def _snapshot(value: Any) -> Any:
 
 # How the original converted a value it formats (a spec's third element names them): an index
 # alone, `.item()`; `(index, name)`, the builtin of that name (`float(loss)`).
-_BUILTIN_CONVERSIONS = {"float": float, "int": int, "bool": bool}
+_BUILTIN_CONVERSIONS: Dict[str, Callable[[Any], Any]] = {"float": float, "int": int, "bool": bool}
 
 
-def _conversions(items) -> dict:
+def _conversions(items) -> Dict[int, Callable[[Any], Any]]:
     """Index -> the conversion the original applied to that value (see above)."""
-    out = {}
+    out: Dict[int, Callable[[Any], Any]] = {}
     for item in items:
         if isinstance(item, tuple):
             out[item[0]] = _BUILTIN_CONVERSIONS[item[1]]
