@@ -291,6 +291,7 @@ class AnalysisImpl final : public Analysis {
   void count_attribute_sets(ClassId klass, std::string_view attr, int depth,
                             AttributeSets& sets) const;
   AttributeSets attribute_sets(ClassId klass, std::string_view attr) const;
+  ClassId self_attribute_class(const ast::Attribute& a, ScopeId scope) const;
   bool class_sets_setting(const ast::Attribute& a, ScopeId scope) const;
   ValueKind class_evidence_kind(const ast::expr* e, ScopeId scope, int depth) const;
   void assume(const ast::expr* e) const;

@@ -193,12 +193,17 @@ AnalysisImpl::AttributeSets AnalysisImpl::attribute_sets(ClassId klass,
   return sets;
 }
 
+// The class of `self` where `a` reads `self.<attr>` in one of its methods; none otherwise.
+ClassId AnalysisImpl::self_attribute_class(const ast::Attribute& a, ScopeId scope) const {
+  const auto* self = as<ast::Name>(a.value);
+  if (self == nullptr || a.ctx != ast::ExprContext::Load) return {};
+  return self_class_of_scope(scope, self->id);
+}
+
 // `self.<attr>` in a method, where the class registers <attr> as a parameter or buffer of an
 // nn.Module, or sets it only ever to tensors (`self.sigmas = torch.from_numpy(...)`).
 bool AnalysisImpl::class_sets_tensor(const ast::Attribute& a, ScopeId scope) const {
-  const auto* self = as<ast::Name>(a.value);
-  if (self == nullptr || a.ctx != ast::ExprContext::Load) return false;
-  ClassId klass = self_class_of_scope(scope, self->id);
+  ClassId klass = self_attribute_class(a, scope);
   if (!klass.has_value()) return false;
   if (class_registers(klass, a.attr, 0)) return true;
   AttributeSets sets = attribute_sets(klass, a.attr);
@@ -209,12 +214,10 @@ bool AnalysisImpl::class_sets_tensor(const ast::Attribute& a, ScopeId scope) con
 // parameters declared numbers or bools (`self.p = p` from `p=0.5`), and registers no
 // parameter or buffer of that name: a setting, not a tensor.
 bool AnalysisImpl::class_sets_setting(const ast::Attribute& a, ScopeId scope) const {
-  const auto* self = as<ast::Name>(a.value);
-  if (self == nullptr || a.ctx != ast::ExprContext::Load) return false;
   // what the class sets may compute with the attribute again (`self.count = self.count + n`):
   // asked once at a time
   if (in_class_sets_setting_) return false;
-  ClassId klass = self_class_of_scope(scope, self->id);
+  ClassId klass = self_attribute_class(a, scope);
   if (!klass.has_value() || class_registers(klass, a.attr, 0)) return false;
   in_class_sets_setting_ = true;
   AttributeSets sets = attribute_sets(klass, a.attr);

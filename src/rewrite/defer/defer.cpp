@@ -679,7 +679,7 @@ class CallDeferral {
       for (const ast::expr* arg : ast::as<ast::Call>(&value)->args) format.values.push_back(arg);
       return defer_formatting(value, key, format, true);
     }
-    if (converted(value).value != nullptr) {
+    if (context_.analysis.scalar_read(value).tensor != nullptr) {
       // print(x.item()) prints str(x.item()); a logger or warnings.warn is handed the
       // number itself (`%.3f`, `%d` format it); float(x), int(x), bool(x) the same
       FormatTemplate format;
@@ -696,41 +696,22 @@ class CallDeferral {
     return defer_formatting(value, key, format, false);
   }
 
-  // A value the original converts to a Python scalar as it formats it: `X.item()`, or
-  // `float(X)`, `int(X)`, `bool(X)` (the builtins); X, and the builtin's name (empty for
-  // `.item()`). Null value otherwise.
-  struct Conversion {
-    const ast::expr* value = nullptr;
-    std::string_view builtin;
-  };
-  Conversion converted(const ast::expr& e) const {
-    if (const ast::expr* tensor = item_receiver(&e)) return {tensor, {}};
-    const auto* call = ast::as<ast::Call>(&e);
-    if (call == nullptr || call->args.size != 1 || !call->keywords.empty() ||
-        ast::is<ast::Starred>(call->args[0]))
-      return {};
-    sema::Callee callee = context_.analysis.resolve_call(*call);
-    if (callee.kind != sema::CalleeKind::Builtin) return {};
-    for (std::string_view name : {"float", "int", "bool"})
-      if (callee.qualified_name == name) return {call->args[0], name};
-    return {};
-  }
-
   // A formatted argument becomes a (key, template[, conversions]) spec and the tuple of its
-  // values; a value the original converts (`X.item()`, `float(X)`) becomes X, converted at
-  // the replay (runtime._apply_formats): its index, or (index, builtin name).
+  // values; a value the original converts to a Python scalar (sema::scalar_read: `X.item()`,
+  // `float(X)`, `int(X)`, `bool(X)`) becomes X, converted at the replay
+  // (runtime._apply_formats): its index, or (index, builtin name).
   std::optional<reasons::Problem> defer_formatting(const ast::expr& value, const std::string& key,
                                                    const FormatTemplate& format, bool from_source) {
     std::string tuple = "(";
     std::string items;
     for (size_t i = 0; i < format.values.size(); ++i) {
       const ast::expr* field = format.values[i];
-      if (Conversion conversion = converted(*field); conversion.value != nullptr) {
-        items += conversion.builtin.empty()
+      if (sema::ScalarRead read = context_.analysis.scalar_read(*field); read.tensor != nullptr) {
+        items += read.read == "item"
                      ? std::to_string(i) + ", "
-                     : "(" + std::to_string(i) + ", " + python_string(conversion.builtin) + "), ";
+                     : "(" + std::to_string(i) + ", " + python_string(read.read) + "), ";
         outcome_.absorbed.push_back(field);
-        field = conversion.value;
+        field = read.tensor;
       }
       if (std::optional<reasons::Problem> problem = unstable_formatting(context_, *field))
         return problem;
